@@ -1,0 +1,51 @@
+//! Helpers shared by the test modules: games in both descriptions, rule pairs, spaces.
+
+use nimtab::{Game, Rule};
+
+use crate::reference::{RefGame, RefRule};
+
+/// Every rule with its reference twin.
+pub const RULES: [(Rule, RefRule); 3] =
+    [(Rule::Normal, RefRule::Normal), (Rule::Misere, RefRule::Misere), (Rule::Sj, RefRule::Sj)];
+
+/// A game as both the engine and the reference see it.
+pub fn both(game: &RefGame) -> Game {
+    match game {
+        RefGame::Nim => Game::nim(),
+        RefGame::Subtract(set) => Game::subtract(set).unwrap(),
+        RefGame::Graph(pairs) => Game::graph("graph:test", pairs).unwrap(),
+    }
+}
+
+/// Every tuple of `n` heaps over `0..=max`, in lexicographic order.
+pub fn all_tuples(n: usize, max: u32) -> Vec<Vec<u32>> {
+    let mut out = vec![vec![]];
+    for _ in 0..n {
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                (0..=max).map(move |h| {
+                    let mut next = t.clone();
+                    next.push(h);
+                    next
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// The spaces of the reference comparisons: n <= 4 and (M+1)^n <= 50 000.
+pub fn small_spaces() -> Vec<(usize, u32)> {
+    let mut out = Vec::new();
+    for n in 1..=4usize {
+        let max = (50_000f64.powf(1.0 / n as f64)).floor() as u32 - 1;
+        out.push((n, max.min(200)));
+    }
+    out
+}
+
+/// Runs `f` in a rayon pool of `threads` threads.
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+}

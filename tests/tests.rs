@@ -1,0 +1,10 @@
+//! The one integration-test binary: shared helpers plus one module per capability.
+
+#[path = "suite/reference.rs"]
+mod reference;
+
+#[path = "suite/helpers.rs"]
+mod helpers;
+
+#[path = "suite/engine.rs"]
+mod engine;
