@@ -52,7 +52,7 @@ pub fn for_each_prefix(len: usize, max: u32, sorted: bool, visit: &mut impl FnMu
 ///
 /// `labels` are the tables of the requested rules in column order, all of one space and
 /// mode. Returns the number of data rows written.
-pub fn write_label_table<W: Write>(
+pub fn write_label_table<W: Write + ?Sized>(
     out: &mut W,
     game: &Game,
     labels: &[Labels],
@@ -110,7 +110,7 @@ pub fn write_label_table<W: Write>(
 }
 
 /// Writes `heap,grundy` for heap sizes `0..=max`.
-pub fn write_grundy<W: Write>(out: &mut W, game: &Game, max: u32) -> io::Result<()> {
+pub fn write_grundy<W: Write + ?Sized>(out: &mut W, game: &Game, max: u32) -> io::Result<()> {
     writeln!(out, "heap,grundy")?;
     for (h, g) in game.grundy(max).iter().enumerate() {
         writeln!(out, "{h},{g}")?;

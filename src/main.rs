@@ -1,1 +1,7 @@
-fn main() {}
+//! The `nimtab` binary: argument parsing and output; the work lives in the library.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

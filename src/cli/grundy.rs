@@ -1,0 +1,33 @@
+//! `nimtab grundy`: the Grundy values of one heap as CSV.
+
+use std::path::PathBuf;
+
+use nimtab::export::write_grundy;
+
+use super::output::{self, Target};
+use super::{args, Global, Outcome};
+
+/// Arguments of `nimtab grundy`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Component game: nim, subtract:S or graph:PATH.
+    #[arg(long, value_name = "G")]
+    game: String,
+    /// Largest heap size.
+    #[arg(long, value_name = "M", value_parser = args::parse_max, allow_hyphen_values = true)]
+    max: u32,
+    /// Output file (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Runs `nimtab grundy`.
+pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
+    let target = Target::new(a.out.as_deref())?;
+    let game = args::game(&a.game)?;
+    if a.max > 1 << 28 {
+        anyhow::bail!("--max {} is too large for a Grundy sequence (limit 2^28)", a.max);
+    }
+    output::write_to(&target, |out| write_grundy(out, &game, a.max))?;
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,179 @@
+//! Where results go: stdout, or a file written under a temporary name and renamed when
+//! complete; plus the progress bar. A Ctrl-C removes any temporary file first.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Temporary files in flight, removed by the Ctrl-C handler.
+static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Installs the Ctrl-C handler: remove temporary files, exit 130.
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(paths) = IN_FLIGHT.lock() {
+            for path in paths.iter() {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        eprintln!("nimtab: interrupted; no partial output was left");
+        std::process::exit(130);
+    });
+}
+
+/// Where one output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Standard output.
+    Stdout,
+    /// A file, written atomically.
+    File(PathBuf),
+}
+
+impl Target {
+    /// `None` (or `-`) is stdout; a file's directory must exist.
+    pub fn new(path: Option<&Path>) -> anyhow::Result<Target> {
+        match path {
+            None => Ok(Target::Stdout),
+            Some(p) if p.as_os_str() == "-" => Ok(Target::Stdout),
+            Some(p) => {
+                check_parent(p)?;
+                Ok(Target::File(p.to_path_buf()))
+            }
+        }
+    }
+}
+
+/// Refuses an output path whose directory does not exist (before any work is done).
+pub fn check_parent(path: &Path) -> anyhow::Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!(
+            "output path {}: directory {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    if path.is_dir() {
+        bail!("output path {} is a directory", path.display());
+    }
+    Ok(())
+}
+
+/// Writes through `write` to the target; a file appears under its name only when complete.
+pub fn write_to<T>(
+    target: &Target,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> anyhow::Result<T> {
+    match target {
+        Target::Stdout => {
+            let stdout = io::stdout();
+            let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+            let value = write(&mut out).context("writing to stdout")?;
+            out.flush().context("writing to stdout")?;
+            Ok(value)
+        }
+        Target::File(path) => write_file(path, write),
+    }
+}
+
+/// Writes a file atomically: temporary name in the same directory, then rename.
+pub fn write_file<T>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> anyhow::Result<T> {
+    let temp = temp_name(path);
+    register(&temp);
+    let result = (|| -> io::Result<T> {
+        let file = File::create(&temp)?;
+        let mut out = BufWriter::with_capacity(1 << 16, file);
+        let value = write(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)?;
+        Ok(value)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    unregister(&temp);
+    result.with_context(|| format!("writing {}", path.display()))
+}
+
+fn temp_name(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.nimtab-tmp-{}", std::process::id()))
+}
+
+fn register(path: &Path) {
+    if let Ok(mut paths) = IN_FLIGHT.lock() {
+        paths.push(path.to_path_buf());
+    }
+}
+
+fn unregister(path: &Path) {
+    if let Ok(mut paths) = IN_FLIGHT.lock() {
+        paths.retain(|p| p != path);
+    }
+}
+
+/// A progress bar on stderr, shown only on a terminal, only without `--quiet`, and only
+/// once the work has run for a second.
+pub struct Bar {
+    bar: ProgressBar,
+    started: Instant,
+    can_show: bool,
+    shown: std::sync::atomic::AtomicBool,
+}
+
+impl Bar {
+    /// A bar for `total` positions, titled `what`.
+    pub fn new(what: &str, total: u64, quiet: bool) -> Bar {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        let style = ProgressStyle::with_template(
+            "{msg} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, eta {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_message(what.to_string());
+        Bar {
+            bar,
+            started: Instant::now(),
+            can_show: !quiet && io::stderr().is_terminal(),
+            shown: false.into(),
+        }
+    }
+
+    /// Sets the title for the next stretch of work.
+    pub fn set_message(&self, what: &str) {
+        self.bar.set_message(what.to_string());
+    }
+
+    /// Hides the bar for good.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl nimtab::Progress for Bar {
+    fn advance(&self, positions: u64) {
+        self.bar.inc(positions);
+        use std::sync::atomic::Ordering;
+        if self.can_show
+            && !self.shown.load(Ordering::Relaxed)
+            && self.started.elapsed() > Duration::from_secs(1)
+        {
+            self.shown.store(true, Ordering::Relaxed);
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
