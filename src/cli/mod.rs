@@ -69,7 +69,12 @@ pub fn main() -> ExitCode {
         Err(err) => {
             // One line, naming the bad value; the rest of clap's text is usage advice.
             let text = err.render().to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut first = lines.next().unwrap_or("error: bad arguments").to_string();
+            if first.ends_with(':') {
+                // "required arguments were not provided:" names them on the next line.
+                first = format!("{first} {}", lines.next().unwrap_or(""));
+            }
             eprintln!("nimtab: {first}");
             return ExitCode::from(2);
         }
