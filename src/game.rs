@@ -68,6 +68,13 @@ impl Game {
         Ok(Game { spec: spec.to_string(), rule: MoveRule::Graph(moves_from_pairs(pairs)) })
     }
 
+    /// A move graph read from CSV text (header `from,to`); `spec` names it, `path` is used
+    /// in error messages.
+    pub fn graph_from_csv<R: std::io::Read>(spec: &str, path: &Path, input: R) -> Result<Game> {
+        let pairs = read_graph_pairs(path.to_path_buf(), input)?;
+        Ok(Game { spec: spec.to_string(), rule: MoveRule::Graph(moves_from_pairs(&pairs)) })
+    }
+
     fn parse_subtract(spec: &str, list: &str) -> Result<Game> {
         let bad = |reason: String| Error::BadSubtractionSet { spec: spec.to_string(), reason };
         if list.trim().is_empty() {

@@ -5,13 +5,18 @@
 //! tables. It does no terminal I/O: progress is reported through [`solve::Progress`].
 #![warn(missing_docs)]
 
+pub mod criteria;
 pub mod error;
 pub mod export;
 pub mod game;
+pub mod report;
 pub mod rules;
 pub mod solve;
 pub mod space;
+pub mod suite;
+pub mod verify;
 
+pub use criteria::Criterion;
 pub use error::{Error, Result};
 pub use game::{Game, MoveRule};
 pub use rules::Rule;

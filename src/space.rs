@@ -136,6 +136,24 @@ impl CanonicalRanker {
         self.len == 0
     }
 
+    /// The sorted tuple of a rank (the inverse of [`CanonicalRanker::rank`]).
+    pub fn unrank(&self, mut rank: u64) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut floor = 0usize;
+        for i in 0..self.len {
+            let row = &self.below[self.len - i];
+            let mut v = floor;
+            // Largest v whose predecessors (values floor..v) do not exceed the rank.
+            while v + 2 < row.len() && row[v + 1] - row[floor] <= rank {
+                v += 1;
+            }
+            rank -= row[v] - row[floor];
+            out.push(v as u32);
+            floor = v;
+        }
+        out
+    }
+
     /// The rank of a sorted tuple among all sorted tuples of this length, lexicographically.
     pub fn rank(&self, sorted: &[u32]) -> u64 {
         debug_assert_eq!(sorted.len(), self.len);
@@ -217,6 +235,7 @@ mod tests {
                 let t = space.tuple(index);
                 if t.windows(2).all(|w| w[0] <= w[1]) {
                     assert_eq!(ranker.rank(&t), expected, "{t:?}");
+                    assert_eq!(ranker.unrank(expected), t);
                     expected += 1;
                 }
             }

@@ -8,3 +8,9 @@ mod helpers;
 
 #[path = "suite/engine.rs"]
 mod engine;
+
+#[path = "suite/cli.rs"]
+mod cli;
+
+#[path = "suite/verify.rs"]
+mod verify;

@@ -8,6 +8,8 @@ mod grundy;
 mod info;
 mod output;
 mod solve;
+mod suite;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -46,6 +48,10 @@ enum Command {
     Grundy(grundy::Args),
     /// Show the size of a space and the memory its tables need.
     Info(info::Args),
+    /// Run the default suite: verify, write data/ and REPORT.md (what `nimtab` alone does).
+    Suite(suite::Args),
+    /// Compare the DP labels with the XOR, Anti-Nim and SJ criteria.
+    Verify(verify::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -99,7 +105,9 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Solve(a)) => solve::run(a, &global),
         Some(Command::Grundy(a)) => grundy::run(a, &global),
         Some(Command::Info(a)) => info::run(a, &global),
-        None => anyhow::bail!("the default suite is not built yet"),
+        Some(Command::Verify(a)) => verify::run(a, &global),
+        Some(Command::Suite(a)) => suite::run(a, &global),
+        None => suite::run(suite::Args::default(), &global),
     }
 }
 

@@ -49,3 +49,18 @@ pub fn small_spaces() -> Vec<(usize, u32)> {
 pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
 }
+
+/// The built binary.
+pub fn nimtab() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_nimtab"))
+}
+
+/// Runs nimtab with `args`; returns (status code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = nimtab().args(args).output().expect("nimtab runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,162 @@
+//! `nimtab suite` (and `nimtab` alone): the default suite, its data files and REPORT.md.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use nimtab::export::{
+    summary_table, write_counterexamples, write_grundy, write_manifest, write_summary,
+    ManifestEntry,
+};
+use nimtab::report::{render_report, RunInfo, Section};
+use nimtab::suite::{default_suite, grundy_file_name, SUITE_CRITERIA, SUITE_LIMIT, SUITE_RULES};
+use nimtab::verify::verify_space;
+use nimtab::Engine;
+
+use super::output::{self, Bar};
+use super::{args, Global, Outcome};
+
+/// Arguments of `nimtab suite`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory for the generated data files.
+    #[arg(long, value_name = "DIR", default_value = "data")]
+    data_dir: PathBuf,
+    /// Where to write the report.
+    #[arg(long, value_name = "FILE", default_value = "REPORT.md")]
+    report: PathBuf,
+    /// Benchmark results (Markdown, from scripts/bench) to include in the report, if present.
+    #[arg(long, value_name = "FILE", default_value = "benches/results.md")]
+    bench: PathBuf,
+}
+
+impl Default for Args {
+    fn default() -> Args {
+        Args {
+            data_dir: "data".into(),
+            report: "REPORT.md".into(),
+            bench: "benches/results.md".into(),
+        }
+    }
+}
+
+/// The suite's generated files: name in the manifest, bytes, and generating command.
+struct Generated {
+    files: Vec<(String, Vec<u8>, String)>,
+}
+
+impl Generated {
+    fn add(&mut self, name: &str, bytes: Vec<u8>, command: &str) {
+        self.files.push((name.to_string(), bytes, command.to_string()));
+    }
+}
+
+/// Runs the default suite.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    output::check_parent(&a.report)?;
+    std::fs::create_dir_all(a.data_dir.join("grundy"))
+        .with_context(|| format!("creating {}", a.data_dir.display()))?;
+    let jobs = default_suite()?;
+    let mut total = 0u64;
+    for job in &jobs {
+        for &(n, max) in &job.spaces {
+            let engine = Engine::new(&job.game, args::space(n, max)?, false);
+            engine.check_memory(0, global.memory_limit)?;
+            total += engine.space().positions() * SUITE_RULES.len() as u64;
+        }
+    }
+    let bar = Bar::new("suite", total, global.quiet);
+    let mut findings = Vec::new();
+    for job in &jobs {
+        for &(n, max) in &job.spaces {
+            let engine = Engine::new(&job.game, args::space(n, max)?, false);
+            for rule in SUITE_RULES {
+                bar.set_message(&format!("{} n={n} {rule}", job.game.spec()));
+                findings.extend(verify_space(
+                    &engine,
+                    &job.game,
+                    rule,
+                    &SUITE_CRITERIA,
+                    SUITE_LIMIT,
+                    &bar,
+                ));
+            }
+        }
+    }
+    bar.finish();
+
+    let mut generated = Generated { files: Vec::new() };
+    let mut bytes = Vec::new();
+    write_summary(&mut bytes, &findings)?;
+    generated.add("summary.csv", std::mem::take(&mut bytes), "nimtab");
+    write_counterexamples(&mut bytes, &findings)?;
+    generated.add("counterexamples.csv", std::mem::take(&mut bytes), "nimtab");
+    for job in &jobs {
+        let max = job.spaces.iter().map(|s| s.1).max().unwrap_or(0);
+        write_grundy(&mut bytes, &job.game, max)?;
+        let command = format!("nimtab grundy --game {} --max {max}", job.game.spec());
+        let name = format!("grundy/{}", grundy_file_name(&job.game));
+        generated.add(&name, std::mem::take(&mut bytes), &command);
+    }
+    let mut manifest = Vec::new();
+    for (name, content, command) in &generated.files {
+        output::write_file(&a.data_dir.join(name), |w| w.write_all(content))?;
+        manifest.push(ManifestEntry::new(&format!("data/{name}"), content, command));
+    }
+    output::write_file(&a.data_dir.join("MANIFEST.csv"), |w| write_manifest(w, &manifest))?;
+
+    let run = RunInfo {
+        command: "nimtab".to_string(),
+        machine: machine_description(),
+        threads: rayon::current_num_threads(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let sections = bench_section(&a.bench).into_iter().collect::<Vec<_>>();
+    let report = render_report(&findings, &run, &sections);
+    output::write_file(&a.report, |w| w.write_all(report.as_bytes()))?;
+
+    let failed = findings.iter().filter(|f| f.theorem_failed()).count();
+    output::write_to(&output::Target::Stdout, |w| {
+        w.write_all(summary_table(&findings).as_bytes())?;
+        writeln!(
+            w,
+            "\n{} comparisons; theorems: {}; wrote {}/ ({} files) and {} in {:.1} s",
+            findings.len(),
+            if failed == 0 { "all held".to_string() } else { format!("{failed} FAILED") },
+            a.data_dir.display(),
+            generated.files.len() + 1,
+            a.report.display(),
+            run.seconds
+        )
+    })?;
+    Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// The benchmark figures recorded by `scripts/bench`, if the file exists.
+fn bench_section(path: &Path) -> Option<Section> {
+    let body = std::fs::read_to_string(path).ok()?;
+    Some(Section {
+        title: "Benchmarks".to_string(),
+        body: format!("Recorded by `scripts/bench` in `{}`.\n\n{body}", path.display()),
+    })
+}
+
+/// CPU model, core count and memory, from /proc where available.
+pub fn machine_description() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map_or("unknown CPU".to_string(), |m| m.trim().to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let memory = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|k| k.parse::<u64>().ok())
+        .map_or("unknown memory".to_string(), |k| format!("{:.0} GiB", k as f64 / 1048576.0));
+    format!("{model}, {cores} cores, {memory}")
+}

@@ -1,0 +1,90 @@
+//! The built-in default suite: which spaces it verifies, and the files it generates.
+
+use std::path::Path;
+
+use crate::criteria::Criterion;
+use crate::error::Result;
+use crate::game::Game;
+use crate::rules::Rule;
+
+/// The move graph of THEORY.md (1→0, 2→0, 2→1, 3→2), shipped as a data file.
+pub const SJ_GRAPH_CSV: &str = include_str!("../data/graphs/sj-counterexample.csv");
+
+/// The specification under which the suite names the shipped move graph.
+pub const SJ_GRAPH_SPEC: &str = "graph:data/graphs/sj-counterexample.csv";
+
+/// One verification of the suite: a game over a range of heap counts.
+#[derive(Clone, Debug)]
+pub struct SuiteJob {
+    /// The game.
+    pub game: Game,
+    /// `(heaps, max)` pairs, in order.
+    pub spaces: Vec<(usize, u32)>,
+}
+
+/// The default suite: nim for heaps 1..=5 (max 31, or 15 for 5 heaps); three
+/// subtraction games for heaps 1..=3, max 63; the THEORY.md move graph for heaps 1..=3,
+/// max 3. Every rule and every criterion.
+pub fn default_suite() -> Result<Vec<SuiteJob>> {
+    let mut jobs = vec![SuiteJob {
+        game: Game::nim(),
+        spaces: vec![(1, 31), (2, 31), (3, 31), (4, 31), (5, 15)],
+    }];
+    for set in [&[1, 2][..], &[1, 3, 4], &[2, 3, 5]] {
+        jobs.push(SuiteJob {
+            game: Game::subtract(set)?,
+            spaces: (1..=3).map(|n| (n, 63)).collect(),
+        });
+    }
+    let graph = Game::graph_from_csv(
+        SJ_GRAPH_SPEC,
+        Path::new("data/graphs/sj-counterexample.csv"),
+        SJ_GRAPH_CSV.as_bytes(),
+    )?;
+    jobs.push(SuiteJob { game: graph, spaces: (1..=3).map(|n| (n, 3)).collect() });
+    Ok(jobs)
+}
+
+/// Rules the suite compares.
+pub const SUITE_RULES: [Rule; 3] = Rule::ALL;
+
+/// Criteria the suite compares.
+pub const SUITE_CRITERIA: [Criterion; 3] = Criterion::ALL;
+
+/// Counterexamples kept per (heaps, rule, criterion).
+pub const SUITE_LIMIT: usize = 20;
+
+/// The file name of a game's Grundy table: `nim.csv`, `subtract-1-3-4.csv`,
+/// `graph-sj-counterexample.csv`.
+pub fn grundy_file_name(game: &Game) -> String {
+    let spec = game.spec();
+    let stem = match spec.strip_prefix("graph:") {
+        Some(path) => {
+            let name = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned());
+            format!("graph-{}", name.unwrap_or_default())
+        }
+        None => spec.replace([':', ','], "-"),
+    };
+    format!("{stem}.csv")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grundy_file_names_are_plain() {
+        let jobs = default_suite().unwrap();
+        let names: Vec<String> = jobs.iter().map(|j| grundy_file_name(&j.game)).collect();
+        assert_eq!(
+            names,
+            [
+                "nim.csv",
+                "subtract-1-2.csv",
+                "subtract-1-3-4.csv",
+                "subtract-2-3-5.csv",
+                "graph-sj-counterexample.csv"
+            ]
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! Verification: one DP pass per rule, compared row by row with every criterion.
+
+use std::collections::BinaryHeap;
+
+use crate::criteria::{Criterion, RowPredictor};
+use crate::game::Game;
+use crate::rules::Rule;
+use crate::solve::{Engine, Progress, RowView, RowVisitor};
+use crate::space::{CanonicalRanker, Space};
+
+/// A position where a criterion and the DP disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// Index of the position (mixed-radix, or canonical rank in canonical mode).
+    pub index: u64,
+    /// Its heap sizes.
+    pub position: Vec<u32>,
+    /// Whether the DP labels it P (the criterion then predicts N, and vice versa).
+    pub dp_is_p: bool,
+}
+
+/// The comparison of one criterion with the DP over one space under one rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Game specification as given.
+    pub game: String,
+    /// Heap count.
+    pub heaps: usize,
+    /// Largest heap size.
+    pub max: u32,
+    /// Whether only sorted tuples were counted.
+    pub canonical: bool,
+    /// The rule of the DP.
+    pub rule: Rule,
+    /// The criterion compared.
+    pub criterion: Criterion,
+    /// Positions compared.
+    pub positions: u64,
+    /// Positions the DP labels P.
+    pub p_positions: u64,
+    /// Positions where the criterion agrees with the DP.
+    pub agree: u64,
+    /// Positions where it does not.
+    pub disagree: u64,
+    /// The first counterexamples in index order, at most the limit asked for.
+    pub counterexamples: Vec<Counterexample>,
+    /// Whether the criterion is a theorem for this game and rule.
+    pub theorem: bool,
+}
+
+impl Finding {
+    /// A theorem with a disagreement: a bug somewhere, never a finding.
+    pub fn theorem_failed(&self) -> bool {
+        self.theorem && self.disagree > 0
+    }
+}
+
+/// Formats a position as its heap sizes separated by single spaces (`0 0 3`).
+pub fn position_text(position: &[u32]) -> String {
+    position.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Accumulated counts of one criterion in one task.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    disagree: u64,
+    /// Max-heap of `(index, dp_is_p)`: the `limit` smallest indices seen so far.
+    first: BinaryHeap<(u64, bool)>,
+}
+
+/// Per-task accumulator: P-positions, positions, and one tally per criterion.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyAcc {
+    positions: u64,
+    p_positions: u64,
+    tallies: Vec<Tally>,
+}
+
+/// The row visitor that compares DP rows with criterion predictions.
+struct Comparer<'a> {
+    criteria: &'a [Criterion],
+    predictor: RowPredictor,
+    limit: usize,
+    words: usize,
+    columns: usize,
+}
+
+impl RowVisitor for Comparer<'_> {
+    type Acc = VerifyAcc;
+
+    fn start(&self) -> VerifyAcc {
+        VerifyAcc { tallies: vec![Tally::default(); self.criteria.len()], ..VerifyAcc::default() }
+    }
+
+    fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
+        let r = self.columns;
+        let lo = row.lo as usize;
+        acc.positions += (r - lo) as u64;
+        acc.p_positions += row.bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        let mut predicted = [0u64; 64];
+        let mut heap_buf;
+        let predicted: &mut [u64] = if self.words <= 64 {
+            &mut predicted[..self.words]
+        } else {
+            heap_buf = vec![0u64; self.words];
+            &mut heap_buf
+        };
+        for (criterion, tally) in self.criteria.iter().zip(&mut acc.tallies) {
+            self.predictor.predict(*criterion, row.prefix, predicted);
+            for (i, (&dp, &pred)) in row.bits.iter().zip(predicted.iter()).enumerate() {
+                let mut diff = (dp ^ pred) & valid_mask(i, lo, r);
+                if diff == 0 {
+                    continue;
+                }
+                tally.disagree += u64::from(diff.count_ones());
+                while diff != 0 {
+                    let column = i * 64 + diff.trailing_zeros() as usize;
+                    diff &= diff - 1;
+                    let index = row.first_index + (column - lo) as u64;
+                    if tally.first.len() == self.limit {
+                        match tally.first.peek() {
+                            Some(&(top, _)) if index < top => {
+                                tally.first.pop();
+                            }
+                            // Later columns of this row have larger indices still.
+                            _ => break,
+                        }
+                    }
+                    tally.first.push((index, dp >> (column % 64) & 1 == 1));
+                }
+            }
+        }
+    }
+
+    fn merge(&self, mut left: VerifyAcc, right: VerifyAcc) -> VerifyAcc {
+        left.positions += right.positions;
+        left.p_positions += right.p_positions;
+        for (l, r) in left.tallies.iter_mut().zip(right.tallies) {
+            l.disagree += r.disagree;
+            for item in r.first {
+                l.first.push(item);
+                if l.first.len() > self.limit {
+                    l.first.pop();
+                }
+            }
+        }
+        left
+    }
+}
+
+/// Bits of word `i` that are columns `lo..r` of the row.
+fn valid_mask(i: usize, lo: usize, r: usize) -> u64 {
+    let start = i * 64;
+    let mut mask = !0u64;
+    if lo > start {
+        mask = if lo - start >= 64 { 0 } else { mask << (lo - start) };
+    }
+    if r < start + 64 {
+        mask &= if r <= start { 0 } else { !0u64 >> (start + 64 - r) };
+    }
+    mask
+}
+
+/// Labels `space` under `rule` and compares every position with each criterion.
+///
+/// Call [`Engine::check_memory`] with 0 kept tables first. `limit` bounds the
+/// counterexamples kept per criterion (the first ones in index order).
+pub fn verify_space(
+    engine: &Engine<'_>,
+    game: &Game,
+    rule: Rule,
+    criteria: &[Criterion],
+    limit: usize,
+    progress: &dyn Progress,
+) -> Vec<Finding> {
+    let space: Space = engine.space();
+    let grundy = game.grundy(space.max());
+    let comparer = Comparer {
+        criteria,
+        predictor: RowPredictor::new(&grundy),
+        limit,
+        words: (space.radix() as usize).div_ceil(64),
+        columns: space.radix() as usize,
+    };
+    let (_, acc) = engine.run(rule, false, &comparer, progress);
+    let ranker = engine.is_canonical().then(|| CanonicalRanker::new(space.max(), space.heaps()));
+    criteria
+        .iter()
+        .zip(acc.tallies)
+        .map(|(&criterion, tally)| {
+            let mut first = tally.first.into_sorted_vec();
+            first.truncate(limit);
+            let counterexamples = first
+                .into_iter()
+                .map(|(index, dp_is_p)| Counterexample {
+                    index,
+                    position: match &ranker {
+                        Some(r) => r.unrank(index),
+                        None => space.tuple(index),
+                    },
+                    dp_is_p,
+                })
+                .collect();
+            Finding {
+                game: game.spec().to_string(),
+                heaps: space.heaps(),
+                max: space.max(),
+                canonical: engine.is_canonical(),
+                rule,
+                criterion,
+                positions: acc.positions,
+                p_positions: acc.p_positions,
+                agree: acc.positions - tally.disagree,
+                disagree: tally.disagree,
+                counterexamples,
+                theorem: criterion.is_theorem(game, rule),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_mask_covers_exactly_the_row_columns() {
+        assert_eq!(valid_mask(0, 0, 64), !0);
+        assert_eq!(valid_mask(0, 3, 64), !0 << 3);
+        assert_eq!(valid_mask(0, 0, 5), 0b11111);
+        assert_eq!(valid_mask(1, 70, 100), (!0u64 << 6) & (!0u64 >> 28));
+        assert_eq!(valid_mask(0, 64, 128), 0);
+    }
+}
