@@ -37,11 +37,22 @@ pub struct RowView<'a> {
     pub prefix: &'a [u32],
     /// The first last-heap value of the row: 0, or the prefix's largest heap in canonical mode.
     pub lo: u32,
-    /// P-bits of the row: bit `hN` is set iff `(prefix, hN)` is P. Bits below `lo` are clear.
+    /// P-bits of the row: bit `hN` is set iff `(prefix, hN)` is P; bits below `lo` are
+    /// clear. In a fused run over several rules, the rules' rows follow one another,
+    /// `words_per_row` words each, in the order the rules were given.
     pub bits: &'a [u64],
+    /// Words in one rule's row: `ceil((M + 1) / 64)`.
+    pub words_per_row: usize,
     /// Index of the position `(prefix, lo)`: mixed-radix, or canonical rank in canonical mode.
     /// Position `(prefix, h)` has index `first_index + (h - lo)`.
     pub first_index: u64,
+}
+
+impl RowView<'_> {
+    /// The row of the `j`-th rule of the run.
+    pub fn rule_bits(&self, j: usize) -> &[u64] {
+        &self.bits[j * self.words_per_row..(j + 1) * self.words_per_row]
+    }
 }
 
 /// Streams over the rows as they are labelled, with one accumulator per parallel task.
@@ -167,10 +178,16 @@ pub struct MemoryPlan {
 }
 
 impl MemoryPlan {
-    /// Total bytes when `kept` tables are kept for output.
+    /// Total bytes when rules are labelled one at a time and `kept` tables are kept.
     pub fn total(&self, kept: usize) -> u64 {
         let tables = if self.needs_table { kept.max(1) } else { kept };
         self.working_bytes.saturating_add(self.table_bytes.saturating_mul(tables as u64))
+    }
+
+    /// Total bytes when `rules` rules are labelled in one fused pass.
+    pub fn fused(&self, rules: usize, keep: bool) -> u64 {
+        let table = if self.needs_table || keep { self.table_bytes } else { 0 };
+        self.working_bytes.saturating_add(table).saturating_mul(rules as u64)
     }
 }
 
@@ -245,7 +262,15 @@ impl<'g> Engine<'g> {
 
     /// Refuses the run if `kept` tables plus working state exceed `limit` bytes.
     pub fn check_memory(&self, kept: usize, limit: u64) -> Result<()> {
-        let need = self.memory_plan().total(kept);
+        self.refuse_above(self.memory_plan().total(kept), limit)
+    }
+
+    /// Refuses a fused run of `rules` rules ([`Engine::run_rules`]) above `limit` bytes.
+    pub fn check_memory_fused(&self, rules: usize, keep: bool, limit: u64) -> Result<()> {
+        self.refuse_above(self.memory_plan().fused(rules, keep), limit)
+    }
+
+    fn refuse_above(&self, need: u64, limit: u64) -> Result<()> {
         if need <= limit {
             return Ok(());
         }
@@ -275,7 +300,8 @@ impl<'g> Engine<'g> {
         if self.canonical {
             multisets(self.space.max(), self.k - 1)
         } else {
-            (self.k as u64).saturating_mul(self.space.radix().saturating_pow(self.k as u32 - 1))
+            // The plane scheme keeps the last prefix heap's line locally.
+            (self.k as u64 - 1).saturating_mul(self.space.radix().saturating_pow(self.k as u32 - 1))
         }
     }
 
@@ -290,43 +316,67 @@ impl<'g> Engine<'g> {
         visitor: &V,
         progress: &dyn Progress,
     ) -> (Option<Labels>, V::Acc) {
-        let terminal = rule.terminal_sizes(self.game, self.space.max());
-        let mut terminal_mask = vec![0u64; self.words_per_row];
-        for (h, &t) in terminal.iter().enumerate() {
-            if t {
-                terminal_mask[h / 64] |= 1 << (h % 64);
-            }
-        }
-        let table_words = if keep || self.kind != RowKind::Nim {
-            self.rows as usize * self.words_per_row
-        } else {
-            0
-        };
-        let acc_words = if self.kind == RowKind::Nim {
-            self.accumulator_rows() as usize * self.words_per_row
-        } else {
-            0
-        };
-        let mut table = vec![0u64; table_words];
-        let mut accumulators = vec![0u64; acc_words];
+        let (tables, acc) = self.run_rules(&[rule], keep, visitor, progress);
+        (tables.into_iter().next(), acc)
+    }
+
+    /// Labels every position under each of `rules` in one fused pass: the rows of all
+    /// rules are enumerated, indexed and handed to `visitor` together (see [`RowView`]).
+    ///
+    /// Returns one table per rule if `keep` is set. Call [`Engine::check_memory_fused`]
+    /// first: this allocates the tables of every rule at once.
+    pub fn run_rules<V: RowVisitor>(
+        &self,
+        rules: &[Rule],
+        keep: bool,
+        visitor: &V,
+        progress: &dyn Progress,
+    ) -> (Vec<Labels>, V::Acc) {
+        let w = self.words_per_row;
+        let table_words =
+            if keep || self.kind != RowKind::Nim { self.rows as usize * w } else { 0 };
+        let acc_words =
+            if self.kind == RowKind::Nim { self.accumulator_rows() as usize * w } else { 0 };
+        let mut tables: Vec<Vec<u64>> = rules.iter().map(|_| vec![0u64; table_words]).collect();
+        let mut accumulators: Vec<Vec<u64>> = rules.iter().map(|_| vec![0u64; acc_words]).collect();
         let result = {
-            let pass = Pass {
-                engine: self,
-                terminal: &terminal,
-                terminal_mask: &terminal_mask,
-                table: SharedRows::new(&mut table, self.words_per_row),
-                accumulators: SharedRows::new(&mut accumulators, self.words_per_row),
-            };
-            pass.run(visitor, progress)
+            let passes = rules
+                .iter()
+                .zip(tables.iter_mut().zip(accumulators.iter_mut()))
+                .map(|(&rule, (table, acc))| {
+                    let terminal = rule.terminal_sizes(self.game, self.space.max());
+                    let mut terminal_mask = vec![0u64; w];
+                    for (h, &t) in terminal.iter().enumerate() {
+                        if t {
+                            terminal_mask[h / 64] |= 1 << (h % 64);
+                        }
+                    }
+                    RulePass {
+                        terminal,
+                        terminal_mask,
+                        table: SharedRows::new(table, w),
+                        accumulators: SharedRows::new(acc, w),
+                    }
+                })
+                .collect();
+            Pass { engine: self, rules: passes }.run(visitor, progress)
         };
-        let labels = keep.then(|| Labels {
-            space: self.space,
-            rule,
-            canonical: self.canonical,
-            words_per_row: self.words_per_row,
-            prefix_ranker: self.prefix_ranker.clone(),
-            bits: BitVec::from_vec(table),
-        });
+        let labels = if keep {
+            rules
+                .iter()
+                .zip(tables)
+                .map(|(&rule, table)| Labels {
+                    space: self.space,
+                    rule,
+                    canonical: self.canonical,
+                    words_per_row: w,
+                    prefix_ranker: self.prefix_ranker.clone(),
+                    bits: BitVec::from_vec(table),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         (labels, result)
     }
 }
@@ -390,21 +440,31 @@ impl SharedRows {
     }
 }
 
-/// One labelling pass: a rule's terminal sizes plus the tables being filled.
-struct Pass<'e, 'g> {
-    engine: &'e Engine<'g>,
-    terminal: &'e [bool],
-    terminal_mask: &'e [u64],
+/// One rule's part of a pass: its terminal sizes and the tables it fills.
+struct RulePass {
+    terminal: Vec<bool>,
+    terminal_mask: Vec<u64>,
     table: SharedRows,
     accumulators: SharedRows,
+}
+
+/// One labelling pass over a space, for one or several rules at once.
+struct Pass<'e, 'g> {
+    engine: &'e Engine<'g>,
+    rules: Vec<RulePass>,
 }
 
 /// Per-task scratch buffers, allocated once per task, never per position.
 struct Scratch {
     prefix: Vec<u32>,
     other: Vec<u32>,
+    /// Rows (accumulator or table) that block this row; the same for every rule.
+    sources: Vec<usize>,
+    /// Canonical general games: `(column, row)` pairs to preload below the prefix max.
+    preload: Vec<(u32, usize)>,
+    /// Per rule, `words_per_row` words each.
     blocked: Vec<u64>,
-    row: Vec<u64>,
+    rows: Vec<u64>,
 }
 
 impl<'e, 'g> Pass<'e, 'g> {
@@ -416,6 +476,9 @@ impl<'e, 'g> Pass<'e, 'g> {
             if e.canonical { e.space.canonical_positions() } else { e.space.positions() };
         // Small layers are not worth rayon's fork-join overhead.
         let sequential = positions / layers < (1 << 14) || rayon::current_num_threads() == 1;
+        if e.kind == RowKind::Nim && !e.canonical && e.k >= 1 {
+            return self.run_planes(visitor, progress);
+        }
         let mut total = visitor.start();
         for sum in 0..layers {
             let (acc, done) = if e.k == 0 {
@@ -458,11 +521,14 @@ impl<'e, 'g> Pass<'e, 'g> {
 
     fn scratch(&self) -> Scratch {
         let e = self.engine;
+        let words = e.words_per_row * self.rules.len();
         Scratch {
             prefix: vec![0; e.k],
-            other: vec![0; e.k],
-            blocked: vec![0; e.words_per_row],
-            row: vec![0; e.words_per_row],
+            other: vec![0; e.k + 1],
+            sources: Vec::new(),
+            preload: Vec::new(),
+            blocked: vec![0; words],
+            rows: vec![0; words],
         }
     }
 
@@ -492,55 +558,87 @@ impl<'e, 'g> Pass<'e, 'g> {
         (acc, done)
     }
 
-    /// Labels the row of `scratch.prefix`; returns the number of positions labelled.
+    /// Labels the row of `scratch.prefix` under every rule; returns positions labelled.
     fn row<V: RowVisitor>(&self, scratch: &mut Scratch, visitor: &V, acc: &mut V::Acc) -> u64 {
         let e = self.engine;
+        let w = e.words_per_row;
         let r = e.space.radix() as usize;
         let lo = if e.canonical { scratch.prefix.last().copied().unwrap_or(0) } else { 0 };
         scratch.blocked.fill(0);
-        scratch.row.fill(0);
-        if scratch.prefix.iter().all(|&h| self.terminal[h as usize]) {
-            or_into(&mut scratch.blocked, self.terminal_mask);
+        scratch.rows.fill(0);
+        for (rule, blocked) in self.rules.iter().zip(scratch.blocked.chunks_exact_mut(w)) {
+            if scratch.prefix.iter().all(|&h| rule.terminal[h as usize]) {
+                or_into(blocked, &rule.terminal_mask);
+            }
         }
         let row_index = self.row_index(&scratch.prefix);
         // SAFETY (all blocks below): rows read belong to earlier layers; the rows written
-        // are this row's own table row and accumulator rows no other row of the layer owns.
-        match (e.kind, e.canonical) {
-            (RowKind::Nim, false) => {
-                unsafe { self.nim_blocked_full(scratch) };
-                solve_nim_row(lo as usize, r, false, &scratch.blocked, &mut scratch.row);
-                unsafe { self.nim_record_full(scratch) };
+        // are this row's own table rows and accumulator rows no other row of the layer owns.
+        match e.kind {
+            RowKind::Nim => {
+                // Full-mode Nim with a prefix runs by planes; here: canonical, or no prefix.
+                let below = self.nim_sources_canonical(scratch);
+                for (j, rule) in self.rules.iter().enumerate() {
+                    let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+                    for &slot in &scratch.sources {
+                        or_into(blocked, unsafe { rule.accumulators.row(slot) });
+                    }
+                    let below_p = below != 0 && {
+                        let acc = unsafe { rule.accumulators.row(below - 1) };
+                        acc[lo as usize / 64] >> (lo % 64) & 1 == 1
+                    };
+                    let row = &mut scratch.rows[j * w..(j + 1) * w];
+                    solve_nim_row(lo as usize, r, below_p, blocked, row);
+                    if let Some(column) = first_set(row) {
+                        for &slot in &scratch.sources {
+                            let acc = unsafe { rule.accumulators.row_mut(slot) };
+                            acc[column / 64] |= 1 << (column % 64);
+                        }
+                    }
+                }
             }
-            (RowKind::Nim, true) => {
-                let below = unsafe { self.nim_blocked_canonical(scratch) };
-                solve_nim_row(lo as usize, r, below, &scratch.blocked, &mut scratch.row);
-                unsafe { self.nim_record_canonical(scratch) };
-            }
-            (kind, canonical) => {
-                unsafe {
-                    if canonical {
-                        self.general_blocked_canonical(scratch);
-                    } else {
-                        self.general_blocked_full(scratch, row_index);
+            kind => {
+                if e.canonical {
+                    self.general_sources_canonical(scratch);
+                } else {
+                    self.general_sources_full(scratch, row_index);
+                }
+                for (j, rule) in self.rules.iter().enumerate() {
+                    let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+                    for &slot in &scratch.sources {
+                        or_into(blocked, unsafe { rule.table.row(slot) });
+                    }
+                    let row = &mut scratch.rows[j * w..(j + 1) * w];
+                    for &(h, slot) in &scratch.preload {
+                        let bit =
+                            unsafe { rule.table.row(slot) }[lo as usize / 64] >> (lo % 64) & 1;
+                        row[h as usize / 64] |= bit << (h % 64);
                     }
                 }
                 match kind {
-                    RowKind::Subtract(mask) => {
-                        solve_subtract_row(mask, lo as usize, r, &scratch.blocked, &mut scratch.row)
-                    }
-                    _ => solve_general_row(
-                        &e.options,
+                    RowKind::Subtract(mask) => solve_subtract_rows(
+                        mask,
                         lo as usize,
                         r,
+                        w,
                         &scratch.blocked,
-                        &mut scratch.row,
+                        &mut scratch.rows,
                     ),
+                    _ => {
+                        for (blocked, row) in
+                            scratch.blocked.chunks_exact(w).zip(scratch.rows.chunks_exact_mut(w))
+                        {
+                            solve_general_row(&e.options, lo as usize, r, blocked, row);
+                        }
+                    }
                 }
             }
         }
-        clear_below(&mut scratch.row, lo as usize);
-        if self.table.len > 0 {
-            unsafe { self.table.row_mut(row_index as usize) }.copy_from_slice(&scratch.row);
+        for (rule, row) in self.rules.iter().zip(scratch.rows.chunks_exact_mut(w)) {
+            clear_below(row, lo as usize);
+            if rule.table.len > 0 {
+                unsafe { rule.table.row_mut(row_index as usize) }.copy_from_slice(row);
+            }
         }
         let first_index = match &e.tuple_ranker {
             Some(ranker) => {
@@ -551,9 +649,137 @@ impl<'e, 'g> Pass<'e, 'g> {
             }
             None => row_index * r as u64,
         };
-        let view = RowView { prefix: &scratch.prefix, lo, bits: &scratch.row, first_index };
+        let view = RowView {
+            prefix: &scratch.prefix,
+            lo,
+            bits: &scratch.rows,
+            words_per_row: w,
+            first_index,
+        };
         visitor.visit(acc, &view);
         (r - lo as usize) as u64
+    }
+
+    /// Full-mode Nim by *planes*: a plane is every row sharing the prefix's first `k - 1`
+    /// heaps (the outer prefix); its rows differ in the last prefix heap `hk`. Planes are
+    /// run in layers of equal outer sum (independent, as rows are below), and each plane
+    /// sweeps `hk` upwards. The line along `hk` then lives in a local buffer, and the other
+    /// lines' accumulators are read and written sequentially (indexed with `hk` last),
+    /// which keeps the pass streaming through memory instead of missing the cache.
+    fn run_planes<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
+        let e = self.engine;
+        let outer = e.k - 1;
+        let layers = outer as u64 * u64::from(e.space.max()) + 1;
+        let planes = e.space.radix().pow(outer as u32);
+        let sequential = planes / layers < 4 || rayon::current_num_threads() == 1;
+        let mut total = visitor.start();
+        for sum in 0..layers {
+            let (acc, done) = if outer == 0 {
+                let mut acc = visitor.start();
+                let done = self.plane(&[], visitor, &mut acc);
+                (acc, done)
+            } else {
+                let task = |(mut acc, mut done): (V::Acc, u64), first: u32| {
+                    let mut buf = vec![0u32; outer];
+                    buf[0] = first;
+                    let rest = sum - u64::from(first);
+                    for_each_composition(&mut buf, 1, rest, e.space.max(), &mut |p| {
+                        done += self.plane(p, visitor, &mut acc);
+                    });
+                    (acc, done)
+                };
+                let firsts = self.outer_first_heaps(sum, outer);
+                if sequential {
+                    firsts.fold((visitor.start(), 0), task)
+                } else {
+                    firsts.into_par_iter().fold(|| (visitor.start(), 0u64), task).reduce(
+                        || (visitor.start(), 0),
+                        |a, b| (visitor.merge(a.0, b.0), a.1 + b.1),
+                    )
+                }
+            };
+            total = visitor.merge(total, acc);
+            progress.advance(done);
+        }
+        total
+    }
+
+    /// Values of the first heap of an outer prefix of `len` heaps summing to `sum`.
+    fn outer_first_heaps(&self, sum: u64, len: usize) -> std::ops::RangeInclusive<u32> {
+        let max = u64::from(self.engine.space.max());
+        let lo = sum.saturating_sub((len as u64 - 1) * max);
+        let hi = sum.min(max);
+        if lo > hi {
+            #[allow(clippy::reversed_empty_ranges)]
+            return 1..=0;
+        }
+        lo as u32..=hi as u32
+    }
+
+    /// Labels the plane of `outer` (all values of the last prefix heap) under every rule.
+    fn plane<V: RowVisitor>(&self, outer: &[u32], visitor: &V, acc: &mut V::Acc) -> u64 {
+        let e = self.engine;
+        let (w, r, k) = (e.words_per_row, e.space.radix(), e.k);
+        let rules = self.rules.len();
+        let mut prefix = outer.to_vec();
+        prefix.push(0);
+        // Accumulator row of line i (i < k - 1) at hk = 0; rows for other hk follow.
+        let block = r.pow(k as u32 - 1);
+        let bases: Vec<usize> = (0..k - 1)
+            .map(|i| {
+                let inner = outer
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .fold(0u64, |acc, (_, &h)| acc * r + u64::from(h));
+                (i as u64 * block + inner * r) as usize
+            })
+            .collect();
+        let first_row = outer.iter().fold(0u64, |acc, &h| acc * r + u64::from(h)) * r;
+        let outer_terminal: Vec<bool> = self
+            .rules
+            .iter()
+            .map(|rule| outer.iter().all(|&h| rule.terminal[h as usize]))
+            .collect();
+        // P-columns of earlier rows of this plane: the line along hk, per rule.
+        let mut line = vec![0u64; w * rules];
+        let mut blocked = vec![0u64; w * rules];
+        let mut rows = vec![0u64; w * rules];
+        for hk in 0..r as usize {
+            prefix[k - 1] = hk as u32;
+            blocked.copy_from_slice(&line);
+            rows.fill(0);
+            for (j, rule) in self.rules.iter().enumerate() {
+                let blocked = &mut blocked[j * w..(j + 1) * w];
+                if outer_terminal[j] && rule.terminal[hk] {
+                    or_into(blocked, &rule.terminal_mask);
+                }
+                // SAFETY: accumulator rows of this plane's lines are owned by this plane
+                // during the layer (another plane with the same line would share every
+                // other outer heap and the outer sum, so it would be this plane).
+                for &base in &bases {
+                    or_into(blocked, unsafe { rule.accumulators.row(base + hk) });
+                }
+                let row = &mut rows[j * w..(j + 1) * w];
+                solve_nim_row(0, r as usize, false, blocked, row);
+                if let Some(column) = first_set(row) {
+                    line[j * w + column / 64] |= 1 << (column % 64);
+                    for &base in &bases {
+                        let acc = unsafe { rule.accumulators.row_mut(base + hk) };
+                        acc[column / 64] |= 1 << (column % 64);
+                    }
+                }
+                if rule.table.len > 0 {
+                    let index = first_row as usize + hk;
+                    unsafe { rule.table.row_mut(index) }.copy_from_slice(row);
+                }
+            }
+            let first_index = (first_row + hk as u64) * r;
+            let view =
+                RowView { prefix: &prefix, lo: 0, bits: &rows, words_per_row: w, first_index };
+            visitor.visit(acc, &view);
+        }
+        r * r
     }
 
     fn row_index(&self, prefix: &[u32]) -> u64 {
@@ -564,94 +790,50 @@ impl<'e, 'g> Pass<'e, 'g> {
         }
     }
 
-    /// Accumulator row of Nim (full mode) for prefix heap `i`: the prefix without heap `i`.
-    fn nim_slot_full(&self, prefix: &[u32], i: usize) -> usize {
-        let e = self.engine;
-        let r = e.space.radix();
-        let inner = prefix
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i)
-            .fold(0u64, |acc, (_, &h)| acc * r + u64::from(h));
-        (i as u64 * r.pow(e.k as u32 - 1) + inner) as usize
-    }
-
-    /// Full-mode Nim: a prefix heap can drop to any smaller size, so the accumulator of the
-    /// line (all P-rows with a smaller value of that heap) is exactly what blocks this row.
-    unsafe fn nim_blocked_full(&self, scratch: &mut Scratch) {
-        for i in 0..self.engine.k {
-            let slot = self.nim_slot_full(&scratch.prefix, i);
-            or_into(&mut scratch.blocked, self.accumulators.row(slot));
-        }
-    }
-
-    unsafe fn nim_record_full(&self, scratch: &Scratch) {
-        if let Some(column) = first_set(&scratch.row) {
-            for i in 0..self.engine.k {
-                let slot = self.nim_slot_full(&scratch.prefix, i);
-                self.accumulators.row_mut(slot)[column / 64] |= 1 << (column % 64);
-            }
-        }
-    }
-
     /// Canonical Nim: for each distinct prefix value `a`, the accumulator of the prefix
-    /// without one `a` holds the P-rows of every prefix with `a` lowered. Returns whether the
-    /// last heap can drop below the prefix's largest heap `m` onto a P-position, which is
-    /// bit `m` of the accumulator of the prefix without `m`.
-    unsafe fn nim_blocked_canonical(&self, scratch: &mut Scratch) -> bool {
-        let Some(ranker) = &self.engine.short_ranker else { return false };
-        let k = self.engine.k;
-        let m = scratch.prefix[k - 1] as usize;
-        let mut below = false;
-        for i in 0..k {
-            if i + 1 < k && scratch.prefix[i] == scratch.prefix[i + 1] {
-                continue;
-            }
-            let slot = short_rank(ranker, &scratch.prefix, i, &mut scratch.other);
-            let acc = self.accumulators.row(slot);
-            or_into(&mut scratch.blocked, acc);
-            if i == k - 1 {
-                below = acc[m / 64] >> (m % 64) & 1 == 1;
-            }
-        }
-        below
-    }
-
-    unsafe fn nim_record_canonical(&self, scratch: &mut Scratch) {
-        let Some(ranker) = &self.engine.short_ranker else { return };
-        let Some(column) = first_set(&scratch.row) else { return };
+    /// without one `a` holds the P-rows of every prefix with `a` lowered. The last heap can
+    /// also drop below the prefix's largest heap `m`; that reaches a P-position iff bit `m`
+    /// of the accumulator of the prefix without `m` is set. Returns that accumulator's
+    /// row + 1 (0 if there is no prefix).
+    fn nim_sources_canonical(&self, scratch: &mut Scratch) -> usize {
+        scratch.sources.clear();
+        let Some(ranker) = &self.engine.short_ranker else { return 0 };
         let k = self.engine.k;
         for i in 0..k {
             if i + 1 < k && scratch.prefix[i] == scratch.prefix[i + 1] {
                 continue;
             }
             let slot = short_rank(ranker, &scratch.prefix, i, &mut scratch.other);
-            self.accumulators.row_mut(slot)[column / 64] |= 1 << (column % 64);
+            scratch.sources.push(slot);
         }
+        scratch.sources.last().map_or(0, |&slot| slot + 1)
     }
 
-    /// Full mode, any rule: OR the rows reached by moving one prefix heap.
-    unsafe fn general_blocked_full(&self, scratch: &mut Scratch, row_index: u64) {
+    /// Full mode, any rule: the rows reached by moving one prefix heap.
+    fn general_sources_full(&self, scratch: &mut Scratch, row_index: u64) {
         let e = self.engine;
         let r = e.space.radix();
+        scratch.sources.clear();
+        scratch.preload.clear();
         let mut stride = 1u64;
         for i in (0..e.k).rev() {
             let h = scratch.prefix[i];
             for &o in &e.options[h as usize] {
-                let target = row_index - u64::from(h - o) * stride;
-                or_into(&mut scratch.blocked, self.table.row(target as usize));
+                scratch.sources.push((row_index - u64::from(h - o) * stride) as usize);
             }
             stride *= r;
         }
     }
 
-    /// Canonical mode, any rule: OR the rows reached by moving one prefix heap (re-sorted),
-    /// and preload, below the largest prefix heap `m`, the columns reached by moving the last
-    /// heap under `m`: column `h` holds the label of `(prefix - m + h, m)`.
-    unsafe fn general_blocked_canonical(&self, scratch: &mut Scratch) {
+    /// Canonical mode, any rule: the rows reached by moving one prefix heap (re-sorted),
+    /// and the columns below the largest prefix heap `m` to preload: column `h` holds the
+    /// label of `(prefix - m + h, m)`, reached by moving the last heap under `m`.
+    fn general_sources_canonical(&self, scratch: &mut Scratch) {
         let e = self.engine;
         let ranker = e.prefix_ranker.as_ref().expect("canonical engine has a ranker");
         let k = e.k;
+        scratch.sources.clear();
+        scratch.preload.clear();
         if k == 0 {
             return;
         }
@@ -661,14 +843,13 @@ impl<'e, 'g> Pass<'e, 'g> {
             }
             for &o in &e.options[scratch.prefix[i] as usize] {
                 let slot = replaced_rank(ranker, &scratch.prefix, i, o, &mut scratch.other);
-                or_into(&mut scratch.blocked, self.table.row(slot));
+                scratch.sources.push(slot);
             }
         }
         let m = scratch.prefix[k - 1];
         for h in e.reach_below[m as usize]..m {
             let slot = replaced_rank(ranker, &scratch.prefix, k - 1, h, &mut scratch.other);
-            let bit = self.table.row(slot)[m as usize / 64] >> (m % 64) & 1;
-            scratch.row[h as usize / 64] |= bit << (h % 64);
+            scratch.preload.push((h, slot));
         }
     }
 }
@@ -744,19 +925,72 @@ fn solve_nim_row(lo: usize, r: usize, below: bool, blocked: &[u64], row: &mut [u
     }
 }
 
-/// Subtraction row: a 64-bit history of the last labels (bit j = column h-1-j) ANDed with
-/// the subtraction mask tells whether column h has an in-row P option.
-fn solve_subtract_row(mask: u64, lo: usize, r: usize, blocked: &[u64], row: &mut [u64]) {
-    let mut history = 0u64;
-    for j in 0..lo.min(64) {
-        let column = lo - 1 - j;
-        history |= (row[column / 64] >> (column % 64) & 1) << j;
+/// Subtraction rows of every rule at once: per rule, a 64-bit history of the last labels
+/// (bit j = column h-1-j) ANDed with the subtraction mask tells whether column h has an
+/// in-row P option. The rules' histories are independent chains, so the CPU overlaps them.
+fn solve_subtract_rows(
+    mask: u64,
+    lo: usize,
+    r: usize,
+    w: usize,
+    blocked: &[u64],
+    rows: &mut [u64],
+) {
+    match rows.len() / w {
+        1 => solve_subtract_fused::<1>(mask, lo, r, w, blocked, rows),
+        2 => solve_subtract_fused::<2>(mask, lo, r, w, blocked, rows),
+        3 => solve_subtract_fused::<3>(mask, lo, r, w, blocked, rows),
+        _ => {
+            for (b, row) in blocked.chunks_exact(w).zip(rows.chunks_exact_mut(w)) {
+                solve_subtract_fused::<1>(mask, lo, r, w, b, row);
+            }
+        }
     }
-    for h in lo..r {
-        let outside = blocked[h / 64] >> (h % 64) & 1;
-        let p = (outside == 0 && history & mask == 0) as u64;
-        history = history << 1 | p;
-        row[h / 64] |= p << (h % 64);
+}
+
+fn solve_subtract_fused<const R: usize>(
+    mask: u64,
+    lo: usize,
+    r: usize,
+    w: usize,
+    blocked: &[u64],
+    rows: &mut [u64],
+) {
+    let mut history = [0u64; R];
+    for (j, hist) in history.iter_mut().enumerate() {
+        let row = &rows[j * w..(j + 1) * w];
+        for back in 0..lo.min(64) {
+            let column = lo - 1 - back;
+            *hist |= (row[column / 64] >> (column % 64) & 1) << back;
+        }
+    }
+    let mut word = lo / 64;
+    let mut bit = lo % 64;
+    let mut out = [0u64; R];
+    for j in 0..R {
+        out[j] = rows[j * w + word];
+    }
+    for _ in lo..r {
+        for j in 0..R {
+            let outside = blocked[j * w + word] >> bit & 1;
+            let p = u64::from(outside == 0 && history[j] & mask == 0);
+            history[j] = history[j] << 1 | p;
+            out[j] |= p << bit;
+        }
+        bit += 1;
+        if bit == 64 {
+            for j in 0..R {
+                rows[j * w + word] = out[j];
+                out[j] = 0;
+            }
+            bit = 0;
+            word += 1;
+        }
+    }
+    if bit != 0 {
+        for j in 0..R {
+            rows[j * w + word] = out[j];
+        }
     }
 }
 

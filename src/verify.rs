@@ -68,16 +68,18 @@ struct Tally {
     first: BinaryHeap<(u64, bool)>,
 }
 
-/// Per-task accumulator: P-positions, positions, and one tally per criterion.
+/// Per-task accumulator: positions, P-positions per rule, a tally per (rule, criterion).
 #[derive(Clone, Debug, Default)]
 pub struct VerifyAcc {
     positions: u64,
-    p_positions: u64,
+    p_positions: Vec<u64>,
+    /// Index `rule * criteria + criterion`.
     tallies: Vec<Tally>,
 }
 
 /// The row visitor that compares DP rows with criterion predictions.
 struct Comparer<'a> {
+    rules: usize,
     criteria: &'a [Criterion],
     predictor: RowPredictor,
     limit: usize,
@@ -89,52 +91,44 @@ impl RowVisitor for Comparer<'_> {
     type Acc = VerifyAcc;
 
     fn start(&self) -> VerifyAcc {
-        VerifyAcc { tallies: vec![Tally::default(); self.criteria.len()], ..VerifyAcc::default() }
+        VerifyAcc {
+            positions: 0,
+            p_positions: vec![0; self.rules],
+            tallies: vec![Tally::default(); self.rules * self.criteria.len()],
+        }
     }
 
     fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
         let r = self.columns;
         let lo = row.lo as usize;
         acc.positions += (r - lo) as u64;
-        acc.p_positions += row.bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        let mut predicted = [0u64; 64];
+        for (j, count) in acc.p_positions.iter_mut().enumerate() {
+            *count += row.rule_bits(j).iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        let mut stack = [0u64; 64];
         let mut heap_buf;
         let predicted: &mut [u64] = if self.words <= 64 {
-            &mut predicted[..self.words]
+            &mut stack[..self.words]
         } else {
             heap_buf = vec![0u64; self.words];
             &mut heap_buf
         };
-        for (criterion, tally) in self.criteria.iter().zip(&mut acc.tallies) {
+        let c_count = self.criteria.len();
+        for (c, criterion) in self.criteria.iter().enumerate() {
+            // The prediction depends on the row only, not on the rule: compute it once.
             self.predictor.predict(*criterion, row.prefix, predicted);
-            for (i, (&dp, &pred)) in row.bits.iter().zip(predicted.iter()).enumerate() {
-                let mut diff = (dp ^ pred) & valid_mask(i, lo, r);
-                if diff == 0 {
-                    continue;
-                }
-                tally.disagree += u64::from(diff.count_ones());
-                while diff != 0 {
-                    let column = i * 64 + diff.trailing_zeros() as usize;
-                    diff &= diff - 1;
-                    let index = row.first_index + (column - lo) as u64;
-                    if tally.first.len() == self.limit {
-                        match tally.first.peek() {
-                            Some(&(top, _)) if index < top => {
-                                tally.first.pop();
-                            }
-                            // Later columns of this row have larger indices still.
-                            _ => break,
-                        }
-                    }
-                    tally.first.push((index, dp >> (column % 64) & 1 == 1));
-                }
+            for j in 0..self.rules {
+                let tally = &mut acc.tallies[j * c_count + c];
+                self.compare(tally, row, row.rule_bits(j), predicted, lo, r);
             }
         }
     }
 
     fn merge(&self, mut left: VerifyAcc, right: VerifyAcc) -> VerifyAcc {
         left.positions += right.positions;
-        left.p_positions += right.p_positions;
+        for (l, r) in left.p_positions.iter_mut().zip(&right.p_positions) {
+            *l += r;
+        }
         for (l, r) in left.tallies.iter_mut().zip(right.tallies) {
             l.disagree += r.disagree;
             for item in r.first {
@@ -145,6 +139,43 @@ impl RowVisitor for Comparer<'_> {
             }
         }
         left
+    }
+}
+
+impl Comparer<'_> {
+    /// Counts the disagreements of one rule's row with one prediction, keeping the first
+    /// `limit` by index.
+    fn compare(
+        &self,
+        tally: &mut Tally,
+        row: &RowView<'_>,
+        dp_bits: &[u64],
+        predicted: &[u64],
+        lo: usize,
+        r: usize,
+    ) {
+        for (i, (&dp, &pred)) in dp_bits.iter().zip(predicted).enumerate() {
+            let mut diff = (dp ^ pred) & valid_mask(i, lo, r);
+            if diff == 0 {
+                continue;
+            }
+            tally.disagree += u64::from(diff.count_ones());
+            while diff != 0 {
+                let column = i * 64 + diff.trailing_zeros() as usize;
+                diff &= diff - 1;
+                let index = row.first_index + (column - lo) as u64;
+                if tally.first.len() == self.limit {
+                    match tally.first.peek() {
+                        Some(&(top, _)) if index < top => {
+                            tally.first.pop();
+                        }
+                        // Later columns of this row have larger indices still.
+                        _ => return,
+                    }
+                }
+                tally.first.push((index, dp >> (column % 64) & 1 == 1));
+            }
+        }
     }
 }
 
@@ -161,7 +192,7 @@ fn valid_mask(i: usize, lo: usize, r: usize) -> u64 {
     mask
 }
 
-/// Labels `space` under `rule` and compares every position with each criterion.
+/// Labels the space under `rule` and compares every position with each criterion.
 ///
 /// Call [`Engine::check_memory`] with 0 kept tables first. `limit` bounds the
 /// counterexamples kept per criterion (the first ones in index order).
@@ -173,21 +204,38 @@ pub fn verify_space(
     limit: usize,
     progress: &dyn Progress,
 ) -> Vec<Finding> {
+    verify_rules(engine, game, &[rule], criteria, limit, progress)
+}
+
+/// Labels the space under every rule in one fused pass and compares every position with
+/// each criterion; findings come rule by rule, criteria in the order given.
+///
+/// Call [`Engine::check_memory_fused`] with `rules.len()` rules and no kept table first.
+pub fn verify_rules(
+    engine: &Engine<'_>,
+    game: &Game,
+    rules: &[Rule],
+    criteria: &[Criterion],
+    limit: usize,
+    progress: &dyn Progress,
+) -> Vec<Finding> {
     let space: Space = engine.space();
     let grundy = game.grundy(space.max());
     let comparer = Comparer {
+        rules: rules.len(),
         criteria,
         predictor: RowPredictor::new(&grundy),
         limit,
         words: (space.radix() as usize).div_ceil(64),
         columns: space.radix() as usize,
     };
-    let (_, acc) = engine.run(rule, false, &comparer, progress);
+    let (_, acc) = engine.run_rules(rules, false, &comparer, progress);
     let ranker = engine.is_canonical().then(|| CanonicalRanker::new(space.max(), space.heaps()));
-    criteria
-        .iter()
-        .zip(acc.tallies)
-        .map(|(&criterion, tally)| {
+    let mut tallies = acc.tallies.into_iter();
+    let mut findings = Vec::new();
+    for (j, &rule) in rules.iter().enumerate() {
+        for &criterion in criteria {
+            let tally = tallies.next().expect("one tally per rule and criterion");
             let mut first = tally.first.into_sorted_vec();
             first.truncate(limit);
             let counterexamples = first
@@ -201,7 +249,7 @@ pub fn verify_space(
                     dp_is_p,
                 })
                 .collect();
-            Finding {
+            findings.push(Finding {
                 game: game.spec().to_string(),
                 heaps: space.heaps(),
                 max: space.max(),
@@ -209,14 +257,15 @@ pub fn verify_space(
                 rule,
                 criterion,
                 positions: acc.positions,
-                p_positions: acc.p_positions,
+                p_positions: acc.p_positions[j],
                 agree: acc.positions - tally.disagree,
                 disagree: tally.disagree,
                 counterexamples,
                 theorem: criterion.is_theorem(game, rule),
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    findings
 }
 
 #[cfg(test)]

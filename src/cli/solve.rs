@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use nimtab::export::{write_label_table, RowFilter};
 use nimtab::{Engine, Game, Rule, Space};
 
@@ -72,19 +72,14 @@ impl Config {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let engine = Engine::new(&config.game, config.space, config.canonical);
-    engine.check_memory(config.rules.len(), global.memory_limit)?;
+    engine.check_memory_fused(config.rules.len(), true, global.memory_limit)?;
     let total = if config.canonical {
         config.space.canonical_positions()
     } else {
         config.space.positions()
     };
-    let bar = Bar::new("solve", total * config.rules.len() as u64, global.quiet);
-    let mut tables = Vec::new();
-    for &rule in &config.rules {
-        bar.set_message(&format!("solve {rule}"));
-        let (labels, ()) = engine.run(rule, true, &(), &bar);
-        tables.push(labels.context("engine kept no table")?);
-    }
+    let bar = Bar::new("solve", total, global.quiet);
+    let (tables, ()) = engine.run_rules(&config.rules, true, &(), &bar);
     bar.finish();
     output::write_to(&config.target, |out| {
         write_label_table(out, &config.game, &tables, config.filter).map(|_| ())
