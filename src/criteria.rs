@@ -122,23 +122,28 @@ impl ColumnsByValue {
         }
     }
 
-    /// ORs into `out` the columns whose value is `v`.
-    fn or_columns(&self, v: u32, out: &mut [u64]) {
+    /// The columns whose value is `v`: a dense mask as is, or `scratch` filled in.
+    fn columns<'a>(&'a self, v: u32, zero: &'a [u64], scratch: &'a mut [u64]) -> &'a [u64] {
         match self {
-            ColumnsByValue::Dense(masks) => {
-                if let Some(mask) = masks.get(v as usize) {
-                    for (o, m) in out.iter_mut().zip(mask) {
-                        *o |= m;
-                    }
-                }
-            }
+            ColumnsByValue::Dense(masks) => masks.get(v as usize).map_or(zero, |m| &m[..]),
             ColumnsByValue::Sparse(lists) => {
+                scratch.fill(0);
                 for &h in lists.get(v as usize).map_or(&[][..], |l| &l[..]) {
-                    out[h as usize / 64] |= 1 << (h % 64);
+                    scratch[h as usize / 64] |= 1 << (h % 64);
                 }
+                scratch
             }
         }
     }
+}
+
+/// What the criteria need to know of a row's prefix: XORs and whether a value exceeds 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrefixSummary {
+    size_xor: u32,
+    size_big: bool,
+    grundy_xor: u32,
+    grundy_big: bool,
 }
 
 /// Predicts, for a whole row, the set of P-columns under each criterion.
@@ -147,6 +152,8 @@ pub struct RowPredictor {
     grundy: Vec<u32>,
     by_grundy: ColumnsByValue,
     by_size: ColumnsByValue,
+    /// A row of zero words, for values no column has.
+    zero: Vec<u64>,
 }
 
 impl RowPredictor {
@@ -158,48 +165,65 @@ impl RowPredictor {
             grundy: grundy.to_vec(),
             by_grundy: ColumnsByValue::new(grundy, words),
             by_size: ColumnsByValue::new(&sizes, words),
+            zero: vec![0; words],
         }
     }
 
-    /// Writes into `out` (zeroed here) the columns `criterion` predicts P in the row.
-    pub fn predict(&self, criterion: Criterion, prefix: &[u32], out: &mut [u64]) {
-        out.fill(0);
+    /// Summarises a row's prefix once for every criterion.
+    pub fn summary(&self, prefix: &[u32]) -> PrefixSummary {
+        let mut summary =
+            PrefixSummary { size_xor: 0, size_big: false, grundy_xor: 0, grundy_big: false };
+        for &h in prefix {
+            let g = self.grundy[h as usize];
+            summary.size_xor ^= h;
+            summary.size_big |= h > 1;
+            summary.grundy_xor ^= g;
+            summary.grundy_big |= g > 1;
+        }
+        summary
+    }
+
+    /// The columns `criterion` predicts P in a row with this prefix summary. `scratch`
+    /// (one row of words) is used only when the masks are not stored densely.
+    pub fn predicted<'a>(
+        &'a self,
+        criterion: Criterion,
+        summary: PrefixSummary,
+        scratch: &'a mut [u64],
+    ) -> &'a [u64] {
+        let zero = &self.zero[..];
         match criterion {
-            Criterion::Xor => {
-                let x = prefix.iter().fold(0, |x, &h| x ^ self.grundy[h as usize]);
-                // X = 0 iff g(last) equals the prefix's XOR.
-                self.by_grundy.or_columns(x, out);
-            }
+            // X = 0 iff g(last) equals the prefix's XOR.
+            Criterion::Xor => self.by_grundy.columns(summary.grundy_xor, zero, scratch),
             Criterion::AntiNim => {
-                self.predict_misere_rule(prefix.iter().copied(), &self.by_size, out);
+                let v = misere_rule_value(summary.size_xor, summary.size_big);
+                self.by_size.columns(v, zero, scratch)
             }
             Criterion::Sj => {
-                let values = prefix.iter().map(|&h| self.grundy[h as usize]);
-                self.predict_misere_rule(values, &self.by_grundy, out);
+                let v = misere_rule_value(summary.grundy_xor, summary.grundy_big);
+                self.by_grundy.columns(v, zero, scratch)
             }
         }
     }
 
-    /// P iff (some value > 1 and XOR = 0) or (every value <= 1 and XOR != 0).
-    fn predict_misere_rule(
-        &self,
-        prefix_values: impl Iterator<Item = u32>,
-        columns: &ColumnsByValue,
-        out: &mut [u64],
-    ) {
-        let (mut x, mut big) = (0u32, false);
-        for v in prefix_values {
-            x ^= v;
-            big |= v > 1;
-        }
-        if big {
-            // Some value is already > 1: P iff the last value makes the XOR 0.
-            columns.or_columns(x, out);
-        } else {
-            // Prefix values are 0 or 1 (so x <= 1). A last value <= 1 gives P iff the
-            // XOR is not 0, i.e. last = 1 - x; a last value > 1 would need last = x <= 1.
-            columns.or_columns(1 - x, out);
-        }
+    /// Writes into `out` the columns `criterion` predicts P in the row.
+    pub fn predict(&self, criterion: Criterion, prefix: &[u32], out: &mut [u64]) {
+        let mut scratch = vec![0u64; out.len()];
+        let mask = self.predicted(criterion, self.summary(prefix), &mut scratch);
+        out.copy_from_slice(mask);
+    }
+}
+
+/// The last value that makes a position P under the misère-style rule (Anti-Nim on sizes,
+/// SJ on Grundy values): P iff (some value > 1 and XOR = 0) or (every value <= 1 and
+/// XOR != 0). If the prefix already has a value > 1, P iff the last value equals the
+/// prefix XOR. Otherwise the prefix XOR x is 0 or 1: a last value <= 1 gives P iff the
+/// XOR is not 0, i.e. last = 1 - x; a last value > 1 would need last = x <= 1, impossible.
+fn misere_rule_value(prefix_xor: u32, prefix_big: bool) -> u32 {
+    if prefix_big {
+        prefix_xor
+    } else {
+        1 - prefix_xor
     }
 }
 
@@ -247,10 +271,10 @@ mod tests {
         let sparse =
             ColumnsByValue::Sparse((0..7).map(|v| (v..300).step_by(7).collect()).collect());
         for v in 0..8 {
+            let zero = vec![0u64; 5];
             let (mut a, mut b) = (vec![0u64; 5], vec![0u64; 5]);
-            dense.or_columns(v, &mut a);
-            sparse.or_columns(v, &mut b);
-            assert_eq!(a, b);
+            let dense_columns = dense.columns(v, &zero, &mut a).to_vec();
+            assert_eq!(dense_columns, sparse.columns(v, &zero, &mut b));
         }
     }
 }

@@ -75,6 +75,8 @@ pub struct VerifyAcc {
     p_positions: Vec<u64>,
     /// Index `rule * criteria + criterion`.
     tallies: Vec<Tally>,
+    /// One row of words for predictions that are not stored densely.
+    scratch: Vec<u64>,
 }
 
 /// The row visitor that compares DP rows with criterion predictions.
@@ -95,6 +97,7 @@ impl RowVisitor for Comparer<'_> {
             positions: 0,
             p_positions: vec![0; self.rules],
             tallies: vec![Tally::default(); self.rules * self.criteria.len()],
+            scratch: vec![0; self.words],
         }
     }
 
@@ -105,18 +108,11 @@ impl RowVisitor for Comparer<'_> {
         for (j, count) in acc.p_positions.iter_mut().enumerate() {
             *count += row.rule_bits(j).iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         }
-        let mut stack = [0u64; 64];
-        let mut heap_buf;
-        let predicted: &mut [u64] = if self.words <= 64 {
-            &mut stack[..self.words]
-        } else {
-            heap_buf = vec![0u64; self.words];
-            &mut heap_buf
-        };
+        let summary = self.predictor.summary(row.prefix);
         let c_count = self.criteria.len();
-        for (c, criterion) in self.criteria.iter().enumerate() {
-            // The prediction depends on the row only, not on the rule: compute it once.
-            self.predictor.predict(*criterion, row.prefix, predicted);
+        for (c, &criterion) in self.criteria.iter().enumerate() {
+            // The prediction depends on the row only, not on the rule: look it up once.
+            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
             for j in 0..self.rules {
                 let tally = &mut acc.tallies[j * c_count + c];
                 self.compare(tally, row, row.rule_bits(j), predicted, lo, r);
@@ -154,10 +150,17 @@ impl Comparer<'_> {
         lo: usize,
         r: usize,
     ) {
+        let (first_word, last_word) = (lo / 64, dp_bits.len() - 1);
         for (i, (&dp, &pred)) in dp_bits.iter().zip(predicted).enumerate() {
-            let mut diff = (dp ^ pred) & valid_mask(i, lo, r);
+            let mut diff = dp ^ pred;
             if diff == 0 {
                 continue;
+            }
+            if i <= first_word || i == last_word {
+                diff &= valid_mask(i, lo, r);
+                if diff == 0 {
+                    continue;
+                }
             }
             tally.disagree += u64::from(diff.count_ones());
             while diff != 0 {
