@@ -5,12 +5,18 @@
 //! tables. It does no terminal I/O: progress is reported through [`solve::Progress`].
 #![warn(missing_docs)]
 
+pub mod classes;
+pub mod crosscheck;
 pub mod error;
 pub mod export;
 pub mod game;
+pub mod judge;
+pub mod moves;
+pub mod play;
 pub mod rules;
 pub mod solve;
 pub mod space;
+pub mod split;
 
 pub use error::{Error, Result};
 pub use game::{Game, MoveRule};
