@@ -8,3 +8,6 @@ mod helpers;
 
 #[path = "suite/engine.rs"]
 mod engine;
+
+#[path = "suite/seeds.rs"]
+mod seeds;
