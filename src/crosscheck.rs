@@ -87,21 +87,10 @@ impl CheckPlan {
             .fold(0u128, u128::saturating_add)
     }
 
-    /// Every position: by heap count, then in lexicographic order.
-    pub fn positions(&self) -> Vec<Vec<u32>> {
-        let mut out = Vec::new();
-        for n in self.min_heaps..=self.max_heaps {
-            let mut tuple = vec![self.min_heap; n];
-            loop {
-                out.push(tuple.clone());
-                let Some(i) = (0..n).rev().find(|&i| tuple[i] < self.max_heap) else { break };
-                tuple[i] += 1;
-                for t in &mut tuple[i + 1..] {
-                    *t = self.min_heap;
-                }
-            }
-        }
-        out
+    /// Every position, by heap count, then in lexicographic order; generated lazily, so a
+    /// large range costs memory for one batch only.
+    pub fn positions(&self) -> Positions {
+        Positions { plan: self.clone(), next: Some(vec![self.min_heap; self.min_heaps]) }
     }
 
     /// The DP labels of every heap count of the plan, under the contest's rule; refused if
@@ -117,6 +106,35 @@ impl CheckPlan {
             tables.push(labels.expect("the engine keeps the table when asked"));
         }
         Ok(ExpectedLabels { contest: self.contest, min_heaps: self.min_heaps, tables })
+    }
+}
+
+/// The positions of a plan, in order (see [`CheckPlan::positions`]).
+pub struct Positions {
+    plan: CheckPlan,
+    next: Option<Vec<u32>>,
+}
+
+impl Iterator for Positions {
+    type Item = Vec<u32>;
+
+    fn next(&mut self) -> Option<Vec<u32>> {
+        let current = self.next.take()?;
+        let (lo, hi) = (self.plan.min_heap, self.plan.max_heap);
+        let mut following = current.clone();
+        // Odometer step; past the last tuple of n heaps comes the first of n + 1.
+        match (0..following.len()).rev().find(|&i| following[i] < hi) {
+            Some(i) => {
+                following[i] += 1;
+                following[i + 1..].fill(lo);
+                self.next = Some(following);
+            }
+            None if following.len() < self.plan.max_heaps => {
+                self.next = Some(vec![lo; following.len() + 1]);
+            }
+            None => {}
+        }
+        Some(current)
     }
 }
 
@@ -201,7 +219,7 @@ mod tests {
 
     #[test]
     fn positions_cover_every_tuple_of_the_range() {
-        let positions = plan().positions();
+        let positions: Vec<Vec<u32>> = plan().positions().collect();
         assert_eq!(positions.len() as u128, plan().positions_count());
         assert_eq!(positions.len(), 3 + 9);
         assert_eq!(positions[3], vec![0, 0]);
