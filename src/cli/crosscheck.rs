@@ -27,13 +27,13 @@ pub struct Args {
     #[arg(long, value_name = "M", value_parser = args::parse_max, allow_hyphen_values = true)]
     max: u32,
     /// Smallest heap size.
-    #[arg(long, value_name = "K", default_value_t = 0)]
+    #[arg(long, value_name = "K", default_value_t = 0, allow_hyphen_values = true)]
     min_heap: u32,
     /// Test cases per input file (default: the contest's limit, 10 or 500).
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
     batch: Option<usize>,
     /// Seconds each run may take.
-    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    #[arg(long, value_name = "S", default_value_t = 10.0, allow_hyphen_values = true)]
     timeout: f64,
 }
 

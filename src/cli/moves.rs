@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use nimtab::moves::{
     format_position, nim_formula_moves, smallest_table, winning_moves, Move, MoveDifference,
 };
@@ -47,7 +48,10 @@ impl Config {
 /// Runs `nimtab moves`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let labels = smallest_table(&config.game, config.rule, &config.position, global.memory_limit)?;
+    let labels = smallest_table(&config.game, config.rule, &config.position, global.memory_limit)
+        .with_context(|| {
+        format!("labelling the space of {}", format_position(&config.position))
+    })?;
     let moves = winning_moves(&config.game, &labels, &config.position);
     let here = format_position(&config.position);
     let mut out = std::io::stdout().lock();

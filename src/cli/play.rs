@@ -1,6 +1,7 @@
 //! `nimtab play`: the table's strategy plays against a seeded random or optimal opponent,
 //! move by move as seed 000 shows for (7,8,9), or as a count of wins over many games.
 
+use anyhow::Context;
 use nimtab::moves::{format_position, smallest_table};
 use nimtab::play::{Match, Opponent, PlayRecord, Side, SplitMix64};
 use nimtab::{Game, Rule};
@@ -53,7 +54,8 @@ impl Config {
 /// Runs `nimtab play`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let labels = smallest_table(&config.game, config.rule, &config.start, global.memory_limit)?;
+    let labels = smallest_table(&config.game, config.rule, &config.start, global.memory_limit)
+        .with_context(|| format!("labelling the space of {}", format_position(&config.start)))?;
     let play = Match { game: &config.game, rule: config.rule, labels: &labels };
     let mut rng = SplitMix64::new(config.seed);
     let start_is_p = labels.is_p(&config.start);
