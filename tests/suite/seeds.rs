@@ -307,6 +307,19 @@ fn play_from_a_p_position_loses_against_optimal_play() {
     assert!(run.stdout.starts_with("table won 0 of 3 games from (1,2,3)"), "{}", run.stdout);
 }
 
+#[test]
+fn play_refuses_bad_heaps_and_zero_games() {
+    let negative = nimtab(&["play", "7", "-8", "9"], "");
+    assert_eq!(negative.status, 2);
+    assert_eq!(negative.stderr, "nimtab: error: heap 2 is '-8': heap sizes cannot be negative\n");
+    let zero = nimtab(&["play", "--games", "0", "7", "8", "9"], "");
+    assert_eq!(zero.status, 2);
+    assert!(zero.stderr.contains("'0' for '--games <K>'"), "{}", zero.stderr);
+    let opponent = nimtab(&["play", "--opponent", "lucky", "7"], "");
+    assert_eq!(opponent.status, 2);
+    assert!(opponent.stderr.contains("'lucky'"), "{}", opponent.stderr);
+}
+
 // ---- crosscheck ----
 
 #[test]
