@@ -5,14 +5,20 @@
 //! tables. It does no terminal I/O: progress is reported through [`solve::Progress`].
 #![warn(missing_docs)]
 
+pub mod classes;
 pub mod criteria;
+pub mod crosscheck;
 pub mod error;
 pub mod export;
 pub mod game;
+pub mod judge;
+pub mod moves;
+pub mod play;
 pub mod report;
 pub mod rules;
 pub mod solve;
 pub mod space;
+pub mod split;
 pub mod suite;
 pub mod verify;
 

@@ -14,3 +14,6 @@ mod cli;
 
 #[path = "suite/verify.rs"]
 mod verify;
+
+#[path = "suite/seeds.rs"]
+mod seeds;

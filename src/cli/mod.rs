@@ -4,10 +4,17 @@
 //! once; exit status 0 is success, 1 a checked claim that failed, 2 a usage or input error.
 
 mod args;
+mod classes;
+mod crosscheck;
 mod grundy;
 mod info;
+mod judge;
+mod moves;
 mod output;
+mod play;
+mod seed_args;
 mod solve;
+mod split;
 mod suite;
 mod verify;
 
@@ -52,6 +59,18 @@ enum Command {
     Suite(suite::Args),
     /// Compare the DP labels with the XOR, Anti-Nim and SJ criteria.
     Verify(verify::Args),
+    /// List every winning move from a position.
+    Moves(moves::Args),
+    /// Count misère Nim's classes S0..T2 and check the claims about them.
+    Classes(classes::Args),
+    /// Decide the split game for a range of stone counts.
+    Split(split::Args),
+    /// Play the table's strategy against an opponent.
+    Play(play::Args),
+    /// Answer a contest input (p2197 or shoi2008) read on stdin.
+    Judge(judge::Args),
+    /// Check a contest solution on every position of a range.
+    Crosscheck(crosscheck::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -107,6 +126,12 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Info(a)) => info::run(a, &global),
         Some(Command::Verify(a)) => verify::run(a, &global),
         Some(Command::Suite(a)) => suite::run(a, &global),
+        Some(Command::Moves(a)) => moves::run(a, &global),
+        Some(Command::Classes(a)) => classes::run(a, &global),
+        Some(Command::Split(a)) => split::run(a, &global),
+        Some(Command::Play(a)) => play::run(a, &global),
+        Some(Command::Judge(a)) => judge::run(a, &global),
+        Some(Command::Crosscheck(a)) => crosscheck::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }
 }

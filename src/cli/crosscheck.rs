@@ -1,0 +1,189 @@
+//! `nimtab crosscheck`: runs a contest solution on every position of a range and compares
+//! each answer with the DP label.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nimtab::crosscheck::{CheckPlan, ExpectedLabels, Mismatch};
+use nimtab::judge::Contest;
+
+use super::args::{self, HeapRange};
+use super::{Global, Outcome};
+
+/// Arguments of `nimtab crosscheck`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The contest format: p2197 (normal play) or shoi2008 (misère).
+    #[arg(long, value_name = "F", value_parser = ["p2197", "shoi2008"])]
+    format: String,
+    /// The solution to check, run as `sh -c CMD` with each input on stdin.
+    #[arg(long, value_name = "CMD")]
+    program: String,
+    /// Heap counts: N or A..=B.
+    #[arg(long, value_name = "A..=B", value_parser = args::parse_heap_range)]
+    heaps: HeapRange,
+    /// Largest heap size.
+    #[arg(long, value_name = "M", value_parser = args::parse_max, allow_hyphen_values = true)]
+    max: u32,
+    /// Smallest heap size.
+    #[arg(long, value_name = "K", default_value_t = 0, allow_hyphen_values = true)]
+    min_heap: u32,
+    /// Test cases per input file (default: the contest's limit, 10 or 500).
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    batch: Option<usize>,
+    /// Seconds each run may take.
+    #[arg(long, value_name = "S", default_value_t = 10.0, allow_hyphen_values = true)]
+    timeout: f64,
+}
+
+/// The validated `crosscheck` settings.
+struct Config {
+    plan: CheckPlan,
+    program: String,
+    timeout: Duration,
+}
+
+impl Config {
+    fn new(a: Args) -> anyhow::Result<Config> {
+        let contest = Contest::parse(&a.format)?;
+        let counts = a.heaps.counts();
+        let plan = CheckPlan {
+            contest,
+            min_heaps: *counts.start(),
+            max_heaps: *counts.end(),
+            min_heap: a.min_heap,
+            max_heap: a.max,
+            batch: a.batch.unwrap_or(contest.limits().cases),
+        };
+        plan.validate()?;
+        if !(a.timeout.is_finite() && a.timeout > 0.0) {
+            anyhow::bail!("--timeout must be a positive number of seconds, got {}", a.timeout);
+        }
+        if a.program.trim().is_empty() {
+            anyhow::bail!("--program is empty");
+        }
+        Ok(Config { plan, program: a.program, timeout: Duration::from_secs_f64(a.timeout) })
+    }
+}
+
+/// Runs `nimtab crosscheck`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let config = Config::new(a)?;
+    let labels: ExpectedLabels = config.plan.labels(global.memory_limit)?;
+    let mut positions = config.plan.positions();
+    let (mut mismatches, mut checked, mut files) = (0usize, 0usize, 0usize);
+    let mut out = std::io::stdout().lock();
+    loop {
+        let cases: Vec<Vec<u32>> = positions.by_ref().take(config.plan.batch).collect();
+        if cases.is_empty() {
+            break;
+        }
+        files += 1;
+        let mut input = Vec::new();
+        config.plan.contest.write_input(&mut input, &cases)?;
+        let output = match run_program(&config.program, &input, config.timeout) {
+            Ok(output) => output,
+            Err(why) => return Ok(program_failed(files, &why)),
+        };
+        let found: Vec<Mismatch> = match labels.compare(&cases, &output) {
+            Ok(found) => found,
+            Err(why) => return Ok(program_failed(files, &why.to_string())),
+        };
+        for mismatch in &found {
+            writeln!(out, "{mismatch}")?;
+        }
+        mismatches += found.len();
+        checked += cases.len();
+    }
+    let verdict = if mismatches == 0 { "all answers agree" } else { "answers differ" };
+    writeln!(out, "{verdict}: {checked} positions in {files} inputs, {mismatches} mismatches")?;
+    Ok(if mismatches == 0 { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// A checked program that failed is a failed check (status 1), reported on one line.
+fn program_failed(file: usize, why: &str) -> Outcome {
+    eprintln!("nimtab: the checked program failed on input {file}: {why}");
+    Outcome::ClaimFailed
+}
+
+/// Runs `sh -c program` with `input` on stdin; returns its stdout, or why it failed
+/// (non-zero exit, killed, timed out, output not UTF-8).
+fn run_program(program: &str, input: &[u8], timeout: Duration) -> Result<String, String> {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(program);
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        // Its own process group, so a timeout can stop everything the shell started.
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command.spawn().map_err(|e| format!("cannot start sh: {e}"))?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    // A program may exit without reading its input; the broken pipe is not our error.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let stdout = read_in_background(child.stdout.take().expect("stdout is piped"));
+    let stderr = read_in_background(child.stderr.take().expect("stderr is piped"));
+    let status = wait_with_timeout(&mut child, timeout)?;
+    let _ = writer.join();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    if !status.success() {
+        let first =
+            String::from_utf8_lossy(&stderr).lines().next().unwrap_or("").trim().to_string();
+        let said = if first.is_empty() { String::new() } else { format!(" ({first})") };
+        return Err(match status.code() {
+            Some(code) => format!("it exited with status {code}{said}"),
+            None => format!("it was killed by a signal{said}"),
+        });
+    }
+    String::from_utf8(stdout).map_err(|_| "its output is not UTF-8 text".to_string())
+}
+
+fn read_in_background(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+fn wait_with_timeout(
+    child: &mut Child,
+    timeout: Duration,
+) -> Result<std::process::ExitStatus, String> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| format!("waiting for it: {e}"))? {
+            return Ok(status);
+        }
+        if started.elapsed() > timeout {
+            kill_group(child);
+            let _ = child.wait();
+            return Err(format!("it did not finish within {:.1} s", timeout.as_secs_f64()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Kills the program's whole process group (the shell and whatever it started), so the
+/// output pipes close and the readers finish.
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn kill(pid: i32, signal: i32) -> i32;
+        }
+        const SIGKILL: i32 = 9;
+        // SAFETY: kill(2) with a negative pid signals the group we created for this child;
+        // it touches no memory of ours.
+        unsafe {
+            kill(-(child.id() as i32), SIGKILL);
+        }
+    }
+    let _ = child.kill();
+}

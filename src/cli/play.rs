@@ -1,0 +1,122 @@
+//! `nimtab play`: the table's strategy plays against a seeded random or optimal opponent,
+//! move by move as seed 000 shows for (7,8,9), or as a count of wins over many games.
+
+use anyhow::Context;
+use nimtab::moves::{format_position, smallest_table};
+use nimtab::play::{Match, Opponent, PlayRecord, Side, SplitMix64};
+use nimtab::{Game, Rule};
+
+use super::{args, seed_args, Global, Outcome};
+
+/// Arguments of `nimtab play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Component game: nim, subtract:S or graph:PATH.
+    #[arg(long, value_name = "G", default_value = "nim")]
+    game: String,
+    /// Ending rule: normal, misere or sj.
+    #[arg(long, value_name = "R", default_value = "normal")]
+    rule: String,
+    /// Who plays against the table.
+    #[arg(long, value_name = "O", default_value = "random", value_parser = ["random", "optimal"])]
+    opponent: String,
+    /// Seed of the random opponent.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Play K games and report the wins instead of printing one game.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Heap sizes of the start position.
+    #[arg(value_name = "H", required = true, allow_hyphen_values = true)]
+    heaps: Vec<String>,
+}
+
+/// The validated `play` settings.
+struct Config {
+    game: Game,
+    rule: Rule,
+    opponent: Opponent,
+    seed: u64,
+    games: Option<u64>,
+    start: Vec<u32>,
+}
+
+impl Config {
+    fn new(a: Args) -> anyhow::Result<Config> {
+        let start = seed_args::parse_position(&a.heaps)?;
+        let rule = Rule::parse(&a.rule)?;
+        let game = args::game(&a.game)?;
+        let opponent = if a.opponent == "optimal" { Opponent::Optimal } else { Opponent::Random };
+        Ok(Config { game, rule, opponent, seed: a.seed, games: a.games, start })
+    }
+}
+
+/// Runs `nimtab play`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let config = Config::new(a)?;
+    let labels = smallest_table(&config.game, config.rule, &config.start, global.memory_limit)
+        .with_context(|| format!("labelling the space of {}", format_position(&config.start)))?;
+    let play = Match { game: &config.game, rule: config.rule, labels: &labels };
+    let mut rng = SplitMix64::new(config.seed);
+    let start_is_p = labels.is_p(&config.start);
+    // The claim: from an N-position the table always wins; from a P-position it always
+    // loses against an optimal opponent. Against a random one a P start proves nothing.
+    let table_must_win = !start_is_p;
+    let table_must_lose = start_is_p && config.opponent == Opponent::Optimal;
+    let here = format_position(&config.start);
+    let (won, games) = match config.games {
+        None => {
+            let record = play.play(&config.start, config.opponent, &mut rng);
+            print_game(&record);
+            (u64::from(record.winner == Side::Table), 1)
+        }
+        Some(k) => {
+            let won = (0..k)
+                .filter(|_| {
+                    play.play(&config.start, config.opponent, &mut rng).winner == Side::Table
+                })
+                .count() as u64;
+            println!(
+                "table won {won} of {k} games from {here} (game {}, rule {}, {} opponent, seed {})",
+                config.game.spec(),
+                config.rule,
+                if config.opponent == Opponent::Optimal { "optimal" } else { "random" },
+                config.seed
+            );
+            (won, k)
+        }
+    };
+    let label = if start_is_p { "P" } else { "N" };
+    if table_must_win && won < games {
+        println!("fails  {here} is N but the table lost {} of {games} games", games - won);
+        return Ok(Outcome::ClaimFailed);
+    }
+    if table_must_lose && won > 0 {
+        println!(
+            "fails  {here} is P but the table won {won} of {games} games against optimal play"
+        );
+        return Ok(Outcome::ClaimFailed);
+    }
+    if !global.quiet {
+        eprintln!("nimtab: {here} is {label} under {}", config.rule);
+    }
+    Ok(Outcome::Success)
+}
+
+/// One line per move, as seed 000 shows (甲 = table, 乙 = opponent), then the winner.
+fn print_game(record: &PlayRecord) {
+    for turn in &record.turns {
+        let who = match turn.side {
+            Side::Table => "table:   ",
+            Side::Opponent => "opponent:",
+        };
+        let after = turn.played.apply(&turn.before);
+        let mark = if turn.to_p { "  P-position" } else { "" };
+        println!("{who} {} -> {}{mark}", format_position(&turn.before), format_position(&after));
+    }
+    let winner = match record.winner {
+        Side::Table => "table",
+        Side::Opponent => "opponent",
+    };
+    println!("{winner} wins at {}", format_position(&record.end));
+}

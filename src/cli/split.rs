@@ -1,0 +1,55 @@
+//! `nimtab split`: the split game of seed 002, decided by looking every split up in the
+//! normal-play labels, then the parity claim checked against the result.
+
+use std::path::PathBuf;
+
+use nimtab::split::{parity_counterexample, write_split_csv, PartitionLabels, SplitOutcome};
+use nimtab::Game;
+
+use super::output::{self, Target};
+use super::{args, seed_args, Global, Outcome};
+
+/// Arguments of `nimtab split`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Stones to split: N or A..=B.
+    #[arg(long, value_name = "A..=B", value_parser = seed_args::parse_stone_range)]
+    stones: (u32, u32),
+    /// Component game of the heaps after the split.
+    #[arg(long, value_name = "G", default_value = "nim")]
+    game: String,
+    /// Output CSV file (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Runs `nimtab split`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let target = Target::new(a.out.as_deref())?;
+    let game: Game = args::game(&a.game)?;
+    let (lo, hi) = a.stones;
+    let table = PartitionLabels::new(&game, hi)?;
+    let outcomes: Vec<SplitOutcome> = (lo..=hi).map(|n| table.outcome(n)).collect();
+    output::write_to(&target, |out| write_split_csv(out, &outcomes))?;
+    // With the CSV on stdout, the verdict goes to stderr so the CSV stays clean.
+    let verdict = match parity_counterexample(&outcomes) {
+        None => format!("holds  A wins iff the number of stones is even ({lo}..={hi} stones)"),
+        Some(o) => format!(
+            "fails  A wins iff the number of stones is even: with {} stones {} wins",
+            o.stones,
+            if o.a_wins() { "A" } else { "B" }
+        ),
+    };
+    if target == Target::Stdout {
+        if !global.quiet || !verdict.starts_with("holds") {
+            eprintln!("{verdict}");
+        }
+    } else {
+        println!("{verdict}");
+    }
+    Ok(if parity_counterexample(&outcomes).is_some() {
+        Outcome::ClaimFailed
+    } else {
+        Outcome::Success
+    })
+}

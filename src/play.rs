@@ -1,0 +1,167 @@
+//! Play-outs: the table's strategy against a seeded random or an optimal opponent.
+
+use crate::game::Game;
+use crate::moves::{legal_moves, winning_moves, Move};
+use crate::rules::Rule;
+use crate::solve::Labels;
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same games.
+#[derive(Clone, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), by the multiply-high method.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// Who plays the opponent's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Any legal move, uniformly at random.
+    Random,
+    /// The table's own strategy.
+    Optimal,
+}
+
+/// The two sides; the table moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The side playing the table's strategy.
+    Table,
+    /// The other side.
+    Opponent,
+}
+
+impl Side {
+    fn other(self) -> Side {
+        match self {
+            Side::Table => Side::Opponent,
+            Side::Opponent => Side::Table,
+        }
+    }
+}
+
+/// One move of a play-out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Who moved.
+    pub side: Side,
+    /// The position before the move.
+    pub before: Vec<u32>,
+    /// The move.
+    pub played: Move,
+    /// Whether the position after the move is P (lost for the side to move next).
+    pub to_p: bool,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayRecord {
+    /// Every move in order.
+    pub turns: Vec<Turn>,
+    /// The final position.
+    pub end: Vec<u32>,
+    /// The side that won.
+    pub winner: Side,
+}
+
+/// The rules of one play-out: the game, its ending rule, and the label table used by the
+/// strategy (it must hold the start position and everything below it).
+pub struct Match<'a> {
+    /// The component game.
+    pub game: &'a Game,
+    /// The ending rule.
+    pub rule: Rule,
+    /// The labels the strategy reads.
+    pub labels: &'a Labels,
+}
+
+impl Match<'_> {
+    /// Whether the side to move wins because the game is over, or `None` if it goes on.
+    ///
+    /// Normal play: no move means a loss. Misère: no move means a win. SJ: the game ends,
+    /// with a win for the side to move, once every heap has Grundy value 0.
+    pub fn mover_wins_at_end(&self, position: &[u32]) -> Option<bool> {
+        if self.rule == Rule::Sj {
+            let grundy = self.game.grundy(position.iter().copied().max().unwrap_or(0));
+            if position.iter().all(|&h| grundy[h as usize] == 0) {
+                return Some(true);
+            }
+        }
+        if legal_moves(self.game, position).is_empty() {
+            return Some(self.rule != Rule::Normal);
+        }
+        None
+    }
+
+    /// The table's choice: the first winning move, or (from a P-position, where every move
+    /// loses against best play) the first legal move.
+    pub fn table_move(&self, position: &[u32]) -> Option<Move> {
+        winning_moves(self.game, self.labels, position)
+            .first()
+            .copied()
+            .or_else(|| legal_moves(self.game, position).first().copied())
+    }
+
+    /// Plays one game from `start`, the table moving first.
+    pub fn play(&self, start: &[u32], opponent: Opponent, rng: &mut SplitMix64) -> PlayRecord {
+        let mut position = start.to_vec();
+        let mut side = Side::Table;
+        let mut turns = Vec::new();
+        loop {
+            if let Some(mover_wins) = self.mover_wins_at_end(&position) {
+                let winner = if mover_wins { side } else { side.other() };
+                return PlayRecord { turns, end: position, winner };
+            }
+            let played = match (side, opponent) {
+                (Side::Table, _) | (Side::Opponent, Opponent::Optimal) => {
+                    self.table_move(&position)
+                }
+                (Side::Opponent, Opponent::Random) => {
+                    let moves = legal_moves(self.game, &position);
+                    Some(moves[rng.below(moves.len())])
+                }
+            }
+            .expect("a game that is not over has a move");
+            let after = played.apply(&position);
+            let to_p = self.labels.is_p(&after);
+            turns.push(Turn { side, before: position, played, to_p });
+            position = after;
+            side = side.other();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn below_stays_in_range_and_repeats_with_the_seed() {
+        let mut a = SplitMix64::new(7);
+        let mut b = SplitMix64::new(7);
+        for n in 1..200 {
+            let x = a.below(n);
+            assert!(x < n);
+            assert_eq!(x, b.below(n));
+        }
+    }
+}
