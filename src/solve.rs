@@ -456,6 +456,8 @@ struct Pass<'e, 'g> {
 
 /// Per-task scratch buffers, allocated once per task, never per position.
 struct Scratch {
+    /// The enumerator's buffer; `prefix` is the copy the row is labelled from.
+    enumeration: Vec<u32>,
     prefix: Vec<u32>,
     other: Vec<u32>,
     /// Rows (accumulator or table) that block this row; the same for every rule.
@@ -487,16 +489,19 @@ impl<'e, 'g> Pass<'e, 'g> {
                 let done = self.row(&mut scratch, visitor, &mut acc);
                 (acc, done)
             } else if sequential {
-                self.first_heaps(sum).fold((visitor.start(), 0), |state, first| {
-                    self.task(visitor, first, sum, state)
-                })
+                let state = (visitor.start(), 0, self.scratch());
+                let (acc, done, _) = self
+                    .first_heaps(sum)
+                    .fold(state, |state, first| self.task(visitor, first, sum, state));
+                (acc, done)
             } else {
                 self.first_heaps(sum)
                     .into_par_iter()
                     .fold(
-                        || (visitor.start(), 0u64),
+                        || (visitor.start(), 0u64, self.scratch()),
                         |state, first| self.task(visitor, first, sum, state),
                     )
+                    .map(|(acc, done, _)| (acc, done))
                     .reduce(|| (visitor.start(), 0), |a, b| (visitor.merge(a.0, b.0), a.1 + b.1))
             };
             total = visitor.merge(total, acc);
@@ -523,6 +528,7 @@ impl<'e, 'g> Pass<'e, 'g> {
         let e = self.engine;
         let words = e.words_per_row * self.rules.len();
         Scratch {
+            enumeration: vec![0; e.k],
             prefix: vec![0; e.k],
             other: vec![0; e.k + 1],
             sources: Vec::new(),
@@ -538,11 +544,10 @@ impl<'e, 'g> Pass<'e, 'g> {
         visitor: &V,
         first: u32,
         sum: u64,
-        (mut acc, mut done): (V::Acc, u64),
-    ) -> (V::Acc, u64) {
+        (mut acc, mut done, mut scratch): (V::Acc, u64, Scratch),
+    ) -> (V::Acc, u64, Scratch) {
         let e = self.engine;
-        let mut scratch = self.scratch();
-        let mut prefix = std::mem::take(&mut scratch.prefix);
+        let mut prefix = std::mem::take(&mut scratch.enumeration);
         prefix[0] = first;
         let rest = sum - u64::from(first);
         let mut visit = |p: &[u32]| {
@@ -555,7 +560,8 @@ impl<'e, 'g> Pass<'e, 'g> {
         } else {
             for_each_composition(&mut prefix, 1, rest, e.space.max(), &mut visit);
         }
-        (acc, done)
+        scratch.enumeration = prefix;
+        (acc, done, scratch)
     }
 
     /// Labels the row of `scratch.prefix` under every rule; returns positions labelled.
@@ -925,9 +931,10 @@ fn solve_nim_row(lo: usize, r: usize, below: bool, blocked: &[u64], row: &mut [u
     }
 }
 
-/// Subtraction rows of every rule at once: per rule, a 64-bit history of the last labels
-/// (bit j = column h-1-j) ANDed with the subtraction mask tells whether column h has an
-/// in-row P option. The rules' histories are independent chains, so the CPU overlaps them.
+/// Subtraction rows: a 64-bit history of the last labels (bit j = column h-1-j) ANDed
+/// with the subtraction mask tells whether column h has an in-row P option. Columns blocked
+/// from outside are N whatever the history says, so only the free columns are visited;
+/// the history shifts over the skipped ones (their labels are 0).
 fn solve_subtract_rows(
     mask: u64,
     lo: usize,
@@ -936,62 +943,49 @@ fn solve_subtract_rows(
     blocked: &[u64],
     rows: &mut [u64],
 ) {
-    match rows.len() / w {
-        1 => solve_subtract_fused::<1>(mask, lo, r, w, blocked, rows),
-        2 => solve_subtract_fused::<2>(mask, lo, r, w, blocked, rows),
-        3 => solve_subtract_fused::<3>(mask, lo, r, w, blocked, rows),
-        _ => {
-            for (b, row) in blocked.chunks_exact(w).zip(rows.chunks_exact_mut(w)) {
-                solve_subtract_fused::<1>(mask, lo, r, w, b, row);
-            }
-        }
+    for (blocked, row) in blocked.chunks_exact(w).zip(rows.chunks_exact_mut(w)) {
+        solve_subtract_row(mask, lo, r, blocked, row);
     }
 }
 
-fn solve_subtract_fused<const R: usize>(
-    mask: u64,
-    lo: usize,
-    r: usize,
-    w: usize,
-    blocked: &[u64],
-    rows: &mut [u64],
-) {
-    let mut history = [0u64; R];
-    for (j, hist) in history.iter_mut().enumerate() {
-        let row = &rows[j * w..(j + 1) * w];
-        for back in 0..lo.min(64) {
-            let column = lo - 1 - back;
-            *hist |= (row[column / 64] >> (column % 64) & 1) << back;
-        }
+fn solve_subtract_row(mask: u64, lo: usize, r: usize, blocked: &[u64], row: &mut [u64]) {
+    // History of the columns below `next`, preloaded from the row below `lo`.
+    let mut history = 0u64;
+    for back in 0..lo.min(64) {
+        let column = lo - 1 - back;
+        history |= (row[column / 64] >> (column % 64) & 1) << back;
     }
-    let mut word = lo / 64;
-    let mut bit = lo % 64;
-    let mut out = [0u64; R];
-    for j in 0..R {
-        out[j] = rows[j * w + word];
-    }
-    for _ in lo..r {
-        for j in 0..R {
-            let outside = blocked[j * w + word] >> bit & 1;
-            let p = u64::from(outside == 0 && history[j] & mask == 0);
-            history[j] = history[j] << 1 | p;
-            out[j] |= p << bit;
+    let mut next = lo;
+    for (i, &b) in blocked.iter().enumerate().skip(lo / 64) {
+        let mut free = !b & valid_columns(i, lo, r);
+        let mut out = 0u64;
+        while free != 0 {
+            let bit = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let h = i * 64 + bit;
+            let gap = h - next;
+            history = if gap >= 64 { 0 } else { history << gap };
+            let p = u64::from(history & mask == 0);
+            history = history << 1 | p;
+            out |= p << bit;
+            next = h + 1;
         }
-        bit += 1;
-        if bit == 64 {
-            for j in 0..R {
-                rows[j * w + word] = out[j];
-                out[j] = 0;
-            }
-            bit = 0;
-            word += 1;
-        }
+        row[i] |= out;
     }
-    if bit != 0 {
-        for j in 0..R {
-            rows[j * w + word] = out[j];
-        }
+}
+
+/// Bits of word `i` that are columns `lo..r`.
+#[inline]
+fn valid_columns(i: usize, lo: usize, r: usize) -> u64 {
+    let start = i * 64;
+    let mut mask = !0u64;
+    if lo > start {
+        mask = if lo - start >= 64 { 0 } else { mask << (lo - start) };
     }
+    if r < start + 64 {
+        mask &= if r <= start { 0 } else { !0u64 >> (start + 64 - r) };
+    }
+    mask
 }
 
 /// General row: column h is P iff not blocked and none of its options in the row is P.
