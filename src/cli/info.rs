@@ -36,11 +36,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         let plan = engine.memory_plan();
         let path = if engine.uses_nim_path() { "nim line accumulators" } else { "table" };
         println!(
-            "{mode:<9} memory     {} per rule table, {} working ({path}); verify needs {}, solve of 3 rules {}",
+            "{mode:<9} memory     {} per rule table, {} working per rule ({path}); \
+             verify of 3 rules needs {}, solve of 3 rules {}",
             mib(plan.table_bytes),
             mib(plan.working_bytes),
-            mib(plan.total(0)),
-            mib(plan.total(3)),
+            mib(plan.fused(3, false)),
+            mib(plan.fused(3, true)),
         );
     }
     println!("memory available     {}", mib(global.memory_limit));
