@@ -976,7 +976,7 @@ fn solve_subtract_row(mask: u64, lo: usize, r: usize, blocked: &[u64], row: &mut
 
 /// Bits of word `i` that are columns `lo..r`.
 #[inline]
-fn valid_columns(i: usize, lo: usize, r: usize) -> u64 {
+pub(crate) fn valid_columns(i: usize, lo: usize, r: usize) -> u64 {
     let start = i * 64;
     let mut mask = !0u64;
     if lo > start {

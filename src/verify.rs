@@ -5,7 +5,7 @@ use std::collections::BinaryHeap;
 use crate::criteria::{Criterion, RowPredictor};
 use crate::game::Game;
 use crate::rules::Rule;
-use crate::solve::{Engine, Progress, RowView, RowVisitor};
+use crate::solve::{valid_columns, Engine, Progress, RowView, RowVisitor};
 use crate::space::{CanonicalRanker, Space};
 
 /// A position where a criterion and the DP disagree.
@@ -157,7 +157,7 @@ impl Comparer<'_> {
                 continue;
             }
             if i <= first_word || i == last_word {
-                diff &= valid_mask(i, lo, r);
+                diff &= valid_columns(i, lo, r);
                 if diff == 0 {
                     continue;
                 }
@@ -180,19 +180,6 @@ impl Comparer<'_> {
             }
         }
     }
-}
-
-/// Bits of word `i` that are columns `lo..r` of the row.
-fn valid_mask(i: usize, lo: usize, r: usize) -> u64 {
-    let start = i * 64;
-    let mut mask = !0u64;
-    if lo > start {
-        mask = if lo - start >= 64 { 0 } else { mask << (lo - start) };
-    }
-    if r < start + 64 {
-        mask &= if r <= start { 0 } else { !0u64 >> (start + 64 - r) };
-    }
-    mask
 }
 
 /// Labels the space under `rule` and compares every position with each criterion.
@@ -276,11 +263,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn valid_mask_covers_exactly_the_row_columns() {
-        assert_eq!(valid_mask(0, 0, 64), !0);
-        assert_eq!(valid_mask(0, 3, 64), !0 << 3);
-        assert_eq!(valid_mask(0, 0, 5), 0b11111);
-        assert_eq!(valid_mask(1, 70, 100), (!0u64 << 6) & (!0u64 >> 28));
-        assert_eq!(valid_mask(0, 64, 128), 0);
+    fn valid_columns_cover_exactly_the_row_columns() {
+        assert_eq!(valid_columns(0, 0, 64), !0);
+        assert_eq!(valid_columns(0, 3, 64), !0 << 3);
+        assert_eq!(valid_columns(0, 0, 5), 0b11111);
+        assert_eq!(valid_columns(1, 70, 100), (!0u64 << 6) & (!0u64 >> 28));
+        assert_eq!(valid_columns(0, 64, 128), 0);
     }
 }

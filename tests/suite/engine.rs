@@ -4,7 +4,7 @@
 use nimtab::{Engine, Game, Labels, NoProgress, Rule, Space};
 use proptest::prelude::*;
 
-use crate::helpers::{all_tuples, both, small_spaces, with_threads, RULES};
+use crate::helpers::{all_tuples, both, random_graph, small_spaces, with_threads, RULES};
 use crate::reference::{RefGame, Reference};
 
 fn label(game: &Game, n: usize, max: u32, rule: Rule, canonical: bool) -> Labels {
@@ -49,16 +49,6 @@ fn engine_matches_reference_on_the_theory_move_graph() {
     for (n, max) in [(1, 5), (2, 5), (3, 5), (4, 5)] {
         assert_matches_reference(&graph, n, max);
     }
-}
-
-fn random_graph() -> impl Strategy<Value = (Vec<(u32, u32)>, u32)> {
-    (2u32..24).prop_flat_map(|max| {
-        let pairs = proptest::collection::vec(
-            (1..=max).prop_flat_map(|from| (Just(from), 0..from)),
-            0..(3 * max as usize),
-        );
-        (pairs, Just(max))
-    })
 }
 
 proptest! {

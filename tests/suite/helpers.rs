@@ -1,6 +1,7 @@
 //! Helpers shared by the test modules: games in both descriptions, rule pairs, spaces.
 
 use nimtab::{Game, Rule};
+use proptest::prelude::*;
 
 use crate::reference::{RefGame, RefRule};
 
@@ -63,4 +64,15 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// A random move graph over sizes `0..=max` (2 <= max < 24) and its max.
+pub fn random_graph() -> impl Strategy<Value = (Vec<(u32, u32)>, u32)> {
+    (2u32..24).prop_flat_map(|max| {
+        let pairs = proptest::collection::vec(
+            (1..=max).prop_flat_map(|from| (Just(from), 0..from)),
+            0..(3 * max as usize),
+        );
+        (pairs, Just(max))
+    })
 }

@@ -5,7 +5,7 @@ use nimtab::verify::{verify_space, Finding};
 use nimtab::{Criterion, Engine, Game, NoProgress, Rule, Space};
 use proptest::prelude::*;
 
-use crate::helpers::{all_tuples, both, run, RULES};
+use crate::helpers::{all_tuples, both, random_graph, run, RULES};
 use crate::reference::{RefGame, Reference};
 
 fn findings(game: &Game, n: usize, max: u32, rule: Rule, canonical: bool) -> Vec<Finding> {
@@ -37,16 +37,6 @@ fn theorems_hold_for_subtraction_games() {
             assert_eq!(disagreements(&game, n, 50, Rule::Sj, Criterion::Sj), 0, "{set:?}");
         }
     }
-}
-
-fn random_graph() -> impl Strategy<Value = (Vec<(u32, u32)>, u32)> {
-    (2u32..20).prop_flat_map(|max| {
-        let pairs = proptest::collection::vec(
-            (1..=max).prop_flat_map(|from| (Just(from), 0..from)),
-            0..(3 * max as usize),
-        );
-        (pairs, Just(max))
-    })
 }
 
 proptest! {
