@@ -164,7 +164,13 @@ pub struct Engine<'g> {
     /// Canonical general games: `reach_below[m]` is the least size below `m` that some heap
     /// of size `>= m` can move to (`m` if none); it bounds the columns to preload.
     reach_below: Vec<u32>,
+    /// Layers with fewer positions on average run on the calling thread.
+    parallel_threshold: u64,
 }
+
+/// Below this many positions per layer (on average), a layer runs on one thread: rayon's
+/// fork-join would cost more than it saves.
+pub const PARALLEL_THRESHOLD: u64 = 1 << 14;
 
 /// Bytes used by the tables of one run, as planned before allocating.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,7 +237,16 @@ impl<'g> Engine<'g> {
             tuple_ranker,
             short_ranker,
             reach_below,
+            parallel_threshold: PARALLEL_THRESHOLD,
         }
+    }
+
+    /// Sets the average positions per layer below which layers run on one thread; 0
+    /// makes every layer parallel (tests use it to exercise the parallel path on small
+    /// spaces).
+    pub fn with_parallel_threshold(mut self, positions_per_layer: u64) -> Self {
+        self.parallel_threshold = positions_per_layer;
+        self
     }
 
     /// The space labelled.
@@ -476,8 +491,8 @@ impl<'e, 'g> Pass<'e, 'g> {
         let layers = e.k as u64 * u64::from(max) + 1;
         let positions =
             if e.canonical { e.space.canonical_positions() } else { e.space.positions() };
-        // Small layers are not worth rayon's fork-join overhead.
-        let sequential = positions / layers < (1 << 14) || rayon::current_num_threads() == 1;
+        let sequential =
+            positions / layers < e.parallel_threshold || rayon::current_num_threads() == 1;
         if e.kind == RowKind::Nim && !e.canonical && e.k >= 1 {
             return self.run_planes(visitor, progress);
         }
@@ -676,8 +691,9 @@ impl<'e, 'g> Pass<'e, 'g> {
         let e = self.engine;
         let outer = e.k - 1;
         let layers = outer as u64 * u64::from(e.space.max()) + 1;
-        let planes = e.space.radix().pow(outer as u32);
-        let sequential = planes / layers < 4 || rayon::current_num_threads() == 1;
+        let positions = e.space.positions();
+        let sequential =
+            positions / layers < e.parallel_threshold || rayon::current_num_threads() == 1;
         let mut total = visitor.start();
         for sum in 0..layers {
             let (acc, done) = if outer == 0 {

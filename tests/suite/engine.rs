@@ -8,7 +8,9 @@ use crate::helpers::{all_tuples, both, random_graph, small_spaces, with_threads,
 use crate::reference::{RefGame, Reference};
 
 fn label(game: &Game, n: usize, max: u32, rule: Rule, canonical: bool) -> Labels {
-    let engine = Engine::new(game, Space::new(n, max).unwrap(), canonical);
+    // Threshold 0: every layer goes through rayon, even in these small spaces.
+    let engine =
+        Engine::new(game, Space::new(n, max).unwrap(), canonical).with_parallel_threshold(0);
     engine.run(rule, true, &(), &NoProgress).0.unwrap()
 }
 
@@ -91,10 +93,12 @@ fn labels_are_identical_with_one_and_two_threads() {
     for game in &games {
         for canonical in [false, true] {
             for rule in Rule::ALL {
-                let one = with_threads(1, || label(game, 3, 40, rule, canonical));
-                let two = with_threads(2, || label(game, 3, 40, rule, canonical));
-                for tuple in all_tuples(3, 40) {
-                    assert_eq!(one.is_p(&tuple), two.is_p(&tuple));
+                for (n, max) in [(3, 40), (4, 15)] {
+                    let one = with_threads(1, || label(game, n, max, rule, canonical));
+                    let two = with_threads(2, || label(game, n, max, rule, canonical));
+                    for tuple in all_tuples(n, max) {
+                        assert_eq!(one.is_p(&tuple), two.is_p(&tuple));
+                    }
                 }
             }
         }

@@ -204,3 +204,26 @@ fn regenerate_detects_a_one_byte_change_in_a_copy_of_data() {
     assert_eq!(changed.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&changed.stdout).contains("differs: data/summary.csv"));
 }
+
+#[test]
+fn findings_are_identical_with_one_and_two_threads() {
+    use crate::helpers::with_threads;
+    use nimtab::verify::verify_rules;
+    let games = [
+        Game::nim(),
+        Game::subtract(&[1, 3, 4]).unwrap(),
+        Game::parse("graph:data/graphs/sj-counterexample.csv").unwrap(),
+    ];
+    for game in &games {
+        for (n, max, canonical) in [(3, 40, false), (4, 12, true), (2, 200, false)] {
+            let run = || {
+                let engine = Engine::new(game, Space::new(n, max).unwrap(), canonical)
+                    .with_parallel_threshold(0);
+                verify_rules(&engine, game, &Rule::ALL, &Criterion::ALL, 5, &NoProgress)
+            };
+            let one = with_threads(1, run);
+            let two = with_threads(2, run);
+            assert_eq!(one, two, "{} n={n} max={max} canonical={canonical}", game.spec());
+        }
+    }
+}
