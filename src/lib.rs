@@ -5,9 +5,12 @@
 //! tables. It does no terminal I/O: progress is reported through [`solve::Progress`].
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod error;
 pub mod export;
+pub mod expr;
 pub mod game;
+pub mod plot;
 pub mod rules;
 pub mod solve;
 pub mod space;

@@ -56,11 +56,7 @@ pub fn check_parent(path: &Path) -> anyhow::Result<()> {
         _ => Path::new("."),
     };
     if !parent.is_dir() {
-        bail!(
-            "output path {}: directory {} does not exist",
-            path.display(),
-            parent.display()
-        );
+        bail!("output path {}: directory {} does not exist", path.display(), parent.display());
     }
     if path.is_dir() {
         bail!("output path {} is a directory", path.display());
