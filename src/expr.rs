@@ -271,48 +271,42 @@ impl BinOp {
         ALL.into_iter().find(|op| op.symbol() == symbol)
     }
 
-    /// The result type for operands of types `left` and `right`, or what is wrong.
-    fn result_type(self, left: Type, right: Type) -> Result<Type, String> {
+    /// The result type for operands of types `left` and `right`, or what is wrong and
+    /// where to point: the operand of the wrong type, or the operator for a mismatch.
+    fn result_type(self, left: Type, right: Type) -> Result<Type, (Culprit, String)> {
         let symbol = self.symbol();
-        let want = |t: Type, side: &str, got: Type| {
-            if got == t {
-                Ok(())
+        let want = |t: Type| {
+            let wrong = |culprit: Culprit, side: &str, got: Type| {
+                (culprit, format!("'{symbol}' needs {t} on the {side}, but this is {got}"))
+            };
+            if left != t {
+                Err(wrong(Culprit::Left, "left", left))
+            } else if right != t {
+                Err(wrong(Culprit::Right, "right", right))
             } else {
-                Err(format!("'{symbol}' needs {t} on the {side}, but this is {got}"))
+                Ok(())
             }
         };
+        let mismatch =
+            |verb: &str| (Culprit::Operator, format!("'{symbol}' {verb} {left} with {right}"));
         match self {
-            BinOp::Or | BinOp::And => {
-                want(Type::Bool, "left", left)?;
-                want(Type::Bool, "right", right)?;
-                Ok(Type::Bool)
-            }
-            BinOp::Eq | BinOp::Ne => {
-                if left == right {
-                    Ok(Type::Bool)
-                } else {
-                    Err(format!("'{symbol}' compares {left} with {right}"))
-                }
-            }
-            BinOp::BitOr | BinOp::BitXor | BinOp::BitAnd => {
-                if left == right {
-                    Ok(left)
-                } else {
-                    Err(format!("'{symbol}' combines {left} with {right}"))
-                }
-            }
-            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                want(Type::Int, "left", left)?;
-                want(Type::Int, "right", right)?;
-                Ok(Type::Bool)
-            }
-            _ => {
-                want(Type::Int, "left", left)?;
-                want(Type::Int, "right", right)?;
-                Ok(Type::Int)
-            }
+            BinOp::Or | BinOp::And => want(Type::Bool).map(|()| Type::Bool),
+            BinOp::Eq | BinOp::Ne if left == right => Ok(Type::Bool),
+            BinOp::Eq | BinOp::Ne => Err(mismatch("compares")),
+            BinOp::BitOr | BinOp::BitXor | BinOp::BitAnd if left == right => Ok(left),
+            BinOp::BitOr | BinOp::BitXor | BinOp::BitAnd => Err(mismatch("combines")),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => want(Type::Int).map(|()| Type::Bool),
+            _ => want(Type::Int).map(|()| Type::Int),
         }
     }
+}
+
+/// Which part of a binary operation a type error points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Culprit {
+    Left,
+    Right,
+    Operator,
 }
 
 /// A typed syntax tree. Booleans are the integers 0 and 1 at run time.
@@ -466,27 +460,27 @@ impl Parser {
         token
     }
 
+    /// The binary operator ahead, if it binds at least as tightly as `min_level`.
+    fn peek_binary(&self, min_level: u8) -> Option<(BinOp, usize)> {
+        match self.peek() {
+            (Token::Op(symbol), column) => BinOp::from_symbol(symbol)
+                .filter(|op| op.level() >= min_level)
+                .map(|op| (op, *column)),
+            _ => None,
+        }
+    }
+
     /// Parses binary operators of level `min_level` and above (precedence climbing).
     fn binary(&mut self, min_level: u8) -> Result<Typed, ExprError> {
         let mut left = self.unary()?;
-        loop {
-            let (op, op_column) = match self.peek() {
-                (Token::Op(symbol), column) => match BinOp::from_symbol(symbol) {
-                    Some(op) if op.level() >= min_level => (op, *column),
-                    _ => break,
-                },
-                _ => break,
-            };
+        while let Some((op, op_column)) = self.peek_binary(min_level) {
             self.next();
             let right = self.binary(op.level() + 1)?;
-            let ty = op.result_type(left.ty, right.ty).map_err(|message| {
-                // Point at the operand of the wrong type, or at the operator for a mismatch.
-                let column = if message.contains("on the left") {
-                    left.column
-                } else if message.contains("on the right") {
-                    right.column
-                } else {
-                    op_column
+            let ty = op.result_type(left.ty, right.ty).map_err(|(culprit, message)| {
+                let column = match culprit {
+                    Culprit::Left => left.column,
+                    Culprit::Right => right.column,
+                    Culprit::Operator => op_column,
                 };
                 ExprError::new(column, message)
             })?;

@@ -8,3 +8,9 @@ mod helpers;
 
 #[path = "suite/engine.rs"]
 mod engine;
+
+#[path = "suite/check.rs"]
+mod check;
+
+#[path = "suite/plot.rs"]
+mod plot;

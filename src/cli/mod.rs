@@ -4,9 +4,11 @@
 //! once; exit status 0 is success, 1 a checked claim that failed, 2 a usage or input error.
 
 mod args;
+mod check;
 mod grundy;
 mod info;
 mod output;
+mod plot;
 mod solve;
 
 use std::process::ExitCode;
@@ -46,6 +48,10 @@ enum Command {
     Grundy(grundy::Args),
     /// Show the size of a space and the memory its tables need.
     Info(info::Args),
+    /// Check a claim "P exactly when EXPR" on every position of a range.
+    Check(check::Args),
+    /// Draw the P-positions of the 2-heap grid or a 3-heap slice as SVG or PNG.
+    Plot(plot::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -99,6 +105,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Solve(a)) => solve::run(a, &global),
         Some(Command::Grundy(a)) => grundy::run(a, &global),
         Some(Command::Info(a)) => info::run(a, &global),
+        Some(Command::Check(a)) => check::run(a, &global),
+        Some(Command::Plot(a)) => plot::run(a, &global),
         None => anyhow::bail!("the default suite is not built yet"),
     }
 }
