@@ -1075,29 +1075,34 @@ impl Program {
         scratch: &mut RowScratch,
     ) -> Lanes {
         let last = self.heaps;
-        let mut fill = |value: &dyn Fn(i64, i64) -> i64| {
-            let mut out = scratch.take(self.sizes.len() - lo);
-            for ((slot, &h), &g) in out.iter_mut().zip(&self.sizes[lo..]).zip(&self.grundy[lo..]) {
-                *slot = value(h, g);
-            }
-            Lanes::Each(out)
-        };
+        let (sizes, grundy) = (&self.sizes[lo..], &self.grundy[lo..]);
+        // A macro rather than a closure taking `&dyn Fn`: each loop is inlined, not a call
+        // per lane.
+        macro_rules! fill {
+            (|$h:pat_param, $g:pat_param| $value:expr) => {{
+                let mut out = scratch.take(sizes.len());
+                for ((slot, &$h), &$g) in out.iter_mut().zip(sizes).zip(grundy) {
+                    *slot = $value;
+                }
+                Lanes::Each(out)
+            }};
+        }
         match f {
             Feature::Heap(k) if k < last => Lanes::Same(i64::from(prefix[k - 1])),
             Feature::Grundy(k) if k < last => Lanes::Same(self.grundy[prefix[k - 1] as usize]),
             Feature::Heaps => Lanes::Same(self.heaps as i64),
-            Feature::Heap(_) => fill(&|h, _| h),
-            Feature::Grundy(_) => fill(&|_, g| g),
-            Feature::Sum => fill(&|h, _| agg.sum + h),
-            Feature::Max => fill(&|h, _| agg.max.max(h)),
-            Feature::Min => fill(&|h, _| agg.min.min(h)),
-            Feature::Xor => fill(&|h, _| agg.xor ^ h),
-            Feature::Gxor => fill(&|_, g| agg.gxor ^ g),
-            Feature::Gmax => fill(&|_, g| agg.gmax.max(g)),
-            Feature::Ones => fill(&|h, _| agg.ones + i64::from(h == 1)),
-            Feature::Rich => fill(&|h, _| agg.rich + i64::from(h > 1)),
-            Feature::Zeros => fill(&|h, _| agg.zeros + i64::from(h == 0)),
-            Feature::Nonzero => fill(&|h, _| agg.nonzero + i64::from(h != 0)),
+            Feature::Heap(_) => fill!(|h, _| h),
+            Feature::Grundy(_) => fill!(|_, g| g),
+            Feature::Sum => fill!(|h, _| agg.sum + h),
+            Feature::Max => fill!(|h, _| agg.max.max(h)),
+            Feature::Min => fill!(|h, _| agg.min.min(h)),
+            Feature::Xor => fill!(|h, _| agg.xor ^ h),
+            Feature::Gxor => fill!(|_, g| agg.gxor ^ g),
+            Feature::Gmax => fill!(|_, g| agg.gmax.max(g)),
+            Feature::Ones => fill!(|h, _| agg.ones + i64::from(h == 1)),
+            Feature::Rich => fill!(|h, _| agg.rich + i64::from(h > 1)),
+            Feature::Zeros => fill!(|h, _| agg.zeros + i64::from(h == 0)),
+            Feature::Nonzero => fill!(|h, _| agg.nonzero + i64::from(h != 0)),
         }
     }
 }
