@@ -56,6 +56,8 @@ pub type Cells = Vec<Vec<bool>>;
 /// Collects the P-cells of the grid from finished rows.
 struct CellCollector {
     grid: Grid,
+    /// Words of one row: `ceil((max + 1) / 64)`.
+    words: usize,
 }
 
 impl RowVisitor for CellCollector {
@@ -69,7 +71,7 @@ impl RowVisitor for CellCollector {
         let bit = |h: usize| row.bits[h / 64] >> (h % 64) & 1 == 1;
         match self.grid {
             Grid::TwoHeaps => {
-                for (w, &word) in row.bits.iter().enumerate() {
+                for (w, &word) in row.bits.iter().take(self.words).enumerate() {
                     let mut rest = word;
                     while rest != 0 {
                         acc.push((row.prefix[0], (w * 64) as u32 + rest.trailing_zeros()));
@@ -106,7 +108,12 @@ pub fn cells(game: &Game, rule: Rule, max: u32, grid: Grid) -> Result<Cells> {
         Grid::ThreeHeapSlice(_) => 3,
     };
     let engine = Engine::new(game, Space::new(heaps, max)?, false);
-    let (_, points) = engine.run(rule, false, &CellCollector { grid }, &NoProgress);
+    let (_, points) = engine.run(
+        rule,
+        false,
+        &CellCollector { grid, words: (max as usize + 1).div_ceil(64) },
+        &NoProgress,
+    );
     let side = max as usize + 1;
     let mut cells = vec![vec![false; side]; side];
     for (h1, h2) in points {

@@ -31,7 +31,7 @@ pub struct Args {
     /// Output file; .svg or .png chooses the format.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Side of a cell in pixels (default: about 1024 pixels for the grid, 1 to 12 each).
+    /// Side of a cell in pixels (default: 1024 / (M + 1), kept between 1 and 12).
     #[arg(long, value_name = "S")]
     scale: Option<u32>,
 }
