@@ -99,6 +99,17 @@ fn counterexamples_are_the_smallest_indices_for_any_thread_count() {
 }
 
 #[test]
+fn benchmark_claim_has_ten_operators_and_holds() {
+    // The claim of scripts/bench-check: the speed target is stated for 10 operators.
+    let claim = "(rich > 0 && xor == 0 || rich == 0 && xor != 0) && sum - max >= 0";
+    assert_eq!(Expr::parse_claim(claim).unwrap().operators(), 10);
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/bench-check"));
+    assert!(script.unwrap().contains(&format!("claim='{claim}'")));
+    assert!(check(&Game::nim(), 4, 15, Rule::Misere, claim, false).holds());
+}
+
+#[test]
 fn every_bad_expression_is_reported_at_its_column() {
     let cases: [(&str, usize, &str); 14] = [
         ("xo == 0", 1, "unknown name 'xo'"),
