@@ -78,6 +78,19 @@ fn naive_misere_claim_fails_first_at_the_empty_position() {
 }
 
 #[test]
+fn anti_nim_claim_fails_for_a_subtraction_game_first_at_heap_3() {
+    // subtract:1,3,4 under misère: 0 is N (no move), 1 is P, 2 is N, and 3 (options 2
+    // and 0, both N) is P, while Anti-Nim predicts N for a single rich heap.
+    let game = Game::parse("subtract:1,3,4").unwrap();
+    let report = check(&game, 1, 63, Rule::Misere, ANTI_NIM, false);
+    assert_eq!(report.disagree, 17);
+    assert_eq!(report.counterexamples[0].position, vec![3]);
+    assert!(report.counterexamples[0].dp_is_p);
+    let two = check(&game, 2, 63, Rule::Misere, ANTI_NIM, false);
+    assert_eq!(two.counterexamples[0].position, vec![0, 3]);
+}
+
+#[test]
 fn counterexamples_are_the_smallest_indices_for_any_thread_count() {
     let game = Game::parse("subtract:1,2").unwrap();
     let claim = "h1 <= h2 && sum % 3 == 0";
