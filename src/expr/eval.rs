@@ -64,9 +64,10 @@ pub struct RowScratch {
 }
 
 impl RowScratch {
+    /// A buffer of `len` lanes with unspecified contents: every caller writes all lanes,
+    /// so clearing it would be a wasted pass per node and row.
     fn take(&mut self, len: usize) -> Vec<i64> {
         let mut buffer = self.free.pop().unwrap_or_default();
-        buffer.clear();
         buffer.resize(len, 0);
         buffer
     }
