@@ -46,8 +46,9 @@ impl Aggregate {
     }
 }
 
-/// Why a row could not be evaluated column-wise: some lane divides by zero or shifts by
-/// a negative amount, possibly in a lane `&&`, `||` or `if` would not evaluate.
+/// Why a row could not be evaluated column-wise: an operand shared by the whole row
+/// divides by zero or shifts by a negative amount (perhaps where `&&`, `||` or `if` would
+/// not evaluate it), so every position of the row must be evaluated exactly.
 struct NeedsExactPath;
 
 /// A value of the row evaluator: one value for the whole row, or one per column.
@@ -61,6 +62,10 @@ enum Lanes {
 pub struct RowScratch {
     free: Vec<Vec<i64>>,
     position: Vec<u32>,
+    /// Lanes where some operand was invalid (replaced by 1 to go on lane-wise); their
+    /// values are recomputed exactly.
+    troubled: Vec<bool>,
+    any_troubled: bool,
 }
 
 impl RowScratch {
@@ -270,9 +275,9 @@ impl Program {
     /// and sets bit `h` of `out` where it is true (bits below `lo` stay clear).
     ///
     /// `out` must hold `max + 1` bits, zeroed. Features of the prefix are computed once;
-    /// the operators run lane-wise over the row. A row where some lane divides by zero or
-    /// shifts by a negative amount is redone position by position, so short-circuiting
-    /// decides whether that lane's error is real.
+    /// the operators run lane-wise over the row. Lanes that divide by zero or shift by a
+    /// negative amount are redone position by position (the whole row, if the operand is
+    /// shared by the row), so short-circuiting decides whether the error is real.
     pub fn eval_row(
         &self,
         prefix: &[u32],
@@ -286,20 +291,58 @@ impl Program {
         for &h in prefix {
             agg.add(i64::from(h), self.grundy[h as usize]);
         }
+        scratch.troubled.clear();
+        scratch.troubled.resize(self.sizes.len() - lo as usize, false);
+        scratch.any_troubled = false;
         match self.row_lanes(&self.root, prefix, lo as usize, &agg, scratch) {
             Ok(Lanes::Same(v)) => {
                 if v != 0 {
                     set_range(out, lo as usize, self.sizes.len());
                 }
-                Ok(())
             }
             Ok(Lanes::Each(values)) => {
                 pack_bits(&values, lo as usize, out);
                 scratch.give(Lanes::Each(values));
-                Ok(())
             }
-            Err(NeedsExactPath) => self.eval_row_exactly(prefix, lo, out, scratch),
+            Err(NeedsExactPath) => return self.eval_row_exactly(prefix, lo, out, scratch),
         }
+        if scratch.any_troubled {
+            self.redo_troubled_lanes(prefix, lo, out, scratch)?;
+        }
+        Ok(())
+    }
+
+    /// Recomputes exactly the lanes where an operand was invalid: short-circuiting decides
+    /// whether the error is real. Other lanes never met an invalid operand, so their
+    /// lane-wise values are exact. Lanes go in index order, so an error is the first.
+    fn redo_troubled_lanes(
+        &self,
+        prefix: &[u32],
+        lo: u32,
+        out: &mut [u64],
+        scratch: &mut RowScratch,
+    ) -> Result<(), EvalError> {
+        let mut position = std::mem::take(&mut scratch.position);
+        position.clear();
+        position.extend_from_slice(prefix);
+        position.push(0);
+        let mut result = Ok(());
+        for (i, _) in scratch.troubled.iter().enumerate().filter(|(_, &t)| t) {
+            let h = lo + i as u32;
+            *position.last_mut().expect("at least one heap") = h;
+            match self.eval_position(&position) {
+                Ok(v) => {
+                    let bit = 1u64 << (h % 64);
+                    out[h as usize / 64] = out[h as usize / 64] & !bit | u64::from(v != 0) * bit;
+                }
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
+            }
+        }
+        scratch.position = position;
+        result
     }
 
     fn eval_row_exactly(
@@ -365,15 +408,16 @@ impl Program {
             }
             Node::Binary(op, a, b) => {
                 let x = self.row_lanes(a, prefix, lo, agg, scratch)?;
-                let y = self.row_lanes(b, prefix, lo, agg, scratch)?;
-                let troubled = match &y {
-                    Lanes::Same(v) => operand_error(*op, *v).is_some(),
-                    Lanes::Each(vs) => vs.iter().any(|&v| operand_error(*op, v).is_some()),
-                };
-                if troubled {
-                    scratch.give(x);
-                    scratch.give(y);
-                    return Err(NeedsExactPath);
+                let mut y = self.row_lanes(b, prefix, lo, agg, scratch)?;
+                if matches!(op, BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr) {
+                    match &mut y {
+                        Lanes::Same(v) if operand_error(*op, *v).is_some() => {
+                            scratch.give(x);
+                            return Err(NeedsExactPath);
+                        }
+                        Lanes::Same(_) => {}
+                        Lanes::Each(vs) => mark_troubled(*op, vs, scratch),
+                    }
                 }
                 zip_op(*op, x, y, scratch)
             }
@@ -440,6 +484,18 @@ impl Program {
             Feature::Rich => fill!(|h, _| agg.rich + i64::from(h > 1)),
             Feature::Zeros => fill!(|h, _| agg.zeros + i64::from(h == 0)),
             Feature::Nonzero => fill!(|h, _| agg.nonzero + i64::from(h != 0)),
+        }
+    }
+}
+
+/// Marks the lanes whose operand `op` refuses, and replaces that operand by 1 (a valid
+/// divisor and shift) so the row can go on lane-wise.
+fn mark_troubled(op: BinOp, operands: &mut [i64], scratch: &mut RowScratch) {
+    for (v, troubled) in operands.iter_mut().zip(scratch.troubled.iter_mut()) {
+        if operand_error(op, *v).is_some() {
+            *v = 1;
+            *troubled = true;
+            scratch.any_troubled = true;
         }
     }
 }
