@@ -332,8 +332,12 @@ impl Program {
             *position.last_mut().expect("at least one heap") = h;
             match self.eval_position(&position) {
                 Ok(v) => {
-                    let bit = 1u64 << (h % 64);
-                    out[h as usize / 64] = out[h as usize / 64] & !bit | u64::from(v != 0) * bit;
+                    let (word, bit) = (&mut out[h as usize / 64], 1u64 << (h % 64));
+                    if v != 0 {
+                        *word |= bit;
+                    } else {
+                        *word &= !bit;
+                    }
                 }
                 Err(error) => {
                     result = Err(error);
