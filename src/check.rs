@@ -59,6 +59,35 @@ impl<'p> ClaimCheck<'p> {
     }
 }
 
+impl ClaimCheck<'_> {
+    /// Keeps the disagreements of word `w` of a row (`diff`, with DP bits `dp`) among the
+    /// `limit` smallest indices.
+    fn keep_counterexamples(
+        &self,
+        report: &mut CheckReport,
+        row: &RowView<'_>,
+        w: usize,
+        dp: u64,
+        mut diff: u64,
+    ) {
+        while diff != 0 {
+            let h = w * 64 + diff.trailing_zeros() as usize;
+            diff &= diff - 1;
+            let index = row.first_index + (h - row.lo as usize) as u64;
+            let kept = &report.counterexamples;
+            if kept.len() == self.limit && kept.last().map_or(true, |c| c.index < index) {
+                // The list is full of smaller indices, and the word's next bits are larger.
+                return;
+            }
+            let mut position = row.prefix.to_vec();
+            position.push(h as u32);
+            let dp_is_p = dp >> (h % 64) & 1 == 1;
+            let item = Counterexample { index, position, dp_is_p };
+            insert_smallest(&mut report.counterexamples, item, self.limit);
+        }
+    }
+}
+
 /// What one task has accumulated: counts, counterexamples, the first evaluation error.
 pub struct CheckAcc {
     report: CheckReport,
@@ -92,49 +121,32 @@ impl RowVisitor for ClaimCheck<'_> {
 
     fn visit(&self, acc: &mut CheckAcc, row: &RowView<'_>) {
         let radix = self.program.max() as usize + 1;
-        let lo = row.lo as usize;
         acc.predicted.clear();
         acc.predicted.resize(radix.div_ceil(64), 0);
         if let Err(error) =
             self.program.eval_row(row.prefix, row.lo, &mut acc.predicted, &mut acc.scratch)
         {
-            let last = *error.position.last().expect("positions have heaps") as usize;
-            let index = row.first_index + (last - lo) as u64;
+            let last = *error.position.last().expect("positions have heaps");
+            let index = row.first_index + u64::from(last - row.lo);
             if acc.error.as_ref().map_or(true, |(seen, _)| index < *seen) {
                 acc.error = Some((index, error));
             }
             return;
         }
         let report = &mut acc.report;
-        let positions = (radix - lo) as u64;
+        let positions = (radix - row.lo as usize) as u64;
         let mut disagree = 0u64;
-        let mut p_positions = 0u64;
+        // Only the first rule's words: `predicted` is one row long.
         for (w, (&dp, &claim)) in row.bits.iter().zip(&acc.predicted).enumerate() {
-            p_positions += u64::from(dp.count_ones());
+            report.p_positions += u64::from(dp.count_ones());
             // Both masks are clear below `lo` and above max, so the XOR counts only real lanes.
-            let mut diff = dp ^ claim;
+            let diff = dp ^ claim;
             disagree += u64::from(diff.count_ones());
-            while diff != 0 {
-                let h = w * 64 + diff.trailing_zeros() as usize;
-                diff &= diff - 1;
-                let index = row.first_index + (h - lo) as u64;
-                if report.counterexamples.len() == self.limit
-                    && report.counterexamples.last().map_or(true, |c| c.index < index)
-                {
-                    // Later bits of this row have larger indices still.
-                    break;
-                }
-                let mut position = row.prefix.to_vec();
-                position.push(h as u32);
-                insert_smallest(
-                    &mut report.counterexamples,
-                    Counterexample { index, position, dp_is_p: dp >> (h % 64) & 1 == 1 },
-                    self.limit,
-                );
+            if diff != 0 {
+                self.keep_counterexamples(report, row, w, dp, diff);
             }
         }
         report.positions += positions;
-        report.p_positions += p_positions;
         report.disagree += disagree;
         report.agree += positions - disagree;
     }
@@ -167,8 +179,10 @@ fn insert_smallest(list: &mut Vec<Counterexample>, item: Counterexample, limit: 
 
 /// Labels the engine's space under `rule` and checks the claim on every position.
 ///
-/// Call [`Engine::check_memory`] with 0 tables kept first. `program` must be compiled for
-/// the engine's heap count and max.
+/// Call [`Engine::check_memory`] with 0 tables kept first.
+///
+/// # Panics
+/// If `program` was compiled for another heap count or max than the engine's space.
 pub fn check_claim(
     engine: &Engine<'_>,
     rule: Rule,

@@ -30,6 +30,10 @@ pub struct Args {
     #[arg(long, value_name = "R")]
     rule: String,
     /// The claim: a position is P exactly when EXPR is true (e.g. 'xor == 0').
+    ///
+    /// Features: h1..hN, g1..gN (Grundy values), n, sum, max, min, xor, gxor, gmax, ones,
+    /// rich (heaps > 1), zeros, nonzero; integers; + - * / % ^ & | << >>, comparisons,
+    /// && || !, parentheses and if(cond, a, b).
     #[arg(long = "claim-p", value_name = "EXPR", allow_hyphen_values = true)]
     claim_p: String,
     /// Only sorted tuples (h1 <= ... <= hN).
