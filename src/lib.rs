@@ -5,15 +5,18 @@
 //! tables. It does no terminal I/O: progress is reported through [`solve::Progress`].
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod classes;
 pub mod criteria;
 pub mod crosscheck;
 pub mod error;
 pub mod export;
+pub mod expr;
 pub mod game;
 pub mod judge;
 pub mod moves;
 pub mod play;
+pub mod plot;
 pub mod report;
 pub mod rules;
 pub mod solve;

@@ -17,3 +17,9 @@ mod verify;
 
 #[path = "suite/seeds.rs"]
 mod seeds;
+
+#[path = "suite/check.rs"]
+mod check;
+
+#[path = "suite/plot.rs"]
+mod plot;

@@ -4,6 +4,7 @@
 //! once; exit status 0 is success, 1 a checked claim that failed, 2 a usage or input error.
 
 mod args;
+mod check;
 mod classes;
 mod crosscheck;
 mod grundy;
@@ -12,6 +13,7 @@ mod judge;
 mod moves;
 mod output;
 mod play;
+mod plot;
 mod seed_args;
 mod solve;
 mod split;
@@ -71,6 +73,10 @@ enum Command {
     Judge(judge::Args),
     /// Check a contest solution on every position of a range.
     Crosscheck(crosscheck::Args),
+    /// Check a claim "P exactly when EXPR" on every position of a range.
+    Check(check::Args),
+    /// Draw the P-positions of the 2-heap grid or a 3-heap slice as SVG or PNG.
+    Plot(plot::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -132,6 +138,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Play(a)) => play::run(a, &global),
         Some(Command::Judge(a)) => judge::run(a, &global),
         Some(Command::Crosscheck(a)) => crosscheck::run(a, &global),
+        Some(Command::Check(a)) => check::run(a, &global),
+        Some(Command::Plot(a)) => plot::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }
 }

@@ -1,0 +1,236 @@
+//! Checking a claim "a position is P exactly when EXPR holds" against the DP labels.
+//!
+//! [`ClaimCheck`] is a [`RowVisitor`]: for each finished row it evaluates the claim on the
+//! whole row at once ([`Program::eval_row`]), compares the predicted P-bits with the
+//! labels word by word, and counts with popcounts. Counterexamples are kept as the `K`
+//! smallest indices, which makes the result independent of how rows were split in tasks.
+
+use std::io::{self, Write};
+
+use crate::expr::{EvalError, Program, RowScratch};
+use crate::game::Game;
+use crate::rules::Rule;
+use crate::solve::{Engine, Progress, RowView, RowVisitor};
+
+/// A position where the claim and the DP disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// Index of the position: mixed-radix, or canonical rank in canonical mode.
+    pub index: u64,
+    /// The heap sizes.
+    pub position: Vec<u32>,
+    /// Whether the DP labels it P (the claim predicts the opposite).
+    pub dp_is_p: bool,
+}
+
+/// The outcome of checking a claim over one space under one rule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Positions checked.
+    pub positions: u64,
+    /// Positions the DP labels P.
+    pub p_positions: u64,
+    /// Positions where the claim agrees with the DP.
+    pub agree: u64,
+    /// Positions where it does not.
+    pub disagree: u64,
+    /// The first counterexamples by index, at most the limit asked for.
+    pub counterexamples: Vec<Counterexample>,
+}
+
+impl CheckReport {
+    /// Whether the claim holds on every position checked.
+    pub fn holds(&self) -> bool {
+        self.disagree == 0
+    }
+}
+
+/// A row visitor that checks a compiled boolean claim against the labels.
+pub struct ClaimCheck<'p> {
+    program: &'p Program,
+    limit: usize,
+}
+
+impl<'p> ClaimCheck<'p> {
+    /// Checks `program` (compiled for the engine's heap count and max), keeping at most
+    /// `limit` counterexamples.
+    pub fn new(program: &'p Program, limit: usize) -> ClaimCheck<'p> {
+        ClaimCheck { program, limit }
+    }
+}
+
+impl ClaimCheck<'_> {
+    /// Keeps the disagreements of word `w` of a row (`diff`, with DP bits `dp`) among the
+    /// `limit` smallest indices.
+    fn keep_counterexamples(
+        &self,
+        report: &mut CheckReport,
+        row: &RowView<'_>,
+        w: usize,
+        dp: u64,
+        mut diff: u64,
+    ) {
+        while diff != 0 {
+            let h = w * 64 + diff.trailing_zeros() as usize;
+            diff &= diff - 1;
+            let index = row.first_index + (h - row.lo as usize) as u64;
+            let kept = &report.counterexamples;
+            if kept.len() == self.limit && kept.last().map_or(true, |c| c.index < index) {
+                // The list is full of smaller indices, and the word's next bits are larger.
+                return;
+            }
+            let mut position = row.prefix.to_vec();
+            position.push(h as u32);
+            let dp_is_p = dp >> (h % 64) & 1 == 1;
+            let item = Counterexample { index, position, dp_is_p };
+            insert_smallest(&mut report.counterexamples, item, self.limit);
+        }
+    }
+}
+
+/// What one task has accumulated: counts, counterexamples, the first evaluation error.
+pub struct CheckAcc {
+    report: CheckReport,
+    /// The evaluation error of the smallest index seen, with that index.
+    error: Option<(u64, EvalError)>,
+    scratch: RowScratch,
+    predicted: Vec<u64>,
+}
+
+impl CheckAcc {
+    /// The report, or the evaluation error at the smallest index if there was one.
+    pub fn finish(self) -> Result<CheckReport, EvalError> {
+        match self.error {
+            Some((_, error)) => Err(error),
+            None => Ok(self.report),
+        }
+    }
+}
+
+impl RowVisitor for ClaimCheck<'_> {
+    type Acc = CheckAcc;
+
+    fn start(&self) -> CheckAcc {
+        CheckAcc {
+            report: CheckReport::default(),
+            error: None,
+            scratch: RowScratch::default(),
+            predicted: Vec::new(),
+        }
+    }
+
+    fn visit(&self, acc: &mut CheckAcc, row: &RowView<'_>) {
+        let radix = self.program.max() as usize + 1;
+        acc.predicted.clear();
+        acc.predicted.resize(radix.div_ceil(64), 0);
+        if let Err(error) =
+            self.program.eval_row(row.prefix, row.lo, &mut acc.predicted, &mut acc.scratch)
+        {
+            let last = *error.position.last().expect("positions have heaps");
+            let index = row.first_index + u64::from(last - row.lo);
+            if acc.error.as_ref().map_or(true, |(seen, _)| index < *seen) {
+                acc.error = Some((index, error));
+            }
+            return;
+        }
+        let report = &mut acc.report;
+        let positions = (radix - row.lo as usize) as u64;
+        let mut disagree = 0u64;
+        // Only the first rule's words: `predicted` is one row long.
+        for (w, (&dp, &claim)) in row.bits.iter().zip(&acc.predicted).enumerate() {
+            report.p_positions += u64::from(dp.count_ones());
+            // Both masks are clear below `lo` and above max, so the XOR counts only real lanes.
+            let diff = dp ^ claim;
+            disagree += u64::from(diff.count_ones());
+            if diff != 0 {
+                self.keep_counterexamples(report, row, w, dp, diff);
+            }
+        }
+        report.positions += positions;
+        report.disagree += disagree;
+        report.agree += positions - disagree;
+    }
+
+    fn merge(&self, mut left: CheckAcc, right: CheckAcc) -> CheckAcc {
+        let (a, b) = (&mut left.report, right.report);
+        a.positions += b.positions;
+        a.p_positions += b.p_positions;
+        a.agree += b.agree;
+        a.disagree += b.disagree;
+        a.counterexamples.extend(b.counterexamples);
+        a.counterexamples.sort_by_key(|c| c.index);
+        a.counterexamples.truncate(self.limit);
+        left.error = match (left.error, right.error) {
+            (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        };
+        left
+    }
+}
+
+/// Inserts `item` into `list` (sorted by index) and keeps the `limit` smallest.
+fn insert_smallest(list: &mut Vec<Counterexample>, item: Counterexample, limit: usize) {
+    let at = list.partition_point(|c| c.index < item.index);
+    if at < limit {
+        list.insert(at, item);
+        list.truncate(limit);
+    }
+}
+
+/// Labels the engine's space under `rule` and checks the claim on every position.
+///
+/// Call [`Engine::check_memory`] with 0 tables kept first.
+///
+/// # Panics
+/// If `program` was compiled for another heap count or max than the engine's space.
+pub fn check_claim(
+    engine: &Engine<'_>,
+    rule: Rule,
+    program: &Program,
+    limit: usize,
+    progress: &dyn Progress,
+) -> Result<CheckReport, EvalError> {
+    assert_eq!(program.heaps(), engine.space().heaps(), "program compiled for another heap count");
+    assert_eq!(program.max(), engine.space().max(), "program compiled for another max");
+    let (_, acc) = engine.run(rule, false, &ClaimCheck::new(program, limit), progress);
+    acc.finish()
+}
+
+/// The header of counterexample CSV files (shared with `verify`).
+pub const COUNTEREXAMPLE_HEADER: &str = "game,heaps,max,rule,criterion,position,dp,predicted";
+
+/// The context of a block of counterexample rows: which space, rule and criterion.
+pub struct CounterexampleContext<'a> {
+    /// The game, written as its spec.
+    pub game: &'a Game,
+    /// The largest heap size of the space.
+    pub max: u32,
+    /// The rule labelled.
+    pub rule: Rule,
+    /// The criterion column: here the claim's expression text.
+    pub criterion: &'a str,
+}
+
+/// Writes counterexample rows (no header) in the `counterexamples.csv` format.
+pub fn write_counterexamples<W: Write + ?Sized>(
+    out: &mut W,
+    context: &CounterexampleContext<'_>,
+    counterexamples: &[Counterexample],
+) -> io::Result<()> {
+    let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+    let label = |p: bool| if p { "P" } else { "N" };
+    for c in counterexamples {
+        let position: Vec<String> = c.position.iter().map(u32::to_string).collect();
+        writer.write_record([
+            context.game.spec(),
+            &c.position.len().to_string(),
+            &context.max.to_string(),
+            context.rule.name(),
+            context.criterion,
+            &position.join(" "),
+            label(c.dp_is_p),
+            label(!c.dp_is_p),
+        ])?;
+    }
+    writer.flush()
+}
