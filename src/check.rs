@@ -7,21 +7,13 @@
 
 use std::io::{self, Write};
 
+use crate::export::write_counterexample_rows;
 use crate::expr::{EvalError, Program, RowScratch};
 use crate::game::Game;
 use crate::rules::Rule;
 use crate::solve::{Engine, Progress, RowView, RowVisitor};
 
-/// A position where the claim and the DP disagree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Counterexample {
-    /// Index of the position: mixed-radix, or canonical rank in canonical mode.
-    pub index: u64,
-    /// The heap sizes.
-    pub position: Vec<u32>,
-    /// Whether the DP labels it P (the claim predicts the opposite).
-    pub dp_is_p: bool,
-}
+pub use crate::verify::Counterexample;
 
 /// The outcome of checking a claim over one space under one rule.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -196,9 +188,6 @@ pub fn check_claim(
     acc.finish()
 }
 
-/// The header of counterexample CSV files (shared with `verify`).
-pub const COUNTEREXAMPLE_HEADER: &str = "game,heaps,max,rule,criterion,position,dp,predicted";
-
 /// The context of a block of counterexample rows: which space, rule and criterion.
 pub struct CounterexampleContext<'a> {
     /// The game, written as its spec.
@@ -217,20 +206,6 @@ pub fn write_counterexamples<W: Write + ?Sized>(
     context: &CounterexampleContext<'_>,
     counterexamples: &[Counterexample],
 ) -> io::Result<()> {
-    let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(out);
-    let label = |p: bool| if p { "P" } else { "N" };
-    for c in counterexamples {
-        let position: Vec<String> = c.position.iter().map(u32::to_string).collect();
-        writer.write_record([
-            context.game.spec(),
-            &c.position.len().to_string(),
-            &context.max.to_string(),
-            context.rule.name(),
-            context.criterion,
-            &position.join(" "),
-            label(c.dp_is_p),
-            label(!c.dp_is_p),
-        ])?;
-    }
-    writer.flush()
+    let (game, max, rule) = (context.game.spec(), context.max, context.rule);
+    write_counterexample_rows(out, game, max, rule, context.criterion, counterexamples)
 }

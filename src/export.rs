@@ -3,8 +3,9 @@
 use std::io::{self, Write};
 
 use crate::game::Game;
+use crate::rules::Rule;
 use crate::solve::Labels;
-use crate::verify::{position_text, Finding};
+use crate::verify::{position_text, Counterexample, Finding};
 
 /// Which rows of a label table to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,21 +202,36 @@ pub fn write_counterexamples<W: Write + ?Sized>(
     out: &mut W,
     findings: &[Finding],
 ) -> io::Result<()> {
-    let mut csv = csv::Writer::from_writer(out);
-    csv.write_record(COUNTEREXAMPLE_HEADER)?;
+    writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
     for f in findings {
-        for c in &f.counterexamples {
-            csv.write_record([
-                f.game.as_str(),
-                &f.heaps.to_string(),
-                &f.max.to_string(),
-                f.rule.name(),
-                f.criterion.name(),
-                &position_text(&c.position),
-                label_text(c.dp_is_p),
-                label_text(!c.dp_is_p),
-            ])?;
-        }
+        let criterion = f.criterion.name();
+        write_counterexample_rows(out, &f.game, f.max, f.rule, criterion, &f.counterexamples)?;
+    }
+    Ok(())
+}
+
+/// Writes counterexample rows (no header) of one space, rule and criterion (a criterion
+/// name, or a claim's expression), in the `counterexamples.csv` format.
+pub fn write_counterexample_rows<W: Write + ?Sized>(
+    out: &mut W,
+    game: &str,
+    max: u32,
+    rule: Rule,
+    criterion: &str,
+    counterexamples: &[Counterexample],
+) -> io::Result<()> {
+    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+    for c in counterexamples {
+        csv.write_record([
+            game,
+            &c.position.len().to_string(),
+            &max.to_string(),
+            rule.name(),
+            criterion,
+            &position_text(&c.position),
+            label_text(c.dp_is_p),
+            label_text(!c.dp_is_p),
+        ])?;
     }
     csv.flush()
 }

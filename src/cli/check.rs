@@ -4,9 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
-use nimtab::check::{
-    check_claim, write_counterexamples, CheckReport, CounterexampleContext, COUNTEREXAMPLE_HEADER,
-};
+use nimtab::check::{check_claim, write_counterexamples, CheckReport, CounterexampleContext};
+use nimtab::export::COUNTEREXAMPLE_HEADER;
 use nimtab::expr::{Expr, ExprError, Program};
 use nimtab::{Engine, Game, Rule};
 
@@ -120,7 +119,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         criterion: config.claim.text(),
     };
     let write_csv = |out: &mut dyn Write| -> std::io::Result<()> {
-        writeln!(out, "{COUNTEREXAMPLE_HEADER}")?;
+        writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
         for (_, report) in &reports {
             write_counterexamples(out, &context, &report.counterexamples)?;
         }
