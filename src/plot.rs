@@ -232,9 +232,15 @@ fn svg(cells: &Cells, layout: &Layout, title: &str) -> String {
     );
     let _ = writeln!(out, "<title>{title}</title>");
     let _ = writeln!(out, "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>");
+    // About 7.5 px per character at 14 px; a longer title is squeezed to the image width.
+    let fit = if title.chars().count() as f64 * 7.5 > f64::from(width.saturating_sub(8)) {
+        format!(" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"", width.saturating_sub(8))
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">{title}</text>",
+        "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\"{fit}>{title}</text>",
         width / 2
     );
     let _ = writeln!(

@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::criteria::Criterion;
 use crate::error::Result;
 use crate::game::Game;
+use crate::plot::Grid;
 use crate::rules::Rule;
 
 /// The move graph of THEORY.md (1→0, 2→0, 2→1, 3→2), shipped as a data file.
@@ -43,6 +44,64 @@ pub fn default_suite() -> Result<Vec<SuiteJob>> {
     )?;
     jobs.push(SuiteJob { game: graph, spaces: (1..=3).map(|n| (n, 3)).collect() });
     Ok(jobs)
+}
+
+/// A picture the suite draws into `data/plots/`.
+#[derive(Clone, Debug)]
+pub struct SuitePlot {
+    /// The game.
+    pub game: Game,
+    /// The rule whose P-positions are drawn.
+    pub rule: Rule,
+    /// Largest heap size.
+    pub max: u32,
+    /// The 2-heap grid or a 3-heap slice.
+    pub grid: Grid,
+    /// Pixels per cell.
+    pub scale: u32,
+    /// File name in `data/plots/`.
+    pub file: String,
+}
+
+impl SuitePlot {
+    /// The `nimtab plot` command that draws the same bytes.
+    pub fn command(&self, dir: &str) -> String {
+        let grid = match self.grid {
+            Grid::TwoHeaps => "--heaps 2".to_string(),
+            Grid::ThreeHeapSlice(k) => format!("--heaps 3 --slice h3={k}"),
+        };
+        format!(
+            "nimtab plot --game {} --max {} --rule {} {grid} --scale {} --out {dir}/{}",
+            self.game.spec(),
+            self.max,
+            self.rule,
+            self.scale,
+            self.file
+        )
+    }
+}
+
+/// The suite's pictures: Nim under normal and misère play (2 heaps, and a 3-heap slice),
+/// `subtract:1,3,4`, and the THEORY.md move graph under misère play.
+pub fn default_plots() -> Result<Vec<SuitePlot>> {
+    let graph = default_suite()?.pop().expect("the suite ends with the move graph").game;
+    let plot = |game: &Game, rule, max, grid, scale, file: &str| SuitePlot {
+        game: game.clone(),
+        rule,
+        max,
+        grid,
+        scale,
+        file: file.to_string(),
+    };
+    let (nim, sub) = (Game::nim(), Game::subtract(&[1, 3, 4])?);
+    Ok(vec![
+        plot(&nim, Rule::Normal, 31, Grid::TwoHeaps, 10, "nim-normal.svg"),
+        plot(&nim, Rule::Misere, 31, Grid::TwoHeaps, 10, "nim-misere.svg"),
+        plot(&nim, Rule::Normal, 31, Grid::ThreeHeapSlice(12), 10, "nim-normal-h3-12.svg"),
+        plot(&sub, Rule::Normal, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-normal.svg"),
+        plot(&sub, Rule::Misere, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-misere.svg"),
+        plot(&graph, Rule::Misere, 3, Grid::TwoHeaps, 40, "graph-sj-counterexample-misere.svg"),
+    ])
 }
 
 /// Rules the suite compares.

@@ -8,8 +8,11 @@ use nimtab::export::{
     summary_table, write_counterexamples, write_grundy, write_manifest, write_summary,
     ManifestEntry,
 };
+use nimtab::plot::{render, title, Format};
 use nimtab::report::{render_report, RunInfo, Section};
-use nimtab::suite::{default_suite, grundy_file_name, SUITE_CRITERIA, SUITE_LIMIT, SUITE_RULES};
+use nimtab::suite::{
+    default_plots, default_suite, grundy_file_name, SUITE_CRITERIA, SUITE_LIMIT, SUITE_RULES,
+};
 use nimtab::verify::verify_space;
 use nimtab::Engine;
 
@@ -55,8 +58,10 @@ impl Generated {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     output::check_parent(&a.report)?;
-    std::fs::create_dir_all(a.data_dir.join("grundy"))
-        .with_context(|| format!("creating {}", a.data_dir.display()))?;
+    for sub in ["grundy", "plots"] {
+        std::fs::create_dir_all(a.data_dir.join(sub))
+            .with_context(|| format!("creating {}", a.data_dir.join(sub).display()))?;
+    }
     let jobs = default_suite()?;
     let mut total = 0u64;
     for job in &jobs {
@@ -99,6 +104,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         let name = format!("grundy/{}", grundy_file_name(&job.game));
         generated.add(&name, std::mem::take(&mut bytes), &command);
     }
+    let mut pictures = Vec::new();
+    for plot in default_plots()? {
+        let bytes = render(&plot.game, plot.rule, plot.max, plot.grid, Format::Svg, plot.scale)?;
+        let name = format!("plots/{}", plot.file);
+        generated.add(&name, bytes, &plot.command("data/plots"));
+        pictures.push((title(&plot.game, plot.rule, plot.grid), name));
+    }
     let mut manifest = Vec::new();
     for (name, content, command) in &generated.files {
         output::write_file(&a.data_dir.join(name), |w| w.write_all(content))?;
@@ -112,7 +124,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         threads: rayon::current_num_threads(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    let sections = bench_section(&a.bench).into_iter().collect::<Vec<_>>();
+    let mut sections = vec![plots_section(&a.data_dir, &pictures)];
+    sections.extend(bench_section(&a.bench));
     let report = render_report(&findings, &run, &sections);
     output::write_file(&a.report, |w| w.write_all(report.as_bytes()))?;
 
@@ -131,6 +144,18 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         )
     })?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// The suite's pictures, linked from the report (paths relative to the report).
+fn plots_section(data_dir: &Path, pictures: &[(String, String)]) -> Section {
+    let mut body = String::from(
+        "P-positions drawn from the DP labels (dark = P; rows h1 downwards, columns h2 \
+         rightwards). Redraw any of them with the command in `data/MANIFEST.csv`.\n\n",
+    );
+    for (title, name) in pictures {
+        body.push_str(&format!("![{title}]({}/{name})\n\n", data_dir.display()));
+    }
+    Section { title: "Pictures".to_string(), body }
 }
 
 /// The benchmark figures recorded by `scripts/bench`, if the file exists.
