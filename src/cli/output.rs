@@ -173,3 +173,36 @@ impl nimtab::Progress for Bar {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_neither_the_file_nor_its_temporary() {
+        let dir = std::env::temp_dir().join(format!("nimtab-output-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out.csv");
+        let result = write_file(&path, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            // What a full disk reports part-way through a write.
+            Err::<(), _>(io::Error::from_raw_os_error(28))
+        });
+        let message = format!("{:#}", result.unwrap_err());
+        assert!(message.contains("out.csv") && message.contains("No space left"), "{message}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+        std::fs::remove_dir(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_complete_write_appears_under_its_name_only() {
+        let dir = std::env::temp_dir().join(format!("nimtab-output-ok-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out.csv");
+        write_file(&path, |w| w.write_all(b"a,b\n")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"a,b\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
