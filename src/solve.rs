@@ -440,7 +440,7 @@ impl SharedRows {
     #[inline]
     unsafe fn row(&self, row: usize) -> &[u64] {
         let start = row * self.words_per_row;
-        debug_assert!(start + self.words_per_row <= self.len);
+        assert!(start + self.words_per_row <= self.len, "row {row} outside the table");
         std::slice::from_raw_parts(self.ptr.add(start), self.words_per_row)
     }
 
@@ -450,7 +450,7 @@ impl SharedRows {
     #[allow(clippy::mut_from_ref)]
     unsafe fn row_mut(&self, row: usize) -> &mut [u64] {
         let start = row * self.words_per_row;
-        debug_assert!(start + self.words_per_row <= self.len);
+        assert!(start + self.words_per_row <= self.len, "row {row} outside the table");
         std::slice::from_raw_parts_mut(self.ptr.add(start), self.words_per_row)
     }
 }
