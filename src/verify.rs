@@ -151,6 +151,9 @@ impl Comparer<'_> {
         r: usize,
     ) {
         let (first_word, last_word) = (lo / 64, dp_bits.len() - 1);
+        // Once the kept list is full and a column's index is not below its largest, no
+        // later column of this row can enter it; counting goes on to the row's end.
+        let mut keeping = true;
         for (i, (&dp, &pred)) in dp_bits.iter().zip(predicted).enumerate() {
             let mut diff = dp ^ pred;
             if diff == 0 {
@@ -163,7 +166,7 @@ impl Comparer<'_> {
                 }
             }
             tally.disagree += u64::from(diff.count_ones());
-            while diff != 0 {
+            while keeping && diff != 0 {
                 let column = i * 64 + diff.trailing_zeros() as usize;
                 diff &= diff - 1;
                 let index = row.first_index + (column - lo) as u64;
@@ -172,8 +175,10 @@ impl Comparer<'_> {
                         Some(&(top, _)) if index < top => {
                             tally.first.pop();
                         }
-                        // Later columns of this row have larger indices still.
-                        _ => return,
+                        _ => {
+                            keeping = false;
+                            break;
+                        }
                     }
                 }
                 tally.first.push((index, dp >> (column % 64) & 1 == 1));
