@@ -166,6 +166,8 @@ pub struct Engine<'g> {
     reach_below: Vec<u32>,
     /// Layers with fewer positions on average run on the calling thread.
     parallel_threshold: u64,
+    /// The option lists again, flat, for the general row solver.
+    flat_options: FlatOptions,
 }
 
 /// Below this many positions per layer (on average), a layer runs on one thread: rayon's
@@ -204,6 +206,7 @@ impl<'g> Engine<'g> {
     pub fn new(game: &'g Game, space: Space, canonical: bool) -> Engine<'g> {
         let max = space.max();
         let options = game.option_table(max);
+        let flat_options = FlatOptions::new(&options);
         let kind = row_kind(game, &options, max);
         let k = space.heaps() - 1;
         let r = space.radix();
@@ -238,6 +241,7 @@ impl<'g> Engine<'g> {
             short_ranker,
             reach_below,
             parallel_threshold: PARALLEL_THRESHOLD,
+            flat_options,
         }
     }
 
@@ -649,7 +653,7 @@ impl<'e, 'g> Pass<'e, 'g> {
                         for (blocked, row) in
                             scratch.blocked.chunks_exact(w).zip(scratch.rows.chunks_exact_mut(w))
                         {
-                            solve_general_row(&e.options, lo as usize, r, blocked, row);
+                            solve_general_row(&e.flat_options, lo as usize, r, blocked, row);
                         }
                     }
                 }
@@ -1005,14 +1009,40 @@ pub(crate) fn valid_columns(i: usize, lo: usize, r: usize) -> u64 {
 }
 
 /// General row: column h is P iff not blocked and none of its options in the row is P.
-fn solve_general_row(options: &[Vec<u32>], lo: usize, r: usize, blocked: &[u64], row: &mut [u64]) {
-    for h in lo..r {
-        if blocked[h / 64] >> (h % 64) & 1 == 1 {
-            continue;
+/// Only free columns are visited; their options are one slice of a flat array.
+fn solve_general_row(options: &FlatOptions, lo: usize, r: usize, blocked: &[u64], row: &mut [u64]) {
+    for i in lo / 64..blocked.len() {
+        let mut free = !blocked[i] & valid_columns(i, lo, r);
+        while free != 0 {
+            let bit = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let reaches_p =
+                options.of(i * 64 + bit).iter().any(|&o| row[o as usize / 64] >> (o % 64) & 1 == 1);
+            // Options are smaller columns, so bits set earlier in this word are seen.
+            row[i] |= u64::from(!reaches_p) << bit;
         }
-        let reaches_p = options[h].iter().any(|&o| row[o as usize / 64] >> (o % 64) & 1 == 1);
-        if !reaches_p {
-            row[h / 64] |= 1 << (h % 64);
+    }
+}
+
+/// Option lists of every heap size in one array: `targets[starts[h]..starts[h + 1]]`.
+struct FlatOptions {
+    starts: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl FlatOptions {
+    fn new(options: &[Vec<u32>]) -> FlatOptions {
+        let mut starts = vec![0];
+        let mut targets = Vec::new();
+        for list in options {
+            targets.extend_from_slice(list);
+            starts.push(targets.len());
         }
+        FlatOptions { starts, targets }
+    }
+
+    #[inline]
+    fn of(&self, h: usize) -> &[u32] {
+        &self.targets[self.starts[h]..self.starts[h + 1]]
     }
 }
