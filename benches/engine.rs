@@ -223,24 +223,26 @@ fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
     Ok(())
 }
 
-/// Compares every label of a complete naive run with the engine's kept tables.
+/// Compares every label of a complete naive run with the engine's kept tables, row by row.
 fn compare_labels(game: &Game, space: Space, run: &naive::NaiveRun) -> Result<(), String> {
     let engine = Engine::new(game, space, false);
     engine.check_memory(1, memory_limit()).map_err(|e| e.to_string())?;
+    let radix = space.radix() as usize;
     for (r, rule) in Rule::ALL.into_iter().enumerate() {
         let (tables, ()) = engine.run(rule, true, &(), &NoProgress);
         let table = tables.ok_or("the engine kept no table")?;
-        let mut tuple = vec![0u32; space.heaps()];
-        for (index, &naive_label) in run.labels[r].iter().enumerate() {
-            if (naive_label == 1) != table.is_p(&tuple) {
+        let mut prefix = vec![0u32; space.heaps() - 1];
+        for (row, naive_row) in run.labels[r].chunks(radix).enumerate() {
+            let engine_row = table.row(&prefix);
+            if let Some(h) = (0..radix).find(|&h| (naive_row[h] == 1) != engine_row[h]) {
                 return Err(format!(
-                    "MISMATCH naive vs engine labels on {} under {rule} at {tuple:?} \
-                     (index {index}): naive says {}",
+                    "MISMATCH naive vs engine labels on {} under {rule} at prefix {prefix:?}, \
+                     last heap {h} (row {row}): naive says {}",
                     game.spec(),
-                    if naive_label == 1 { "P" } else { "N" }
+                    if naive_row[h] == 1 { "P" } else { "N" }
                 ));
             }
-            for h in tuple.iter_mut().rev() {
+            for h in prefix.iter_mut().rev() {
                 if *h < space.max() {
                     *h += 1;
                     break;
@@ -285,8 +287,8 @@ fn compare_counts(
             }
             if run.disagree[r][c] != f.disagree {
                 eprintln!(
-                    "ENGINE BUG: verify_rules counts {} disagreements on {what}, the naive \
-                     DP (checked position by position) counts {}",
+                    "ENGINE BUG: verify_rules counts {} disagreements on {what}, the naive DP \
+                     (labels checked position by position) counts {}",
                     f.disagree, run.disagree[r][c]
                 );
                 verdict = "verify-miscounts";
