@@ -1,0 +1,392 @@
+//! Benchmark harness for issue 5: one measurement per process, printed as one CSV line.
+//!
+//! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
+//! the library) or `naive` (the baseline in `naive.rs`), or `engine check` to compare the
+//! two on small spaces. Each measurement runs in its own process so that its peak memory
+//! (VmHWM) is its own. `scripts/bench` runs every case and formats the table.
+
+// Not `benches/naive.rs`: Cargo would discover a file there as a bench target of its own.
+#[path = "engine/naive.rs"]
+mod naive;
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use nimtab::verify::{verify_rules, Finding};
+use nimtab::{Criterion, Engine, Game, NoProgress, Rule, Space};
+
+/// One benchmarked space.
+struct Case {
+    name: &'static str,
+    heaps: usize,
+    max: u32,
+    canonical: bool,
+    game: fn() -> Game,
+}
+
+const CASES: [Case; 5] = [
+    Case { name: "nim-3-255", heaps: 3, max: 255, canonical: false, game: Game::nim },
+    Case { name: "nim-4-255", heaps: 4, max: 255, canonical: false, game: Game::nim },
+    Case { name: "sub134-3-1023", heaps: 3, max: 1023, canonical: false, game: subtract_134 },
+    Case { name: "graph-3-1023", heaps: 3, max: 1023, canonical: false, game: random_graph },
+    Case { name: "nim-6-63-canonical", heaps: 6, max: 63, canonical: true, game: Game::nim },
+];
+
+/// The naive run measures for this long, then stops if the whole space would take longer
+/// than a minute at the rate seen, and extrapolates.
+const NAIVE_BUDGET: naive::Budget =
+    naive::Budget { budget: Duration::from_secs(15), full_limit: Duration::from_secs(60) };
+
+/// Counterexamples kept per (rule, criterion), as `nimtab verify` keeps by default.
+const LIMIT: usize = 20;
+
+fn subtract_134() -> Game {
+    Game::subtract(&[1, 3, 4]).expect("a valid subtraction set")
+}
+
+/// A fixed random move graph over sizes 0..=1023: three distinct smaller targets per size
+/// (all of them below 3). SplitMix64 with a fixed seed, so every run benchmarks the same
+/// graph without a random-number dependency.
+fn random_graph() -> Game {
+    let mut state = 0x5eed_0005_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut pairs = Vec::new();
+    for from in 1..=1023u32 {
+        let mut targets: Vec<u32> = Vec::new();
+        while targets.len() < from.min(3) as usize {
+            let to = (next() % u64::from(from)) as u32;
+            if !targets.contains(&to) {
+                targets.push(to);
+            }
+        }
+        pairs.extend(targets.into_iter().map(|to| (from, to)));
+    }
+    Game::graph("graph:random-1023-3-seed5", &pairs).expect("every move lowers the heap")
+}
+
+/// One CSV line of results.
+struct Measurement {
+    positions: u64,
+    wall: f64,
+    cpu: f64,
+    peak_mib: f64,
+    threads: usize,
+    estimate: bool,
+    /// Positions actually labelled (fewer than `positions` for an estimate).
+    measured_positions: u64,
+    /// How the result was checked: `agree`, `verify-miscounts`, `prefix-theorems`, `-`.
+    check: &'static str,
+}
+
+const CSV_HEADER: &str =
+    "case,method,positions,seconds,cpu_seconds,peak_rss_mib,threads,estimate,measured_positions,check";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("bench: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let usage = || {
+        let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
+        format!(
+            "usage: engine CASE engine|naive [THREADS] | engine check | engine header\ncases: {}",
+            names.join(", ")
+        )
+    };
+    match args.first().map(String::as_str) {
+        Some("header") => {
+            println!("{CSV_HEADER}");
+            return Ok(());
+        }
+        Some("check") => return check_naive_against_engine(),
+        // Plain `cargo bench` passes no case: run the quick correctness check, point at the
+        // script and succeed, rather than fail the whole `cargo bench`.
+        None => {
+            eprintln!("{}\nrun scripts/bench for the issue-5 table", usage());
+            return check_naive_against_engine();
+        }
+        _ => {}
+    }
+    let [case_name, method, rest @ ..] = args else { return Err(usage()) };
+    let case = CASES.iter().find(|c| c.name == case_name).ok_or_else(usage)?;
+    if let Some(threads) = rest.first() {
+        let threads: usize =
+            threads.parse().map_err(|_| format!("bad thread count '{threads}'"))?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    let game = (case.game)();
+    let space = Space::new(case.heaps, case.max).map_err(|e| e.to_string())?;
+    let measurement = match method.as_str() {
+        "engine" => measure_engine(&game, space, case.canonical)?,
+        "naive" => measure_naive(&game, space)?,
+        _ => return Err(usage()),
+    };
+    let m = measurement;
+    println!(
+        "{},{},{},{:.3},{:.3},{:.1},{},{},{},{}",
+        case.name,
+        method,
+        m.positions,
+        m.wall,
+        m.cpu,
+        m.peak_mib,
+        m.threads,
+        if m.estimate { "estimate" } else { "measured" },
+        m.measured_positions,
+        m.check
+    );
+    Ok(())
+}
+
+/// The job of `nimtab verify` with default rules and criteria, as one fused pass.
+fn engine_verify(game: &Game, space: Space, canonical: bool) -> Result<Vec<Finding>, String> {
+    let engine = Engine::new(game, space, canonical);
+    engine.check_memory_fused(Rule::ALL.len(), false, memory_limit()).map_err(|e| e.to_string())?;
+    Ok(verify_rules(&engine, game, &Rule::ALL, &Criterion::ALL, LIMIT, &NoProgress))
+}
+
+fn measure_engine(game: &Game, space: Space, canonical: bool) -> Result<Measurement, String> {
+    let cpu_start = cpu_seconds();
+    let start = Instant::now();
+    let findings = engine_verify(game, space, canonical)?;
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_start;
+    // A theorem with disagreements means a wrong engine: its speed would mean nothing.
+    if let Some(f) = findings.iter().find(|f| f.theorem_failed()) {
+        return Err(format!("engine: theorem {} failed under {}", f.criterion, f.rule));
+    }
+    let positions = findings.first().map_or(0, |f| f.positions);
+    Ok(Measurement {
+        positions,
+        wall,
+        cpu,
+        peak_mib: peak_rss_mib(),
+        threads: rayon::current_num_threads(),
+        estimate: false,
+        measured_positions: positions,
+        check: "-",
+    })
+}
+
+fn measure_naive(game: &Game, space: Space) -> Result<Measurement, String> {
+    let cpu_start = cpu_seconds();
+    let result = naive::run(game, space, NAIVE_BUDGET);
+    let cpu = cpu_seconds() - cpu_start;
+    let peak_mib = peak_rss_mib();
+    check_theorems(game, &result)?;
+    let check = if result.complete() {
+        // Where both run, the naive DP must agree with the engine position for position.
+        compare_labels(game, space, &result)?;
+        compare_counts(game, space, &result)?
+    } else {
+        "prefix-theorems"
+    };
+    // An estimate scales the prefix's time by positions (see docs/architecture).
+    let scale = result.total as f64 / result.labelled.max(1) as f64;
+    Ok(Measurement {
+        positions: result.total,
+        wall: result.elapsed.as_secs_f64() * scale,
+        cpu: cpu * scale,
+        peak_mib,
+        threads: 1,
+        estimate: !result.complete(),
+        measured_positions: result.labelled,
+        check,
+    })
+}
+
+/// Theorems hold on every prefix too: a cheap check of a naive run that stopped early.
+fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
+    for (r, rule) in Rule::ALL.into_iter().enumerate() {
+        for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
+            if criterion.is_theorem(game, rule) && run.disagree[r][c] != 0 {
+                return Err(format!(
+                    "NAIVE DP IS WRONG: theorem {criterion} under {rule} has {} disagreements \
+                     on {} positions of {}",
+                    run.disagree[r][c],
+                    run.labelled,
+                    game.spec()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Compares every label of a complete naive run with the engine's kept tables, row by row.
+fn compare_labels(game: &Game, space: Space, run: &naive::NaiveRun) -> Result<(), String> {
+    let engine = Engine::new(game, space, false);
+    engine.check_memory(1, memory_limit()).map_err(|e| e.to_string())?;
+    let radix = space.radix() as usize;
+    for (r, rule) in Rule::ALL.into_iter().enumerate() {
+        let (tables, ()) = engine.run(rule, true, &(), &NoProgress);
+        let table = tables.ok_or("the engine kept no table")?;
+        let mut prefix = vec![0u32; space.heaps() - 1];
+        for (row, naive_row) in run.labels[r].chunks(radix).enumerate() {
+            let engine_row = table.row(&prefix);
+            if let Some(h) = (0..radix).find(|&h| (naive_row[h] == 1) != engine_row[h]) {
+                return Err(format!(
+                    "MISMATCH naive vs engine labels on {} under {rule} at prefix {prefix:?}, \
+                     last heap {h} (row {row}): naive says {}",
+                    game.spec(),
+                    if naive_row[h] == 1 { "P" } else { "N" }
+                ));
+            }
+            for h in prefix.iter_mut().rev() {
+                if *h < space.max() {
+                    *h += 1;
+                    break;
+                }
+                *h = 0;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Compares the counts of a complete naive run with the engine's `verify` findings.
+///
+/// Positions and P-positions must be equal. The naive disagreement counts are checked
+/// against the library's per-position definitions (`check`); where the engine's
+/// `verify_rules` counts fewer, that is reported loudly as an engine bug, not hidden.
+fn compare_counts(
+    game: &Game,
+    space: Space,
+    run: &naive::NaiveRun,
+) -> Result<&'static str, String> {
+    let findings = engine_verify(game, space, false)?;
+    let c_count = Criterion::ALL.len();
+    let mut verdict = "agree";
+    for (r, rule) in Rule::ALL.into_iter().enumerate() {
+        for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
+            let f = &findings[r * c_count + c];
+            assert_eq!((f.rule, f.criterion), (rule, criterion), "findings in rule order");
+            let what = format!(
+                "{} {} heaps max {} ({rule}, {criterion})",
+                game.spec(),
+                space.heaps(),
+                space.max()
+            );
+            if (run.labelled, run.p_positions[r]) != (f.positions, f.p_positions) {
+                return Err(format!(
+                    "MISMATCH naive vs engine on {what}: naive (positions, P) = {:?}, \
+                     engine = {:?}",
+                    (run.labelled, run.p_positions[r]),
+                    (f.positions, f.p_positions)
+                ));
+            }
+            if run.disagree[r][c] != f.disagree {
+                eprintln!(
+                    "ENGINE BUG: verify_rules counts {} disagreements on {what}, the naive DP \
+                     (labels checked position by position) counts {}",
+                    f.disagree, run.disagree[r][c]
+                );
+                verdict = "verify-miscounts";
+            }
+        }
+    }
+    Ok(verdict)
+}
+
+/// Runs the naive DP and the engine on small spaces of every kind of game: labels position
+/// by position, the naive criteria against `Criterion::predicts_p`, and the counts against
+/// `verify_rules`. Prints one line per space.
+fn check_naive_against_engine() -> Result<(), String> {
+    let theory_graph = Game::graph("graph:theory", &[(1, 0), (2, 0), (2, 1), (3, 2)])
+        .expect("THEORY.md's example graph");
+    let spaces: Vec<(Game, usize, u32)> = vec![
+        (Game::nim(), 1, 9),
+        (Game::nim(), 2, 20),
+        (Game::nim(), 3, 31),
+        (Game::nim(), 3, 100),
+        (Game::nim(), 4, 12),
+        (subtract_134(), 3, 40),
+        (subtract_134(), 2, 300),
+        (Game::subtract(&[2, 3, 5]).expect("valid set"), 3, 30),
+        (random_graph(), 3, 60),
+        (random_graph(), 2, 200),
+        (theory_graph, 4, 3),
+    ];
+    for (game, heaps, max) in spaces {
+        let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
+        let run = naive::run(&game, space, naive::Budget::unlimited());
+        check_theorems(&game, &run)?;
+        check_predictions(&game, space)?;
+        compare_labels(&game, space, &run)?;
+        let verdict = compare_counts(&game, space, &run)?;
+        println!(
+            "check {verdict}: {} {heaps} heaps max {max}: {} positions, P = {:?}",
+            game.spec(),
+            run.labelled,
+            run.p_positions
+        );
+    }
+    Ok(())
+}
+
+/// The naive criteria must equal the library's per-position definitions.
+fn check_predictions(game: &Game, space: Space) -> Result<(), String> {
+    let grundy = game.grundy(space.max());
+    for index in 0..space.positions() {
+        let tuple = space.tuple(index);
+        let naive = naive::predictions(&tuple, &grundy);
+        for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
+            if criterion.predicts_p(&tuple, &grundy) != naive[c] {
+                return Err(format!("NAIVE CRITERION {criterion} IS WRONG at {tuple:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The memory limit `nimtab` uses: 90% of MemAvailable.
+fn memory_limit() -> u64 {
+    let available = proc_field("/proc/meminfo", "MemAvailable:").map_or(4 << 30, |kib| kib * 1024);
+    available / 10 * 9
+}
+
+/// Peak resident set size of this process (VmHWM), in MiB.
+fn peak_rss_mib() -> f64 {
+    proc_field("/proc/self/status", "VmHWM:").map_or(f64::NAN, |kib| kib as f64 / 1024.0)
+}
+
+/// The first number after `key` in a `/proc` file of `key value kB` lines.
+fn proc_field(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// User plus system CPU time of the whole process (all threads), in seconds.
+///
+/// Read from /proc/self/stat (fields 14 and 15, in clock ticks) to avoid a libc
+/// dependency; Linux reports them in USER_HZ, which is 100 on every architecture's ABI.
+fn cpu_seconds() -> f64 {
+    const USER_HZ: f64 = 100.0;
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return f64::NAN };
+    // The command name (field 2) may contain spaces; fields after it follow its ')'.
+    let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else { return f64::NAN };
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // After ')', field 3 (state) is at 0, so field k is at k - 3.
+    let ticks = |k: usize| fields.get(k - 3).and_then(|v| v.parse::<f64>().ok());
+    match (ticks(14), ticks(15)) {
+        (Some(user), Some(system)) => (user + system) / USER_HZ,
+        _ => f64::NAN,
+    }
+}
