@@ -322,30 +322,10 @@ impl Program {
         out: &mut [u64],
         scratch: &mut RowScratch,
     ) -> Result<(), EvalError> {
-        let mut position = std::mem::take(&mut scratch.position);
-        position.clear();
-        position.extend_from_slice(prefix);
-        position.push(0);
-        let mut result = Ok(());
-        for (i, _) in scratch.troubled.iter().enumerate().filter(|(_, &t)| t) {
-            let h = lo + i as u32;
-            *position.last_mut().expect("at least one heap") = h;
-            match self.eval_position(&position) {
-                Ok(v) => {
-                    let (word, bit) = (&mut out[h as usize / 64], 1u64 << (h % 64));
-                    if v != 0 {
-                        *word |= bit;
-                    } else {
-                        *word &= !bit;
-                    }
-                }
-                Err(error) => {
-                    result = Err(error);
-                    break;
-                }
-            }
-        }
-        scratch.position = position;
+        let troubled = std::mem::take(&mut scratch.troubled);
+        let columns = troubled.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| lo + i as u32);
+        let result = self.eval_columns_exactly(prefix, columns, out, scratch);
+        scratch.troubled = troubled;
         result
     }
 
@@ -356,16 +336,34 @@ impl Program {
         out: &mut [u64],
         scratch: &mut RowScratch,
     ) -> Result<(), EvalError> {
+        self.eval_columns_exactly(prefix, lo..=self.max(), out, scratch)
+    }
+
+    /// Evaluates the claim position by position on the given last-heap columns (in
+    /// increasing order) and sets or clears their bits; stops at the first error.
+    fn eval_columns_exactly(
+        &self,
+        prefix: &[u32],
+        columns: impl Iterator<Item = u32>,
+        out: &mut [u64],
+        scratch: &mut RowScratch,
+    ) -> Result<(), EvalError> {
         let mut position = std::mem::take(&mut scratch.position);
         position.clear();
         position.extend_from_slice(prefix);
         position.push(0);
         let mut result = Ok(());
-        for h in lo..=self.max() {
+        for h in columns {
             *position.last_mut().expect("at least one heap") = h;
             match self.eval_position(&position) {
-                Ok(0) => {}
-                Ok(_) => out[h as usize / 64] |= 1 << (h % 64),
+                Ok(v) => {
+                    let (word, bit) = (&mut out[h as usize / 64], 1u64 << (h % 64));
+                    if v != 0 {
+                        *word |= bit;
+                    } else {
+                        *word &= !bit;
+                    }
+                }
                 Err(error) => {
                     result = Err(error);
                     break;
