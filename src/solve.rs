@@ -207,8 +207,13 @@ impl<'g> Engine<'g> {
         let max = space.max();
         let options = game.option_table(max);
         let flat_options = FlatOptions::new(&options);
-        let kind = row_kind(game, &options, max);
+        let mut kind = row_kind(game, &options, max);
         let k = space.heaps() - 1;
+        // Full-mode Nim keeps (k - 1) accumulator rows per value of a prefix heap, which
+        // outgrows a whole table when k - 1 > M + 1 (many heaps, tiny max): use the table.
+        if kind == RowKind::Nim && !canonical && k >= 2 && (k - 1) as u64 > u64::from(max) + 1 {
+            kind = RowKind::General;
+        }
         let r = space.radix();
         let words_per_row = (r as usize).div_ceil(64);
         let rows = if canonical { multisets(max, k) } else { r.saturating_pow(k as u32) };

@@ -30,7 +30,8 @@ fn assert_matches_reference(game: &RefGame, n: usize, max: u32) {
 
 #[test]
 fn engine_matches_reference_on_nim() {
-    for (n, max) in small_spaces() {
+    // The last two spaces have many heaps and a tiny max: Nim falls back to the table.
+    for (n, max) in small_spaces().into_iter().chain([(5, 1), (6, 2)]) {
         assert_matches_reference(&RefGame::Nim, n, max);
     }
 }
