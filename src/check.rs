@@ -67,7 +67,7 @@ impl ClaimCheck<'_> {
             diff &= diff - 1;
             let index = row.first_index + (h - row.lo as usize) as u64;
             let kept = &report.counterexamples;
-            if kept.len() == self.limit && kept.last().map_or(true, |c| c.index < index) {
+            if kept.len() == self.limit && kept.last().is_none_or(|c| c.index < index) {
                 // The list is full of smaller indices, and the word's next bits are larger.
                 return;
             }
@@ -120,7 +120,7 @@ impl RowVisitor for ClaimCheck<'_> {
         {
             let last = *error.position.last().expect("positions have heaps");
             let index = row.first_index + u64::from(last - row.lo);
-            if acc.error.as_ref().map_or(true, |(seen, _)| index < *seen) {
+            if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
                 acc.error = Some((index, error));
             }
             return;

@@ -123,8 +123,23 @@ impl Game {
         (0..=max).map(|h| self.options(h)).collect()
     }
 
+    /// Whether a heap of size `h` has at least one move (without listing them).
+    pub fn has_moves(&self, h: u32) -> bool {
+        match &self.rule {
+            MoveRule::Nim => h > 0,
+            MoveRule::Subtract(set) => set.first().is_some_and(|&s| s <= h),
+            MoveRule::Graph(moves) => moves.get(h as usize).is_some_and(|m| !m.is_empty()),
+        }
+    }
+
     /// Grundy values `g(0..=max)` by the mex rule.
+    ///
+    /// For Nim the mex of `{0, …, h-1}` is `h`; it is returned directly, because listing
+    /// Nim's options would cost `O(max^2)`.
     pub fn grundy(&self, max: u32) -> Vec<u32> {
+        if self.rule == MoveRule::Nim {
+            return (0..=max).collect();
+        }
         let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
         let mut seen: Vec<bool> = Vec::new();
         for h in 0..=max {
@@ -220,6 +235,20 @@ mod tests {
     #[test]
     fn grundy_of_nim_is_identity() {
         assert_eq!(Game::nim().grundy(5), vec![0, 1, 2, 3, 4, 5]);
+        // The same through the mex rule, on a move graph that is Nim.
+        let pairs: Vec<(u32, u32)> = (1..6).flat_map(|f| (0..f).map(move |t| (f, t))).collect();
+        assert_eq!(Game::graph("graph:nim", &pairs).unwrap().grundy(5), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn has_moves_agrees_with_the_option_lists() {
+        let games =
+            [Game::nim(), Game::subtract(&[2, 5]).unwrap(), Game::graph("g", &[(3, 1)]).unwrap()];
+        for game in &games {
+            for h in 0..8 {
+                assert_eq!(game.has_moves(h), !game.options(h).is_empty(), "{} {h}", game.spec());
+            }
+        }
     }
 
     #[test]

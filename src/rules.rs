@@ -56,7 +56,7 @@ impl Rule {
     pub fn terminal_sizes(self, game: &Game, max: u32) -> Vec<bool> {
         match self {
             Rule::Normal => vec![false; max as usize + 1],
-            Rule::Misere => (0..=max).map(|h| game.options(h).is_empty()).collect(),
+            Rule::Misere => (0..=max).map(|h| !game.has_moves(h)).collect(),
             Rule::Sj => game.grundy(max).iter().map(|&g| g == 0).collect(),
         }
     }

@@ -205,15 +205,16 @@ impl<'g> Engine<'g> {
     /// Prepares the option lists and the row layout for a space.
     pub fn new(game: &'g Game, space: Space, canonical: bool) -> Engine<'g> {
         let max = space.max();
-        let options = game.option_table(max);
-        let flat_options = FlatOptions::new(&options);
-        let mut kind = row_kind(game, &options, max);
         let k = space.heaps() - 1;
+        let mut kind = row_kind(game, max);
         // Full-mode Nim keeps (k - 1) accumulator rows per value of a prefix heap, which
         // outgrows a whole table when k - 1 > M + 1 (many heaps, tiny max): use the table.
         if kind == RowKind::Nim && !canonical && k >= 2 && (k - 1) as u64 > u64::from(max) + 1 {
             kind = RowKind::General;
         }
+        // Nim's row solver needs no option lists, and listing them costs O(max^2).
+        let options = if kind == RowKind::Nim { Vec::new() } else { game.option_table(max) };
+        let flat_options = FlatOptions::new(&options);
         let r = space.radix();
         let words_per_row = (r as usize).div_ceil(64);
         let rows = if canonical { multisets(max, k) } else { r.saturating_pow(k as u32) };
@@ -405,21 +406,30 @@ impl<'g> Engine<'g> {
     }
 }
 
-fn row_kind(game: &Game, options: &[Vec<u32>], max: u32) -> RowKind {
-    let is_nim = options
-        .iter()
-        .enumerate()
-        .all(|(h, opts)| opts.len() == h && opts.iter().enumerate().all(|(i, &o)| o as usize == i));
-    if is_nim {
-        return RowKind::Nim;
-    }
-    if let MoveRule::Subtract(set) = game.rule() {
-        let used: Vec<u32> = set.iter().copied().filter(|&s| s <= max).collect();
-        if used.iter().all(|&s| s <= 64) {
-            return RowKind::Subtract(used.iter().fold(0u64, |m, &s| m | 1 << (s - 1)));
+fn row_kind(game: &Game, max: u32) -> RowKind {
+    match game.rule() {
+        MoveRule::Nim => RowKind::Nim,
+        MoveRule::Subtract(set) => {
+            let used: Vec<u32> = set.iter().copied().filter(|&s| s <= max).collect();
+            if used.iter().all(|&s| s <= 64) {
+                RowKind::Subtract(used.iter().fold(0u64, |m, &s| m | 1 << (s - 1)))
+            } else {
+                RowKind::General
+            }
+        }
+        MoveRule::Graph(moves) => {
+            // A graph that lets every size up to max drop to every smaller one is Nim.
+            let is_nim = (0..=max as usize).all(|h| {
+                let list = moves.get(h).map_or(&[][..], |l| &l[..]);
+                list.len() == h && list.iter().enumerate().all(|(i, &o)| o as usize == i)
+            });
+            if is_nim {
+                RowKind::Nim
+            } else {
+                RowKind::General
+            }
         }
     }
-    RowKind::General
 }
 
 /// A row-major table of words that the tasks of one layer share.

@@ -189,3 +189,24 @@ fn ctrl_c_leaves_no_file_under_the_requested_name() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+#[test]
+fn nim_with_a_large_max_is_labelled_without_listing_options() {
+    // Listing Nim's options would take O(max^2) memory (about 800 MB here, 20 GB at
+    // max 100 000); the Nim path needs none.
+    let (code, out, err) =
+        run(&["verify", "--game", "nim", "--heaps", "2", "--max", "20000", "--criteria", "xor"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "nim       2  20000  normal  xor        400040001  20001  400040001         0"
+        ),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "solve", "--game", "nim", "--heaps", "1", "--max", "100000", "--only", "p", "--rules",
+        "misere",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "h1,gxor,misere\n1,1,P\n");
+}
