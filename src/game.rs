@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::space::MAX_HEAP_SIZE;
 
 /// How one heap may change in a move: always to a strictly smaller size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +63,12 @@ impl Game {
             if to >= from {
                 return Err(Error::Invalid(format!(
                     "move {from}->{to} in {spec} does not lower the heap (need to < from)"
+                )));
+            }
+            if from > MAX_HEAP_SIZE {
+                return Err(Error::Invalid(format!(
+                    "move {from}->{to} in {spec}: {from} is above the largest heap size, \
+                     {MAX_HEAP_SIZE}"
                 )));
             }
         }
@@ -209,6 +216,11 @@ pub fn read_graph_pairs<R: std::io::Read>(path: PathBuf, input: R) -> Result<Vec
         if to >= from {
             return Err(line_error(line, format!("move {from}->{to} needs to < from")));
         }
+        if from > MAX_HEAP_SIZE {
+            let reason =
+                format!("from value {from} is above the largest heap size, {MAX_HEAP_SIZE}");
+            return Err(line_error(line, reason));
+        }
         pairs.push((from, to));
     }
     Ok(pairs)
@@ -257,6 +269,8 @@ mod tests {
         assert_eq!(bad.to_string(), "move graph g.csv, line 3: move 2->2 needs to < from");
         let neg = read_graph_pairs("g.csv".into(), "from,to\n1,-1\n".as_bytes()).unwrap_err();
         assert!(neg.to_string().contains("line 2: to value '-1' is negative"), "{neg}");
+        let huge = read_graph_pairs("g.csv".into(), "from,to\n4000000000,0\n".as_bytes());
+        assert!(huge.unwrap_err().to_string().contains("line 2: from value 4000000000 is above"));
         let header = read_graph_pairs("g.csv".into(), "a,b\n1,0\n".as_bytes()).unwrap_err();
         assert!(header.to_string().contains("line 1: header must be 'from,to'"), "{header}");
     }

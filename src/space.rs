@@ -5,6 +5,11 @@ use crate::error::{Error, Result};
 /// The largest number of heaps a space may have.
 pub const MAX_HEAPS: usize = 64;
 
+/// The largest heap size nimtab handles (2^22 - 1). Any exhaustive space of more than one
+/// heap is far smaller; the limit keeps per-size tables (Grundy values, rankers, move
+/// graphs) bounded before any memory check.
+pub const MAX_HEAP_SIZE: u32 = (1 << 22) - 1;
+
 /// All tuples `(h1, …, hn)` with `0 <= hi <= max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Space {
@@ -23,8 +28,10 @@ impl Space {
                 reason: format!("--heaps {heaps} is above the limit of {MAX_HEAPS}"),
             });
         }
-        if max == u32::MAX {
-            return Err(Error::BadSpace { reason: format!("--max {max} is too large") });
+        if max > MAX_HEAP_SIZE {
+            return Err(Error::BadSpace {
+                reason: format!("--max {max} is above the largest heap size, {MAX_HEAP_SIZE}"),
+            });
         }
         let space = Space { heaps, max };
         if space.positions_u128() > u128::from(u64::MAX / 2) {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use nimtab::export::write_grundy;
+use nimtab::space::MAX_HEAP_SIZE;
 
 use super::output::{self, Target};
 use super::{args, Global, Outcome};
@@ -25,8 +26,8 @@ pub struct Args {
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = args::game(&a.game)?;
-    if a.max > 1 << 28 {
-        anyhow::bail!("--max {} is too large for a Grundy sequence (limit 2^28)", a.max);
+    if a.max > MAX_HEAP_SIZE {
+        anyhow::bail!("--max {} is above the largest heap size, {MAX_HEAP_SIZE}", a.max);
     }
     output::write_to(&target, |out| write_grundy(out, &game, a.max))?;
     Ok(Outcome::Success)

@@ -112,6 +112,7 @@ fn bad_solve_inputs_exit_2_naming_the_value() {
     assert_refused(&solve("subtract:1,x", "2", "3"), "'x' is not a positive integer");
     assert_refused(&solve("graph:no/such/file.csv", "2", "3"), "no/such/file.csv");
     assert_refused(&solve("subtract:1,2", "7", "255"), "GiB");
+    assert_refused(&solve("nim", "1", "4294967294"), "above the largest heap size, 4194303");
     let mut only = solve("nim", "2", "3");
     only.extend(["--only", "p"]);
     assert_refused(&only, "--only p needs exactly one rule");
@@ -128,6 +129,7 @@ fn bad_graph_files_name_the_line() {
         ("from,to\n1,0\n2,2\n", "line 3: move 2->2 needs to < from"),
         ("from,to\n1,0\n2,-1\n", "line 3: to value '-1' is negative"),
         ("from,to\n1,zero\n", "line 2: to value 'zero' is not a non-negative integer"),
+        ("from,to\n1,0\n4000000000,0\n", "line 3: from value 4000000000 is above"),
     ];
     for (i, (text, needle)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("g{i}.csv"));
