@@ -175,24 +175,29 @@ fn label_text(is_p: bool) -> &'static str {
     }
 }
 
+/// The cells of one finding, in `summary.csv` column order, ending with `first`.
+fn finding_cells(f: &Finding, first: String) -> Vec<String> {
+    vec![
+        f.game.clone(),
+        f.heaps.to_string(),
+        f.max.to_string(),
+        f.rule.name().to_string(),
+        f.criterion.name().to_string(),
+        f.positions.to_string(),
+        f.p_positions.to_string(),
+        f.agree.to_string(),
+        f.disagree.to_string(),
+        first,
+    ]
+}
+
 /// Writes `summary.csv`: one row per (heaps, rule, criterion).
 pub fn write_summary<W: Write + ?Sized>(out: &mut W, findings: &[Finding]) -> io::Result<()> {
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(SUMMARY_HEADER)?;
     for f in findings {
         let first = f.counterexamples.first().map(|c| position_text(&c.position));
-        csv.write_record([
-            f.game.clone(),
-            f.heaps.to_string(),
-            f.max.to_string(),
-            f.rule.name().to_string(),
-            f.criterion.name().to_string(),
-            f.positions.to_string(),
-            f.p_positions.to_string(),
-            f.agree.to_string(),
-            f.disagree.to_string(),
-            first.unwrap_or_default(),
-        ])?;
+        csv.write_record(finding_cells(f, first.unwrap_or_default()))?;
     }
     csv.flush()
 }
@@ -258,18 +263,7 @@ pub fn summary_table(findings: &[Finding]) -> String {
             format!("({}) dp {}", position_text(&c.position), label_text(c.dp_is_p))
         });
         let theorem_note = if f.theorem_failed() { "  THEOREM FAILED" } else { "" };
-        rows.push(vec![
-            f.game.clone(),
-            f.heaps.to_string(),
-            f.max.to_string(),
-            f.rule.name().to_string(),
-            f.criterion.name().to_string(),
-            f.positions.to_string(),
-            f.p_positions.to_string(),
-            f.agree.to_string(),
-            f.disagree.to_string(),
-            format!("{first}{theorem_note}"),
-        ]);
+        rows.push(finding_cells(f, format!("{first}{theorem_note}")));
     }
     let widths: Vec<usize> =
         (0..rows[0].len()).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
