@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Temporary files in flight, removed by the Ctrl-C handler.
 static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Installs the Ctrl-C handler: remove temporary files, exit 130.
+/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP: remove temporary files, exit 130.
 pub fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         if let Ok(paths) = IN_FLIGHT.lock() {
@@ -82,10 +82,18 @@ pub fn write_to<T>(
 }
 
 /// Writes a file atomically: temporary name in the same directory, then rename.
+///
+/// A symbolic link is followed (the file it names is replaced, not the link), and an
+/// existing path that is not a regular file (`/dev/null`, a FIFO) is written in place:
+/// renaming over it would replace the device with a plain file.
 pub fn write_file<T>(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
 ) -> anyhow::Result<T> {
+    let path = &follow_links(path);
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return write_in_place(path, write);
+    }
     let temp = temp_name(path);
     register(&temp);
     let result = (|| -> io::Result<T> {
@@ -101,6 +109,34 @@ pub fn write_file<T>(
         let _ = std::fs::remove_file(&temp);
     }
     unregister(&temp);
+    result.with_context(|| format!("writing {}", path.display()))
+}
+
+/// The path a chain of symbolic links ends at (the path itself if it is not a link).
+fn follow_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..32 {
+        let Ok(target) = std::fs::read_link(&path) else { break };
+        path = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    path
+}
+
+/// Writes to an existing non-regular file (a device or FIFO) directly.
+fn write_in_place<T>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> anyhow::Result<T> {
+    let result = (|| -> io::Result<T> {
+        let file = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut out = BufWriter::with_capacity(1 << 16, file);
+        let value = write(&mut out)?;
+        out.flush()?;
+        Ok(value)
+    })();
     result.with_context(|| format!("writing {}", path.display()))
 }
 
@@ -193,6 +229,23 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert!(left.is_empty(), "left behind: {left:?}");
         std::fs::remove_dir(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_symlink_is_followed_and_a_device_is_written_in_place() {
+        let dir = std::env::temp_dir().join(format!("nimtab-output-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("target.csv");
+        std::fs::write(&target, b"old").unwrap();
+        let link = dir.join("link.csv");
+        std::os::unix::fs::symlink("target.csv", &link).unwrap();
+        write_file(&link, |w| w.write_all(b"new")).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // /dev/null stays a device.
+        write_file(Path::new("/dev/null"), |w| w.write_all(b"x")).unwrap();
+        assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
     }
 
     #[test]
