@@ -129,7 +129,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     match &config.target {
         Some(target) => output::write_to(target, write_csv)?,
         None if !holds => {
-            println!();
+            output::line(format_args!(""))?;
             output::write_to(&Target::Stdout, write_csv)?;
         }
         None => {}

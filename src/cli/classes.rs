@@ -75,10 +75,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let mut failed = false;
     for claim in &report.claims {
         match &claim.counterexample {
-            None => println!("holds  {} (checked {})", claim.claim, claim.checked),
+            None => {
+                output::line(format_args!("holds  {} (checked {})", claim.claim, claim.checked))?
+            }
             Some(example) => {
                 failed = true;
-                println!("fails  {}: {example}", claim.claim);
+                output::line(format_args!("fails  {}: {example}", claim.claim))?;
             }
         }
     }

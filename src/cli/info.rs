@@ -2,7 +2,7 @@
 
 use nimtab::Engine;
 
-use super::{args, Global, Outcome};
+use super::{args, output, Global, Outcome};
 
 /// Arguments of `nimtab info`.
 #[derive(clap::Args, Debug)]
@@ -26,24 +26,29 @@ fn mib(bytes: u64) -> String {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let game = args::game(&a.game)?;
     let space = args::space(a.heaps, a.max)?;
-    println!("game                 {}", game.spec());
-    println!("heaps                {}", space.heaps());
-    println!("max                  {}", space.max());
-    println!("positions            {}", space.positions());
-    println!("canonical positions  {}", space.canonical_positions());
+    let mut text = format!(
+        "game                 {}\nheaps                {}\nmax                  {}\n\
+         positions            {}\ncanonical positions  {}\n",
+        game.spec(),
+        space.heaps(),
+        space.max(),
+        space.positions(),
+        space.canonical_positions()
+    );
     for (mode, canonical) in [("full", false), ("canonical", true)] {
         let engine = Engine::new(&game, space, canonical);
         let plan = engine.memory_plan();
         let path = if engine.uses_nim_path() { "nim line accumulators" } else { "table" };
-        println!(
+        text.push_str(&format!(
             "{mode:<9} memory     {} per rule table, {} working per rule ({path}); \
-             verify of 3 rules needs {}, solve of 3 rules {}",
+             verify of 3 rules needs {}, solve of 3 rules {}\n",
             mib(plan.table_bytes),
             mib(plan.working_bytes),
             mib(plan.fused(3, false)),
             mib(plan.fused(3, true)),
-        );
+        ));
     }
-    println!("memory available     {}", mib(global.memory_limit));
+    text.push_str(&format!("memory available     {}\n", mib(global.memory_limit)));
+    output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
     Ok(Outcome::Success)
 }

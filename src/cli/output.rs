@@ -81,6 +81,13 @@ pub fn write_to<T>(
     }
 }
 
+/// Writes one line to stdout. A closed pipe or a full disk becomes an error (a closed pipe
+/// ends the program quietly in `main`) instead of `println!`'s panic.
+pub fn line(text: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{text}").and_then(|()| out.flush()).context("writing to stdout")
+}
+
 /// Writes a file atomically: temporary name in the same directory, then rename.
 ///
 /// A symbolic link is followed (the file it names is replaced, not the link), and an

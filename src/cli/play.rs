@@ -6,7 +6,7 @@ use nimtab::moves::{format_position, smallest_table};
 use nimtab::play::{Match, Opponent, PlayRecord, Side, SplitMix64};
 use nimtab::{Game, Rule};
 
-use super::{args, seed_args, Global, Outcome};
+use super::{args, output, seed_args, Global, Outcome};
 
 /// Arguments of `nimtab play`.
 #[derive(clap::Args, Debug)]
@@ -67,7 +67,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let (won, games) = match config.games {
         None => {
             let record = play.play(&config.start, config.opponent, &mut rng);
-            print_game(&record);
+            print_game(&record)?;
             (u64::from(record.winner == Side::Table), 1)
         }
         Some(k) => {
@@ -76,25 +76,28 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
                     play.play(&config.start, config.opponent, &mut rng).winner == Side::Table
                 })
                 .count() as u64;
-            println!(
+            output::line(format_args!(
                 "table won {won} of {k} games from {here} (game {}, rule {}, {} opponent, seed {})",
                 config.game.spec(),
                 config.rule,
                 if config.opponent == Opponent::Optimal { "optimal" } else { "random" },
                 config.seed
-            );
+            ))?;
             (won, k)
         }
     };
     let label = if start_is_p { "P" } else { "N" };
     if table_must_win && won < games {
-        println!("fails  {here} is N but the table lost {} of {games} games", games - won);
+        output::line(format_args!(
+            "fails  {here} is N but the table lost {} of {games} games",
+            games - won
+        ))?;
         return Ok(Outcome::ClaimFailed);
     }
     if table_must_lose && won > 0 {
-        println!(
+        output::line(format_args!(
             "fails  {here} is P but the table won {won} of {games} games against optimal play"
-        );
+        ))?;
         return Ok(Outcome::ClaimFailed);
     }
     if !global.quiet {
@@ -104,7 +107,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 }
 
 /// One line per move, as seed 000 shows (甲 = table, 乙 = opponent), then the winner.
-fn print_game(record: &PlayRecord) {
+fn print_game(record: &PlayRecord) -> anyhow::Result<()> {
     for turn in &record.turns {
         let who = match turn.side {
             Side::Table => "table:   ",
@@ -112,11 +115,15 @@ fn print_game(record: &PlayRecord) {
         };
         let after = turn.played.apply(&turn.before);
         let mark = if turn.to_p { "  P-position" } else { "" };
-        println!("{who} {} -> {}{mark}", format_position(&turn.before), format_position(&after));
+        output::line(format_args!(
+            "{who} {} -> {}{mark}",
+            format_position(&turn.before),
+            format_position(&after)
+        ))?;
     }
     let winner = match record.winner {
         Side::Table => "table",
         Side::Opponent => "opponent",
     };
-    println!("{winner} wins at {}", format_position(&record.end));
+    output::line(format_args!("{winner} wins at {}", format_position(&record.end)))
 }

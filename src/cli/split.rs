@@ -45,7 +45,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             eprintln!("{verdict}");
         }
     } else {
-        println!("{verdict}");
+        output::line(format_args!("{verdict}"))?;
     }
     Ok(if parity_counterexample(&outcomes).is_some() {
         Outcome::ClaimFailed

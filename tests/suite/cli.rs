@@ -212,3 +212,20 @@ fn nim_with_a_large_max_is_labelled_without_listing_options() {
     assert_eq!(code, 0);
     assert_eq!(out, "h1,gxor,misere\n1,1,P\n");
 }
+
+#[test]
+fn a_full_stdout_is_an_error_line_not_a_panic() {
+    let commands: [&[&str]; 4] = [
+        &["info", "--game", "nim", "--heaps", "2", "--max", "3"],
+        &["play", "7", "8", "9"],
+        &["classes", "--heaps", "2", "--max", "3", "--out", "/tmp"],
+        &["solve", "--game", "nim", "--heaps", "2", "--max", "3"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = nimtab().args(args).stdout(full).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("No space left on device") && !err.contains("panicked"), "{err}");
+    }
+}
