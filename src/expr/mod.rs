@@ -362,9 +362,17 @@ pub struct Expr {
     ty: Type,
 }
 
+/// The longest expression accepted; a left-associative chain of operators nests once per
+/// operator in the tree the evaluators walk recursively, so length bounds that depth.
+pub const MAX_CHARS: usize = 2000;
+
 impl Expr {
     /// Parses and type-checks `text`; errors carry the column of the offending character.
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
+        if text.chars().count() > MAX_CHARS {
+            let message = format!("the expression is longer than {MAX_CHARS} characters");
+            return Err(ExprError::new(MAX_CHARS + 1, message));
+        }
         let tokens = tokenize(text)?;
         if tokens.len() == 1 {
             return Err(ExprError::new(1, "the expression is empty"));

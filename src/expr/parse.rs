@@ -96,14 +96,21 @@ pub(super) struct Typed {
     column: usize,
 }
 
+/// The deepest nesting of parentheses, prefix operators and `if` a claim may have: the
+/// parser and the evaluators recurse once per level, so the limit keeps them far from the
+/// stack's end (a worker thread has 2 MiB).
+pub(super) const MAX_NESTING: usize = 100;
+
 pub(super) struct Parser {
     tokens: Vec<(Token, usize)>,
     at: usize,
+    /// Operands being parsed inside one another.
+    depth: usize,
 }
 
 impl Parser {
     pub(super) fn new(tokens: Vec<(Token, usize)>) -> Parser {
-        Parser { tokens, at: 0 }
+        Parser { tokens, at: 0, depth: 0 }
     }
 
     fn peek(&self) -> &(Token, usize) {
@@ -152,6 +159,18 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Typed, ExprError> {
+        let column = self.peek().1;
+        if self.depth == MAX_NESTING {
+            let message = format!("the expression nests more than {MAX_NESTING} levels deep");
+            return Err(ExprError::new(column, message));
+        }
+        self.depth += 1;
+        let operand = self.unary_operand();
+        self.depth -= 1;
+        operand
+    }
+
+    fn unary_operand(&mut self) -> Result<Typed, ExprError> {
         let (token, column) = self.peek().clone();
         let (op, want) = match token {
             Token::Op("-") => (UnOp::Neg, Type::Int),

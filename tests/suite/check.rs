@@ -509,3 +509,27 @@ fn cli_refuses_bad_arguments_with_status_2() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+#[test]
+fn overlong_and_deeply_nested_claims_are_refused_at_a_column() {
+    let nested = format!("{}xor == 0{}", "(".repeat(6000), ")".repeat(6000));
+    let chain = format!("{}xor == 0", "1+".repeat(30000));
+    let deep = format!("{}xor == 0{}", "(".repeat(150), ")".repeat(150));
+    let cases = [
+        (nested.as_str(), "column 2001: the expression is longer than 2000 characters"),
+        (chain.as_str(), "column 2001: the expression is longer than 2000 characters"),
+        (deep.as_str(), "column 101: the expression nests more than 100 levels deep"),
+    ];
+    for (claim, needle) in cases {
+        let args = ["check", "--game", "nim", "--heaps", "2", "--max", "3", "--rule", "normal"];
+        let (code, _, err) = crate::helpers::run(&[&args[..], &["--claim-p", claim]].concat());
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(needle), "{needle}: {}", &err[..err.len().min(300)]);
+    }
+    // A chain just under the length limit still evaluates, on worker threads too.
+    let long = format!("{}xor == 0", "0+".repeat(995));
+    let args = ["check", "--game", "nim", "--heaps", "4", "--max", "40", "--rule", "normal"];
+    let (code, out, err) = crate::helpers::run(&[&args[..], &["--claim-p", &long]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the claim holds on all 2825761 positions"), "{out}");
+}
