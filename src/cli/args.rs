@@ -3,11 +3,15 @@
 use anyhow::Context;
 use nimtab::{Game, Rule, Space};
 
-/// `--threads`: a positive integer.
+/// The most worker threads accepted: far above any machine's cores, far below what
+/// makes starting the pool itself slow or fail.
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads`: an integer from 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
-        Ok(0) | Err(_) => Err(format!("--threads must be a positive integer, got '{text}'")),
-        Ok(k) => Ok(k),
+        Ok(k) if (1..=MAX_THREADS).contains(&k) => Ok(k),
+        _ => Err(format!("--threads must be an integer from 1 to {MAX_THREADS}, got '{text}'")),
     }
 }
 

@@ -57,8 +57,11 @@ impl Config {
             batch: a.batch.unwrap_or(contest.limits().cases),
         };
         plan.validate()?;
-        if !(a.timeout.is_finite() && a.timeout > 0.0) {
-            anyhow::bail!("--timeout must be a positive number of seconds, got {}", a.timeout);
+        if !(a.timeout.is_finite() && a.timeout > 0.0 && a.timeout <= 86_400.0) {
+            anyhow::bail!(
+                "--timeout must be a number of seconds above 0 and at most 86400, got {}",
+                a.timeout
+            );
         }
         if a.program.trim().is_empty() {
             anyhow::bail!("--program is empty");
@@ -129,12 +132,17 @@ fn run_program(program: &str, input: &[u8], timeout: Duration) -> Result<String,
     let stdout = read_in_background(child.stdout.take().expect("stdout is piped"));
     let stderr = read_in_background(child.stderr.take().expect("stderr is piped"));
     let status = wait_with_timeout(&mut child, timeout)?;
+    // Whatever the shell left running in the background (and holding our pipes open)
+    // goes too; otherwise the readers would wait for it past the timeout.
+    kill_group(&mut child);
     let _ = writer.join();
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
     if !status.success() {
-        let first =
-            String::from_utf8_lossy(&stderr).lines().next().unwrap_or("").trim().to_string();
+        // Quoted on one line: at most 200 characters, control characters escaped.
+        let text = String::from_utf8_lossy(&stderr);
+        let line = text.lines().next().unwrap_or("").trim();
+        let first: String = line.chars().take(200).flat_map(char::escape_debug).collect();
         let said = if first.is_empty() { String::new() } else { format!(" ({first})") };
         return Err(match status.code() {
             Some(code) => format!("it exited with status {code}{said}"),

@@ -22,6 +22,7 @@ mod verify;
 
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// What a command reports back besides errors.
@@ -123,7 +124,10 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
     if let Some(threads) = cli.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build_global()?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
     }
     let global = Global { quiet: cli.quiet, memory_limit: args::memory_limit() };
     match cli.command {

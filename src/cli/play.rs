@@ -23,8 +23,8 @@ pub struct Args {
     /// Seed of the random opponent.
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
-    /// Play K games and report the wins instead of printing one game.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Play K games (1 to 1000000) and report the wins instead of printing one game.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: Option<u64>,
     /// Heap sizes of the start position.
     #[arg(value_name = "H", required = true, allow_hyphen_values = true)]
