@@ -1,9 +1,8 @@
 //! Misère Nim's state classes S0, S1, S2, T0, T2 (seed 000) and the claims made about them.
 
-use crate::moves::{format_position, legal_moves};
+use crate::moves::format_position;
 use crate::solve::Labels;
 use crate::space::Space;
-use crate::Game;
 
 /// A class of Nim positions: T if the XOR of the heaps is 0, else S; the digit is the
 /// number of rich heaps (more than one stone), capped at 2.
@@ -29,6 +28,11 @@ impl Class {
     pub fn of(position: &[u32]) -> Class {
         let x = position.iter().fold(0, |acc, &h| acc ^ h);
         let rich = position.iter().filter(|&&h| h > 1).count();
+        Class::from_parts(x, rich)
+    }
+
+    /// The class of a position with heap-size XOR `x` and `rich` heaps above 1.
+    fn from_parts(x: u32, rich: usize) -> Class {
         match (x == 0, rich) {
             (false, 0) => Class::S0,
             (false, 1) => Class::S1,
@@ -133,13 +137,13 @@ const CLAIMS: [Claim; 9] = [
 /// claims. `normal` and `misere` are the DP labels of Nim on `space` under those rules;
 /// the class formula never decides a label.
 pub fn class_report(space: Space, normal: &Labels, misere: &Labels) -> ClassReport {
-    let nim = Game::nim();
     let mut counts = [ClassCount::default(); 5];
     let mut moves = [[0u64; 5]; 5];
     let mut claims: Vec<ClaimResult> = CLAIMS
         .iter()
         .map(|c| ClaimResult { claim: c.text, checked: 0, counterexample: None })
         .collect();
+    let mut targets: Vec<Target> = Vec::new();
     for index in 0..space.positions() {
         let position = space.tuple(index);
         let class = Class::of(&position);
@@ -148,16 +152,9 @@ pub fn class_report(space: Space, normal: &Labels, misere: &Labels) -> ClassRepo
         count.positions += 1;
         count.p_normal += u64::from(p_normal);
         count.p_misere += u64::from(p_misere);
-        let targets: Vec<(Vec<u32>, Class)> = legal_moves(&nim, &position)
-            .iter()
-            .map(|m| {
-                let next = m.apply(&position);
-                let next_class = Class::of(&next);
-                (next, next_class)
-            })
-            .collect();
-        for (_, to) in &targets {
-            moves[class.index()][to.index()] += 1;
+        nim_targets(&position, &mut targets);
+        for target in &targets {
+            moves[class.index()][target.class.index()] += 1;
         }
         let seen = Seen { position: &position, class, p_normal, p_misere, targets: &targets };
         for (claim, result) in CLAIMS.iter().zip(claims.iter_mut()) {
@@ -172,20 +169,51 @@ pub fn class_report(space: Space, normal: &Labels, misere: &Labels) -> ClassRepo
     ClassReport { counts, moves, claims }
 }
 
+/// A Nim move from a position: heap `heap` drops to `to`, reaching a position of `class`.
+struct Target {
+    heap: usize,
+    to: u32,
+    class: Class,
+}
+
+impl Target {
+    fn position(&self, from: &[u32]) -> Vec<u32> {
+        let mut next = from.to_vec();
+        next[self.heap] = self.to;
+        next
+    }
+}
+
+/// Every Nim move from `position`, in `legal_moves` order (by heap, then by stones
+/// taken), with the class reached computed from the XOR and the rich-heap count instead
+/// of building each position.
+fn nim_targets(position: &[u32], targets: &mut Vec<Target>) {
+    targets.clear();
+    let x = position.iter().fold(0, |acc, &h| acc ^ h);
+    let rich = position.iter().filter(|&&h| h > 1).count();
+    for (heap, &h) in position.iter().enumerate() {
+        for to in (0..h).rev() {
+            let rich_after = rich - usize::from(h > 1) + usize::from(to > 1);
+            let class = Class::from_parts(x ^ h ^ to, rich_after);
+            targets.push(Target { heap, to, class });
+        }
+    }
+}
+
 /// One position as the claims see it.
 struct Seen<'a> {
     position: &'a [u32],
     class: Class,
     p_normal: bool,
     p_misere: bool,
-    targets: &'a [(Vec<u32>, Class)],
+    targets: &'a [Target],
 }
 
 impl Seen<'_> {
     /// `None` if the claim says nothing about this position; else whether it holds here,
-    /// with the counterexample's description if not.
+    /// with the counterexample's description if not (formatted only then).
     fn check(&self, kind: &ClaimKind) -> Option<Result<(), String>> {
-        let here = format_position(self.position);
+        let here = || format_position(self.position);
         let label = |p: bool| if p { "P" } else { "N" };
         let result = match *kind {
             ClaimKind::MisereLabel(class, p) => {
@@ -195,37 +223,44 @@ impl Seen<'_> {
                 if self.p_misere == p {
                     Ok(())
                 } else {
-                    Err(format!("{here} is {} under misère", label(self.p_misere)))
+                    Err(format!("{} is {} under misère", here(), label(self.p_misere)))
                 }
             }
             ClaimKind::NoMove(from, to) => {
                 if self.class != from {
                     return None;
                 }
-                match self.targets.iter().find(|(_, c)| *c == to) {
+                match self.targets.iter().find(|t| t.class == to) {
                     None => Ok(()),
-                    Some((next, _)) => Err(format!("{here} -> {}", format_position(next))),
+                    Some(t) => Err(format!(
+                        "{} -> {}",
+                        here(),
+                        format_position(&t.position(self.position))
+                    )),
                 }
             }
             ClaimKind::SomeMove(from, to) => {
                 if self.class != from {
                     return None;
                 }
-                if self.targets.iter().any(|(_, c)| *c == to) {
+                if self.targets.iter().any(|t| t.class == to) {
                     Ok(())
                 } else {
-                    Err(format!("{here} has no move to {}", to.name()))
+                    Err(format!("{} has no move to {}", here(), to.name()))
                 }
             }
             ClaimKind::OnlyMovesTo(from, allowed) => {
                 if self.class != from {
                     return None;
                 }
-                match self.targets.iter().find(|(_, c)| !allowed.contains(c)) {
+                match self.targets.iter().find(|t| !allowed.contains(&t.class)) {
                     None => Ok(()),
-                    Some((next, c)) => {
-                        Err(format!("{here} -> {} ({})", format_position(next), c.name()))
-                    }
+                    Some(t) => Err(format!(
+                        "{} -> {} ({})",
+                        here(),
+                        format_position(&t.position(self.position)),
+                        t.class.name()
+                    )),
                 }
             }
             ClaimKind::NormalSWins => {
@@ -234,7 +269,8 @@ impl Seen<'_> {
                     Ok(())
                 } else {
                     Err(format!(
-                        "{here} ({}) is {} under normal play",
+                        "{} ({}) is {} under normal play",
+                        here(),
                         self.class.name(),
                         label(self.p_normal)
                     ))

@@ -10,6 +10,9 @@ use nimtab::{Engine, Game, Rule, Space};
 use super::output::{self, Bar};
 use super::{args, Global, Outcome};
 
+/// The most moves `classes` examines (about ten seconds).
+const MAX_MOVES: u128 = 2_000_000_000;
+
 /// Arguments of `nimtab classes`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -41,14 +44,14 @@ impl Config {
         if !dir.is_dir() {
             anyhow::bail!("--out {}: no such directory", dir.display());
         }
-        // Every position is visited with all its moves, one at a time.
-        if space.positions() > 50_000_000 {
+        // Every position is visited with all its moves: about heaps * max / 2 per position.
+        let moves = u128::from(space.positions()) * a.heaps as u128 * (u128::from(a.max) + 1) / 2;
+        if moves > MAX_MOVES {
             anyhow::bail!(
-                "--heaps {} --max {} is {} positions; classes visits each with its moves, \
-                 limit 5*10^7",
+                "--heaps {} --max {} has about {moves} moves to examine; classes visits every \
+                 move of every position, limit {MAX_MOVES} (lower --max or --heaps)",
                 a.heaps,
                 a.max,
-                space.positions()
             );
         }
         Ok(Config { space, dir, strict: a.strict })
