@@ -186,16 +186,22 @@ fn read_count<'a>(tokens: &mut impl Iterator<Item = &'a str>, what: &str) -> Res
     Ok(parse_number(token, what)? as usize)
 }
 
-fn parse_number(token: &str, what: &str) -> Result<u32> {
+fn parse_number(raw: &str, what: &str) -> Result<u32> {
+    // Quoted in a one-line message: at most 40 characters, control bytes escaped.
+    let shown: String = raw.chars().take(40).flat_map(char::escape_debug).collect();
+    parse_digits(raw).map_err(|reason| Error::Invalid(format!("{what} is '{shown}', {reason}")))
+}
+
+fn parse_digits(token: &str) -> std::result::Result<u32, &'static str> {
     if let Some(rest) = token.strip_prefix('-') {
         if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Error::Invalid(format!("{what} is '{token}', a negative number")));
+            return Err("a negative number");
         }
     }
     if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::Invalid(format!("{what} is '{token}', not a non-negative integer")));
+        return Err("not a non-negative integer");
     }
-    token.parse::<u32>().map_err(|_| Error::Invalid(format!("{what} is '{token}', too large")))
+    token.parse::<u32>().map_err(|_| "too large")
 }
 
 #[cfg(test)]

@@ -57,6 +57,7 @@ impl Generated {
 /// Runs the default suite.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let started = Instant::now();
+    let bench = bench_section(&a.bench)?;
     output::check_parent(&a.report)?;
     for sub in ["grundy", "plots"] {
         std::fs::create_dir_all(a.data_dir.join(sub))
@@ -125,7 +126,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         seconds: started.elapsed().as_secs_f64(),
     };
     let mut sections = vec![plots_section(&a.data_dir, &pictures)];
-    sections.extend(bench_section(&a.bench));
+    sections.extend(bench);
     let report = render_report(&findings, &run, &sections);
     output::write_file(&a.report, |w| w.write_all(report.as_bytes()))?;
 
@@ -158,13 +159,18 @@ fn plots_section(data_dir: &Path, pictures: &[(String, String)]) -> Section {
     Section { title: "Pictures".to_string(), body }
 }
 
-/// The benchmark figures recorded by `scripts/bench`, if the file exists.
-fn bench_section(path: &Path) -> Option<Section> {
-    let body = std::fs::read_to_string(path).ok()?;
-    Some(Section {
+/// The benchmark figures recorded by `scripts/bench`, if the file exists; a file that
+/// exists but cannot be read as text is an error, not a silently missing section.
+fn bench_section(path: &Path) -> anyhow::Result<Option<Section>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let body = std::fs::read_to_string(path)
+        .with_context(|| format!("--bench {}: cannot read it as text", path.display()))?;
+    Ok(Some(Section {
         title: "Benchmarks".to_string(),
         body: format!("Recorded by `scripts/bench` in `{}`.\n\n{body}", path.display()),
-    })
+    }))
 }
 
 /// CPU model, core count and memory, from /proc where available.

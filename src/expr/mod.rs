@@ -430,9 +430,15 @@ impl Expr {
             if let Some(k) = f.heap_index().filter(|&k| k > heaps) {
                 let name = if matches!(f, Feature::Heap(_)) { "h" } else { "g" };
                 let plural = if heaps == 1 { "" } else { "s" };
+                // A number too large to read was stored as usize::MAX: do not print that.
+                let named = if k == usize::MAX {
+                    format!("this {name} names a heap beyond any count")
+                } else {
+                    format!("{name}{k} names heap {k}")
+                };
                 error.get_or_insert(ExprError::new(
                     column,
-                    format!("{name}{k} names heap {k}, but positions have {heaps} heap{plural}"),
+                    format!("{named}, but positions have {heaps} heap{plural}"),
                 ));
             }
         });
