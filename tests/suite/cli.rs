@@ -229,3 +229,51 @@ fn a_full_stdout_is_an_error_line_not_a_panic() {
         assert!(err.contains("No space left on device") && !err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn out_of_range_threads_timeout_and_games_are_refused() {
+    let info = ["info", "--game", "nim", "--heaps", "2", "--max", "3"];
+    let crosscheck =
+        ["crosscheck", "--format", "p2197", "--program", "true", "--heaps", "1", "--max", "3"];
+    let cases: [(Vec<&str>, &str); 3] = [
+        ([&["--threads", "10000"], &info[..]].concat(), "from 1 to 256"),
+        ([&crosscheck[..], &["--timeout", "1e30"]].concat(), "at most 86400"),
+        (vec!["play", "--games", "18446744073709551615", "1"], "1..=1000000"),
+    ];
+    for (args, needle) in cases {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(needle) && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn crosscheck_does_not_wait_for_a_programs_background_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bg.sh");
+    std::fs::write(&script, "cat > /dev/null\nyes Yes | head -n 10\n(sleep 60 &)\nexit 0\n")
+        .unwrap();
+    let program = format!("sh {}", script.display());
+    let mut child = nimtab()
+        .args(["crosscheck", "--format", "p2197", "--program", &program])
+        .args(["--heaps", "1..=2", "--max", "3", "--timeout", "5"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // A hang guard, not a speed test: the background sleep holds the pipes for 60 s.
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(45) {
+            let _ = child.kill();
+            panic!("crosscheck waited for the program's background child");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // The answers are wrong for some positions: a checked program was wrong, status 1.
+    assert_eq!(status.code(), Some(1));
+}
