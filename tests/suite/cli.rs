@@ -171,25 +171,27 @@ fn solve_to_a_file_writes_the_same_bytes_as_stdout() {
 }
 
 #[test]
-fn ctrl_c_leaves_no_file_under_the_requested_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.csv");
-    // Large enough to be still labelling or writing when the signal arrives.
-    let child = nimtab()
-        .args(["solve", "--game", "subtract:1,3,4", "--heaps", "4", "--max", "90"])
-        .args(["--out", path.to_str().unwrap()])
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "interrupted runs exit 130");
-    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+fn ctrl_c_or_sigterm_leaves_no_file_under_the_requested_name() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.csv");
+        // Large enough to be still labelling or writing when the signal arrives.
+        let child = nimtab()
+            .args(["solve", "--game", "subtract:1,3,4", "--heaps", "4", "--max", "90"])
+            .args(["--out", path.to_str().unwrap()])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let status = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "interrupted runs exit 130 ({signal})");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "left behind after {signal}: {left:?}");
+    }
 }
 
 #[test]
