@@ -35,12 +35,14 @@ impl Space {
         }
         let space = Space { heaps, max };
         if space.positions_u128() > u128::from(u64::MAX / 2) {
+            // positions_u128 saturates, so name the count only when it is exact.
+            let count = match space.positions_u128() {
+                u128::MAX => "more than 2^127".to_string(),
+                n => n.to_string(),
+            };
             return Err(Error::BadSpace {
                 reason: format!(
-                    "{} heaps of max {} is (max+1)^heaps = {} positions, beyond any table",
-                    heaps,
-                    max,
-                    space.positions_u128()
+                    "{heaps} heaps of max {max} is (max+1)^heaps = {count} positions, beyond any table"
                 ),
             });
         }

@@ -9,7 +9,7 @@ use nimtab::crosscheck::{CheckPlan, ExpectedLabels, Mismatch};
 use nimtab::judge::Contest;
 
 use super::args::{self, HeapRange};
-use super::{Global, Outcome};
+use super::{output, Global, Outcome};
 
 /// Arguments of `nimtab crosscheck`.
 #[derive(clap::Args, Debug)]
@@ -85,7 +85,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         files += 1;
         let mut input = Vec::new();
         config.plan.contest.write_input(&mut input, &cases)?;
-        let output = match run_program(&config.program, &input, config.timeout) {
+        // Answers are a word a line; anything far beyond that is not an answer sheet.
+        let max_output = (1 << 20) + 64 * cases.len();
+        let output = match run_program(&config.program, &input, config.timeout, max_output) {
             Ok(output) => output,
             Err(why) => return Ok(program_failed(files, &why)),
         };
@@ -106,13 +108,19 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 
 /// A checked program that failed is a failed check (status 1), reported on one line.
 fn program_failed(file: usize, why: &str) -> Outcome {
-    eprintln!("nimtab: the checked program failed on input {file}: {why}");
+    output::note(&format!("nimtab: the checked program failed on input {file}: {why}"));
     Outcome::ClaimFailed
 }
 
 /// Runs `sh -c program` with `input` on stdin; returns its stdout, or why it failed
-/// (non-zero exit, killed, timed out, output not UTF-8).
-fn run_program(program: &str, input: &[u8], timeout: Duration) -> Result<String, String> {
+/// (non-zero exit, killed, timed out, too much output, output not UTF-8).
+fn run_program(
+    program: &str,
+    input: &[u8],
+    timeout: Duration,
+    max_output: usize,
+) -> Result<String, String> {
+    let deadline = Instant::now() + timeout;
     let mut command = Command::new("sh");
     command.arg("-c").arg(program);
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -125,19 +133,27 @@ fn run_program(program: &str, input: &[u8], timeout: Duration) -> Result<String,
     let mut child = command.spawn().map_err(|e| format!("cannot start sh: {e}"))?;
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let input = input.to_vec();
-    // A program may exit without reading its input; the broken pipe is not our error.
-    let writer = std::thread::spawn(move || {
+    // A program may exit without reading its input; the broken pipe is not our error. The
+    // writer is never joined: a process that keeps stdin open unread must not block us.
+    std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let stdout = read_in_background(child.stdout.take().expect("stdout is piped"));
-    let stderr = read_in_background(child.stderr.take().expect("stderr is piped"));
+    let stdout = read_in_background(child.stdout.take().expect("stdout is piped"), max_output);
+    let stderr = read_in_background(child.stderr.take().expect("stderr is piped"), 1 << 16);
     let status = wait_with_timeout(&mut child, timeout)?;
-    // Whatever the shell left running in the background (and holding our pipes open)
-    // goes too; otherwise the readers would wait for it past the timeout.
+    // Whatever the shell left running in its group (and holding our pipes) goes too.
     kill_group(&mut child);
-    let _ = writer.join();
-    let stdout = stdout.join().unwrap_or_default();
-    let stderr = stderr.join().unwrap_or_default();
+    // A process that left the group (setsid) can still hold the pipes: wait for the
+    // output only until the deadline, with a short grace.
+    let grace = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(200));
+    let (stdout, too_much) = stdout.recv_timeout(grace).map_err(|_| {
+        "its output stayed open after it exited (a detached background process?)".to_string()
+    })?;
+    let (stderr, _) = stderr.recv_timeout(Duration::from_millis(200)).unwrap_or_default();
+    if too_much {
+        // Checked before the status: the program may have died of SIGPIPE when we stopped.
+        return Err(format!("it printed more than {max_output} bytes"));
+    }
     if !status.success() {
         // Quoted on one line: at most 200 characters, control characters escaped.
         let text = String::from_utf8_lossy(&stderr);
@@ -152,12 +168,28 @@ fn run_program(program: &str, input: &[u8], timeout: Duration) -> Result<String,
     String::from_utf8(stdout).map_err(|_| "its output is not UTF-8 text".to_string())
 }
 
-fn read_in_background(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+/// Reads a pipe to its end, or until more than `limit` bytes came (then `true`), on a
+/// thread of its own; the result arrives on the returned channel.
+fn read_in_background(
+    mut pipe: impl Read + Send + 'static,
+    limit: usize,
+) -> std::sync::mpsc::Receiver<(Vec<u8>, bool)> {
+    let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        bytes
-    })
+        let mut chunk = [0u8; 1 << 16];
+        let too_much = loop {
+            match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => break false,
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            }
+            if bytes.len() > limit {
+                break true;
+            }
+        };
+        let _ = send.send((bytes, too_much));
+    });
+    receive
 }
 
 fn wait_with_timeout(
@@ -172,7 +204,7 @@ fn wait_with_timeout(
         if started.elapsed() > timeout {
             kill_group(child);
             let _ = child.wait();
-            return Err(format!("it did not finish within {:.1} s", timeout.as_secs_f64()));
+            return Err(format!("it did not finish within {} s", timeout.as_secs_f64()));
         }
         std::thread::sleep(Duration::from_millis(5));
     }

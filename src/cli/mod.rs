@@ -95,8 +95,14 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
             // --help and --version: print as clap does, succeed.
-            let _ = err.print();
-            return ExitCode::SUCCESS;
+            // A stdout that cannot take the help text is an error like any other.
+            return match err.print() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    output::note(&format!("nimtab: error: writing to stdout: {e}"));
+                    ExitCode::from(2)
+                }
+            };
         }
         Err(err) => {
             // One line, naming the bad value; the rest of clap's text is usage advice.
@@ -107,7 +113,7 @@ pub fn main() -> ExitCode {
                 // "required arguments were not provided:" names them on the next line.
                 first = format!("{first} {}", lines.next().unwrap_or(""));
             }
-            eprintln!("nimtab: {first}");
+            output::note(&format!("nimtab: {first}"));
             return ExitCode::from(2);
         }
     };
@@ -116,7 +122,7 @@ pub fn main() -> ExitCode {
         Ok(Outcome::ClaimFailed) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("nimtab: error: {err:#}");
+            output::note(&format!("nimtab: error: {err:#}"));
             ExitCode::from(2)
         }
     }

@@ -9,7 +9,7 @@ use nimtab::moves::{
 };
 use nimtab::{Game, MoveRule, Rule};
 
-use super::{args, seed_args, Global, Outcome};
+use super::{args, output, seed_args, Global, Outcome};
 
 /// Arguments of `nimtab moves`.
 #[derive(clap::Args, Debug)]
@@ -67,9 +67,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     out.flush()?;
     if labels.is_p(&config.position) {
-        eprintln!("nimtab: {here} is a P-position: lost for the player to move ({})", config.rule);
+        output::note(&format!(
+            "nimtab: {here} is a P-position: lost for the player to move ({})",
+            config.rule
+        ));
     } else if moves.is_empty() {
-        eprintln!("nimtab: {here} has no move and is won by the player to move ({})", config.rule);
+        output::note(&format!(
+            "nimtab: {here} has no move and is won by the player to move ({})",
+            config.rule
+        ));
     }
     let formula = match config.game.rule() {
         MoveRule::Nim => nim_formula_moves(config.rule, &config.position),
@@ -79,15 +85,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let difference = MoveDifference::between(&moves, &formula);
     if difference.is_empty() {
         if !global.quiet {
-            eprintln!("nimtab: the {} Nim formula gives the same moves", config.rule);
+            output::note(&format!("nimtab: the {} Nim formula gives the same moves", config.rule));
         }
         return Ok(Outcome::Success);
     }
     for m in &difference.only_in_table {
-        eprintln!("nimtab: only the table: {}", describe(m, &config.position));
+        output::note(&format!("nimtab: only the table: {}", describe(m, &config.position)));
     }
     for m in &difference.only_in_formula {
-        eprintln!("nimtab: only the formula: {}", describe(m, &config.position));
+        output::note(&format!("nimtab: only the formula: {}", describe(m, &config.position)));
     }
     Ok(Outcome::ClaimFailed)
 }

@@ -21,7 +21,7 @@ pub fn install_interrupt_handler() {
                 let _ = std::fs::remove_file(path);
             }
         }
-        eprintln!("nimtab: interrupted; no partial output was left");
+        note("nimtab: interrupted; no partial output was left");
         std::process::exit(130);
     });
 }
@@ -79,6 +79,21 @@ pub fn write_to<T>(
         }
         Target::File(path) => write_file(path, write),
     }
+}
+
+/// Writes a message to stderr, with control characters escaped (a hostile value cannot
+/// drive the terminal; newlines are kept for multi-line displays). A stderr that cannot
+/// be written to is ignored: there is nowhere left to report it.
+pub fn note(text: &str) {
+    let shown: String = text
+        .chars()
+        .flat_map(|c| {
+            let plain = c == '\n' || !c.is_control();
+            let escaped: Vec<char> = if plain { vec![c] } else { c.escape_debug().collect() };
+            escaped
+        })
+        .collect();
+    let _ = writeln!(io::stderr().lock(), "{shown}");
 }
 
 /// Writes one line to stdout. A closed pipe or a full disk becomes an error (a closed pipe

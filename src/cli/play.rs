@@ -31,6 +31,9 @@ pub struct Args {
     heaps: Vec<String>,
 }
 
+/// The most games x stones `play` accepts.
+const MAX_GAME_STONES: u64 = 25_000_000;
+
 /// The validated `play` settings.
 struct Config {
     game: Game,
@@ -47,6 +50,16 @@ impl Config {
         let rule = Rule::parse(&a.rule)?;
         let game = args::game(&a.game)?;
         let opponent = if a.opponent == "optimal" { Opponent::Optimal } else { Opponent::Random };
+        // A game lasts at most as many moves as there are stones, and each move scans the
+        // position's options: bound games x stones (about ten seconds at the limit).
+        let stones: u64 = start.iter().map(|&h| u64::from(h)).sum::<u64>().max(1);
+        let games = a.games.unwrap_or(1);
+        if games.saturating_mul(stones) > MAX_GAME_STONES {
+            anyhow::bail!(
+                "--games {games} from a position of {stones} stones is too much play \
+                 (games x stones at most {MAX_GAME_STONES}); play fewer games"
+            );
+        }
         Ok(Config { game, rule, opponent, seed: a.seed, games: a.games, start })
     }
 }
@@ -101,7 +114,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return Ok(Outcome::ClaimFailed);
     }
     if !global.quiet {
-        eprintln!("nimtab: {here} is {label} under {}", config.rule);
+        output::note(&format!("nimtab: {here} is {label} under {}", config.rule));
     }
     Ok(Outcome::Success)
 }

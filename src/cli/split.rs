@@ -42,7 +42,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     };
     if target == Target::Stdout {
         if !global.quiet || !verdict.starts_with("holds") {
-            eprintln!("{verdict}");
+            output::note(&verdict);
         }
     } else {
         output::line(format_args!("{verdict}"))?;

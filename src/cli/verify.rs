@@ -74,6 +74,9 @@ impl Config {
         let criteria = Criterion::parse_list(&a.criteria)
             .with_context(|| format!("--criteria '{}'", a.criteria))?;
         if let Some(dir) = &a.out {
+            if dir.exists() && !dir.is_dir() {
+                bail!("--out {}: not a directory", dir.display());
+            }
             if !dir.is_dir() {
                 bail!("--out {}: directory does not exist", dir.display());
             }
@@ -126,7 +129,7 @@ pub fn total_positions(config: &Config) -> anyhow::Result<u64> {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(&a)?;
     if config.canonical && !global.quiet {
-        eprintln!("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only");
+        output::note(&format!("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only"));
     }
     let bar = Bar::new("verify", total_positions(&config)?, global.quiet);
     let findings = run_config(&config, global, &bar)?;
@@ -146,10 +149,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     })?;
     let failed: Vec<&Finding> = findings.iter().filter(|f| f.theorem_failed()).collect();
     for f in &failed {
-        eprintln!(
+        output::note(&format!(
             "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
             f.criterion, f.rule, f.game, f.heaps, f.disagree
-        );
+        ));
     }
     if a.strict && !failed.is_empty() {
         return Ok(Outcome::ClaimFailed);

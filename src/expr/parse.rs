@@ -160,7 +160,8 @@ impl Parser {
 
     fn unary(&mut self) -> Result<Typed, ExprError> {
         let column = self.peek().1;
-        if self.depth == MAX_NESTING {
+        // The whole expression is one level; each nesting inside it adds one.
+        if self.depth == MAX_NESTING + 1 {
             let message = format!("the expression nests more than {MAX_NESTING} levels deep");
             return Err(ExprError::new(column, message));
         }

@@ -518,7 +518,7 @@ fn overlong_and_deeply_nested_claims_are_refused_at_a_column() {
     let cases = [
         (nested.as_str(), "column 2001: the expression is longer than 2000 characters"),
         (chain.as_str(), "column 2001: the expression is longer than 2000 characters"),
-        (deep.as_str(), "column 101: the expression nests more than 100 levels deep"),
+        (deep.as_str(), "column 102: the expression nests more than 100 levels deep"),
     ];
     for (claim, needle) in cases {
         let args = ["check", "--game", "nim", "--heaps", "2", "--max", "3", "--rule", "normal"];

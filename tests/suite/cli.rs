@@ -279,3 +279,29 @@ fn crosscheck_does_not_wait_for_a_programs_background_children() {
     // The answers are wrong for some positions: a checked program was wrong, status 1.
     assert_eq!(status.code(), Some(1));
 }
+
+#[test]
+fn crosscheck_bounds_a_programs_output_and_detached_children() {
+    let cases = [
+        ("yes Yes", "it printed more than"),
+        ("setsid sleep 30 & cat > /dev/null; echo Yes", "its output stayed open after it exited"),
+    ];
+    for (program, needle) in cases {
+        let args = ["crosscheck", "--format", "p2197", "--heaps", "1", "--max", "1"];
+        let (code, _, err) = run(&[&args[..], &["--program", program, "--timeout", "2"]].concat());
+        assert_eq!(code, 1, "{program}: {err}");
+        assert!(err.contains(needle), "{program}: {err}");
+    }
+}
+
+#[test]
+fn error_lines_escape_control_characters_and_survive_a_full_stderr() {
+    let (code, _, err) = run(&["solve", "--game", "a\u{1b}[31mb", "--heaps", "2", "--max", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown game 'a\\u{1b}[31mb'") && !err.contains('\u{1b}'), "{err}");
+    for args in [&["--bogus"][..], &["solve", "--game", "nope", "--heaps", "2", "--max", "3"]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = nimtab().args(args).stderr(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
