@@ -129,7 +129,7 @@ pub fn total_positions(config: &Config) -> anyhow::Result<u64> {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(&a)?;
     if config.canonical && !global.quiet {
-        output::note(&format!("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only"));
+        output::note("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only");
     }
     let bar = Bar::new("verify", total_positions(&config)?, global.quiet);
     let findings = run_config(&config, global, &bar)?;
