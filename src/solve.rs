@@ -149,7 +149,8 @@ pub struct Engine<'g> {
     game: &'g Game,
     space: Space,
     canonical: bool,
-    options: Vec<Vec<u32>>,
+    /// Option lists of every heap size, one flat array (empty for Nim, which needs none).
+    options: FlatOptions,
     kind: RowKind,
     /// Heaps in a prefix: `n - 1`.
     k: usize,
@@ -166,8 +167,6 @@ pub struct Engine<'g> {
     reach_below: Vec<u32>,
     /// Layers with fewer positions on average run on the calling thread.
     parallel_threshold: u64,
-    /// The option lists again, flat, for the general row solver.
-    flat_options: FlatOptions,
 }
 
 /// Below this many positions per layer (on average), a layer runs on one thread: rayon's
@@ -214,7 +213,7 @@ impl<'g> Engine<'g> {
         }
         // Nim's row solver needs no option lists, and listing them costs O(max^2).
         let options = if kind == RowKind::Nim { Vec::new() } else { game.option_table(max) };
-        let flat_options = FlatOptions::new(&options);
+        let options = FlatOptions::new(&options);
         let r = space.radix();
         let words_per_row = (r as usize).div_ceil(64);
         let rows = if canonical { multisets(max, k) } else { r.saturating_pow(k as u32) };
@@ -229,7 +228,7 @@ impl<'g> Engine<'g> {
             let mut least = u32::MAX;
             reach_below[r as usize] = max + 1;
             for m in (0..=max).rev() {
-                least = least.min(options[m as usize].first().copied().unwrap_or(u32::MAX));
+                least = least.min(options.of(m as usize).first().copied().unwrap_or(u32::MAX));
                 reach_below[m as usize] = least.min(m);
             }
         }
@@ -247,7 +246,6 @@ impl<'g> Engine<'g> {
             short_ranker,
             reach_below,
             parallel_threshold: PARALLEL_THRESHOLD,
-            flat_options,
         }
     }
 
@@ -506,35 +504,50 @@ struct Scratch {
 impl<'e, 'g> Pass<'e, 'g> {
     fn run<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
         let e = self.engine;
-        let max = e.space.max();
-        let layers = e.k as u64 * u64::from(max) + 1;
-        let positions =
-            if e.canonical { e.space.canonical_positions() } else { e.space.positions() };
-        let sequential =
-            positions / layers < e.parallel_threshold || rayon::current_num_threads() == 1;
         if e.kind == RowKind::Nim && !e.canonical && e.k >= 1 {
             return self.run_planes(visitor, progress);
         }
+        let positions =
+            if e.canonical { e.space.canonical_positions() } else { e.space.positions() };
+        let firsts = |sum| first_values(sum, e.k, e.space.max(), e.canonical);
+        let work = |scratch: &mut Scratch, acc: &mut V::Acc, first, sum| {
+            self.rows_from(scratch, visitor, acc, first, sum)
+        };
+        self.run_layers(visitor, progress, e.k, positions, firsts, || self.scratch(), work)
+    }
+
+    /// Runs the layers `0..=len * max` in order. Layer `sum` calls `work` once for every
+    /// value of `firsts(sum)`, in parallel unless the layers are small, each task with its
+    /// own scratch and accumulator; the accumulators are merged and progress is reported
+    /// after every layer.
+    #[allow(clippy::too_many_arguments)]
+    fn run_layers<V: RowVisitor, S: Send>(
+        &self,
+        visitor: &V,
+        progress: &dyn Progress,
+        len: usize,
+        positions: u64,
+        firsts: impl Fn(u64) -> std::ops::RangeInclusive<u32> + Sync,
+        new_scratch: impl Fn() -> S + Sync,
+        work: impl Fn(&mut S, &mut V::Acc, u32, u64) -> u64 + Sync,
+    ) -> V::Acc {
+        let layers = len as u64 * u64::from(self.engine.space.max()) + 1;
+        let sequential = positions / layers < self.engine.parallel_threshold
+            || rayon::current_num_threads() == 1;
+        let task = |(mut acc, done, mut scratch): (V::Acc, u64, S), first: u32, sum: u64| {
+            let more = work(&mut scratch, &mut acc, first, sum);
+            (acc, done + more, scratch)
+        };
         let mut total = visitor.start();
         for sum in 0..layers {
-            let (acc, done) = if e.k == 0 {
-                let mut scratch = self.scratch();
-                let mut acc = visitor.start();
-                let done = self.row(&mut scratch, visitor, &mut acc);
-                (acc, done)
-            } else if sequential {
-                let state = (visitor.start(), 0, self.scratch());
-                let (acc, done, _) = self
-                    .first_heaps(sum)
-                    .fold(state, |state, first| self.task(visitor, first, sum, state));
+            let (acc, done) = if sequential {
+                let state = (visitor.start(), 0, new_scratch());
+                let (acc, done, _) = firsts(sum).fold(state, |state, f| task(state, f, sum));
                 (acc, done)
             } else {
-                self.first_heaps(sum)
+                firsts(sum)
                     .into_par_iter()
-                    .fold(
-                        || (visitor.start(), 0u64, self.scratch()),
-                        |state, first| self.task(visitor, first, sum, state),
-                    )
+                    .fold(|| (visitor.start(), 0u64, new_scratch()), |state, f| task(state, f, sum))
                     .map(|(acc, done, _)| (acc, done))
                     .reduce(|| (visitor.start(), 0), |a, b| (visitor.merge(a.0, b.0), a.1 + b.1))
             };
@@ -542,20 +555,6 @@ impl<'e, 'g> Pass<'e, 'g> {
             progress.advance(done);
         }
         total
-    }
-
-    /// Values of the prefix's first heap in a layer (the smallest heap, in canonical mode).
-    fn first_heaps(&self, sum: u64) -> std::ops::RangeInclusive<u32> {
-        let e = self.engine;
-        let max = u64::from(e.space.max());
-        let rest = (e.k as u64 - 1) * max;
-        let lo = sum.saturating_sub(rest);
-        let hi = if e.canonical { sum / e.k as u64 } else { sum }.min(max);
-        if lo > hi {
-            #[allow(clippy::reversed_empty_ranges)]
-            return 1..=0;
-        }
-        lo as u32..=hi as u32
     }
 
     fn scratch(&self) -> Scratch {
@@ -572,22 +571,28 @@ impl<'e, 'g> Pass<'e, 'g> {
         }
     }
 
-    /// Labels every row of the layer `sum` whose first heap is `first`.
-    fn task<V: RowVisitor>(
+    /// Labels every row of the layer `sum` whose first heap is `first` (with no prefix,
+    /// the one row); returns the positions labelled.
+    fn rows_from<V: RowVisitor>(
         &self,
+        scratch: &mut Scratch,
         visitor: &V,
+        acc: &mut V::Acc,
         first: u32,
         sum: u64,
-        (mut acc, mut done, mut scratch): (V::Acc, u64, Scratch),
-    ) -> (V::Acc, u64, Scratch) {
+    ) -> u64 {
         let e = self.engine;
+        if e.k == 0 {
+            return self.row(scratch, visitor, acc);
+        }
+        let mut done = 0;
         let mut prefix = std::mem::take(&mut scratch.enumeration);
         prefix[0] = first;
         let rest = sum - u64::from(first);
         let mut visit = |p: &[u32]| {
             scratch.prefix.clear();
             scratch.prefix.extend_from_slice(p);
-            done += self.row(&mut scratch, visitor, &mut acc);
+            done += self.row(scratch, visitor, acc);
         };
         if e.canonical {
             for_each_sorted(&mut prefix, 1, rest, first, e.space.max(), &mut visit);
@@ -595,7 +600,7 @@ impl<'e, 'g> Pass<'e, 'g> {
             for_each_composition(&mut prefix, 1, rest, e.space.max(), &mut visit);
         }
         scratch.enumeration = prefix;
-        (acc, done, scratch)
+        done
     }
 
     /// Labels the row of `scratch.prefix` under every rule; returns positions labelled.
@@ -668,7 +673,7 @@ impl<'e, 'g> Pass<'e, 'g> {
                         for (blocked, row) in
                             scratch.blocked.chunks_exact(w).zip(scratch.rows.chunks_exact_mut(w))
                         {
-                            solve_general_row(&e.flat_options, lo as usize, r, blocked, row);
+                            solve_general_row(&e.options, lo as usize, r, blocked, row);
                         }
                     }
                 }
@@ -708,53 +713,21 @@ impl<'e, 'g> Pass<'e, 'g> {
     /// which keeps the pass streaming through memory instead of missing the cache.
     fn run_planes<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
         let e = self.engine;
-        let outer = e.k - 1;
-        let layers = outer as u64 * u64::from(e.space.max()) + 1;
+        let (outer, max) = (e.k - 1, e.space.max());
+        let firsts = |sum| first_values(sum, outer, max, false);
+        let work = |buf: &mut Vec<u32>, acc: &mut V::Acc, first, sum: u64| {
+            if outer == 0 {
+                return self.plane(&[], visitor, acc);
+            }
+            let mut done = 0;
+            buf[0] = first;
+            for_each_composition(buf, 1, sum - u64::from(first), max, &mut |p| {
+                done += self.plane(p, visitor, acc);
+            });
+            done
+        };
         let positions = e.space.positions();
-        let sequential =
-            positions / layers < e.parallel_threshold || rayon::current_num_threads() == 1;
-        let mut total = visitor.start();
-        for sum in 0..layers {
-            let (acc, done) = if outer == 0 {
-                let mut acc = visitor.start();
-                let done = self.plane(&[], visitor, &mut acc);
-                (acc, done)
-            } else {
-                let task = |(mut acc, mut done): (V::Acc, u64), first: u32| {
-                    let mut buf = vec![0u32; outer];
-                    buf[0] = first;
-                    let rest = sum - u64::from(first);
-                    for_each_composition(&mut buf, 1, rest, e.space.max(), &mut |p| {
-                        done += self.plane(p, visitor, &mut acc);
-                    });
-                    (acc, done)
-                };
-                let firsts = self.outer_first_heaps(sum, outer);
-                if sequential {
-                    firsts.fold((visitor.start(), 0), task)
-                } else {
-                    firsts.into_par_iter().fold(|| (visitor.start(), 0u64), task).reduce(
-                        || (visitor.start(), 0),
-                        |a, b| (visitor.merge(a.0, b.0), a.1 + b.1),
-                    )
-                }
-            };
-            total = visitor.merge(total, acc);
-            progress.advance(done);
-        }
-        total
-    }
-
-    /// Values of the first heap of an outer prefix of `len` heaps summing to `sum`.
-    fn outer_first_heaps(&self, sum: u64, len: usize) -> std::ops::RangeInclusive<u32> {
-        let max = u64::from(self.engine.space.max());
-        let lo = sum.saturating_sub((len as u64 - 1) * max);
-        let hi = sum.min(max);
-        if lo > hi {
-            #[allow(clippy::reversed_empty_ranges)]
-            return 1..=0;
-        }
-        lo as u32..=hi as u32
+        self.run_layers(visitor, progress, outer, positions, firsts, || vec![0u32; outer], work)
     }
 
     /// Labels the plane of `outer` (all values of the last prefix heap) under every rule.
@@ -859,7 +832,7 @@ impl<'e, 'g> Pass<'e, 'g> {
         let mut stride = 1u64;
         for i in (0..e.k).rev() {
             let h = scratch.prefix[i];
-            for &o in &e.options[h as usize] {
+            for &o in e.options.of(h as usize) {
                 scratch.sources.push((row_index - u64::from(h - o) * stride) as usize);
             }
             stride *= r;
@@ -882,7 +855,7 @@ impl<'e, 'g> Pass<'e, 'g> {
             if i + 1 < k && scratch.prefix[i] == scratch.prefix[i + 1] {
                 continue;
             }
-            for &o in &e.options[scratch.prefix[i] as usize] {
+            for &o in e.options.of(scratch.prefix[i] as usize) {
                 let slot = replaced_rank(ranker, &scratch.prefix, i, o, &mut scratch.other);
                 scratch.sources.push(slot);
             }
@@ -893,6 +866,23 @@ impl<'e, 'g> Pass<'e, 'g> {
             scratch.preload.push((h, slot));
         }
     }
+}
+
+/// Values of the first heap of the tuples of `len` heaps over `0..=max` (non-decreasing
+/// if `sorted`) that sum to `sum`; just `0` when `len` is 0 (the empty tuple).
+fn first_values(sum: u64, len: usize, max: u32, sorted: bool) -> std::ops::RangeInclusive<u32> {
+    if len == 0 {
+        return 0..=0;
+    }
+    let max = u64::from(max);
+    let lo = sum.saturating_sub((len as u64 - 1) * max);
+    // Sorted: the first heap is the smallest, so at most the average.
+    let hi = if sorted { sum / len as u64 } else { sum }.min(max);
+    if lo > hi {
+        #[allow(clippy::reversed_empty_ranges)]
+        return 1..=0;
+    }
+    lo as u32..=hi as u32
 }
 
 /// Rank of `sorted` with element `i` removed, using `buf` as scratch.
