@@ -3,7 +3,8 @@
 //! [`ClaimCheck`] is a [`RowVisitor`]: for each finished row it evaluates the claim on the
 //! whole row at once ([`Program::eval_row`]), compares the predicted P-bits with the
 //! labels word by word, and counts with popcounts. Counterexamples are kept as the `K`
-//! smallest indices, which makes the result independent of how rows were split in tasks.
+//! smallest indices ([`FirstCounterexamples`], shared with `verify`), which makes the
+//! result independent of how rows were split in tasks.
 
 use std::io::{self, Write};
 
@@ -14,6 +15,7 @@ use crate::rules::Rule;
 use crate::solve::{Engine, Progress, RowView, RowVisitor};
 
 pub use crate::verify::Counterexample;
+use crate::verify::FirstCounterexamples;
 
 /// The outcome of checking a claim over one space under one rule.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,38 +53,11 @@ impl<'p> ClaimCheck<'p> {
     }
 }
 
-impl ClaimCheck<'_> {
-    /// Keeps the disagreements of word `w` of a row (`diff`, with DP bits `dp`) among the
-    /// `limit` smallest indices.
-    fn keep_counterexamples(
-        &self,
-        report: &mut CheckReport,
-        row: &RowView<'_>,
-        w: usize,
-        dp: u64,
-        mut diff: u64,
-    ) {
-        while diff != 0 {
-            let h = w * 64 + diff.trailing_zeros() as usize;
-            diff &= diff - 1;
-            let index = row.first_index + (h - row.lo as usize) as u64;
-            let kept = &report.counterexamples;
-            if kept.len() == self.limit && kept.last().is_none_or(|c| c.index < index) {
-                // The list is full of smaller indices, and the word's next bits are larger.
-                return;
-            }
-            let mut position = row.prefix.to_vec();
-            position.push(h as u32);
-            let dp_is_p = dp >> (h % 64) & 1 == 1;
-            let item = Counterexample { index, position, dp_is_p };
-            insert_smallest(&mut report.counterexamples, item, self.limit);
-        }
-    }
-}
-
 /// What one task has accumulated: counts, counterexamples, the first evaluation error.
 pub struct CheckAcc {
+    /// Counts; its counterexamples are filled in by `finish`, from `first`.
     report: CheckReport,
+    first: FirstCounterexamples,
     /// The evaluation error of the smallest index seen, with that index.
     error: Option<(u64, EvalError)>,
     scratch: RowScratch,
@@ -91,10 +66,13 @@ pub struct CheckAcc {
 
 impl CheckAcc {
     /// The report, or the evaluation error at the smallest index if there was one.
-    pub fn finish(self) -> Result<CheckReport, EvalError> {
+    pub fn finish(self, engine: &Engine<'_>) -> Result<CheckReport, EvalError> {
         match self.error {
             Some((_, error)) => Err(error),
-            None => Ok(self.report),
+            None => {
+                let counterexamples = self.first.into_counterexamples(engine);
+                Ok(CheckReport { counterexamples, ..self.report })
+            }
         }
     }
 }
@@ -105,6 +83,7 @@ impl RowVisitor for ClaimCheck<'_> {
     fn start(&self) -> CheckAcc {
         CheckAcc {
             report: CheckReport::default(),
+            first: FirstCounterexamples::new(self.limit),
             error: None,
             scratch: RowScratch::default(),
             predicted: Vec::new(),
@@ -128,14 +107,15 @@ impl RowVisitor for ClaimCheck<'_> {
         let report = &mut acc.report;
         let positions = (radix - row.lo as usize) as u64;
         let mut disagree = 0u64;
+        let mut keeping = true;
         // Only the first rule's words: `predicted` is one row long.
         for (w, (&dp, &claim)) in row.bits.iter().zip(&acc.predicted).enumerate() {
             report.p_positions += u64::from(dp.count_ones());
             // Both masks are clear below `lo` and above max, so the XOR counts only real lanes.
             let diff = dp ^ claim;
             disagree += u64::from(diff.count_ones());
-            if diff != 0 {
-                self.keep_counterexamples(report, row, w, dp, diff);
+            if diff != 0 && keeping {
+                keeping = acc.first.offer(row, w, dp, diff);
             }
         }
         report.positions += positions;
@@ -149,23 +129,12 @@ impl RowVisitor for ClaimCheck<'_> {
         a.p_positions += b.p_positions;
         a.agree += b.agree;
         a.disagree += b.disagree;
-        a.counterexamples.extend(b.counterexamples);
-        a.counterexamples.sort_by_key(|c| c.index);
-        a.counterexamples.truncate(self.limit);
+        left.first.merge(right.first);
         left.error = match (left.error, right.error) {
             (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
             (x, y) => x.or(y),
         };
         left
-    }
-}
-
-/// Inserts `item` into `list` (sorted by index) and keeps the `limit` smallest.
-fn insert_smallest(list: &mut Vec<Counterexample>, item: Counterexample, limit: usize) {
-    let at = list.partition_point(|c| c.index < item.index);
-    if at < limit {
-        list.insert(at, item);
-        list.truncate(limit);
     }
 }
 
@@ -185,7 +154,7 @@ pub fn check_claim(
     assert_eq!(program.heaps(), engine.space().heaps(), "program compiled for another heap count");
     assert_eq!(program.max(), engine.space().max(), "program compiled for another max");
     let (_, acc) = engine.run(rule, false, &ClaimCheck::new(program, limit), progress);
-    acc.finish()
+    acc.finish(engine)
 }
 
 /// The context of a block of counterexample rows: which space, rule and criterion.

@@ -60,12 +60,79 @@ pub fn position_text(position: &[u32]) -> String {
     position.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
 }
 
+/// The `limit` counterexamples of smallest index seen so far, as `(index, dp_is_p)`.
+///
+/// Keeping the smallest indices (not the first ones met) makes the result independent of
+/// how rows were split among parallel tasks. Shared by `verify` and `check`.
+#[derive(Clone, Debug)]
+pub struct FirstCounterexamples {
+    limit: usize,
+    /// A max-heap, so the largest kept index is the one to drop.
+    kept: BinaryHeap<(u64, bool)>,
+}
+
+impl FirstCounterexamples {
+    /// An empty list that keeps at most `limit` counterexamples.
+    pub fn new(limit: usize) -> FirstCounterexamples {
+        FirstCounterexamples { limit, kept: BinaryHeap::new() }
+    }
+
+    /// Offers the disagreeing columns `diff` of word `word` of `row`, whose DP bits are
+    /// `dp`. Returns `false` once the list is full of smaller indices: no later column of
+    /// the row can enter it, so the caller may stop offering (but must go on counting).
+    pub fn offer(&mut self, row: &RowView<'_>, word: usize, dp: u64, mut diff: u64) -> bool {
+        while diff != 0 {
+            let column = word * 64 + diff.trailing_zeros() as usize;
+            diff &= diff - 1;
+            let index = row.first_index + (column - row.lo as usize) as u64;
+            if self.kept.len() == self.limit {
+                match self.kept.peek() {
+                    Some(&(top, _)) if index < top => {
+                        self.kept.pop();
+                    }
+                    _ => return false,
+                }
+            }
+            self.kept.push((index, dp >> (column % 64) & 1 == 1));
+        }
+        true
+    }
+
+    /// Adds another task's counterexamples, keeping the `limit` smallest.
+    pub fn merge(&mut self, other: FirstCounterexamples) {
+        for item in other.kept {
+            self.kept.push(item);
+            if self.kept.len() > self.limit {
+                self.kept.pop();
+            }
+        }
+    }
+
+    /// The kept counterexamples in index order, with their positions in the engine's space.
+    pub fn into_counterexamples(self, engine: &Engine<'_>) -> Vec<Counterexample> {
+        let space = engine.space();
+        let ranker =
+            engine.is_canonical().then(|| CanonicalRanker::new(space.max(), space.heaps()));
+        self.kept
+            .into_sorted_vec()
+            .into_iter()
+            .map(|(index, dp_is_p)| Counterexample {
+                index,
+                position: match &ranker {
+                    Some(r) => r.unrank(index),
+                    None => space.tuple(index),
+                },
+                dp_is_p,
+            })
+            .collect()
+    }
+}
+
 /// Accumulated counts of one criterion in one task.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Tally {
     disagree: u64,
-    /// Max-heap of `(index, dp_is_p)`: the `limit` smallest indices seen so far.
-    first: BinaryHeap<(u64, bool)>,
+    first: FirstCounterexamples,
 }
 
 /// Per-task accumulator: positions, P-positions per rule, a tally per (rule, criterion).
@@ -96,7 +163,9 @@ impl RowVisitor for Comparer<'_> {
         VerifyAcc {
             positions: 0,
             p_positions: vec![0; self.rules],
-            tallies: vec![Tally::default(); self.rules * self.criteria.len()],
+            tallies: (0..self.rules * self.criteria.len())
+                .map(|_| Tally { disagree: 0, first: FirstCounterexamples::new(self.limit) })
+                .collect(),
             scratch: vec![0; self.words],
         }
     }
@@ -127,12 +196,7 @@ impl RowVisitor for Comparer<'_> {
         }
         for (l, r) in left.tallies.iter_mut().zip(right.tallies) {
             l.disagree += r.disagree;
-            for item in r.first {
-                l.first.push(item);
-                if l.first.len() > self.limit {
-                    l.first.pop();
-                }
-            }
+            l.first.merge(r.first);
         }
         left
     }
@@ -166,22 +230,8 @@ impl Comparer<'_> {
                 }
             }
             tally.disagree += u64::from(diff.count_ones());
-            while keeping && diff != 0 {
-                let column = i * 64 + diff.trailing_zeros() as usize;
-                diff &= diff - 1;
-                let index = row.first_index + (column - lo) as u64;
-                if tally.first.len() == self.limit {
-                    match tally.first.peek() {
-                        Some(&(top, _)) if index < top => {
-                            tally.first.pop();
-                        }
-                        _ => {
-                            keeping = false;
-                            break;
-                        }
-                    }
-                }
-                tally.first.push((index, dp >> (column % 64) & 1 == 1));
+            if keeping {
+                keeping = tally.first.offer(row, i, dp, diff);
             }
         }
     }
@@ -225,25 +275,12 @@ pub fn verify_rules(
         columns: space.radix() as usize,
     };
     let (_, acc) = engine.run_rules(rules, false, &comparer, progress);
-    let ranker = engine.is_canonical().then(|| CanonicalRanker::new(space.max(), space.heaps()));
     let mut tallies = acc.tallies.into_iter();
     let mut findings = Vec::new();
     for (j, &rule) in rules.iter().enumerate() {
         for &criterion in criteria {
             let tally = tallies.next().expect("one tally per rule and criterion");
-            let mut first = tally.first.into_sorted_vec();
-            first.truncate(limit);
-            let counterexamples = first
-                .into_iter()
-                .map(|(index, dp_is_p)| Counterexample {
-                    index,
-                    position: match &ranker {
-                        Some(r) => r.unrank(index),
-                        None => space.tuple(index),
-                    },
-                    dp_is_p,
-                })
-                .collect();
+            let counterexamples = tally.first.into_counterexamples(engine);
             findings.push(Finding {
                 game: game.spec().to_string(),
                 heaps: space.heaps(),
