@@ -92,6 +92,17 @@ pub struct Match<'a> {
     pub rule: Rule,
     /// The labels the strategy reads.
     pub labels: &'a Labels,
+    /// `terminal[h]`: a position whose heaps all have such sizes is over, won by the side
+    /// to move (the rule's forced-N positions, exactly as the engine labels them).
+    terminal: Vec<bool>,
+}
+
+impl<'a> Match<'a> {
+    /// A match of `game` under `rule`, the strategy reading `labels`.
+    pub fn new(game: &'a Game, rule: Rule, labels: &'a Labels) -> Match<'a> {
+        let terminal = rule.terminal_sizes(game, labels.space().max());
+        Match { game, rule, labels, terminal }
+    }
 }
 
 impl Match<'_> {
@@ -100,14 +111,13 @@ impl Match<'_> {
     /// Normal play: no move means a loss. Misère: no move means a win. SJ: the game ends,
     /// with a win for the side to move, once every heap has Grundy value 0.
     pub fn mover_wins_at_end(&self, position: &[u32]) -> Option<bool> {
-        if self.rule == Rule::Sj {
-            let grundy = self.game.grundy(position.iter().copied().max().unwrap_or(0));
-            if position.iter().all(|&h| grundy[h as usize] == 0) {
-                return Some(true);
-            }
+        // Misère's positions without moves and SJ's all-Grundy-0 positions are forced N.
+        if position.iter().all(|&h| self.terminal[h as usize]) {
+            return Some(true);
         }
-        if legal_moves(self.game, position).is_empty() {
-            return Some(self.rule != Rule::Normal);
+        // Only normal play gets here without a move: the side to move loses.
+        if !position.iter().any(|&h| self.game.has_moves(h)) {
+            return Some(false);
         }
         None
     }

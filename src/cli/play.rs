@@ -69,7 +69,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let labels = smallest_table(&config.game, config.rule, &config.start, global.memory_limit)
         .with_context(|| format!("labelling the space of {}", format_position(&config.start)))?;
-    let play = Match { game: &config.game, rule: config.rule, labels: &labels };
+    let play = Match::new(&config.game, config.rule, &labels);
     let mut rng = SplitMix64::new(config.seed);
     let start_is_p = labels.is_p(&config.start);
     // The claim: from an N-position the table always wins; from a P-position it always

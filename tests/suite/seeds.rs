@@ -283,7 +283,8 @@ fn play_from_7_8_9_wins_every_one_of_100_random_games() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("table won 100 of 100 games from (7,8,9)"), "{}", run.stdout);
     let labels = smallest_table(&Game::nim(), Rule::Misere, &[7, 8, 9], 1 << 30).unwrap();
-    let play = Match { game: &Game::nim(), rule: Rule::Misere, labels: &labels };
+    let nim = Game::nim();
+    let play = Match::new(&nim, Rule::Misere, &labels);
     let mut rng = SplitMix64::new(99);
     for _ in 0..100 {
         assert_eq!(play.play(&[7, 8, 9], Opponent::Random, &mut rng).winner, Side::Table);
