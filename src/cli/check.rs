@@ -138,8 +138,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 }
 
 fn print_summary(config: &Config, reports: &[(usize, CheckReport)]) -> anyhow::Result<()> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Built whole, then written through output::write_to like every other command.
+    let mut out: Vec<u8> = Vec::new();
     let mode = if config.canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
     writeln!(out, "game {}, rule {}, max {}{mode}", config.game.spec(), config.rule, config.max)?;
@@ -191,5 +191,5 @@ fn print_summary(config: &Config, reports: &[(usize, CheckReport)]) -> anyhow::R
     } else {
         writeln!(out, "the claim fails on {disagree} of {positions} positions")?;
     }
-    Ok(())
+    output::write_to(&Target::Stdout, |w| w.write_all(&out))
 }

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 use nimtab::crosscheck::{CheckPlan, ExpectedLabels, Mismatch};
 use nimtab::judge::Contest;
 
+use anyhow::Context;
+
 use super::args::{self, HeapRange};
 use super::{output, Global, Outcome};
 
@@ -96,13 +98,14 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             Err(why) => return Ok(program_failed(files, &why.to_string())),
         };
         for mismatch in &found {
-            writeln!(out, "{mismatch}")?;
+            writeln!(out, "{mismatch}").context("writing to stdout")?;
         }
         mismatches += found.len();
         checked += cases.len();
     }
     let verdict = if mismatches == 0 { "all answers agree" } else { "answers differ" };
-    writeln!(out, "{verdict}: {checked} positions in {files} inputs, {mismatches} mismatches")?;
+    writeln!(out, "{verdict}: {checked} positions in {files} inputs, {mismatches} mismatches")
+        .context("writing to stdout")?;
     Ok(if mismatches == 0 { Outcome::Success } else { Outcome::ClaimFailed })
 }
 

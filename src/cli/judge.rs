@@ -1,11 +1,11 @@
 //! `nimtab judge`: reads a contest input on stdin and prints the judge's answers.
 
-use std::io::{Read, Write};
+use std::io::Read;
 
 use anyhow::Context;
 use nimtab::judge::{parse_input, Contest, Judge};
 
-use super::{Global, Outcome};
+use super::{output, Global, Outcome};
 
 /// Arguments of `nimtab judge`.
 #[derive(clap::Args, Debug)]
@@ -23,10 +23,11 @@ pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     // The whole input is checked before the first answer, so bad input prints no answers.
     let cases = parse_input(&text).context("bad contest input")?;
     let judge = Judge::new(contest)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for heaps in &cases {
-        writeln!(out, "{}", judge.answer(heaps))?;
-    }
-    out.flush()?;
+    output::write_to(&output::Target::Stdout, |out| {
+        for heaps in &cases {
+            writeln!(out, "{}", judge.answer(heaps))?;
+        }
+        Ok(())
+    })?;
     Ok(Outcome::Success)
 }

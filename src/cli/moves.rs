@@ -1,8 +1,6 @@
 //! `nimtab moves`: every winning move from a position, from the DP table (and for Nim,
 //! compared with the formula).
 
-use std::io::Write;
-
 use anyhow::Context;
 use nimtab::moves::{
     format_position, nim_formula_moves, smallest_table, winning_moves, Move, MoveDifference,
@@ -54,18 +52,19 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     })?;
     let moves = winning_moves(&config.game, &labels, &config.position);
     let here = format_position(&config.position);
-    let mut out = std::io::stdout().lock();
-    if config.csv {
-        writeln!(out, "heap,from,to,take")?;
-    }
-    for m in &moves {
+    output::write_to(&output::Target::Stdout, |out| {
         if config.csv {
-            writeln!(out, "{},{},{},{}", m.heap + 1, m.from, m.to, m.take())?;
-        } else {
-            writeln!(out, "{}", describe(m, &config.position))?;
+            writeln!(out, "heap,from,to,take")?;
         }
-    }
-    out.flush()?;
+        for m in &moves {
+            if config.csv {
+                writeln!(out, "{},{},{},{}", m.heap + 1, m.from, m.to, m.take())?;
+            } else {
+                writeln!(out, "{}", describe(m, &config.position))?;
+            }
+        }
+        Ok(())
+    })?;
     if labels.is_p(&config.position) {
         output::note(&format!(
             "nimtab: {here} is a P-position: lost for the player to move ({})",
@@ -73,7 +72,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         ));
     } else if moves.is_empty() {
         output::note(&format!(
-            "nimtab: {here} has no move and is won by the player to move ({})",
+            "nimtab: {here} is over under the {} rule: the player to move has won",
             config.rule
         ));
     }
