@@ -135,16 +135,6 @@ impl CanonicalRanker {
         CanonicalRanker { len, below }
     }
 
-    /// The length of the tuples ranked.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the tuples are empty (rank is always 0).
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The sorted tuple of a rank (the inverse of [`CanonicalRanker::rank`]).
     pub fn unrank(&self, mut rank: u64) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.len);

@@ -23,6 +23,12 @@ pub struct SuiteJob {
     pub spaces: Vec<(usize, u32)>,
 }
 
+/// The shipped move graph of THEORY.md, named by [`SJ_GRAPH_SPEC`].
+pub fn sj_graph() -> Result<Game> {
+    let path = Path::new(SJ_GRAPH_SPEC.trim_start_matches("graph:"));
+    Game::graph_from_csv(SJ_GRAPH_SPEC, path, SJ_GRAPH_CSV.as_bytes())
+}
+
 /// The default suite: nim for heaps 1..=5 (max 31, or 15 for 5 heaps); three
 /// subtraction games for heaps 1..=3, max 63; the THEORY.md move graph for heaps 1..=3,
 /// max 3. Every rule and every criterion.
@@ -37,12 +43,7 @@ pub fn default_suite() -> Result<Vec<SuiteJob>> {
             spaces: (1..=3).map(|n| (n, 63)).collect(),
         });
     }
-    let graph = Game::graph_from_csv(
-        SJ_GRAPH_SPEC,
-        Path::new("data/graphs/sj-counterexample.csv"),
-        SJ_GRAPH_CSV.as_bytes(),
-    )?;
-    jobs.push(SuiteJob { game: graph, spaces: (1..=3).map(|n| (n, 3)).collect() });
+    jobs.push(SuiteJob { game: sj_graph()?, spaces: (1..=3).map(|n| (n, 3)).collect() });
     Ok(jobs)
 }
 
@@ -84,7 +85,7 @@ impl SuitePlot {
 /// The suite's pictures: Nim under normal and misère play (2 heaps, and a 3-heap slice),
 /// `subtract:1,3,4`, and the THEORY.md move graph under misère play.
 pub fn default_plots() -> Result<Vec<SuitePlot>> {
-    let graph = default_suite()?.pop().expect("the suite ends with the move graph").game;
+    let graph = sj_graph()?;
     let plot = |game: &Game, rule, max, grid, scale, file: &str| SuitePlot {
         game: game.clone(),
         rule,
