@@ -10,6 +10,16 @@ pub const MAX_HEAPS: usize = 64;
 /// graphs) bounded before any memory check.
 pub const MAX_HEAP_SIZE: u32 = (1 << 22) - 1;
 
+/// Refuses a largest heap size above [`MAX_HEAP_SIZE`].
+pub fn check_max(max: u32) -> Result<()> {
+    if max > MAX_HEAP_SIZE {
+        return Err(Error::BadSpace {
+            reason: format!("--max {max} is above the largest heap size, {MAX_HEAP_SIZE}"),
+        });
+    }
+    Ok(())
+}
+
 /// All tuples `(h1, …, hn)` with `0 <= hi <= max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Space {
@@ -28,11 +38,7 @@ impl Space {
                 reason: format!("--heaps {heaps} is above the limit of {MAX_HEAPS}"),
             });
         }
-        if max > MAX_HEAP_SIZE {
-            return Err(Error::BadSpace {
-                reason: format!("--max {max} is above the largest heap size, {MAX_HEAP_SIZE}"),
-            });
-        }
+        check_max(max)?;
         let space = Space { heaps, max };
         if space.positions_u128() > u128::from(u64::MAX / 2) {
             // positions_u128 saturates, so name the count only when it is exact.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use nimtab::export::write_grundy;
-use nimtab::space::MAX_HEAP_SIZE;
+use nimtab::space::check_max;
 
 use super::output::{self, Target};
 use super::{args, Global, Outcome};
@@ -26,9 +26,7 @@ pub struct Args {
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = args::game(&a.game)?;
-    if a.max > MAX_HEAP_SIZE {
-        anyhow::bail!("--max {} is above the largest heap size, {MAX_HEAP_SIZE}", a.max);
-    }
+    check_max(a.max)?;
     output::write_to(&target, |out| write_grundy(out, &game, a.max))?;
     Ok(Outcome::Success)
 }
