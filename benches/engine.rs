@@ -1,4 +1,4 @@
-//! Benchmark harness for issue 5: one measurement per process, printed as one CSV line.
+//! Benchmark harness: one measurement per process, printed as one CSV line.
 //!
 //! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
 //! the library) or `naive` (the baseline in `naive.rs`), or `engine check` to compare the
@@ -12,8 +12,8 @@ mod naive;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use nimtab::verify::{verify_rules, Finding};
-use nimtab::{Criterion, Engine, Game, NoProgress, Rule, Space};
+use nimtab::analysis::verify::{verify, Finding};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space, SplitMix64};
 
 /// One benchmarked space.
 struct Case {
@@ -48,14 +48,8 @@ fn subtract_134() -> Game {
 /// (all of them below 3). SplitMix64 with a fixed seed, so every run benchmarks the same
 /// graph without a random-number dependency.
 fn random_graph() -> Game {
-    let mut state = 0x5eed_0005_u64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(0x5eed_0005);
+    let mut next = move || rng.next_u64();
     let mut pairs = Vec::new();
     for from in 1..=1023u32 {
         let mut targets: Vec<u32> = Vec::new();
@@ -154,11 +148,16 @@ fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The job of `nimtab verify` with default rules and criteria, as one fused pass.
+/// The job of `nimtab verify` with default rules and criteria: the same library call the
+/// command makes (one fused pass where memory allows).
 fn engine_verify(game: &Game, space: Space, canonical: bool) -> Result<Vec<Finding>, String> {
-    let engine = Engine::new(game, space, canonical);
-    engine.check_memory_fused(Rule::ALL.len(), false, memory_limit()).map_err(|e| e.to_string())?;
-    Ok(verify_rules(&engine, game, &Rule::ALL, &Criterion::ALL, LIMIT, &NoProgress))
+    let engine = Engine::builder(game, space).mode(Mode::canonical_if(canonical)).build();
+    let run = verify(&engine, &Ending::ALL, &Criterion::ALL, LIMIT, &NoProgress);
+    let run = run.map_err(|e| e.to_string())?;
+    if run.passes != 1 {
+        return Err(format!("the endings did not fit in one pass ({} passes)", run.passes));
+    }
+    Ok(run.findings)
 }
 
 fn measure_engine(game: &Game, space: Space, canonical: bool) -> Result<Measurement, String> {
@@ -169,9 +168,9 @@ fn measure_engine(game: &Game, space: Space, canonical: bool) -> Result<Measurem
     let cpu = cpu_seconds() - cpu_start;
     // A theorem with disagreements means a wrong engine: its speed would mean nothing.
     if let Some(f) = findings.iter().find(|f| f.theorem_failed()) {
-        return Err(format!("engine: theorem {} failed under {}", f.criterion, f.rule));
+        return Err(format!("engine: theorem {} failed under {}", f.criterion, f.ending));
     }
-    let positions = findings.first().map_or(0, |f| f.positions);
+    let positions = findings.first().map_or(0, |f| f.tally.positions);
     Ok(Measurement {
         positions,
         wall,
@@ -213,7 +212,7 @@ fn measure_naive(game: &Game, space: Space) -> Result<Measurement, String> {
 
 /// Theorems hold on every prefix too: a cheap check of a naive run that stopped early.
 fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
-    for (r, rule) in Rule::ALL.into_iter().enumerate() {
+    for (r, rule) in Ending::ALL.into_iter().enumerate() {
         for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
             if criterion.is_theorem(game, rule) && run.disagree[r][c] != 0 {
                 return Err(format!(
@@ -231,12 +230,10 @@ fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
 
 /// Compares every label of a complete naive run with the engine's kept tables, row by row.
 fn compare_labels(game: &Game, space: Space, run: &naive::NaiveRun) -> Result<(), String> {
-    let engine = Engine::new(game, space, false);
-    engine.check_memory(1, memory_limit()).map_err(|e| e.to_string())?;
+    let engine = Engine::new(game, space);
     let radix = space.radix() as usize;
-    for (r, rule) in Rule::ALL.into_iter().enumerate() {
-        let (tables, ()) = engine.run(rule, true, &(), &NoProgress);
-        let table = tables.ok_or("the engine kept no table")?;
+    for (r, rule) in Ending::ALL.into_iter().enumerate() {
+        let table = engine.label(rule).map_err(|e| e.to_string())?;
         let mut prefix = vec![0u32; space.heaps() - 1];
         for (row, naive_row) in run.labels[r].chunks(radix).enumerate() {
             let engine_row = table.row(&prefix);
@@ -273,29 +270,30 @@ fn compare_counts(
     let findings = engine_verify(game, space, false)?;
     let c_count = Criterion::ALL.len();
     let mut verdict = "agree";
-    for (r, rule) in Rule::ALL.into_iter().enumerate() {
+    for (r, rule) in Ending::ALL.into_iter().enumerate() {
         for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
             let f = &findings[r * c_count + c];
-            assert_eq!((f.rule, f.criterion), (rule, criterion), "findings in rule order");
+            assert_eq!((f.ending, f.criterion), (rule, criterion), "findings in rule order");
             let what = format!(
                 "{} {} heaps max {} ({rule}, {criterion})",
                 game.spec(),
                 space.heaps(),
                 space.max()
             );
-            if (run.labelled, run.p_positions[r]) != (f.positions, f.p_positions) {
+            let (t, r_label) = (&f.tally, run.p_positions[r]);
+            if (run.labelled, r_label) != (t.positions, t.p_positions) {
                 return Err(format!(
                     "MISMATCH naive vs engine on {what}: naive (positions, P) = {:?}, \
                      engine = {:?}",
-                    (run.labelled, run.p_positions[r]),
-                    (f.positions, f.p_positions)
+                    (run.labelled, r_label),
+                    (t.positions, t.p_positions)
                 ));
             }
-            if run.disagree[r][c] != f.disagree {
+            if run.disagree[r][c] != t.disagree {
                 eprintln!(
-                    "ENGINE BUG: verify_rules counts {} disagreements on {what}, the naive DP \
+                    "ENGINE BUG: verify counts {} disagreements on {what}, the naive DP \
                      (labels checked position by position) counts {}",
-                    f.disagree, run.disagree[r][c]
+                    t.disagree, run.disagree[r][c]
                 );
                 verdict = "verify-miscounts";
             }
@@ -308,8 +306,8 @@ fn compare_counts(
 /// by position, the naive criteria against `Criterion::predicts_p`, and the counts against
 /// `verify_rules`. Prints one line per space.
 fn check_naive_against_engine() -> Result<(), String> {
-    let theory_graph = Game::graph("graph:theory", &[(1, 0), (2, 0), (2, 1), (3, 2)])
-        .expect("THEORY.md's example graph");
+    let sj_graph = Game::graph("graph:sj", &[(1, 0), (2, 0), (2, 1), (3, 2)])
+        .expect("the SJ counterexample graph");
     let spaces: Vec<(Game, usize, u32)> = vec![
         (Game::nim(), 1, 9),
         (Game::nim(), 2, 20),
@@ -321,7 +319,7 @@ fn check_naive_against_engine() -> Result<(), String> {
         (Game::subtract(&[2, 3, 5]).expect("valid set"), 3, 30),
         (random_graph(), 3, 60),
         (random_graph(), 2, 200),
-        (theory_graph, 4, 3),
+        (sj_graph, 4, 3),
     ];
     for (game, heaps, max) in spaces {
         let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
@@ -355,22 +353,9 @@ fn check_predictions(game: &Game, space: Space) -> Result<(), String> {
     Ok(())
 }
 
-/// The memory limit `nimtab` uses: 90% of MemAvailable.
-fn memory_limit() -> u64 {
-    let available = proc_field("/proc/meminfo", "MemAvailable:").map_or(4 << 30, |kib| kib * 1024);
-    available / 10 * 9
-}
-
 /// Peak resident set size of this process (VmHWM), in MiB.
 fn peak_rss_mib() -> f64 {
-    proc_field("/proc/self/status", "VmHWM:").map_or(f64::NAN, |kib| kib as f64 / 1024.0)
-}
-
-/// The first number after `key` in a `/proc` file of `key value kB` lines.
-fn proc_field(path: &str, key: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().find(|l| l.starts_with(key))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    nimtab::host::peak_memory().map_or(f64::NAN, |bytes| bytes as f64 / (1 << 20) as f64)
 }
 
 /// User plus system CPU time of the whole process (all threads), in seconds.

@@ -1,4 +1,7 @@
 //! Typed errors of the library: every way an input or a space can be refused.
+//!
+//! Messages name the bad value, never a command-line flag: the library does not know how
+//! its caller spells its options. The binary adds the flag wording where it has it.
 
 use std::path::PathBuf;
 
@@ -37,39 +40,75 @@ pub enum Error {
         /// What is wrong with the line.
         reason: String,
     },
-    /// A space with no heaps, or one whose size overflows the index.
-    #[error("bad space: {reason}")]
-    BadSpace {
-        /// What is wrong with it.
-        reason: String,
+    /// A space of no heaps.
+    #[error("a space needs at least one heap, got 0")]
+    NoHeaps,
+    /// A space of more heaps than [`crate::MAX_HEAPS`].
+    #[error("{heaps} heaps is above the limit of {limit}")]
+    TooManyHeaps {
+        /// The heap count asked for.
+        heaps: usize,
+        /// The largest heap count accepted.
+        limit: usize,
+    },
+    /// A heap size above [`crate::MAX_HEAP_SIZE`].
+    #[error("heap size {max} is above the largest heap size, {limit}")]
+    HeapTooLarge {
+        /// The heap size asked for.
+        max: u64,
+        /// The largest heap size accepted.
+        limit: u32,
+    },
+    /// A space whose position count does not fit any index.
+    #[error("{heaps} heaps of max {max} is (max+1)^heaps = {count} positions, beyond any table")]
+    SpaceOverflow {
+        /// Heap count.
+        heaps: usize,
+        /// Largest heap size.
+        max: u32,
+        /// The position count, or "more than 2^127" when it saturated.
+        count: String,
     },
     /// A space whose tables do not fit in the memory allowed.
     #[error(
-        "space too large: {what} needs {need_gib:.2} GiB of memory but only {limit_gib:.2} GiB \
-         is available; lower --max or --heaps{hint}"
+        "space too large: {what} needs {:.2} GiB of memory but only {:.2} GiB is available",
+        gib(*.need_bytes),
+        gib(*.limit_bytes)
     )]
     TooLarge {
         /// The space, as `game, N heaps, max M`.
         what: String,
-        /// Memory needed, in GiB.
-        need_gib: f64,
-        /// Memory allowed, in GiB.
-        limit_gib: f64,
-        /// Extra advice (for example `, or use --canonical`).
-        hint: String,
+        /// Memory needed, in bytes.
+        need_bytes: u64,
+        /// Memory allowed, in bytes.
+        limit_bytes: u64,
+        /// Whether labelling sorted tuples only would need less (a full space of 3 or
+        /// more heaps).
+        canonical_would_help: bool,
     },
-    /// A rule name that is not `normal`, `misere` or `sj`.
+    /// An ending-rule name that is not `normal`, `misere` or `sj`.
     #[error("unknown rule '{0}': expected normal, misere or sj")]
-    UnknownRule(String),
+    UnknownEnding(String),
     /// A criterion name that is not `xor`, `anti-nim` or `sj`.
     #[error("unknown criterion '{0}': expected xor, anti-nim or sj")]
     UnknownCriterion(String),
+    /// A claim that cannot be evaluated at some position (a division by zero).
+    #[error(transparent)]
+    Eval(#[from] crate::analysis::expr::EvalError),
+    /// A picture that cannot be drawn with the settings asked for.
+    #[error(transparent)]
+    Plot(#[from] crate::export::plot::PlotError),
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),
     /// An I/O error while writing output.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+}
+
+/// Bytes as GiB, for messages.
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
 }
 
 /// The library's result type.

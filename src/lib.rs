@@ -1,33 +1,76 @@
 //! nimtab: exhaustive, verified P/N position tables for Nim-like impartial games.
 //!
-//! The library labels every position of a bounded heap space by retrograde dynamic
-//! programming ([`solve`]), compares the labels with closed-form criteria and writes
-//! tables. It does no terminal I/O: progress is reported through [`solve::Progress`].
+//! A [`Game`] gives the move rule of every heap; a [`Space`] is every tuple of `n` heaps
+//! of at most `M` stones. An [`Engine`] labels every position of a space P (the player
+//! to move loses) or N by retrograde dynamic programming under an [`Ending`] (normal
+//! play, misère play or the SJ rule), from the move rule alone, and hands back the
+//! [`Labels`] or streams finished rows to a [`RowVisitor`]. The [`analysis`] modules
+//! compare labels with closed-form criteria and claims; [`export`] writes tables,
+//! reports and pictures to any `io::Write`. The library does no terminal I/O: progress
+//! goes through [`Progress`].
+//!
+//! # Example
+//!
+//! Label every position of Nim with 3 heaps of at most 7 stones under normal play, and
+//! read labels back:
+//!
+//! ```
+//! use nimtab::{Ending, Engine, Game, Space};
+//!
+//! let nim = Game::nim();
+//! let space = Space::new(3, 7)?; // every (h1, h2, h3) with 0 <= hi <= 7
+//! let labels = Engine::new(&nim, space).label(Ending::Normal)?;
+//! assert!(labels.is_p(&[1, 2, 3])); // 1 ^ 2 ^ 3 = 0: the player to move loses
+//! assert!(!labels.is_p(&[1, 2, 4]));
+//! assert_eq!(labels.p_count(), 64); // Bouton: P exactly where the XOR is 0
+//! assert_eq!(labels.iter().filter(|(_, is_p)| *is_p).count(), 64);
+//! # Ok::<(), nimtab::Error>(())
+//! ```
+//!
+//! Only sorted tuples ([`Mode::Canonical`]), a memory limit, or a fused run over several
+//! endings are a builder away:
+//!
+//! ```
+//! use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
+//!
+//! let game = Game::parse("subtract:1,3,4")?;
+//! let engine = Engine::builder(&game, Space::new(4, 20)?)
+//!     .mode(Mode::Canonical)
+//!     .memory_limit(1 << 30)
+//!     .build();
+//! let tables = engine.label_all(&[Ending::Normal, Ending::Misere], &NoProgress)?;
+//! assert_eq!(tables[0].positions(), 10626); // C(24, 4) sorted tuples
+//! assert!(tables[1].is_p(&[0, 0, 0, 1])); // misère: taking the last stone loses
+//! # Ok::<(), nimtab::Error>(())
+//! ```
+//!
+//! # Errors
+//!
+//! Every fallible call returns [`Error`], whose messages name the bad value: an unknown
+//! game, a space with no heaps or beyond any index, a run whose tables do not fit in the
+//! memory limit ([`Error::TooLarge`], before anything is allocated), a bad move graph.
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
-pub mod check;
-pub mod classes;
-pub mod criteria;
-pub mod crosscheck;
-pub mod error;
+pub mod analysis;
+pub mod contest;
+mod engine;
+mod error;
 pub mod export;
-pub mod expr;
-pub mod game;
-pub mod judge;
-pub mod moves;
-pub mod play;
-pub mod plot;
-pub mod report;
-pub mod rules;
-pub mod solve;
-pub mod space;
-pub mod split;
+pub mod host;
+mod model;
+mod random;
 pub mod suite;
-pub mod verify;
 
-pub use criteria::Criterion;
+pub use analysis::criteria::Criterion;
+pub use engine::{
+    Engine, EngineBuilder, Labels, MemoryPlan, NoProgress, Progress, RowView, RowVisitor,
+};
 pub use error::{Error, Result};
-pub use game::{Game, MoveRule};
-pub use rules::Rule;
-pub use solve::{Engine, Labels, NoProgress, Progress, RowView, RowVisitor};
-pub use space::Space;
+pub use model::canonical::{multisets, CanonicalRanker};
+pub use model::ending::Ending;
+pub use model::enumerate::Tuples;
+pub use model::game::{Game, MoveRule};
+pub use model::position::{parse_size, Label, SizeError, Spaced, Tuple};
+pub use model::space::{validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
+pub use random::SplitMix64;

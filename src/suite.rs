@@ -2,13 +2,14 @@
 
 use std::path::Path;
 
-use crate::criteria::Criterion;
+use crate::analysis::criteria::Criterion;
 use crate::error::Result;
-use crate::game::Game;
-use crate::plot::Grid;
-use crate::rules::Rule;
+use crate::export::plot::Grid;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
 
-/// The move graph of THEORY.md (1→0, 2→0, 2→1, 3→2), shipped as a data file.
+/// The classic counterexample to the SJ criterion under plain misère play: the move graph
+/// 1→0, 2→0, 2→1, 3→2, shipped as a data file.
 pub const SJ_GRAPH_CSV: &str = include_str!("../data/graphs/sj-counterexample.csv");
 
 /// The specification under which the suite names the shipped move graph.
@@ -23,14 +24,14 @@ pub struct SuiteJob {
     pub spaces: Vec<(usize, u32)>,
 }
 
-/// The shipped move graph of THEORY.md, named by [`SJ_GRAPH_SPEC`].
+/// The shipped SJ counterexample graph, named by [`SJ_GRAPH_SPEC`].
 pub fn sj_graph() -> Result<Game> {
     let path = Path::new(SJ_GRAPH_SPEC.trim_start_matches("graph:"));
     Game::graph_from_csv(SJ_GRAPH_SPEC, path, SJ_GRAPH_CSV.as_bytes())
 }
 
 /// The default suite: nim for heaps 1..=5 (max 31, or 15 for 5 heaps); three
-/// subtraction games for heaps 1..=3, max 63; the THEORY.md move graph for heaps 1..=3,
+/// subtraction games for heaps 1..=3, max 63; the SJ counterexample graph for heaps 1..=3,
 /// max 3. Every rule and every criterion.
 pub fn default_suite() -> Result<Vec<SuiteJob>> {
     let mut jobs = vec![SuiteJob {
@@ -52,8 +53,8 @@ pub fn default_suite() -> Result<Vec<SuiteJob>> {
 pub struct SuitePlot {
     /// The game.
     pub game: Game,
-    /// The rule whose P-positions are drawn.
-    pub rule: Rule,
+    /// The ending whose P-positions are drawn.
+    pub ending: Ending,
     /// Largest heap size.
     pub max: u32,
     /// The 2-heap grid or a 3-heap slice.
@@ -75,7 +76,7 @@ impl SuitePlot {
             "nimtab plot --game {} --max {} --rule {} {grid} --scale {} --out {dir}/{}",
             self.game.spec(),
             self.max,
-            self.rule,
+            self.ending,
             self.scale,
             self.file
         )
@@ -83,12 +84,12 @@ impl SuitePlot {
 }
 
 /// The suite's pictures: Nim under normal and misère play (2 heaps, and a 3-heap slice),
-/// `subtract:1,3,4`, and the THEORY.md move graph under misère play.
+/// `subtract:1,3,4`, and the SJ counterexample graph under misère play.
 pub fn default_plots() -> Result<Vec<SuitePlot>> {
     let graph = sj_graph()?;
-    let plot = |game: &Game, rule, max, grid, scale, file: &str| SuitePlot {
+    let plot = |game: &Game, ending, max, grid, scale, file: &str| SuitePlot {
         game: game.clone(),
-        rule,
+        ending,
         max,
         grid,
         scale,
@@ -96,17 +97,17 @@ pub fn default_plots() -> Result<Vec<SuitePlot>> {
     };
     let (nim, sub) = (Game::nim(), Game::subtract(&[1, 3, 4])?);
     Ok(vec![
-        plot(&nim, Rule::Normal, 31, Grid::TwoHeaps, 10, "nim-normal.svg"),
-        plot(&nim, Rule::Misere, 31, Grid::TwoHeaps, 10, "nim-misere.svg"),
-        plot(&nim, Rule::Normal, 31, Grid::ThreeHeapSlice(12), 10, "nim-normal-h3-12.svg"),
-        plot(&sub, Rule::Normal, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-normal.svg"),
-        plot(&sub, Rule::Misere, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-misere.svg"),
-        plot(&graph, Rule::Misere, 3, Grid::TwoHeaps, 40, "graph-sj-counterexample-misere.svg"),
+        plot(&nim, Ending::Normal, 31, Grid::TwoHeaps, 10, "nim-normal.svg"),
+        plot(&nim, Ending::Misere, 31, Grid::TwoHeaps, 10, "nim-misere.svg"),
+        plot(&nim, Ending::Normal, 31, Grid::ThreeHeapSlice(12), 10, "nim-normal-h3-12.svg"),
+        plot(&sub, Ending::Normal, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-normal.svg"),
+        plot(&sub, Ending::Misere, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-misere.svg"),
+        plot(&graph, Ending::Misere, 3, Grid::TwoHeaps, 40, "graph-sj-counterexample-misere.svg"),
     ])
 }
 
-/// Rules the suite compares.
-pub const SUITE_RULES: [Rule; 3] = Rule::ALL;
+/// Endings the suite compares.
+pub const SUITE_ENDINGS: [Ending; 3] = Ending::ALL;
 
 /// Criteria the suite compares.
 pub const SUITE_CRITERIA: [Criterion; 3] = Criterion::ALL;

@@ -1,7 +1,7 @@
 //! The deliberately naive baseline: one byte per position, every option scanned, per rule.
 //!
-//! This is the "hand-written retrograde DP" of issue 5, kept out of the library on
-//! purpose. Positions are visited in mixed-radix index order (`h1` most significant), so
+//! This is the "hand-written retrograde DP" the engine is measured against, kept out of
+//! the library on purpose. Positions are visited in mixed-radix index order (`h1` most significant), so
 //! every option of a position has a smaller index and is already labelled; any prefix of
 //! that order is therefore a self-contained run, which is what the time-budgeted estimate
 //! relies on. It does the same job as `nimtab verify`: it labels all three rules and
@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use nimtab::{Criterion, Game, Rule, Space};
+use nimtab::{Criterion, Ending, Game, Space};
 
 /// What a naive run counted, over the positions it labelled.
 #[derive(Clone, Debug)]
@@ -18,9 +18,9 @@ pub struct NaiveRun {
     pub total: u64,
     /// Positions labelled (a prefix in index order; `total` when complete).
     pub labelled: u64,
-    /// P-positions per rule, in `Rule::ALL` order.
+    /// P-positions per rule, in `Ending::ALL` order.
     pub p_positions: [u64; 3],
-    /// Disagreements per rule (outer, `Rule::ALL`) and criterion (inner, `Criterion::ALL`).
+    /// Disagreements per rule (outer, `Ending::ALL`) and criterion (inner, `Criterion::ALL`).
     pub disagree: [[u64; 3]; 3],
     /// Wall time of the labelling and comparison, without setup.
     pub elapsed: Duration,
@@ -92,11 +92,11 @@ pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
             }
         }
         let predicted = predictions(&tuple, &grundy);
-        for (r, rule) in Rule::ALL.into_iter().enumerate() {
+        for (r, rule) in Ending::ALL.into_iter().enumerate() {
             let forced_n = match rule {
-                Rule::Normal => false,
-                Rule::Misere => tuple.iter().all(|&h| no_move[h as usize]),
-                Rule::Sj => tuple.iter().all(|&h| grundy_zero[h as usize]),
+                Ending::Normal => false,
+                Ending::Misere => tuple.iter().all(|&h| no_move[h as usize]),
+                Ending::Sj => tuple.iter().all(|&h| grundy_zero[h as usize]),
             };
             let is_p = !forced_n && !has_p_option(&labels[r], index, &tuple, &strides, &options);
             labels[r].push(u8::from(is_p));

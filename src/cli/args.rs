@@ -1,11 +1,48 @@
-//! Parsers for the argument values commands share: heap counts, ranges, sizes, games.
+//! Argument values every command shares: the game and space flags, heap and stone ranges,
+//! positions, thread counts, ending lists.
 
-use anyhow::Context;
-use nimtab::{Game, Rule, Space};
+use anyhow::{bail, Context};
+use nimtab::{parse_size, Ending, Game, SizeError, Space};
 
 /// The most worker threads accepted: far above any machine's cores, far below what
 /// makes starting the pool itself slow or fail.
 pub const MAX_THREADS: usize = 256;
+
+/// The game and space flags of the table commands: `--game G --heaps N|A..=B --max M`.
+#[derive(clap::Args, Debug)]
+pub struct SpaceArgs {
+    /// Game: nim, subtract:S (e.g. subtract:1,3,4) or graph:PATH.
+    #[arg(long, value_name = "G")]
+    pub game: String,
+    /// Heap count N (or a range A..=B where the command takes one).
+    #[arg(long, value_name = "N|A..=B", value_parser = parse_heap_range)]
+    pub heaps: CountRange,
+    /// Largest heap size.
+    #[arg(long, value_name = "M", value_parser = parse_max, allow_hyphen_values = true)]
+    pub max: u32,
+}
+
+impl SpaceArgs {
+    /// The game, reading a graph file if named.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        Ok(Game::parse(&self.game)?)
+    }
+
+    /// The one heap count of a command that labels a single space.
+    pub fn single_heaps(&self, command: &str) -> anyhow::Result<usize> {
+        match self.heaps {
+            CountRange { lo, hi } if lo == hi => Ok(lo),
+            CountRange { lo, hi } => {
+                bail!("{command} takes one heap count, got --heaps {lo}..={hi}")
+            }
+        }
+    }
+
+    /// Every space of the heap range, each validated before any work.
+    pub fn spaces(&self) -> anyhow::Result<Vec<Space>> {
+        self.heaps.counts().map(|n| Ok(Space::new(n, self.max)?)).collect()
+    }
+}
 
 /// `--threads`: an integer from 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<usize, String> {
@@ -23,73 +60,75 @@ pub fn parse_max(text: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("--max must be a non-negative integer, got '{text}'"))
 }
 
-/// `--heaps`: a positive integer.
-pub fn parse_heaps(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("--heaps must be at least 1, got '0'".to_string()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("--heaps must be a positive integer, got '{text}'")),
-    }
-}
-
-/// `--heaps N` or `--heaps A..=B`: an inclusive range of heap counts.
+/// An inclusive range of counts (heaps, stones), given as `N` or `A..=B`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeapRange {
-    /// Smallest heap count.
+pub struct CountRange {
+    /// Smallest count.
     pub lo: usize,
-    /// Largest heap count.
+    /// Largest count.
     pub hi: usize,
 }
 
-impl HeapRange {
-    /// The heap counts in order.
+impl CountRange {
+    /// The counts in order.
     pub fn counts(&self) -> std::ops::RangeInclusive<usize> {
         self.lo..=self.hi
     }
 }
 
-/// Parses `N` or `A..=B`.
-pub fn parse_heap_range(text: &str) -> Result<HeapRange, String> {
+/// Parses `N` or `A..=B` with `1 <= A <= B` for the flag `--NAME`; `what` names a count
+/// in the messages ("heap counts start at 1").
+fn parse_count_range(name: &str, what: &str, text: &str) -> Result<CountRange, String> {
     let Some((a, b)) = text.split_once("..=") else {
-        let n = parse_heaps(text)?;
-        return Ok(HeapRange { lo: n, hi: n });
+        return match text.trim().parse::<usize>() {
+            Ok(0) => Err(format!("--{name} must be at least 1, got '0'")),
+            Ok(n) => Ok(CountRange { lo: n, hi: n }),
+            Err(_) => Err(format!("--{name} must be a positive integer, got '{text}'")),
+        };
     };
-    let bad = || format!("--heaps must be N or A..=B with 1 <= A <= B, got '{text}'");
+    let bad = || format!("--{name} must be N or A..=B with 1 <= A <= B, got '{text}'");
     let lo: usize = a.trim().parse().map_err(|_| bad())?;
     let hi: usize = b.trim().parse().map_err(|_| bad())?;
     if lo == 0 {
-        return Err(format!("--heaps {text}: heap counts start at 1"));
+        return Err(format!("--{name} {text}: {what} start at 1"));
     }
     if lo > hi {
-        return Err(format!("--heaps {text}: the range is empty ({lo} > {hi})"));
+        return Err(format!("--{name} {text}: the range is empty ({lo} > {hi})"));
     }
-    Ok(HeapRange { lo, hi })
+    Ok(CountRange { lo, hi })
 }
 
-/// Parses a game specification, reading a graph file if named.
-pub fn game(spec: &str) -> anyhow::Result<Game> {
-    Ok(Game::parse(spec)?)
+/// `--heaps N` or `--heaps A..=B`.
+pub fn parse_heap_range(text: &str) -> Result<CountRange, String> {
+    parse_count_range("heaps", "heap counts", text)
 }
 
-/// Builds a space, naming the bad value on failure.
-pub fn space(heaps: usize, max: u32) -> anyhow::Result<Space> {
-    Ok(Space::new(heaps, max)?)
+/// `--stones N` or `--stones A..=B`.
+pub fn parse_stone_range(text: &str) -> Result<CountRange, String> {
+    parse_count_range("stones", "stone counts", text)
 }
 
-/// Parses `--rules`.
-pub fn rules(list: &str) -> anyhow::Result<Vec<Rule>> {
-    Rule::parse_list(list).with_context(|| format!("--rules '{list}'"))
+/// Parses `--rules` (or `--rule`): a comma list of ending names.
+pub fn endings(list: &str) -> anyhow::Result<Vec<Ending>> {
+    Ending::parse_list(list).with_context(|| format!("--rules '{list}'"))
 }
 
-/// Memory the tables may use: what the system reports available, less a margin.
-pub fn memory_limit() -> u64 {
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        text.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| {
-            l.split_whitespace().nth(1).and_then(|kib| kib.parse::<u64>().ok()).map(|k| k * 1024)
-        })
-    });
-    // Without /proc/meminfo, assume 4 GiB; keep 10% for everything else.
-    available.unwrap_or(4 << 30) / 10 * 9
+/// Heap sizes given as positional arguments, naming the first bad one.
+pub fn parse_position(heaps: &[String]) -> anyhow::Result<Vec<u32>> {
+    if heaps.is_empty() {
+        bail!("a position needs at least one heap size");
+    }
+    let mut position = Vec::with_capacity(heaps.len());
+    for (i, text) in heaps.iter().enumerate() {
+        match parse_size(text) {
+            Ok(h) if h < u32::MAX => position.push(h),
+            Err(SizeError::Negative) => {
+                bail!("heap {} is '{text}': heap sizes cannot be negative", i + 1)
+            }
+            _ => bail!("heap {} is '{text}': not a non-negative integer", i + 1),
+        }
+    }
+    Ok(position)
 }
 
 #[cfg(test)]
@@ -98,16 +137,35 @@ mod tests {
 
     #[test]
     fn heap_ranges_are_validated() {
-        assert_eq!(parse_heap_range("3"), Ok(HeapRange { lo: 3, hi: 3 }));
-        assert_eq!(parse_heap_range("1..=5"), Ok(HeapRange { lo: 1, hi: 5 }));
+        assert_eq!(parse_heap_range("3"), Ok(CountRange { lo: 3, hi: 3 }));
+        assert_eq!(parse_heap_range("1..=5"), Ok(CountRange { lo: 1, hi: 5 }));
         assert!(parse_heap_range("3..=2").unwrap_err().contains("empty"));
         assert!(parse_heap_range("0..=2").unwrap_err().contains("start at 1"));
         assert!(parse_heap_range("0").unwrap_err().contains("at least 1"));
     }
 
     #[test]
+    fn stone_ranges_must_be_non_empty() {
+        assert_eq!(parse_stone_range("1..=40"), Ok(CountRange { lo: 1, hi: 40 }));
+        assert_eq!(parse_stone_range("7"), Ok(CountRange { lo: 7, hi: 7 }));
+        assert!(parse_stone_range("9..=3")
+            .unwrap_err()
+            .contains("--stones 9..=3: the range is empty"));
+        assert!(parse_stone_range("0..=3").unwrap_err().contains("start at 1"));
+    }
+
+    #[test]
     fn max_refuses_negative_numbers() {
         assert!(parse_max("-3").unwrap_err().contains("'-3'"));
         assert_eq!(parse_max("31"), Ok(31));
+    }
+
+    #[test]
+    fn positions_name_the_bad_heap() {
+        let heaps = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(parse_position(&heaps(&["7", "8", "9"])).unwrap(), vec![7, 8, 9]);
+        let negative = parse_position(&heaps(&["7", "-8"])).unwrap_err().to_string();
+        assert_eq!(negative, "heap 2 is '-8': heap sizes cannot be negative");
+        assert!(parse_position(&heaps(&["x"])).unwrap_err().to_string().contains("'x'"));
     }
 }

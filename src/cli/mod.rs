@@ -1,29 +1,24 @@
 //! The command line: clap structures, the validated global settings, and dispatch.
 //!
-//! Each subcommand lives in its own file and turns its raw arguments into a `Config`
-//! once; exit status 0 is success, 1 a checked claim that failed, 2 a usage or input error.
+//! Each subcommand lives in its own file under `commands/` and turns its raw arguments
+//! into a `Config` once; exit status 0 is success, 1 a checked claim that failed, 2 a
+//! usage or input error (one line on stderr naming the bad value).
 
 mod args;
-mod check;
-mod classes;
-mod crosscheck;
-mod grundy;
-mod info;
-mod judge;
-mod moves;
+mod commands;
+mod explain;
 mod output;
-mod play;
-mod plot;
-mod seed_args;
-mod solve;
-mod split;
-mod suite;
-mod verify;
+mod progress;
+mod supervise;
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+
+use commands::{
+    check, classes, crosscheck, grundy, info, judge, moves, play, plot, solve, split, suite, verify,
+};
 
 /// What a command reports back besides errors.
 #[derive(Debug, PartialEq, Eq)]
@@ -122,7 +117,7 @@ pub fn main() -> ExitCode {
         Ok(Outcome::ClaimFailed) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            output::note(&format!("nimtab: error: {err:#}"));
+            output::note(&format!("nimtab: error: {}", explain::render(&err)));
             ExitCode::from(2)
         }
     }
@@ -135,7 +130,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             .build_global()
             .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
     }
-    let global = Global { quiet: cli.quiet, memory_limit: args::memory_limit() };
+    let global = Global { quiet: cli.quiet, memory_limit: nimtab::host::memory_limit() };
     match cli.command {
         Some(Command::Solve(a)) => solve::run(a, &global),
         Some(Command::Grundy(a)) => grundy::run(a, &global),

@@ -1,14 +1,12 @@
 //! Where results go: stdout, or a file written under a temporary name and renamed when
-//! complete; plus the progress bar. A Ctrl-C removes any temporary file first.
+//! complete; and notes on stderr. A Ctrl-C removes any temporary file first.
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Temporary files in flight, removed by the Ctrl-C handler.
 static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -176,59 +174,6 @@ fn register(path: &Path) {
 fn unregister(path: &Path) {
     if let Ok(mut paths) = IN_FLIGHT.lock() {
         paths.retain(|p| p != path);
-    }
-}
-
-/// A progress bar on stderr, shown only on a terminal, only without `--quiet`, and only
-/// once the work has run for a second.
-pub struct Bar {
-    bar: ProgressBar,
-    started: Instant,
-    can_show: bool,
-    shown: std::sync::atomic::AtomicBool,
-}
-
-impl Bar {
-    /// A bar for `total` positions, titled `what`.
-    pub fn new(what: &str, total: u64, quiet: bool) -> Bar {
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template(
-            "{msg} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, eta {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> ");
-        bar.set_style(style);
-        bar.set_message(what.to_string());
-        Bar {
-            bar,
-            started: Instant::now(),
-            can_show: !quiet && io::stderr().is_terminal(),
-            shown: false.into(),
-        }
-    }
-
-    /// Sets the title for the next stretch of work.
-    pub fn set_message(&self, what: &str) {
-        self.bar.set_message(what.to_string());
-    }
-
-    /// Hides the bar for good.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl nimtab::Progress for Bar {
-    fn advance(&self, positions: u64) {
-        self.bar.inc(positions);
-        use std::sync::atomic::Ordering;
-        if self.can_show
-            && !self.shown.load(Ordering::Relaxed)
-            && self.started.elapsed() > Duration::from_secs(1)
-        {
-            self.shown.store(true, Ordering::Relaxed);
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
     }
 }
 

@@ -1,0 +1,102 @@
+//! Testing a claim "a position is P exactly when EXPR holds" against the DP labels.
+//!
+//! The checker is a [`RowVisitor`]: for each finished row it evaluates the claim on the
+//! whole row at once ([`Program::eval_row`]), compares the predicted P-bits with the
+//! labels word by word and counts with popcounts. Counterexamples are kept as the `K`
+//! smallest indices, which makes the result independent of how rows were split in tasks.
+
+use crate::analysis::expr::{EvalError, Program, RowScratch};
+use crate::analysis::tally::{p_count, Disagreements, Tally};
+use crate::engine::{Engine, Progress, RowView, RowVisitor};
+use crate::error::Result;
+use crate::model::ending::Ending;
+
+/// A row visitor that checks a compiled boolean claim against the labels of one ending.
+struct ClaimCheck<'p> {
+    program: &'p Program,
+    limit: usize,
+}
+
+/// What one task has accumulated: counts, counterexamples, the first evaluation error.
+struct ClaimAcc {
+    positions: u64,
+    p_positions: u64,
+    disagreements: Disagreements,
+    /// The evaluation error of the smallest index seen, with that index.
+    error: Option<(u64, EvalError)>,
+    scratch: RowScratch,
+    predicted: Vec<u64>,
+}
+
+impl RowVisitor for ClaimCheck<'_> {
+    type Acc = ClaimAcc;
+
+    fn start(&self) -> ClaimAcc {
+        ClaimAcc {
+            positions: 0,
+            p_positions: 0,
+            disagreements: Disagreements::new(self.limit),
+            error: None,
+            scratch: RowScratch::default(),
+            predicted: Vec::new(),
+        }
+    }
+
+    fn visit(&self, acc: &mut ClaimAcc, row: &RowView<'_>) {
+        let radix = self.program.max() as usize + 1;
+        acc.predicted.clear();
+        acc.predicted.resize(radix.div_ceil(64), 0);
+        if let Err(error) =
+            self.program.eval_row(row.prefix, row.lo, &mut acc.predicted, &mut acc.scratch)
+        {
+            let last = *error.position.last().expect("positions have heaps");
+            let index = row.index_of(last as usize);
+            if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
+                acc.error = Some((index, error));
+            }
+            return;
+        }
+        let dp_bits = row.ending_bits(0);
+        acc.positions += (radix - row.lo as usize) as u64;
+        acc.p_positions += p_count(dp_bits);
+        acc.disagreements.compare_row(row, dp_bits, &acc.predicted, radix);
+    }
+
+    fn merge(&self, mut left: ClaimAcc, right: ClaimAcc) -> ClaimAcc {
+        left.positions += right.positions;
+        left.p_positions += right.p_positions;
+        left.disagreements.merge(right.disagreements);
+        left.error = match (left.error, right.error) {
+            (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        };
+        left
+    }
+}
+
+/// Labels the engine's space under `ending` and tests the claim on every position,
+/// keeping at most `limit` counterexamples.
+///
+/// # Errors
+/// [`crate::Error::TooLarge`] if the space does not fit in memory;
+/// [`crate::Error::Eval`] with the evaluation error of smallest index, if the claim
+/// cannot be evaluated somewhere (a division by zero).
+///
+/// # Panics
+/// If `program` was compiled for another heap count or max than the engine's space.
+pub fn test_claim(
+    engine: &Engine<'_>,
+    ending: Ending,
+    program: &Program,
+    limit: usize,
+    progress: &dyn Progress,
+) -> Result<Tally> {
+    let space = engine.space();
+    assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");
+    assert_eq!(program.max(), space.max(), "program compiled for another max");
+    let acc = engine.stream(&[ending], &ClaimCheck { program, limit }, progress)?;
+    if let Some((_, error)) = acc.error {
+        return Err(error.into());
+    }
+    Ok(acc.disagreements.into_tally(engine, acc.positions, acc.p_positions))
+}

@@ -1,0 +1,13 @@
+//! Analysis of labels: criteria and claims compared with the DP, winning moves, misère
+//! classes, the split game and play-outs.
+
+pub mod claim;
+pub mod classes;
+pub mod criteria;
+pub mod expr;
+pub mod moves;
+pub mod play;
+mod predictor;
+pub mod split;
+pub mod tally;
+pub mod verify;

@@ -1,0 +1,136 @@
+//! Play-outs: the table's strategy against a seeded random or an optimal opponent.
+
+use crate::analysis::moves::{legal_moves, winning_moves, Move};
+use crate::engine::Labels;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
+use crate::random::SplitMix64;
+
+/// Who plays the opponent's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Any legal move, uniformly at random.
+    Random,
+    /// The table's own strategy.
+    Optimal,
+}
+
+/// The two sides; the table moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The side playing the table's strategy.
+    Table,
+    /// The other side.
+    Opponent,
+}
+
+impl Side {
+    fn other(self) -> Side {
+        match self {
+            Side::Table => Side::Opponent,
+            Side::Opponent => Side::Table,
+        }
+    }
+}
+
+/// One move of a play-out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Who moved.
+    pub side: Side,
+    /// The position before the move.
+    pub before: Vec<u32>,
+    /// The move.
+    pub played: Move,
+    /// Whether the position after the move is P (lost for the side to move next).
+    pub to_p: bool,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayRecord {
+    /// Every move in order.
+    pub turns: Vec<Turn>,
+    /// The final position.
+    pub end: Vec<u32>,
+    /// The side that won.
+    pub winner: Side,
+}
+
+/// The rules of one play-out: the game, its ending rule, and the label table used by the
+/// strategy (it must hold the start position and everything below it).
+#[derive(Debug)]
+pub struct Match<'a> {
+    /// The component game.
+    pub game: &'a Game,
+    /// The ending rule.
+    pub ending: Ending,
+    /// The labels the strategy reads.
+    pub labels: &'a Labels,
+    /// `terminal[h]`: a position whose heaps all have such sizes is over, won by the side
+    /// to move (the rule's forced-N positions, exactly as the engine labels them).
+    terminal: Vec<bool>,
+}
+
+impl<'a> Match<'a> {
+    /// A match of `game` under `ending`, the strategy reading `labels`.
+    pub fn new(game: &'a Game, ending: Ending, labels: &'a Labels) -> Match<'a> {
+        let terminal = ending.terminal_sizes(game, labels.space().max());
+        Match { game, ending, labels, terminal }
+    }
+}
+
+impl Match<'_> {
+    /// Whether the side to move wins because the game is over, or `None` if it goes on.
+    ///
+    /// Normal play: no move means a loss. Misère: no move means a win. SJ: the game ends,
+    /// with a win for the side to move, once every heap has Grundy value 0.
+    pub fn mover_wins_at_end(&self, position: &[u32]) -> Option<bool> {
+        // Misère's positions without moves and SJ's all-Grundy-0 positions are forced N.
+        if position.iter().all(|&h| self.terminal[h as usize]) {
+            return Some(true);
+        }
+        // Only normal play gets here without a move: the side to move loses.
+        if !position.iter().any(|&h| self.game.has_moves(h)) {
+            return Some(false);
+        }
+        None
+    }
+
+    /// The table's choice: the first winning move, or (from a P-position, where every move
+    /// loses against best play) the first legal move.
+    pub fn table_move(&self, position: &[u32]) -> Option<Move> {
+        winning_moves(self.game, self.labels, position)
+            .first()
+            .copied()
+            .or_else(|| legal_moves(self.game, position).first().copied())
+    }
+
+    /// Plays one game from `start`, the table moving first.
+    pub fn play(&self, start: &[u32], opponent: Opponent, rng: &mut SplitMix64) -> PlayRecord {
+        let mut position = start.to_vec();
+        let mut side = Side::Table;
+        let mut turns = Vec::new();
+        loop {
+            if let Some(mover_wins) = self.mover_wins_at_end(&position) {
+                let winner = if mover_wins { side } else { side.other() };
+                return PlayRecord { turns, end: position, winner };
+            }
+            let played = match (side, opponent) {
+                (Side::Table, _) | (Side::Opponent, Opponent::Optimal) => {
+                    self.table_move(&position)
+                }
+                (Side::Opponent, Opponent::Random) => {
+                    let moves = legal_moves(self.game, &position);
+                    Some(moves[rng.below(moves.len())])
+                }
+            }
+            .expect("a game that is not over has a move");
+            let after = played.apply(&position);
+            let to_p = self.labels.is_p(&after);
+            turns.push(Turn { side, before: position, played, to_p });
+            position = after;
+            side = side.other();
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Tallies of a prediction against the DP labels: counts and the first counterexamples.
+//!
+//! `verify` (criteria) and `check` (claims) compare a predicted set of P-positions with
+//! the labels row by row: XOR of the words, popcount of the differences, and the K
+//! counterexamples of smallest index. Both keep their results in a [`Tally`].
+
+use std::collections::BinaryHeap;
+
+use crate::engine::{valid_columns, Engine, RowView};
+
+/// A position where a prediction and the DP disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// Index of the position (mixed-radix, or canonical rank in canonical mode).
+    pub index: u64,
+    /// Its heap sizes.
+    pub position: Vec<u32>,
+    /// Whether the DP labels it P (the prediction then says N, and vice versa).
+    pub dp_is_p: bool,
+}
+
+/// A prediction compared with the DP over one space under one ending.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Positions compared.
+    pub positions: u64,
+    /// Positions the DP labels P.
+    pub p_positions: u64,
+    /// Positions where the prediction agrees with the DP.
+    pub agree: u64,
+    /// Positions where it does not.
+    pub disagree: u64,
+    /// The first counterexamples in index order, at most the limit asked for.
+    pub counterexamples: Vec<Counterexample>,
+}
+
+impl Tally {
+    /// Whether the prediction agrees with the DP on every position compared.
+    pub fn holds(&self) -> bool {
+        self.disagree == 0
+    }
+}
+
+/// The `limit` counterexamples of smallest index seen so far, as `(index, dp_is_p)`.
+///
+/// Keeping the smallest indices (not the first ones met) makes the result independent of
+/// how rows were split among parallel tasks.
+#[derive(Clone, Debug)]
+pub(crate) struct FirstCounterexamples {
+    limit: usize,
+    /// A max-heap, so the largest kept index is the one to drop.
+    kept: BinaryHeap<(u64, bool)>,
+}
+
+impl FirstCounterexamples {
+    fn new(limit: usize) -> FirstCounterexamples {
+        FirstCounterexamples { limit, kept: BinaryHeap::new() }
+    }
+
+    /// Offers the disagreeing columns `diff` of word `word` of `row`, whose DP bits are
+    /// `dp`. Returns `false` once the list is full of smaller indices: no later column of
+    /// the row can enter it, so the caller may stop offering (but must go on counting).
+    fn offer(&mut self, row: &RowView<'_>, word: usize, dp: u64, mut diff: u64) -> bool {
+        while diff != 0 {
+            let column = word * 64 + diff.trailing_zeros() as usize;
+            diff &= diff - 1;
+            let index = row.index_of(column);
+            if self.kept.len() == self.limit {
+                match self.kept.peek() {
+                    Some(&(top, _)) if index < top => {
+                        self.kept.pop();
+                    }
+                    _ => return false,
+                }
+            }
+            self.kept.push((index, dp >> (column % 64) & 1 == 1));
+        }
+        true
+    }
+
+    /// Adds another task's counterexamples, keeping the `limit` smallest.
+    fn merge(&mut self, other: FirstCounterexamples) {
+        for item in other.kept {
+            self.kept.push(item);
+            if self.kept.len() > self.limit {
+                self.kept.pop();
+            }
+        }
+    }
+
+    /// The kept counterexamples in index order, with their positions in the engine's space.
+    fn into_counterexamples(self, engine: &Engine<'_>) -> Vec<Counterexample> {
+        let sorted = self.kept.into_sorted_vec();
+        let position = |index| engine.position(index);
+        sorted
+            .into_iter()
+            .map(|(index, dp_is_p)| Counterexample { index, position: position(index), dp_is_p })
+            .collect()
+    }
+}
+
+/// The disagreements of one prediction in one task: their count and the first ones.
+#[derive(Clone, Debug)]
+pub(crate) struct Disagreements {
+    count: u64,
+    first: FirstCounterexamples,
+}
+
+impl Disagreements {
+    /// No disagreement yet; at most `limit` counterexamples will be kept.
+    pub(crate) fn new(limit: usize) -> Disagreements {
+        Disagreements { count: 0, first: FirstCounterexamples::new(limit) }
+    }
+
+    /// Compares one ending's row of DP bits with the predicted P-columns, over the row's
+    /// columns `lo..r` (bits outside them are ignored in both).
+    pub(crate) fn compare_row(
+        &mut self,
+        row: &RowView<'_>,
+        dp_bits: &[u64],
+        predicted: &[u64],
+        r: usize,
+    ) {
+        let lo = row.lo as usize;
+        let (first_word, last_word) = (lo / 64, dp_bits.len() - 1);
+        // Once the kept list is full and a column's index is not below its largest, no
+        // later column of this row can enter it; counting goes on to the row's end.
+        let mut keeping = true;
+        for (i, (&dp, &pred)) in dp_bits.iter().zip(predicted).enumerate() {
+            let mut diff = dp ^ pred;
+            if diff == 0 {
+                continue;
+            }
+            if i <= first_word || i == last_word {
+                diff &= valid_columns(i, lo, r);
+                if diff == 0 {
+                    continue;
+                }
+            }
+            self.count += u64::from(diff.count_ones());
+            if keeping {
+                keeping = self.first.offer(row, i, dp, diff);
+            }
+        }
+    }
+
+    /// Adds another task's disagreements.
+    pub(crate) fn merge(&mut self, other: Disagreements) {
+        self.count += other.count;
+        self.first.merge(other.first);
+    }
+
+    /// The tally over `positions` positions of which `p_positions` are P.
+    pub(crate) fn into_tally(self, engine: &Engine<'_>, positions: u64, p_positions: u64) -> Tally {
+        Tally {
+            positions,
+            p_positions,
+            agree: positions - self.count,
+            disagree: self.count,
+            counterexamples: self.first.into_counterexamples(engine),
+        }
+    }
+}
+
+/// P-positions of one ending's row: its set bits (the engine keeps bits outside the row's
+/// columns clear).
+pub(crate) fn p_count(dp_bits: &[u64]) -> u64 {
+    dp_bits.iter().map(|w| u64::from(w.count_ones())).sum()
+}

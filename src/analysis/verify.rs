@@ -1,0 +1,189 @@
+//! Verification: the DP labels of a space compared row by row with every criterion.
+
+use crate::analysis::criteria::Criterion;
+use crate::analysis::predictor::RowPredictor;
+use crate::analysis::tally::{p_count, Disagreements, Tally};
+use crate::engine::{Engine, Progress, RowView, RowVisitor};
+use crate::error::Result;
+use crate::model::ending::Ending;
+use crate::model::space::Mode;
+
+/// The comparison of one criterion with the DP over one space under one ending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Game specification as given.
+    pub game: String,
+    /// Heap count.
+    pub heaps: usize,
+    /// Largest heap size.
+    pub max: u32,
+    /// Every tuple, or sorted tuples only.
+    pub mode: Mode,
+    /// The ending of the DP.
+    pub ending: Ending,
+    /// The criterion compared.
+    pub criterion: Criterion,
+    /// Whether the criterion is a theorem for this game and ending.
+    pub theorem: bool,
+    /// Positions, P-positions, agreements, disagreements, first counterexamples.
+    pub tally: Tally,
+}
+
+impl Finding {
+    /// A theorem with a disagreement: a bug somewhere, never a finding.
+    pub fn theorem_failed(&self) -> bool {
+        self.theorem && self.tally.disagree > 0
+    }
+}
+
+/// The findings of one space, and how many labelling passes produced them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verification {
+    /// Ending by ending (in the order given), criteria in the order given.
+    pub findings: Vec<Finding>,
+    /// 1 when all endings were labelled in one fused pass; the number of endings when
+    /// their working state did not fit in memory together and each had its own pass.
+    pub passes: usize,
+}
+
+/// Per-task accumulator: positions, P-positions per ending, disagreements per
+/// (ending, criterion).
+#[derive(Clone, Debug)]
+struct VerifyAcc {
+    positions: u64,
+    p_positions: Vec<u64>,
+    /// Index `ending * criteria + criterion`.
+    disagreements: Vec<Disagreements>,
+    /// One row of words for predictions that are not stored densely.
+    scratch: Vec<u64>,
+}
+
+/// The row visitor that compares DP rows with criterion predictions.
+struct Comparer<'a> {
+    endings: usize,
+    criteria: &'a [Criterion],
+    predictor: RowPredictor,
+    limit: usize,
+    words: usize,
+    columns: usize,
+}
+
+impl RowVisitor for Comparer<'_> {
+    type Acc = VerifyAcc;
+
+    fn start(&self) -> VerifyAcc {
+        VerifyAcc {
+            positions: 0,
+            p_positions: vec![0; self.endings],
+            disagreements: (0..self.endings * self.criteria.len())
+                .map(|_| Disagreements::new(self.limit))
+                .collect(),
+            scratch: vec![0; self.words],
+        }
+    }
+
+    fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
+        acc.positions += (self.columns - row.lo as usize) as u64;
+        for (j, count) in acc.p_positions.iter_mut().enumerate() {
+            *count += p_count(row.ending_bits(j));
+        }
+        let summary = self.predictor.summary(row.prefix);
+        let c_count = self.criteria.len();
+        for (c, &criterion) in self.criteria.iter().enumerate() {
+            // The prediction depends on the row only, not on the ending: look it up once.
+            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
+            for j in 0..self.endings {
+                let tally = &mut acc.disagreements[j * c_count + c];
+                tally.compare_row(row, row.ending_bits(j), predicted, self.columns);
+            }
+        }
+    }
+
+    fn merge(&self, mut left: VerifyAcc, right: VerifyAcc) -> VerifyAcc {
+        left.positions += right.positions;
+        for (l, r) in left.p_positions.iter_mut().zip(&right.p_positions) {
+            *l += r;
+        }
+        for (l, r) in left.disagreements.iter_mut().zip(right.disagreements) {
+            l.merge(r);
+        }
+        left
+    }
+}
+
+/// Labels the engine's space under every ending and compares every position with each
+/// criterion, keeping at most `limit` counterexamples per (ending, criterion).
+///
+/// All endings run in one fused pass when their working state fits in the engine's
+/// memory limit together, else one pass per ending ([`Verification::passes`] says which).
+///
+/// # Errors
+/// [`crate::Error::TooLarge`] if even one ending does not fit.
+pub fn verify(
+    engine: &Engine<'_>,
+    endings: &[Ending],
+    criteria: &[Criterion],
+    limit: usize,
+    progress: &dyn Progress,
+) -> Result<Verification> {
+    if passes(engine, endings.len()) == 1 {
+        let findings = verify_fused(engine, endings, criteria, limit, progress)?;
+        return Ok(Verification { findings, passes: 1 });
+    }
+    engine.ensure_fits(1, false)?;
+    let mut findings = Vec::new();
+    for &ending in endings {
+        findings.extend(verify_fused(engine, &[ending], criteria, limit, progress)?);
+    }
+    Ok(Verification { findings, passes: endings.len() })
+}
+
+/// The labelling passes [`verify`] makes over `endings` endings: 1 when their working
+/// state fits in memory together, else one per ending. Progress reports the space's
+/// positions once per pass.
+pub fn passes(engine: &Engine<'_>, endings: usize) -> usize {
+    if engine.ensure_fits(endings, false).is_ok() {
+        1
+    } else {
+        endings
+    }
+}
+
+/// One fused pass over `endings`; findings ending by ending, criteria in the order given.
+fn verify_fused(
+    engine: &Engine<'_>,
+    endings: &[Ending],
+    criteria: &[Criterion],
+    limit: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<Finding>> {
+    let (game, space) = (engine.game(), engine.space());
+    let grundy = game.grundy(space.max());
+    let comparer = Comparer {
+        endings: endings.len(),
+        criteria,
+        predictor: RowPredictor::new(&grundy),
+        limit,
+        words: (space.radix() as usize).div_ceil(64),
+        columns: space.radix() as usize,
+    };
+    let acc = engine.stream(endings, &comparer, progress)?;
+    let mut disagreements = acc.disagreements.into_iter();
+    let mut findings = Vec::new();
+    for (j, &ending) in endings.iter().enumerate() {
+        for &criterion in criteria {
+            let found = disagreements.next().expect("one tally per ending and criterion");
+            findings.push(Finding {
+                game: game.spec().to_string(),
+                heaps: space.heaps(),
+                max: space.max(),
+                mode: engine.mode(),
+                ending,
+                criterion,
+                theorem: criterion.is_theorem(game, ending),
+                tally: found.into_tally(engine, acc.positions, acc.p_positions[j]),
+            });
+        }
+    }
+    Ok(findings)
+}

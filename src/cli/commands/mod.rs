@@ -1,0 +1,15 @@
+//! One file per subcommand: its clap arguments, its validated `Config`, and `run`.
+
+pub mod check;
+pub mod classes;
+pub mod crosscheck;
+pub mod grundy;
+pub mod info;
+pub mod judge;
+pub mod moves;
+pub mod play;
+pub mod plot;
+pub mod solve;
+pub mod split;
+pub mod suite;
+pub mod verify;

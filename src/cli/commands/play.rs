@@ -1,0 +1,142 @@
+//! `nimtab play`: the table's strategy plays against a seeded random or optimal opponent,
+//! move by move (as the classic blog play-outs of (7,8,9) show), or as a count of wins
+//! over many games.
+
+use anyhow::Context;
+use nimtab::analysis::moves::smallest_table;
+use nimtab::analysis::play::{Match, Opponent, PlayRecord, Side};
+use nimtab::{Ending, Game, SplitMix64, Tuple};
+
+use crate::cli::args;
+use crate::cli::output;
+use crate::cli::{Global, Outcome};
+
+/// Arguments of `nimtab play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Component game: nim, subtract:S or graph:PATH.
+    #[arg(long, value_name = "G", default_value = "nim")]
+    game: String,
+    /// Ending rule: normal, misere or sj.
+    #[arg(long, value_name = "R", default_value = "normal")]
+    rule: String,
+    /// Who plays against the table.
+    #[arg(long, value_name = "O", default_value = "random", value_parser = ["random", "optimal"])]
+    opponent: String,
+    /// Seed of the random opponent.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Play K games (1 to 1000000) and report the wins instead of printing one game.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    games: Option<u64>,
+    /// Heap sizes of the start position.
+    #[arg(value_name = "H", required = true, allow_hyphen_values = true)]
+    heaps: Vec<String>,
+}
+
+/// The most games x stones `play` accepts.
+const MAX_GAME_STONES: u64 = 25_000_000;
+
+/// The validated `play` settings.
+struct Config {
+    game: Game,
+    ending: Ending,
+    opponent: Opponent,
+    seed: u64,
+    games: Option<u64>,
+    start: Vec<u32>,
+}
+
+impl Config {
+    fn new(a: Args) -> anyhow::Result<Config> {
+        let start = args::parse_position(&a.heaps)?;
+        let ending = Ending::parse(&a.rule)?;
+        let game = Game::parse(&a.game)?;
+        let opponent = if a.opponent == "optimal" { Opponent::Optimal } else { Opponent::Random };
+        // A game lasts at most as many moves as there are stones, and each move scans the
+        // position's options: bound games x stones (about ten seconds at the limit).
+        let stones: u64 = start.iter().map(|&h| u64::from(h)).sum::<u64>().max(1);
+        let games = a.games.unwrap_or(1);
+        if games.saturating_mul(stones) > MAX_GAME_STONES {
+            anyhow::bail!(
+                "--games {games} from a position of {stones} stones is too much play \
+                 (games x stones at most {MAX_GAME_STONES}); play fewer games"
+            );
+        }
+        Ok(Config { game, ending, opponent, seed: a.seed, games: a.games, start })
+    }
+}
+
+/// Runs `nimtab play`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let config = Config::new(a)?;
+    let labels = smallest_table(&config.game, config.ending, &config.start, global.memory_limit)
+        .with_context(|| format!("labelling the space of {}", Tuple(&config.start)))?;
+    let play = Match::new(&config.game, config.ending, &labels);
+    let mut rng = SplitMix64::new(config.seed);
+    let start_is_p = labels.is_p(&config.start);
+    // The claim: from an N-position the table always wins; from a P-position it always
+    // loses against an optimal opponent. Against a random one a P start proves nothing.
+    let table_must_win = !start_is_p;
+    let table_must_lose = start_is_p && config.opponent == Opponent::Optimal;
+    let here = Tuple(&config.start).to_string();
+    let (won, games) = match config.games {
+        None => {
+            let record = play.play(&config.start, config.opponent, &mut rng);
+            print_game(&record)?;
+            (u64::from(record.winner == Side::Table), 1)
+        }
+        Some(k) => {
+            let won = (0..k)
+                .filter(|_| {
+                    play.play(&config.start, config.opponent, &mut rng).winner == Side::Table
+                })
+                .count() as u64;
+            output::line(format_args!(
+                "table won {won} of {k} games from {here} (game {}, rule {}, {} opponent, seed {})",
+                config.game.spec(),
+                config.ending,
+                if config.opponent == Opponent::Optimal { "optimal" } else { "random" },
+                config.seed
+            ))?;
+            (won, k)
+        }
+    };
+    let label = if start_is_p { "P" } else { "N" };
+    if table_must_win && won < games {
+        output::line(format_args!(
+            "fails  {here} is N but the table lost {} of {games} games",
+            games - won
+        ))?;
+        return Ok(Outcome::ClaimFailed);
+    }
+    if table_must_lose && won > 0 {
+        output::line(format_args!(
+            "fails  {here} is P but the table won {won} of {games} games against optimal play"
+        ))?;
+        return Ok(Outcome::ClaimFailed);
+    }
+    if !global.quiet {
+        output::note(&format!("nimtab: {here} is {label} under {}", config.ending));
+    }
+    Ok(Outcome::Success)
+}
+
+/// One line per move, as the classic play-outs show them (甲 = table, 乙 = opponent), then
+/// the winner.
+fn print_game(record: &PlayRecord) -> anyhow::Result<()> {
+    for turn in &record.turns {
+        let who = match turn.side {
+            Side::Table => "table:   ",
+            Side::Opponent => "opponent:",
+        };
+        let after = turn.played.apply(&turn.before);
+        let mark = if turn.to_p { "  P-position" } else { "" };
+        output::line(format_args!("{who} {} -> {}{mark}", Tuple(&turn.before), Tuple(&after)))?;
+    }
+    let winner = match record.winner {
+        Side::Table => "table",
+        Side::Opponent => "opponent",
+    };
+    output::line(format_args!("{winner} wins at {}", Tuple(&record.end)))
+}

@@ -1,0 +1,78 @@
+//! `nimtab solve`: label every position of a space and write the CSV table.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use nimtab::export::labels_csv::{write_label_table, RowFilter};
+use nimtab::{Ending, Engine, Game, Mode, Space};
+
+use crate::cli::args::{self, SpaceArgs};
+use crate::cli::output::{self, Target};
+use crate::cli::progress::Bar;
+use crate::cli::{Global, Outcome};
+
+/// Arguments of `nimtab solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    space: SpaceArgs,
+    /// Rules, a comma list of normal, misere, sj.
+    #[arg(long, value_name = "R", default_value = "normal,misere,sj")]
+    rules: String,
+    /// Only sorted tuples (h1 <= ... <= hN).
+    #[arg(long)]
+    canonical: bool,
+    /// Keep only the rows labelled P or N (needs exactly one rule).
+    #[arg(long, value_name = "p|n", value_parser = ["p", "n"])]
+    only: Option<String>,
+    /// Output file (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// The validated `solve` settings.
+struct Config {
+    game: Game,
+    space: Space,
+    endings: Vec<Ending>,
+    mode: Mode,
+    filter: RowFilter,
+    target: Target,
+}
+
+impl Config {
+    fn new(a: Args) -> anyhow::Result<Config> {
+        let endings = args::endings(&a.rules)?;
+        let filter = match a.only.as_deref() {
+            None => RowFilter::All,
+            Some(p) if endings.len() != 1 => {
+                bail!("--only {p} needs exactly one rule, got --rules '{}'", a.rules)
+            }
+            Some("p") => RowFilter::OnlyP,
+            Some(_) => RowFilter::OnlyN,
+        };
+        let target = Target::new(a.out.as_deref())?;
+        let heaps = a.space.single_heaps("solve")?;
+        let game = a.space.game()?;
+        let space = Space::new(heaps, a.space.max)?;
+        let mode = Mode::canonical_if(a.canonical);
+        Ok(Config { game, space, endings, mode, filter, target })
+    }
+}
+
+/// Runs `nimtab solve`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let config = Config::new(a)?;
+    let engine = Engine::builder(&config.game, config.space)
+        .mode(config.mode)
+        .memory_limit(global.memory_limit)
+        .build();
+    engine.ensure_fits(config.endings.len(), true)?;
+    let bar = Bar::new("solve", engine.positions(), global.quiet);
+    let tables = engine.label_all(&config.endings, &bar)?;
+    bar.finish();
+    output::write_to(&config.target, |out| {
+        write_label_table(out, &config.game, &tables, config.filter).map(|_| ())
+    })?;
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,160 @@
+//! `nimtab verify`: compare the DP labels with the XOR, Anti-Nim and SJ criteria.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use nimtab::analysis::verify::{passes, verify, Finding};
+use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
+
+use crate::cli::args::{self, SpaceArgs};
+use crate::cli::output;
+use crate::cli::progress::Bar;
+use crate::cli::{Global, Outcome};
+
+/// Arguments of `nimtab verify`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    space: SpaceArgs,
+    /// Rules, a comma list of normal, misere, sj.
+    #[arg(long, value_name = "R", default_value = "normal,misere,sj")]
+    rules: String,
+    /// Criteria, a comma list of xor, anti-nim, sj.
+    #[arg(long, value_name = "C", default_value = "xor,anti-nim,sj")]
+    criteria: String,
+    /// Count sorted tuples only.
+    #[arg(long)]
+    canonical: bool,
+    /// Counterexamples kept per (heaps, rule, criterion).
+    #[arg(long, value_name = "K", default_value = "20", value_parser = parse_limit)]
+    limit: usize,
+    /// Also write DIR/summary.csv and DIR/counterexamples.csv.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Exit with status 1 if a theorem fails.
+    #[arg(long)]
+    strict: bool,
+}
+
+fn parse_limit(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) | Err(_) => Err(format!("--limit must be a positive integer, got '{text}'")),
+        Ok(k) => Ok(k),
+    }
+}
+
+/// The validated `verify` settings.
+struct Config {
+    game: Game,
+    spaces: Vec<Space>,
+    endings: Vec<Ending>,
+    criteria: Vec<Criterion>,
+    mode: Mode,
+    limit: usize,
+    out: Option<PathBuf>,
+    strict: bool,
+}
+
+impl Config {
+    fn new(a: Args) -> anyhow::Result<Config> {
+        let endings = args::endings(&a.rules)?;
+        let criteria = Criterion::parse_list(&a.criteria)
+            .with_context(|| format!("--criteria '{}'", a.criteria))?;
+        if let Some(dir) = &a.out {
+            check_out_dir(dir)?;
+        }
+        let game = a.space.game()?;
+        let spaces = a.space.spaces()?;
+        let mode = Mode::canonical_if(a.canonical);
+        Ok(Config {
+            game,
+            spaces,
+            endings,
+            criteria,
+            mode,
+            limit: a.limit,
+            out: a.out,
+            strict: a.strict,
+        })
+    }
+}
+
+fn check_out_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!("--out {}: not a directory", dir.display());
+    }
+    if !dir.is_dir() {
+        bail!("--out {}: directory does not exist", dir.display());
+    }
+    Ok(())
+}
+
+/// Verifies every space of the configuration; each space is refused (too large) before
+/// any is labelled.
+fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> {
+    let engines: Vec<Engine> = config
+        .spaces
+        .iter()
+        .map(|&space| {
+            let builder = Engine::builder(&config.game, space).mode(config.mode);
+            let engine = builder.memory_limit(global.memory_limit).build();
+            engine.ensure_fits(1, false).map(|()| engine)
+        })
+        .collect::<nimtab::Result<_>>()?;
+    let total = engines
+        .iter()
+        .map(|e| e.positions().saturating_mul(passes(e, config.endings.len()) as u64))
+        .fold(0u64, u64::saturating_add);
+    let bar = Bar::new("verify", total, global.quiet);
+    let bar = &bar;
+    let mut findings = Vec::new();
+    for engine in &engines {
+        bar.set_message(&format!("{} n={}", config.game.spec(), engine.space().heaps()));
+        let run = verify(engine, &config.endings, &config.criteria, config.limit, bar)?;
+        if run.passes > 1 && !global.quiet {
+            output::note(&format!(
+                "nimtab: {} heaps: the rules' tables do not fit in memory together; \
+                 labelled in {} passes, one per rule",
+                engine.space().heaps(),
+                run.passes
+            ));
+        }
+        findings.extend(run.findings);
+    }
+    bar.finish();
+    Ok(findings)
+}
+
+/// Runs `nimtab verify`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let config = Config::new(a)?;
+    let canonical = config.mode == Mode::Canonical;
+    if canonical && !global.quiet {
+        output::note("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only");
+    }
+    let findings = verify_all(&config, global)?;
+    if let Some(dir) = &config.out {
+        output::write_file(&dir.join("summary.csv"), |w| write_summary(w, &findings))?;
+        output::write_file(&dir.join("counterexamples.csv"), |w| {
+            write_counterexamples(w, &findings)
+        })?;
+    }
+    output::write_to(&output::Target::Stdout, |w| {
+        if canonical {
+            writeln!(w, "counts (canonical: sorted tuples only)")?;
+        }
+        w.write_all(summary_table(&findings).as_bytes())
+    })?;
+    let failed: Vec<&Finding> = findings.iter().filter(|f| f.theorem_failed()).collect();
+    for f in &failed {
+        output::note(&format!(
+            "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
+            f.criterion, f.ending, f.game, f.heaps, f.tally.disagree
+        ));
+    }
+    if config.strict && !failed.is_empty() {
+        return Ok(Outcome::ClaimFailed);
+    }
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,50 @@
+//! Rows of any move rule, from explicit option lists.
+
+use crate::engine::bits::valid_columns;
+
+/// Option lists of every heap size in one array: `targets[starts[h]..starts[h + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FlatOptions {
+    starts: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl FlatOptions {
+    pub(crate) fn new(options: &[Vec<u32>]) -> FlatOptions {
+        let mut starts = vec![0];
+        let mut targets = Vec::new();
+        for list in options {
+            targets.extend_from_slice(list);
+            starts.push(targets.len());
+        }
+        FlatOptions { starts, targets }
+    }
+
+    /// The options of a heap of size `h`, ascending.
+    #[inline]
+    pub(crate) fn of(&self, h: usize) -> &[u32] {
+        &self.targets[self.starts[h]..self.starts[h + 1]]
+    }
+}
+
+/// General row: column h is P iff not blocked and none of its options in the row is P.
+/// Only free columns are visited; their options are one slice of a flat array.
+pub(crate) fn solve_general_row(
+    options: &FlatOptions,
+    lo: usize,
+    r: usize,
+    blocked: &[u64],
+    row: &mut [u64],
+) {
+    for i in lo / 64..blocked.len() {
+        let mut free = !blocked[i] & valid_columns(i, lo, r);
+        while free != 0 {
+            let bit = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let reaches_p =
+                options.of(i * 64 + bit).iter().any(|&o| row[o as usize / 64] >> (o % 64) & 1 == 1);
+            // Options are smaller columns, so bits set earlier in this word are seen.
+            row[i] |= u64::from(!reaches_p) << bit;
+        }
+    }
+}

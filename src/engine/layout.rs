@@ -1,0 +1,149 @@
+//! Where rows live: row indices, position indices and layer enumeration, full or canonical.
+//!
+//! A *row* is every position sharing the first `n - 1` heaps (the *prefix*). In full mode
+//! rows are indexed mixed-radix and a row holds columns `0..=M`; in canonical mode only
+//! sorted prefixes have rows, indexed by their rank, and a row's first column is the
+//! prefix's largest heap (smaller last heaps are other sorted tuples). Every difference
+//! between the two modes that the engine and the label table see is answered here.
+
+use std::ops::RangeInclusive;
+
+use crate::model::canonical::{multisets, CanonicalRanker};
+use crate::model::enumerate::{for_each_composition, for_each_sorted};
+use crate::model::space::{Mode, Space};
+
+/// The row layout of one space in one mode.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    space: Space,
+    /// Canonical mode: ranks sorted prefixes (length `n - 1`) and sorted tuples (length `n`).
+    rankers: Option<(CanonicalRanker, CanonicalRanker)>,
+}
+
+impl Layout {
+    pub(crate) fn new(space: Space, mode: Mode) -> Layout {
+        let k = space.heaps() - 1;
+        let rankers = mode.is_canonical().then(|| {
+            (CanonicalRanker::new(space.max(), k), CanonicalRanker::new(space.max(), k + 1))
+        });
+        Layout { space, rankers }
+    }
+
+    pub(crate) fn space(&self) -> Space {
+        self.space
+    }
+
+    pub(crate) fn mode(&self) -> Mode {
+        Mode::canonical_if(self.rankers.is_some())
+    }
+
+    /// Heaps in a prefix: `n - 1`.
+    pub(crate) fn prefix_len(&self) -> usize {
+        self.space.heaps() - 1
+    }
+
+    /// Words in one row: `ceil((M + 1) / 64)`.
+    pub(crate) fn words_per_row(&self) -> usize {
+        (self.space.radix() as usize).div_ceil(64)
+    }
+
+    /// Rows in a table: `(M+1)^k`, or `C(M+k, k)` sorted prefixes.
+    pub(crate) fn rows(&self) -> u64 {
+        let k = self.prefix_len();
+        match self.mode() {
+            Mode::Full => self.space.radix().saturating_pow(k as u32),
+            Mode::Canonical => multisets(self.space.max(), k),
+        }
+    }
+
+    /// Positions labelled.
+    pub(crate) fn positions(&self) -> u64 {
+        self.space.positions_in(self.mode())
+    }
+
+    /// The row of a prefix (sorted, in canonical mode).
+    pub(crate) fn row_index(&self, prefix: &[u32]) -> u64 {
+        match &self.rankers {
+            Some((ranker, _)) => ranker.rank(prefix),
+            None => self.space.index(prefix),
+        }
+    }
+
+    /// The first column of a prefix's row.
+    pub(crate) fn lo(&self, prefix: &[u32]) -> u32 {
+        match self.rankers {
+            Some(_) => prefix.last().copied().unwrap_or(0),
+            None => 0,
+        }
+    }
+
+    /// The index of position `(prefix, lo)`; `buf` is scratch for the canonical rank.
+    pub(crate) fn first_index(&self, row: u64, prefix: &[u32], buf: &mut Vec<u32>) -> u64 {
+        match &self.rankers {
+            Some((_, ranker)) => {
+                buf.clear();
+                buf.extend_from_slice(prefix);
+                buf.push(self.lo(prefix));
+                ranker.rank(buf)
+            }
+            None => row * self.space.radix(),
+        }
+    }
+
+    /// The prefix ranker of canonical mode.
+    pub(crate) fn prefix_ranker(&self) -> Option<&CanonicalRanker> {
+        self.rankers.as_ref().map(|(prefix, _)| prefix)
+    }
+
+    /// The position of an index (mixed-radix, or canonical rank).
+    pub(crate) fn position(&self, index: u64) -> Vec<u32> {
+        match &self.rankers {
+            Some((_, ranker)) => ranker.unrank(index),
+            None => self.space.tuple(index),
+        }
+    }
+
+    /// Layers of prefixes: every prefix sum `0..=k * M`.
+    pub(crate) fn layers(&self) -> u64 {
+        self.prefix_len() as u64 * u64::from(self.space.max()) + 1
+    }
+
+    /// Values of the first heap of the prefixes of layer `sum`.
+    pub(crate) fn first_values(&self, sum: u64) -> RangeInclusive<u32> {
+        first_values(sum, self.prefix_len(), self.space.max(), self.rankers.is_some())
+    }
+
+    /// Calls `visit` on every prefix of layer `sum` whose first heap is `first`, in
+    /// lexicographic order; `buf` holds `n - 1` values.
+    pub(crate) fn for_each_prefix(
+        &self,
+        buf: &mut [u32],
+        first: u32,
+        sum: u64,
+        visit: &mut impl FnMut(&[u32]),
+    ) {
+        buf[0] = first;
+        let (rest, max) = (sum - u64::from(first), self.space.max());
+        match self.rankers {
+            Some(_) => for_each_sorted(buf, 1, rest, first, max, visit),
+            None => for_each_composition(buf, 1, rest, max, visit),
+        }
+    }
+}
+
+/// Values of the first heap of the tuples of `len` heaps over `0..=max` (non-decreasing
+/// if `sorted`) that sum to `sum`; just `0` when `len` is 0 (the empty tuple).
+pub(crate) fn first_values(sum: u64, len: usize, max: u32, sorted: bool) -> RangeInclusive<u32> {
+    if len == 0 {
+        return 0..=0;
+    }
+    let max = u64::from(max);
+    let lo = sum.saturating_sub((len as u64 - 1) * max);
+    // Sorted: the first heap is the smallest, so at most the average.
+    let hi = if sorted { sum / len as u64 } else { sum }.min(max);
+    if lo > hi {
+        #[allow(clippy::reversed_empty_ranges)]
+        return 1..=0;
+    }
+    lo as u32..=hi as u32
+}

@@ -1,0 +1,148 @@
+//! Nim's rows: a line holds at most one P, so a row's P is its first free column.
+//!
+//! Along any axis line of Nim (all heaps but one fixed) the larger position reaches every
+//! smaller one, so a line holds at most one P-position. Instead of a table, the engine
+//! keeps one *accumulator* row per line: the P-columns found on it so far. A row's
+//! blocked columns are the OR of its lines' accumulators; its P is the first column not
+//! blocked (if no smaller column of the row is P, in canonical rows).
+
+use crate::engine::bits::{first_set, or_into};
+use crate::engine::pass::{Pass, Scratch};
+use crate::engine::schedule::{run_layers, Schedule};
+use crate::engine::sources::nim_sources_canonical;
+use crate::engine::visitor::{Progress, RowView, RowVisitor};
+use crate::model::enumerate::for_each_composition;
+
+impl Pass<'_, '_, '_> {
+    /// A canonical Nim row (or the one row of a 1-heap space), under every ending.
+    pub(crate) fn nim_row(&self, scratch: &mut Scratch, lo: u32) {
+        let e = self.engine;
+        let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
+        let below = nim_sources_canonical(e, scratch);
+        for (j, ending) in self.endings.iter().enumerate() {
+            let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+            for &slot in &scratch.sources {
+                ending.accumulators.or_into(slot, blocked);
+            }
+            let below_p = below != 0 && ending.accumulators.bit(below - 1, lo as usize);
+            let row = &mut scratch.rows[j * w..(j + 1) * w];
+            solve_nim_row(lo as usize, r, below_p, blocked, row);
+            if let Some(column) = first_set(row) {
+                for &slot in &scratch.sources {
+                    ending.accumulators.set_bit(slot, column);
+                }
+            }
+        }
+    }
+
+    /// Full-mode Nim by *planes*: a plane is every row sharing the prefix's first `k - 1`
+    /// heaps (the outer prefix); its rows differ in the last prefix heap `hk`. Planes are
+    /// run in layers of equal outer sum (independent, as rows are), and each plane
+    /// sweeps `hk` upwards. The line along `hk` then lives in a local buffer, and the other
+    /// lines' accumulators are read and written sequentially (indexed with `hk` last),
+    /// which keeps the pass streaming through memory instead of missing the cache.
+    pub(crate) fn run_planes<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
+        let e = self.engine;
+        let space = e.layout.space();
+        let (outer, max) = (e.layout.prefix_len() - 1, space.max());
+        let schedule = Schedule {
+            layers: outer as u64 * u64::from(max) + 1,
+            positions: space.positions(),
+            parallel_threshold: e.parallel_threshold,
+        };
+        let firsts = |sum| crate::engine::layout::first_values(sum, outer, max, false);
+        let work = |buf: &mut Vec<u32>, acc: &mut V::Acc, first, sum: u64| {
+            if outer == 0 {
+                return self.plane(&[], visitor, acc);
+            }
+            let mut done = 0;
+            buf[0] = first;
+            for_each_composition(buf, 1, sum - u64::from(first), max, &mut |p| {
+                done += self.plane(p, visitor, acc);
+            });
+            done
+        };
+        run_layers(schedule, visitor, progress, firsts, || vec![0u32; outer], work)
+    }
+
+    /// Labels the plane of `outer` (all values of the last prefix heap) under every ending.
+    fn plane<V: RowVisitor>(&self, outer: &[u32], visitor: &V, acc: &mut V::Acc) -> u64 {
+        let e = self.engine;
+        let space = e.layout.space();
+        let (w, r, k) = (e.layout.words_per_row(), space.radix(), e.layout.prefix_len());
+        let mut prefix = outer.to_vec();
+        prefix.push(0);
+        let bases = line_bases(outer.len(), r, |skip| {
+            space.index_of(outer.iter().enumerate().filter(|&(j, _)| j != skip).map(|(_, &h)| h))
+        });
+        let first_row = space.index(outer) * r;
+        let outer_terminal: Vec<bool> = self
+            .endings
+            .iter()
+            .map(|ending| outer.iter().all(|&h| ending.terminal[h as usize]))
+            .collect();
+        // P-columns of earlier rows of this plane: the line along hk, per ending.
+        let mut line = vec![0u64; w * self.endings.len()];
+        let mut blocked = vec![0u64; w * self.endings.len()];
+        let mut rows = vec![0u64; w * self.endings.len()];
+        for hk in 0..r as usize {
+            prefix[k - 1] = hk as u32;
+            blocked.copy_from_slice(&line);
+            rows.fill(0);
+            for (j, ending) in self.endings.iter().enumerate() {
+                let blocked = &mut blocked[j * w..(j + 1) * w];
+                if outer_terminal[j] && ending.terminal[hk] {
+                    or_into(blocked, &ending.terminal_mask);
+                }
+                for &base in &bases {
+                    ending.accumulators.or_into(base + hk, blocked);
+                }
+                let row = &mut rows[j * w..(j + 1) * w];
+                solve_nim_row(0, r as usize, false, blocked, row);
+                if let Some(column) = first_set(row) {
+                    line[j * w + column / 64] |= 1 << (column % 64);
+                    for &base in &bases {
+                        ending.accumulators.set_bit(base + hk, column);
+                    }
+                }
+                if !ending.table.is_empty() {
+                    ending.table.store(first_row as usize + hk, row);
+                }
+            }
+            let first_index = (first_row + hk as u64) * r;
+            let view =
+                RowView { prefix: &prefix, lo: 0, bits: &rows, words_per_row: w, first_index };
+            visitor.visit(acc, &view);
+        }
+        r * r
+    }
+}
+
+/// The accumulator row of each line through a plane at `hk = 0`: line `i` (one per outer
+/// heap) is the outer prefix without heap `i`; its rows for other `hk` follow. Lines of
+/// heap `i` occupy the block `i * r^(k-1)`.
+fn line_bases(outer_len: usize, r: u64, without: impl Fn(usize) -> u64) -> Vec<usize> {
+    let block = r.pow(outer_len as u32);
+    (0..outer_len).map(|i| (i as u64 * block + without(i) * r) as usize).collect()
+}
+
+/// Nim row: every column can reach every smaller one, so the row's only possible P is the
+/// first column `>= lo` not blocked from outside, and only if nothing below `lo` is P.
+fn solve_nim_row(lo: usize, r: usize, below: bool, blocked: &[u64], row: &mut [u64]) {
+    if below {
+        return;
+    }
+    for (i, &word) in blocked.iter().enumerate().skip(lo / 64) {
+        let mut free = !word;
+        if i == lo / 64 {
+            free &= !0u64 << (lo % 64);
+        }
+        if free != 0 {
+            let column = i * 64 + free.trailing_zeros() as usize;
+            if column < r {
+                row[i] |= 1 << (column % 64);
+            }
+            return;
+        }
+    }
+}

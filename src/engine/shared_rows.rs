@@ -1,0 +1,121 @@
+//! The one place with `unsafe` engine code: row tables that the tasks of a layer share.
+//!
+//! # Why unsynchronised sharing
+//! Rows of one layer (equal prefix sum) are labelled in parallel, and each task reads
+//! rows written by earlier layers and writes rows of its own. Locks or atomics per word
+//! would cost more than the labelling; splitting the table into disjoint `&mut` chunks is
+//! impossible because the rows a task writes are scattered (its table row, and for Nim
+//! the accumulator rows of its lines). So a table is shared as a raw pointer, and the
+//! engine keeps a discipline that makes every access free of data races.
+//!
+//! # The discipline (what every use in the engine upholds)
+//! 1. **Between layers** the layer driver (`schedule.rs`) returns from rayon's parallel
+//!    fold before the next layer starts: every write of layer `s` happens before every
+//!    access of layer `s + 1` (rayon's join is a synchronisation point).
+//! 2. **Within a layer**, each row is written by at most one task, and a row written in
+//!    the layer is read only by the task that writes it. The rows each solver touches:
+//!    - *Table rows* (general and subtraction rows, and any kept table): a task writes
+//!      the table row of the prefix it labels — its own row, unique in the layer. It
+//!      reads the rows of the prefix with one heap lowered (`sources.rs`), and in
+//!      canonical mode the rows of the prefix with its largest heap lowered (the
+//!      preload): every such prefix has a smaller sum, so it belongs to an earlier layer.
+//!    - *Canonical Nim accumulators*: the row of the sorted prefix `Q` with one heap
+//!      value `a` removed collects the P-columns of every row `Q + a`. A task labelling
+//!      prefix `P` reads and then writes the rows `P - a` for each distinct value `a` of
+//!      `P`. If another prefix `P'` of the same layer had `P' - a' = P - a`, the equal
+//!      sums give `a' = a` and so `P' = P`: the rows `P - a` are owned by `P`'s task, and
+//!      no other task of the layer reads or writes them.
+//!    - *Full-mode Nim planes* (`nim.rs`): a plane is every row sharing the first
+//!      `k - 1` prefix heaps (the outer prefix `O`), and layers are planes of equal outer
+//!      sum. The plane of `O` reads and writes the accumulator rows of the lines through
+//!      it: for each outer heap `i`, the line "`O` without heap `i`" at every value of the
+//!      last prefix heap. Another plane `O'` of the layer touching the same line would
+//!      agree with `O` on every outer heap but `i` and have the same outer sum, so
+//!      `O' = O`.
+//! 3. **Bounds**: every access checks its row against the table's length, in release
+//!    builds too, so a wrong index is a panic, never an out-of-bounds access.
+//!
+//! # What the compiler proves
+//! [`SharedRows`] borrows its words mutably for its lifetime `'a`, so the tables cannot be
+//! read, moved into [`crate::Labels`] or freed while any pass can still reach them; and
+//! it can be created only from `&'a mut [u64]`, so nothing else aliases them.
+
+use std::marker::PhantomData;
+
+/// A row-major table of words that the tasks of one layer share (see the module
+/// documentation for the access discipline that makes this sound).
+pub(crate) struct SharedRows<'a> {
+    ptr: *mut u64,
+    len: usize,
+    words_per_row: usize,
+    _words: PhantomData<&'a mut [u64]>,
+}
+
+// SAFETY: sending or sharing the table between the tasks of a pass is sound under the
+// discipline of the module documentation: no two tasks access a row at once unless both
+// only read it, and layers are separated by rayon's joins.
+unsafe impl Send for SharedRows<'_> {}
+unsafe impl Sync for SharedRows<'_> {}
+
+impl<'a> SharedRows<'a> {
+    /// Shares `words` as rows of `words_per_row` words for the lifetime of the borrow.
+    pub(crate) fn new(words: &'a mut [u64], words_per_row: usize) -> SharedRows<'a> {
+        SharedRows { ptr: words.as_mut_ptr(), len: words.len(), words_per_row, _words: PhantomData }
+    }
+
+    /// Whether the table has no rows (no table is kept or needed).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The start of row `row`, checked against the table's length.
+    #[inline]
+    fn start(&self, row: usize) -> usize {
+        let start = row * self.words_per_row;
+        assert!(start + self.words_per_row <= self.len, "row {row} outside the table");
+        start
+    }
+
+    /// Row `row`: one written in an earlier layer, or the caller's own row.
+    #[inline]
+    pub(crate) fn row(&self, row: usize) -> &[u64] {
+        let start = self.start(row);
+        // SAFETY: in bounds (checked); no task writes this row during the layer except,
+        // possibly, the caller itself, which holds no other reference to it (discipline 2).
+        unsafe { std::slice::from_raw_parts(self.ptr.add(start), self.words_per_row) }
+    }
+
+    /// ORs row `row` into `dst`.
+    #[inline]
+    pub(crate) fn or_into(&self, row: usize, dst: &mut [u64]) {
+        crate::engine::bits::or_into(dst, self.row(row));
+    }
+
+    /// Bit `column` of row `row`.
+    #[inline]
+    pub(crate) fn bit(&self, row: usize, column: usize) -> bool {
+        crate::engine::bits::bit(self.row(row), column)
+    }
+
+    /// Overwrites the caller's own row `row` with `src`.
+    #[inline]
+    pub(crate) fn store(&self, row: usize, src: &[u64]) {
+        self.row_mut(row).copy_from_slice(src);
+    }
+
+    /// Sets bit `column` of row `row`, which the caller owns in this layer.
+    #[inline]
+    pub(crate) fn set_bit(&self, row: usize, column: usize) {
+        crate::engine::bits::set_bit(self.row_mut(row), column);
+    }
+
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    fn row_mut(&self, row: usize) -> &mut [u64] {
+        let start = self.start(row);
+        // SAFETY: in bounds (checked); the caller's task is the only one that touches this
+        // row during the layer (discipline 2), and the reference does not outlive the
+        // single write it is made for.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), self.words_per_row) }
+    }
+}

@@ -1,0 +1,12 @@
+//! Output formats: CSV tables, the summary, text tables, REPORT.md, the manifest, pictures.
+//!
+//! Every exporter turns results into bytes written to any `io::Write` (or a `String`);
+//! the caller decides where they go (stdout, or a file written atomically).
+
+pub mod csv;
+pub mod labels_csv;
+pub mod manifest;
+pub mod plot;
+pub mod report;
+pub mod summary;
+pub mod text_table;

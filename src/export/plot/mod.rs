@@ -1,0 +1,248 @@
+//! Pictures of P-positions: the 2-heap grid or one slice `h3 = K` of the 3-heap grid,
+//! one square cell per position (row `h1` downwards, column `h2` rightwards), as SVG or PNG.
+//!
+//! Both formats are deterministic byte for byte (`svg.rs`, `png.rs`). The SVG carries a
+//! title and labelled axes; the PNG carries the cells and the tick numbers (a built-in
+//! 3×5 digit font) but no title, which would need a full font.
+
+mod png;
+mod svg;
+
+use crate::engine::{Engine, NoProgress, RowView, RowVisitor};
+use crate::error::Result;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
+use crate::model::space::Space;
+
+/// Why a picture cannot be drawn with the settings asked for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlotError {
+    /// A largest heap size above [`MAX_PLOT_SIZE`].
+    #[error("heap size {max} is too large for a picture (limit {MAX_PLOT_SIZE})")]
+    MaxTooLarge {
+        /// The largest heap size asked for.
+        max: u32,
+    },
+    /// A 3-heap slice `h3 = K` with `K` above the largest heap size.
+    #[error("slice h3={slice} is above the largest heap size {max}")]
+    SliceAboveMax {
+        /// `K`.
+        slice: u32,
+        /// The largest heap size.
+        max: u32,
+    },
+    /// A cell of 0 pixels.
+    #[error("the cell scale must be at least 1 pixel")]
+    ZeroScale,
+    /// An image wider than [`MAX_IMAGE_SIDE`].
+    #[error(
+        "a cell scale of {scale} with max {max} makes an image over {MAX_IMAGE_SIDE} pixels wide"
+    )]
+    TooWide {
+        /// Pixels per cell.
+        scale: u32,
+        /// The largest heap size.
+        max: u32,
+    },
+    /// The PNG encoder failed.
+    #[error("encoding the PNG: {0}")]
+    Encoding(String),
+}
+
+/// Which positions are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grid {
+    /// Every `(h1, h2)` of 2 heaps.
+    TwoHeaps,
+    /// Every `(h1, h2, K)` of 3 heaps, for the given `K`.
+    ThreeHeapSlice(u32),
+}
+
+/// The image format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Scalable vector graphics, with title and axis labels.
+    Svg,
+    /// An 8-bit grayscale PNG.
+    Png,
+}
+
+impl Format {
+    /// The format a file name asks for by its extension (`.svg` or `.png`).
+    pub fn from_extension(name: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".svg") {
+            Some(Format::Svg)
+        } else if lower.ends_with(".png") {
+            Some(Format::Png)
+        } else {
+            None
+        }
+    }
+}
+
+/// The largest `max` a plot accepts: beyond it a cell is smaller than a pixel anyway.
+pub const MAX_PLOT_SIZE: u32 = 1023;
+/// The largest image side in pixels.
+pub const MAX_IMAGE_SIDE: u32 = 16384;
+
+/// `cells[h1][h2]` is whether the position is P (with `h3 = K` for a slice).
+pub type Cells = Vec<Vec<bool>>;
+
+/// Collects the P-cells of the grid from finished rows.
+struct CellCollector {
+    grid: Grid,
+    /// Words of one row: `ceil((max + 1) / 64)`.
+    words: usize,
+}
+
+impl RowVisitor for CellCollector {
+    type Acc = Vec<(u32, u32)>;
+
+    fn start(&self) -> Vec<(u32, u32)> {
+        Vec::new()
+    }
+
+    fn visit(&self, acc: &mut Vec<(u32, u32)>, row: &RowView<'_>) {
+        let bit = |h: usize| row.bits[h / 64] >> (h % 64) & 1 == 1;
+        match self.grid {
+            Grid::TwoHeaps => {
+                for (w, &word) in row.bits.iter().take(self.words).enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        acc.push((row.prefix[0], (w * 64) as u32 + rest.trailing_zeros()));
+                        rest &= rest - 1;
+                    }
+                }
+            }
+            Grid::ThreeHeapSlice(k) => {
+                if bit(k as usize) {
+                    acc.push((row.prefix[0], row.prefix[1]));
+                }
+            }
+        }
+    }
+
+    fn merge(&self, mut left: Vec<(u32, u32)>, right: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+        left.extend(right);
+        left
+    }
+}
+
+/// Labels the grid's positions and returns which cells are P.
+///
+/// # Errors
+/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`] (as [`crate::Error::Plot`]).
+pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells> {
+    if max > MAX_PLOT_SIZE {
+        return Err(PlotError::MaxTooLarge { max }.into());
+    }
+    let heaps = match grid {
+        Grid::TwoHeaps => 2,
+        Grid::ThreeHeapSlice(slice) if slice > max => {
+            return Err(PlotError::SliceAboveMax { slice, max }.into());
+        }
+        Grid::ThreeHeapSlice(_) => 3,
+    };
+    let engine = Engine::new(game, Space::new(heaps, max)?);
+    let collector = CellCollector { grid, words: (max as usize + 1).div_ceil(64) };
+    let points = engine.stream(&[ending], &collector, &NoProgress)?;
+    let side = max as usize + 1;
+    let mut cells = vec![vec![false; side]; side];
+    for (h1, h2) in points {
+        cells[h1 as usize][h2 as usize] = true;
+    }
+    Ok(cells)
+}
+
+/// Draws the grid's P-positions; `scale` is the side of a cell in pixels.
+///
+/// # Errors
+/// The errors of [`cells`], and [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
+pub fn render(
+    game: &Game,
+    ending: Ending,
+    max: u32,
+    grid: Grid,
+    format: Format,
+    scale: u32,
+) -> Result<Vec<u8>> {
+    let layout = Layout::new(format, max, scale)?;
+    let cells = cells(game, ending, max, grid)?;
+    match format {
+        Format::Svg => Ok(svg::svg(&cells, &layout, &title(game, ending, grid)).into_bytes()),
+        Format::Png => Ok(png::png(&cells, &layout)?),
+    }
+}
+
+/// The top-left pixel of cell `(h1, h2)` in an image drawn with these settings.
+///
+/// # Errors
+/// [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
+pub fn cell_origin(format: Format, max: u32, scale: u32, h1: u32, h2: u32) -> Result<(u32, u32)> {
+    let layout = Layout::new(format, max, scale)?;
+    Ok((layout.left + h2 * scale, layout.top + h1 * scale))
+}
+
+/// The picture's title: game, ending and which positions.
+pub fn title(game: &Game, ending: Ending, grid: Grid) -> String {
+    let rule = match ending {
+        Ending::Normal => "normal play",
+        Ending::Misere => "misère play",
+        Ending::Sj => "SJ rule",
+    };
+    let which = match grid {
+        Grid::TwoHeaps => "(h1, h2)".to_string(),
+        Grid::ThreeHeapSlice(k) => format!("(h1, h2, {k})"),
+    };
+    format!("P-positions {which} of {}, {rule}", game.spec())
+}
+
+/// Where things go in the image, in pixels.
+struct Layout {
+    cell: u32,
+    side: u32,
+    left: u32,
+    top: u32,
+    width: u32,
+    height: u32,
+    /// Heap sizes between two tick labels.
+    step: u32,
+}
+
+impl Layout {
+    fn new(format: Format, max: u32, scale: u32) -> Result<Layout> {
+        if scale == 0 {
+            return Err(PlotError::ZeroScale.into());
+        }
+        let side = max + 1;
+        let digits = max.to_string().len() as u32;
+        let grid = u64::from(side) * u64::from(scale);
+        let (left, top, margin, label) = match format {
+            // Room for the title, the h2 axis name and its ticks; the h1 name and ticks.
+            Format::Svg => (digits * 8 + 34, 64, 12, digits * 8 + 4),
+            Format::Png => png::margins(digits),
+        };
+        if grid + u64::from(left + margin) > u64::from(MAX_IMAGE_SIDE) {
+            return Err(PlotError::TooWide { scale, max }.into());
+        }
+        let grid = grid as u32;
+        let step = [1u32, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+            .into_iter()
+            .find(|&step| step * scale >= label.max(14))
+            .unwrap_or(1000);
+        Ok(Layout {
+            cell: scale,
+            side,
+            left,
+            top,
+            width: left + grid + margin,
+            height: top + grid + margin,
+            step,
+        })
+    }
+
+    fn ticks(&self) -> impl Iterator<Item = u32> {
+        (0..self.side).step_by(self.step as usize)
+    }
+}

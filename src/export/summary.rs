@@ -1,0 +1,116 @@
+//! Findings as `summary.csv`, `counterexamples.csv` and the aligned summary table.
+
+use std::io::{self, Write};
+
+use crate::analysis::tally::Counterexample;
+use crate::analysis::verify::Finding;
+use crate::export::text_table::{Align, TextTable};
+use crate::model::ending::Ending;
+use crate::model::position::{Label, Spaced};
+
+/// The summary's columns: CSV name, name in the text table, alignment in it.
+const SUMMARY_COLUMNS: [(&str, &str, Align); 10] = [
+    ("game", "game", Align::Left),
+    ("heaps", "heaps", Align::Right),
+    ("max", "max", Align::Right),
+    ("rule", "rule", Align::Left),
+    ("criterion", "criterion", Align::Left),
+    ("positions", "positions", Align::Right),
+    ("p_positions", "P", Align::Right),
+    ("agree", "agree", Align::Right),
+    ("disagree", "disagree", Align::Right),
+    ("first_counterexample", "first counterexample", Align::Left),
+];
+
+/// Header of `summary.csv`.
+pub fn summary_header() -> Vec<&'static str> {
+    SUMMARY_COLUMNS.iter().map(|c| c.0).collect()
+}
+
+/// Header of `counterexamples.csv`.
+pub const COUNTEREXAMPLE_HEADER: [&str; 8] =
+    ["game", "heaps", "max", "rule", "criterion", "position", "dp", "predicted"];
+
+/// The cells of one finding, in summary column order, ending with `first`.
+fn finding_cells(f: &Finding, first: String) -> Vec<String> {
+    let t = &f.tally;
+    vec![
+        f.game.clone(),
+        f.heaps.to_string(),
+        f.max.to_string(),
+        f.ending.name().to_string(),
+        f.criterion.name().to_string(),
+        t.positions.to_string(),
+        t.p_positions.to_string(),
+        t.agree.to_string(),
+        t.disagree.to_string(),
+        first,
+    ]
+}
+
+/// Writes `summary.csv`: one row per (heaps, rule, criterion).
+pub fn write_summary<W: Write + ?Sized>(out: &mut W, findings: &[Finding]) -> io::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(summary_header())?;
+    for f in findings {
+        let first = f.tally.counterexamples.first().map(|c| Spaced(&c.position).to_string());
+        csv.write_record(finding_cells(f, first.unwrap_or_default()))?;
+    }
+    csv.flush()
+}
+
+/// Writes `counterexamples.csv`: every kept counterexample, in finding and index order.
+pub fn write_counterexamples<W: Write + ?Sized>(
+    out: &mut W,
+    findings: &[Finding],
+) -> io::Result<()> {
+    writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
+    for f in findings {
+        let criterion = f.criterion.name();
+        let rows = &f.tally.counterexamples;
+        write_counterexample_rows(out, &f.game, f.max, f.ending, criterion, rows)?;
+    }
+    Ok(())
+}
+
+/// Writes counterexample rows (no header) of one space, ending and criterion (a criterion
+/// name, or a claim's expression), in the `counterexamples.csv` format.
+pub fn write_counterexample_rows<W: Write + ?Sized>(
+    out: &mut W,
+    game: &str,
+    max: u32,
+    ending: Ending,
+    criterion: &str,
+    counterexamples: &[Counterexample],
+) -> io::Result<()> {
+    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+    for c in counterexamples {
+        let dp = Label::of(c.dp_is_p);
+        csv.write_record([
+            game,
+            &c.position.len().to_string(),
+            &max.to_string(),
+            ending.name(),
+            criterion,
+            &Spaced(&c.position).to_string(),
+            dp.as_str(),
+            dp.flipped().as_str(),
+        ])?;
+    }
+    csv.flush()
+}
+
+/// Renders findings as an aligned text table (one line per finding).
+pub fn summary_table(findings: &[Finding]) -> String {
+    let header: Vec<&str> = SUMMARY_COLUMNS.iter().map(|c| c.1).collect();
+    let align: Vec<Align> = SUMMARY_COLUMNS.iter().map(|c| c.2).collect();
+    let mut table = TextTable::new(&header, &align);
+    for f in findings {
+        let first = f.tally.counterexamples.first().map_or("-".to_string(), |c| {
+            format!("({}) dp {}", Spaced(&c.position), Label::of(c.dp_is_p))
+        });
+        let theorem_note = if f.theorem_failed() { "  THEOREM FAILED" } else { "" };
+        table.push(finding_cells(f, format!("{first}{theorem_note}")));
+    }
+    table.render()
+}

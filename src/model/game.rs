@@ -1,0 +1,202 @@
+//! Component games: the move rule every heap follows, and its Grundy values.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
+
+/// How one heap may change in a move: always to a strictly smaller size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveRule {
+    /// Nim: any smaller size.
+    Nim,
+    /// Subtraction game: remove `s` stones for some `s` in the set (sorted, distinct, positive).
+    Subtract(Vec<u32>),
+    /// A move graph given as data: `moves[from]` lists the allowed smaller sizes, ascending.
+    Graph(Vec<Vec<u32>>),
+}
+
+/// A component game with the specification it was built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    spec: String,
+    move_rule: MoveRule,
+}
+
+impl Game {
+    /// Parses `nim`, `subtract:S` or `graph:PATH` (the graph file is read here).
+    ///
+    /// A subtraction set may list a value twice; it is normalised to a sorted set.
+    ///
+    /// # Errors
+    /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], or a graph file's error.
+    pub fn parse(spec: &str) -> Result<Game> {
+        let spec = spec.trim();
+        if spec == "nim" {
+            return Ok(Game::nim());
+        }
+        if let Some(list) = spec.strip_prefix("subtract:") {
+            return Game::parse_subtract(spec, list);
+        }
+        if let Some(path) = spec.strip_prefix("graph:") {
+            if path.is_empty() {
+                return Err(Error::UnknownGame { spec: spec.to_string() });
+            }
+            let pairs = read_graph_file(Path::new(path))?;
+            return Ok(Game::from_pairs(spec, &pairs));
+        }
+        Err(Error::UnknownGame { spec: spec.to_string() })
+    }
+
+    /// The game of Nim.
+    pub fn nim() -> Game {
+        Game { spec: "nim".to_string(), move_rule: MoveRule::Nim }
+    }
+
+    /// A subtraction game; `set` is sorted and deduplicated.
+    ///
+    /// # Errors
+    /// [`Error::BadSubtractionSet`] for an empty set or a 0.
+    pub fn subtract(set: &[u32]) -> Result<Game> {
+        let list: Vec<String> = set.iter().map(u32::to_string).collect();
+        let spec = format!("subtract:{}", list.join(","));
+        Game::parse_subtract(&spec, &list.join(","))
+    }
+
+    /// A move graph from its `(from, to)` pairs; `spec` names it (e.g. `graph:x.csv`).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a move that does not lower the heap or a size above the limit.
+    pub fn graph(spec: &str, pairs: &[(u32, u32)]) -> Result<Game> {
+        check_pairs(spec, pairs)?;
+        Ok(Game::from_pairs(spec, pairs))
+    }
+
+    /// A move graph read from CSV text (header `from,to`); `spec` names it, `path` is used
+    /// in error messages.
+    ///
+    /// # Errors
+    /// [`Error::GraphLine`] naming the bad line.
+    pub fn graph_from_csv<R: std::io::Read>(spec: &str, path: &Path, input: R) -> Result<Game> {
+        let pairs = read_graph_pairs(path, input)?;
+        Ok(Game::from_pairs(spec, &pairs))
+    }
+
+    fn from_pairs(spec: &str, pairs: &[(u32, u32)]) -> Game {
+        Game { spec: spec.to_string(), move_rule: MoveRule::Graph(moves_from_pairs(pairs)) }
+    }
+
+    fn parse_subtract(spec: &str, list: &str) -> Result<Game> {
+        let bad = |reason: String| Error::BadSubtractionSet { spec: spec.to_string(), reason };
+        if list.trim().is_empty() {
+            return Err(bad("the set is empty".to_string()));
+        }
+        let mut set = Vec::new();
+        for item in list.split(',') {
+            let item = item.trim();
+            let value: u32 =
+                item.parse().map_err(|_| bad(format!("'{item}' is not a positive integer")))?;
+            if value == 0 {
+                return Err(bad("0 is not allowed (a move must remove at least one stone)".into()));
+            }
+            set.push(value);
+        }
+        set.sort_unstable();
+        set.dedup();
+        Ok(Game { spec: spec.to_string(), move_rule: MoveRule::Subtract(set) })
+    }
+
+    /// The specification as given (`nim`, `subtract:1,3,4`, `graph:data/graphs/x.csv`).
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// How a heap may move.
+    pub fn move_rule(&self) -> &MoveRule {
+        &self.move_rule
+    }
+
+    /// The sizes a heap of size `h` may move to, ascending.
+    pub fn options(&self, h: u32) -> Vec<u32> {
+        match &self.move_rule {
+            MoveRule::Nim => (0..h).collect(),
+            MoveRule::Subtract(set) => {
+                let mut out: Vec<u32> = set.iter().filter(|&&s| s <= h).map(|&s| h - s).collect();
+                out.reverse();
+                out
+            }
+            MoveRule::Graph(moves) => moves.get(h as usize).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// The option lists of every heap size `0..=max`.
+    pub fn option_table(&self, max: u32) -> Vec<Vec<u32>> {
+        (0..=max).map(|h| self.options(h)).collect()
+    }
+
+    /// Whether a heap of size `h` has at least one move (without listing them).
+    pub fn has_moves(&self, h: u32) -> bool {
+        match &self.move_rule {
+            MoveRule::Nim => h > 0,
+            MoveRule::Subtract(set) => set.first().is_some_and(|&s| s <= h),
+            MoveRule::Graph(moves) => moves.get(h as usize).is_some_and(|m| !m.is_empty()),
+        }
+    }
+
+    /// Grundy values `g(0..=max)` by the mex rule.
+    ///
+    /// For Nim the mex of `{0, …, h-1}` is `h`; it is returned directly, because listing
+    /// Nim's options would cost `O(max^2)`.
+    pub fn grundy(&self, max: u32) -> Vec<u32> {
+        if self.move_rule == MoveRule::Nim {
+            return (0..=max).collect();
+        }
+        let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
+        let mut seen: Vec<bool> = Vec::new();
+        for h in 0..=max {
+            let options = self.options(h);
+            seen.clear();
+            seen.resize(options.len() + 1, false);
+            for o in options {
+                let v = g[o as usize] as usize;
+                if v < seen.len() {
+                    seen[v] = true;
+                }
+            }
+            let mex = seen.iter().position(|&s| !s).unwrap_or(seen.len());
+            g.push(mex as u32);
+        }
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subtraction_set_is_sorted_and_deduplicated() {
+        let game = Game::parse("subtract:4,1,3,1").unwrap();
+        assert_eq!(game.move_rule(), &MoveRule::Subtract(vec![1, 3, 4]));
+        assert_eq!(game.options(4), vec![0, 1, 3]);
+    }
+
+    #[test]
+    fn grundy_of_nim_is_identity() {
+        assert_eq!(Game::nim().grundy(5), vec![0, 1, 2, 3, 4, 5]);
+        // The same through the mex rule, on a move graph that is Nim.
+        let pairs: Vec<(u32, u32)> = (1..6).flat_map(|f| (0..f).map(move |t| (f, t))).collect();
+        assert_eq!(Game::graph("graph:nim", &pairs).unwrap().grundy(5), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn has_moves_agrees_with_the_option_lists() {
+        let games =
+            [Game::nim(), Game::subtract(&[2, 5]).unwrap(), Game::graph("g", &[(3, 1)]).unwrap()];
+        for game in &games {
+            for h in 0..8 {
+                assert_eq!(game.has_moves(h), !game.options(h).is_empty(), "{} {h}", game.spec());
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Move graphs given as data: a CSV file of allowed `(from, to)` moves, and its checks.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::model::position::{parse_size, SizeError};
+use crate::model::space::MAX_HEAP_SIZE;
+
+/// `moves[from]`: the allowed smaller sizes of each size, ascending, without repeats.
+pub(crate) fn moves_from_pairs(pairs: &[(u32, u32)]) -> Vec<Vec<u32>> {
+    let top = pairs.iter().map(|&(from, _)| from as usize + 1).max().unwrap_or(0);
+    let mut moves = vec![Vec::new(); top];
+    for &(from, to) in pairs {
+        moves[from as usize].push(to);
+    }
+    for list in &mut moves {
+        list.sort_unstable();
+        list.dedup();
+    }
+    moves
+}
+
+/// Checks pairs given in code: every move lowers the heap, within the heap-size limit.
+pub(crate) fn check_pairs(spec: &str, pairs: &[(u32, u32)]) -> Result<()> {
+    for &(from, to) in pairs {
+        if to >= from {
+            return Err(Error::Invalid(format!(
+                "move {from}->{to} in {spec} does not lower the heap (need to < from)"
+            )));
+        }
+        if from > MAX_HEAP_SIZE {
+            return Err(Error::Invalid(format!(
+                "move {from}->{to} in {spec}: {from} is above the largest heap size, \
+                 {MAX_HEAP_SIZE}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a move graph file: CSV with header `from,to`, one allowed move per row.
+pub(crate) fn read_graph_file(path: &Path) -> Result<Vec<(u32, u32)>> {
+    let file_error = |reason: String| Error::GraphFile { path: path.to_path_buf(), reason };
+    let file = std::fs::File::open(path).map_err(|e| file_error(e.to_string()))?;
+    read_graph_pairs(path, file)
+}
+
+/// Parses the `from,to` pairs of a move-graph CSV, naming the line of any bad row.
+pub(crate) fn read_graph_pairs<R: std::io::Read>(path: &Path, input: R) -> Result<Vec<(u32, u32)>> {
+    let line_error =
+        |line: u64, reason: String| Error::GraphLine { path: path.to_path_buf(), line, reason };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(csv::Trim::All)
+        .flexible(true)
+        .from_reader(input);
+    let header = reader.headers().map_err(|e| line_error(1, e.to_string()))?.clone();
+    if header.len() != 2 || &header[0] != "from" || &header[1] != "to" {
+        let got: Vec<&str> = header.iter().collect();
+        return Err(line_error(1, format!("header must be 'from,to', found '{}'", got.join(","))));
+    }
+    let mut pairs = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            line_error(line, e.to_string())
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        if record.len() != 2 {
+            return Err(line_error(line, format!("expected 2 fields, found {}", record.len())));
+        }
+        let from = graph_size(&record[0]).map_err(|r| line_error(line, format!("from {r}")))?;
+        let to = graph_size(&record[1]).map_err(|r| line_error(line, format!("to {r}")))?;
+        if to >= from {
+            return Err(line_error(line, format!("move {from}->{to} needs to < from")));
+        }
+        if from > MAX_HEAP_SIZE {
+            let reason =
+                format!("from value {from} is above the largest heap size, {MAX_HEAP_SIZE}");
+            return Err(line_error(line, reason));
+        }
+        pairs.push((from, to));
+    }
+    Ok(pairs)
+}
+
+/// One heap size of a graph row, or what is wrong with it (after `from `/`to `).
+fn graph_size(text: &str) -> std::result::Result<u32, String> {
+    parse_size(text).map_err(|e| match e {
+        SizeError::Negative => format!("value '{text}' is negative"),
+        SizeError::NotANumber => format!("value '{text}' is not a non-negative integer"),
+        SizeError::TooLarge => {
+            format!("value '{text}' is above the largest heap size, {MAX_HEAP_SIZE}")
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Vec<(u32, u32)>> {
+        read_graph_pairs(Path::new("g.csv"), text.as_bytes())
+    }
+
+    #[test]
+    fn graph_rows_are_checked() {
+        let bad = read("from,to\n1,0\n2,2\n").unwrap_err();
+        assert_eq!(bad.to_string(), "move graph g.csv, line 3: move 2->2 needs to < from");
+        let neg = read("from,to\n1,-1\n").unwrap_err();
+        assert!(neg.to_string().contains("line 2: to value '-1' is negative"), "{neg}");
+        let huge = read("from,to\n4000000000,0\n");
+        assert!(huge.unwrap_err().to_string().contains("line 2: from value 4000000000 is above"));
+        let header = read("a,b\n1,0\n").unwrap_err();
+        assert!(header.to_string().contains("line 1: header must be 'from,to'"), "{header}");
+    }
+}

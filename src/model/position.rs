@@ -1,0 +1,132 @@
+//! Positions as text: the one formatter of heap tuples, P/N labels, and heap-size parsing.
+
+use std::fmt;
+
+/// A position written as its heap sizes separated by single spaces: `0 0 3`.
+///
+/// This is how CSV files and summaries write a position.
+#[derive(Clone, Copy, Debug)]
+pub struct Spaced<'a>(pub &'a [u32]);
+
+impl fmt::Display for Spaced<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, h) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A position written as a tuple: `(14,21,39)`, as moves and play-outs show it.
+#[derive(Clone, Copy, Debug)]
+pub struct Tuple<'a>(pub &'a [u32]);
+
+impl fmt::Display for Tuple<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for (i, h) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{h}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// The outcome class of a position: P (the player to move loses) or N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// The previous player wins: the player to move loses.
+    P,
+    /// The next player (the one to move) wins.
+    N,
+}
+
+impl Label {
+    /// `P` if `is_p`, else `N`.
+    pub fn of(is_p: bool) -> Label {
+        if is_p {
+            Label::P
+        } else {
+            Label::N
+        }
+    }
+
+    /// `"P"` or `"N"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::P => "P",
+            Label::N => "N",
+        }
+    }
+
+    /// The opposite label.
+    pub fn flipped(self) -> Label {
+        match self {
+            Label::P => Label::N,
+            Label::N => Label::P,
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a text is not a heap size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// A minus sign followed by digits.
+    #[error("a negative number")]
+    Negative,
+    /// Anything but ASCII digits (an empty text too).
+    #[error("not a non-negative integer")]
+    NotANumber,
+    /// Digits, but more than a `u32` holds.
+    #[error("too large")]
+    TooLarge,
+}
+
+/// Parses a heap size: ASCII digits only; a negative number is named as such.
+///
+/// # Errors
+/// [`SizeError`] saying what the text is instead.
+pub fn parse_size(text: &str) -> Result<u32, SizeError> {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if text.strip_prefix('-').is_some_and(digits) {
+        return Err(SizeError::Negative);
+    }
+    if !digits(text) {
+        return Err(SizeError::NotANumber);
+    }
+    text.parse::<u32>().map_err(|_| SizeError::TooLarge)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_written_spaced_or_as_tuples() {
+        assert_eq!(Spaced(&[0, 0, 3]).to_string(), "0 0 3");
+        assert_eq!(Tuple(&[14, 21, 39]).to_string(), "(14,21,39)");
+        assert_eq!(Spaced(&[]).to_string(), "");
+        assert_eq!(Label::of(true).to_string(), "P");
+    }
+
+    #[test]
+    fn sizes_name_negative_and_bad_values() {
+        assert_eq!(parse_size("12"), Ok(12));
+        assert_eq!(parse_size("-4"), Err(SizeError::Negative));
+        assert_eq!(parse_size("-"), Err(SizeError::NotANumber));
+        assert_eq!(parse_size("x1"), Err(SizeError::NotANumber));
+        assert_eq!(parse_size("+1"), Err(SizeError::NotANumber));
+        assert_eq!(parse_size("99999999999"), Err(SizeError::TooLarge));
+    }
+}

@@ -1,0 +1,138 @@
+//! The engine against the reference solver, the theorems it must reproduce, and its
+//! invariants (parallel = sequential, canonical = full, the public API's views agree).
+
+use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
+use proptest::prelude::*;
+
+use crate::support::reference::{RefGame, Reference};
+use crate::support::{
+    all_tuples, engine_game, label, random_graph, small_spaces, with_threads, ENDINGS,
+};
+
+fn assert_matches_reference(game: &RefGame, n: usize, max: u32) {
+    let engine_game = engine_game(game);
+    for (ending, ref_ending) in ENDINGS {
+        let full = label(&engine_game, n, max, ending, Mode::Full);
+        let canonical = label(&engine_game, n, max, ending, Mode::Canonical);
+        let mut reference = Reference::new(game.clone(), ref_ending);
+        for tuple in all_tuples(n, max) {
+            let expected = reference.is_p(&tuple);
+            assert_eq!(full.is_p(&tuple), expected, "{game:?} {ending} {tuple:?} (full)");
+            assert_eq!(canonical.is_p(&tuple), expected, "{game:?} {ending} {tuple:?} (canonical)");
+        }
+    }
+}
+
+#[test]
+fn engine_matches_reference_on_nim() {
+    // The last two spaces have many heaps and a tiny max: Nim falls back to the table.
+    for (n, max) in small_spaces().into_iter().chain([(5, 1), (6, 2)]) {
+        assert_matches_reference(&RefGame::Nim, n, max);
+    }
+}
+
+#[test]
+fn engine_matches_reference_on_subtraction_games() {
+    let sets: [&[u32]; 5] = [&[1, 2], &[1, 3, 4], &[2, 3, 5], &[2, 5], &[1, 70]];
+    for set in sets {
+        for (n, max) in small_spaces() {
+            assert_matches_reference(&RefGame::Subtract(set.to_vec()), n, max);
+        }
+    }
+}
+
+#[test]
+fn engine_matches_reference_on_the_sj_counterexample_graph() {
+    let graph = RefGame::Graph(vec![(1, 0), (2, 0), (2, 1), (3, 2)]);
+    for (n, max) in [(1, 5), (2, 5), (3, 5), (4, 5)] {
+        assert_matches_reference(&graph, n, max);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn engine_matches_reference_on_random_move_graphs(
+        (pairs, max) in random_graph(),
+        n in 1usize..=4,
+    ) {
+        let max = max.min((50_000f64.powf(1.0 / n as f64)) as u32 - 1);
+        assert_matches_reference(&RefGame::Graph(pairs), n, max);
+    }
+
+    #[test]
+    fn engine_matches_reference_on_random_subtraction_sets(
+        set in proptest::collection::btree_set(1u32..12, 1..4),
+        n in 1usize..=3,
+        max in 0u32..30,
+    ) {
+        let set: Vec<u32> = set.into_iter().collect();
+        assert_matches_reference(&RefGame::Subtract(set), n, max);
+    }
+}
+
+#[test]
+fn nim_normal_p_positions_are_exactly_xor_zero() {
+    for (n, max) in [(2, 63), (3, 31), (4, 15), (5, 7)] {
+        let labels = label(&Game::nim(), n, max, Ending::Normal, Mode::Full);
+        for tuple in all_tuples(n, max) {
+            let xor = tuple.iter().fold(0, |x, &h| x ^ h);
+            assert_eq!(labels.is_p(&tuple), xor == 0, "{tuple:?}");
+        }
+    }
+}
+
+#[test]
+fn labels_are_identical_with_one_and_two_threads() {
+    // `label` forces every layer through rayon, so two threads really split layers.
+    let games = [Game::nim(), Game::subtract(&[1, 3, 4]).unwrap()];
+    for game in &games {
+        for mode in [Mode::Full, Mode::Canonical] {
+            for ending in Ending::ALL {
+                for (n, max) in [(3, 40), (4, 15)] {
+                    let one = with_threads(1, || label(game, n, max, ending, mode));
+                    let two = with_threads(2, || label(game, n, max, ending, mode));
+                    assert!(one.iter().eq(two.iter()), "{} {mode:?} {ending}", game.spec());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fused_tables_equal_tables_labelled_one_ending_at_a_time() {
+    let game = Game::subtract(&[2, 3, 5]).unwrap();
+    for mode in [Mode::Full, Mode::Canonical] {
+        let engine = Engine::builder(&game, Space::new(3, 20).unwrap()).mode(mode).build();
+        let fused = engine.label_all(&Ending::ALL, &NoProgress).unwrap();
+        for (table, ending) in fused.iter().zip(Ending::ALL) {
+            let alone = engine.label(ending).unwrap();
+            assert!(table.iter().eq(alone.iter()), "{mode:?} {ending}");
+            assert_eq!(table.p_count(), alone.p_count());
+        }
+    }
+}
+
+#[test]
+fn labels_iterate_every_position_once_and_count_their_p() {
+    let game = Game::subtract(&[1, 3, 4]).unwrap();
+    for mode in [Mode::Full, Mode::Canonical] {
+        let labels = label(&game, 3, 9, Ending::Misere, mode);
+        let all: Vec<(Vec<u32>, bool)> = labels.iter().collect();
+        assert_eq!(all.len() as u64, labels.positions());
+        assert_eq!(all.iter().filter(|(_, p)| *p).count() as u64, labels.p_count());
+        assert!(all.iter().all(|(t, p)| labels.is_p(t) == *p));
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "index order is lexicographic");
+    }
+}
+
+#[test]
+fn a_run_above_the_memory_limit_is_refused_before_allocating() {
+    let game = Game::subtract(&[1, 2]).unwrap();
+    let engine = Engine::builder(&game, Space::new(3, 255).unwrap()).memory_limit(1 << 20).build();
+    let refused = engine.label(Ending::Normal).unwrap_err();
+    assert!(matches!(refused, nimtab::Error::TooLarge { .. }), "{refused}");
+    assert!(refused.to_string().starts_with("space too large: subtract:1,2, 3 heaps, max 255"));
+    assert!(!refused.to_string().contains("--"), "library errors name values, not flags");
+}

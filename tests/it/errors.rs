@@ -1,0 +1,94 @@
+//! What every command promises: one error line and status 2 for bad input, no partial
+//! file after a signal, a quiet end on a closed pipe, no panic on a full stdout or stderr.
+
+use crate::support::cli::{command, run, Run};
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    use std::io::Read;
+    let mut child = command()
+        .args(["solve", "--game", "nim", "--heaps", "3", "--max", "200"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn ctrl_c_or_sigterm_leaves_no_file_under_the_requested_name() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.csv");
+        // Large enough to be still labelling or writing when the signal arrives.
+        let child = command()
+            .args(["solve", "--game", "subtract:1,3,4", "--heaps", "4", "--max", "90"])
+            .args(["--out", path.to_str().unwrap()])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let status = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "interrupted runs exit 130 ({signal})");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "left behind after {signal}: {left:?}");
+    }
+}
+
+#[test]
+fn a_full_stdout_is_an_error_line_not_a_panic() {
+    let commands: [&[&str]; 4] = [
+        &["info", "--game", "nim", "--heaps", "2", "--max", "3"],
+        &["play", "7", "8", "9"],
+        &["classes", "--heaps", "2", "--max", "3", "--out", "/tmp"],
+        &["solve", "--game", "nim", "--heaps", "2", "--max", "3"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = command().args(args).stdout(full).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("No space left on device") && !err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn out_of_range_threads_timeout_and_games_are_refused() {
+    let info = ["info", "--game", "nim", "--heaps", "2", "--max", "3"];
+    let crosscheck =
+        ["crosscheck", "--format", "p2197", "--program", "true", "--heaps", "1", "--max", "3"];
+    let cases: [(Vec<&str>, &str); 3] = [
+        ([&["--threads", "10000"], &info[..]].concat(), "from 1 to 256"),
+        ([&crosscheck[..], &["--timeout", "1e30"]].concat(), "at most 86400"),
+        (vec!["play", "--games", "18446744073709551615", "1"], "1..=1000000"),
+    ];
+    for (args, needle) in cases {
+        let Run { status: code, stderr: err, .. } = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(needle) && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn error_lines_escape_control_characters_and_survive_a_full_stderr() {
+    let Run { status: code, stderr: err, .. } =
+        run(&["solve", "--game", "a\u{1b}[31mb", "--heaps", "2", "--max", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown game 'a\\u{1b}[31mb'") && !err.contains('\u{1b}'), "{err}");
+    for args in [&["--bogus"][..], &["solve", "--game", "nope", "--heaps", "2", "--max", "3"]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = command().args(args).stderr(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

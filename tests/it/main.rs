@@ -1,0 +1,18 @@
+//! The integration tests: one binary, one module per feature, and shared support (one CLI
+//! runner, one reference solver).
+
+mod support;
+
+mod check;
+mod classes;
+mod crosscheck;
+mod engine;
+mod errors;
+mod judge;
+mod moves;
+mod play;
+mod plot;
+mod solve;
+mod split;
+mod suite;
+mod verify;

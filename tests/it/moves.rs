@@ -1,0 +1,56 @@
+//! `moves`: winning moves from the table, the Nim formulas, and refusals.
+
+use nimtab::analysis::moves::{smallest_table, winning_moves, Move};
+use nimtab::{Ending, Game};
+
+use crate::support::cli::run_with_stdin;
+
+#[test]
+fn the_classic_winning_moves_come_out_as_stated() {
+    let examples = [
+        ([14, 21, 39], "3,39,27,12"),
+        ([55, 81, 121], "3,121,102,19"),
+        ([29, 45, 58], "3,58,48,10"),
+    ];
+    for (position, row) in examples {
+        let heaps: Vec<String> = position.iter().map(u32::to_string).collect();
+        let mut args = vec!["moves", "--game", "nim", "--format", "csv"];
+        args.extend(heaps.iter().map(String::as_str));
+        let run = run_with_stdin(&args, "");
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(lines[0], "heap,from,to,take");
+        assert!(lines.contains(&row), "{position:?}: {lines:?}");
+        assert!(run.stderr.contains("formula gives the same moves"), "{}", run.stderr);
+    }
+    let labels = smallest_table(&Game::nim(), Ending::Normal, &[14, 21, 39], 1 << 30).unwrap();
+    let moves = winning_moves(&Game::nim(), &labels, &[14, 21, 39]);
+    assert_eq!(moves, vec![Move { heap: 2, from: 39, to: 27 }]);
+}
+
+#[test]
+fn moves_from_a_p_position_prints_no_rows_and_says_it_is_lost() {
+    let run = run_with_stdin(&["moves", "--format", "csv", "1", "2", "3"], "");
+    assert_eq!((run.status, run.stdout.as_str()), (0, "heap,from,to,take\n"));
+    assert!(run.stderr.contains("(1,2,3) is a P-position: lost for the player to move"));
+    let misere =
+        run_with_stdin(&["moves", "--rule", "misere", "--format", "csv", "1", "1", "1"], "");
+    assert_eq!(misere.stdout, "heap,from,to,take\n");
+    assert!(misere.stderr.contains("(1,1,1) is a P-position"), "{}", misere.stderr);
+}
+
+#[test]
+fn moves_refuses_a_missing_or_negative_heap() {
+    let none = run_with_stdin(&["moves", "--game", "nim"], "");
+    assert_eq!(none.status, 2);
+    assert!(none.stderr.starts_with("nimtab: error: the following required arguments"));
+    assert!(none.stderr.contains("<H>"), "{}", none.stderr);
+    let negative = run_with_stdin(&["moves", "4", "-2"], "");
+    assert_eq!(negative.status, 2);
+    assert_eq!(negative.stderr, "nimtab: error: heap 2 is '-2': heap sizes cannot be negative\n");
+    let rule = run_with_stdin(&["moves", "--rule", "losing", "4"], "");
+    assert_eq!(rule.status, 2);
+    assert!(rule.stderr.contains("'losing'"), "{}", rule.stderr);
+}
+
+// ---- classes ----

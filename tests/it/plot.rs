@@ -1,0 +1,219 @@
+//! `plot`: the cells of the pictures (SVG parsed, PNG decoded) match the DP labels.
+
+use std::collections::BTreeSet;
+
+use nimtab::export::plot::{cell_origin, cells, render, title, Format, Grid};
+use nimtab::{Ending, Game, Labels, Mode};
+
+use crate::support::cli::{run, Run};
+
+fn labels(game: &Game, n: usize, max: u32, ending: Ending) -> Labels {
+    crate::support::label(game, n, max, ending, Mode::Full)
+}
+
+/// The expected P-cells `(h1, h2)` of a grid, read from the label table.
+fn expected_cells(game: &Game, rule: Ending, max: u32, grid: Grid) -> BTreeSet<(u32, u32)> {
+    let table = match grid {
+        Grid::TwoHeaps => labels(game, 2, max, rule),
+        Grid::ThreeHeapSlice(_) => labels(game, 3, max, rule),
+    };
+    let mut out = BTreeSet::new();
+    for h1 in 0..=max {
+        for h2 in 0..=max {
+            let p = match grid {
+                Grid::TwoHeaps => table.is_p(&[h1, h2]),
+                Grid::ThreeHeapSlice(k) => table.is_p(&[h1, h2, k]),
+            };
+            if p {
+                out.insert((h1, h2));
+            }
+        }
+    }
+    out
+}
+
+fn cases() -> Vec<(Game, Ending, u32, Grid)> {
+    vec![
+        (Game::nim(), Ending::Normal, 15, Grid::TwoHeaps),
+        (Game::nim(), Ending::Misere, 15, Grid::TwoHeaps),
+        (Game::parse("subtract:1,3,4").unwrap(), Ending::Normal, 20, Grid::TwoHeaps),
+        (Game::nim(), Ending::Normal, 12, Grid::ThreeHeapSlice(5)),
+        (Game::parse("subtract:1,2").unwrap(), Ending::Misere, 9, Grid::ThreeHeapSlice(0)),
+    ]
+}
+
+/// The `x` and `y` attributes of every `<rect class="p" …>` of an SVG.
+fn svg_p_rects(svg: &str) -> Vec<(u32, u32)> {
+    let attribute = |line: &str, name: &str| -> u32 {
+        let start = line.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        line[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    svg.lines()
+        .filter(|l| l.starts_with("<rect class=\"p\""))
+        .map(|l| (attribute(l, "x"), attribute(l, "y")))
+        .collect()
+}
+
+#[test]
+fn cell_matrix_matches_the_labels() {
+    for (game, rule, max, grid) in cases() {
+        let matrix = cells(&game, rule, max, grid).unwrap();
+        let mut found = BTreeSet::new();
+        for (h1, row) in matrix.iter().enumerate() {
+            assert_eq!(row.len(), max as usize + 1);
+            for (h2, &p) in row.iter().enumerate() {
+                if p {
+                    found.insert((h1 as u32, h2 as u32));
+                }
+            }
+        }
+        assert_eq!(
+            found,
+            expected_cells(&game, rule, max, grid),
+            "{} {rule} {grid:?}",
+            game.spec()
+        );
+    }
+}
+
+#[test]
+fn svg_cells_match_the_labels() {
+    for (game, rule, max, grid) in cases() {
+        let scale = 7;
+        let svg =
+            String::from_utf8(render(&game, rule, max, grid, Format::Svg, scale).unwrap()).unwrap();
+        let (left, top) = cell_origin(Format::Svg, max, scale, 0, 0).unwrap();
+        let found: BTreeSet<(u32, u32)> = svg_p_rects(&svg)
+            .into_iter()
+            .map(|(x, y)| {
+                assert_eq!(((x - left) % scale, (y - top) % scale), (0, 0));
+                ((y - top) / scale, (x - left) / scale)
+            })
+            .collect();
+        assert_eq!(
+            found,
+            expected_cells(&game, rule, max, grid),
+            "{} {rule} {grid:?}",
+            game.spec()
+        );
+    }
+}
+
+#[test]
+fn svg_has_a_title_and_labelled_axes() {
+    let svg = String::from_utf8(
+        render(&Game::nim(), Ending::Misere, 15, Grid::TwoHeaps, Format::Svg, 10).unwrap(),
+    )
+    .unwrap();
+    assert!(svg.contains("<title>P-positions (h1, h2) of nim, misère play</title>"), "{svg}");
+    assert!(svg.contains(">h1</text>") && svg.contains(">h2</text>"));
+    for tick in [0, 2, 14] {
+        assert!(svg.contains(&format!(">{tick}</text>")), "tick {tick}");
+    }
+    let slice = title(&Game::parse("subtract:1,3,4").unwrap(), Ending::Sj, Grid::ThreeHeapSlice(4));
+    assert_eq!(slice, "P-positions (h1, h2, 4) of subtract:1,3,4, SJ rule");
+}
+
+#[test]
+fn png_pixels_match_the_labels() {
+    for (game, rule, max, grid) in cases() {
+        for scale in [1, 4] {
+            let bytes = render(&game, rule, max, grid, Format::Png, scale).unwrap();
+            let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+            let mut reader = decoder.read_info().unwrap();
+            let mut pixels = vec![0; reader.output_buffer_size()];
+            let info = reader.next_frame(&mut pixels).unwrap();
+            assert_eq!(info.color_type, png::ColorType::Grayscale);
+            let mut found = BTreeSet::new();
+            for h1 in 0..=max {
+                for h2 in 0..=max {
+                    let (x, y) = cell_origin(Format::Png, max, scale, h1, h2).unwrap();
+                    let cell: Vec<u8> = (0..scale * scale)
+                        .map(|i| pixels[((y + i / scale) * info.width + x + i % scale) as usize])
+                        .collect();
+                    // Every pixel of a cell has the cell's colour.
+                    assert!(cell.iter().all(|&g| g == cell[0]));
+                    if cell[0] < 128 {
+                        found.insert((h1, h2));
+                    }
+                }
+            }
+            assert_eq!(
+                found,
+                expected_cells(&game, rule, max, grid),
+                "{} {rule} {grid:?}",
+                game.spec()
+            );
+        }
+    }
+}
+
+#[test]
+fn pictures_are_deterministic() {
+    for format in [Format::Svg, Format::Png] {
+        let draw = || render(&Game::nim(), Ending::Normal, 31, Grid::TwoHeaps, format, 3).unwrap();
+        assert_eq!(draw(), draw());
+    }
+}
+
+#[test]
+fn bad_plot_settings_are_refused() {
+    let nim = Game::nim();
+    let slice = render(&nim, Ending::Normal, 7, Grid::ThreeHeapSlice(8), Format::Svg, 4);
+    assert!(slice.unwrap_err().to_string().contains("slice h3=8 is above the largest heap size 7"));
+    let wide = render(&nim, Ending::Normal, 1000, Grid::TwoHeaps, Format::Png, 20);
+    assert!(wide.unwrap_err().to_string().contains("16384 pixels"));
+    assert!(render(&nim, Ending::Normal, 7, Grid::TwoHeaps, Format::Png, 0).is_err());
+}
+
+#[test]
+fn cli_writes_the_picture_the_library_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, format) in [("nim.svg", Format::Svg), ("nim.png", Format::Png)] {
+        let out = dir.path().join(name);
+        let Run { status, stderr, .. } = run(&[
+            "plot",
+            "--game",
+            "nim",
+            "--max",
+            "15",
+            "--rule",
+            "normal",
+            "--heaps",
+            "3",
+            "--slice",
+            "h3=3",
+            "--scale",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+        let expected =
+            render(&Game::nim(), Ending::Normal, 15, Grid::ThreeHeapSlice(3), format, 5).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), expected);
+    }
+}
+
+#[test]
+fn cli_refuses_bad_plot_arguments_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("x.svg");
+    let svg = svg.to_str().unwrap();
+    let base = ["plot", "--game", "nim", "--max", "7", "--rule", "normal"];
+    for (extra, message) in [
+        (vec!["--heaps", "3", "--out", svg], "--heaps 3 needs --slice h3=K"),
+        (vec!["--slice", "h3=1", "--out", svg], "--slice is for --heaps 3"),
+        (vec!["--heaps", "3", "--slice", "h2=1", "--out", svg], "--slice must be h3=K"),
+        (vec!["--heaps", "3", "--slice", "h3=9", "--out", svg], "above --max 7"),
+        (vec!["--heaps", "4", "--out", svg], "must be 2 or 3"),
+        (vec!["--out", "x.gif"], "must end in .svg or .png"),
+        (vec!["--scale", "0", "--out", svg], "--scale must be at least 1"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let Run { status, stderr, .. } = run(&args);
+        assert_eq!(status, 2, "{extra:?}: {stderr}");
+        assert!(stderr.contains(message), "{extra:?}: {stderr}");
+    }
+    assert!(!std::path::Path::new(svg).exists());
+}

@@ -1,0 +1,231 @@
+//! `verify`: theorems hold, known failures are found, counts match a brute-force count,
+//! golden files, fused and per-ending passes agree, and bad arguments.
+
+use nimtab::analysis::verify::{verify, Finding};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
+use proptest::prelude::*;
+
+use crate::support::cli::run;
+use crate::support::reference::{RefGame, Reference};
+use crate::support::{all_tuples, engine_game, random_graph, with_threads, ENDINGS};
+
+fn findings(game: &Game, n: usize, max: u32, ending: Ending, mode: Mode) -> Vec<Finding> {
+    findings_limited(game, n, max, ending, mode, 20)
+}
+
+fn findings_limited(
+    game: &Game,
+    n: usize,
+    max: u32,
+    ending: Ending,
+    mode: Mode,
+    limit: usize,
+) -> Vec<Finding> {
+    let engine = Engine::builder(game, Space::new(n, max).unwrap()).mode(mode).build();
+    verify(&engine, &[ending], &Criterion::ALL, limit, &NoProgress).unwrap().findings
+}
+
+fn disagreements(game: &Game, n: usize, max: u32, ending: Ending, criterion: Criterion) -> u64 {
+    let all = findings(game, n, max, ending, Mode::Full);
+    all.iter().find(|f| f.criterion == criterion).unwrap().tally.disagree
+}
+
+#[test]
+fn theorems_hold_for_nim_up_to_five_heaps() {
+    let nim = Game::nim();
+    for (n, max) in [(1, 63), (2, 63), (3, 63), (4, 31), (5, 15)] {
+        assert_eq!(disagreements(&nim, n, max, Ending::Normal, Criterion::Xor), 0);
+        assert_eq!(disagreements(&nim, n, max, Ending::Misere, Criterion::AntiNim), 0);
+        assert_eq!(disagreements(&nim, n, max, Ending::Sj, Criterion::Sj), 0);
+    }
+}
+
+#[test]
+fn theorems_hold_for_subtraction_games() {
+    for set in [&[1, 2][..], &[1, 3, 4], &[2, 3, 5], &[3, 4, 9], &[1, 2, 3, 4, 5, 6, 7]] {
+        let game = Game::subtract(set).unwrap();
+        for n in 1..=3 {
+            assert_eq!(disagreements(&game, n, 50, Ending::Normal, Criterion::Xor), 0, "{set:?}");
+            assert_eq!(disagreements(&game, n, 50, Ending::Sj, Criterion::Sj), 0, "{set:?}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn sj_theorem_holds_on_random_move_graphs_under_the_sj_rule(
+        (pairs, max) in random_graph(),
+        n in 1usize..=3,
+    ) {
+        let game = Game::graph("graph:random", &pairs).unwrap();
+        prop_assert_eq!(disagreements(&game, n, max, Ending::Sj, Criterion::Sj), 0);
+        prop_assert_eq!(disagreements(&game, n, max, Ending::Normal, Criterion::Xor), 0);
+    }
+}
+
+#[test]
+fn sj_fails_under_plain_misere_on_the_counterexample_graph_at_heap_three() {
+    let game = Game::parse("graph:data/graphs/sj-counterexample.csv").unwrap();
+    let one = findings(&game, 1, 3, Ending::Misere, Mode::Full);
+    let sj = &one.iter().find(|f| f.criterion == Criterion::Sj).unwrap().tally;
+    assert_eq!(sj.disagree, 1);
+    assert_eq!(sj.counterexamples[0].position, vec![3]);
+    assert!(sj.counterexamples[0].dp_is_p, "misère labels heap 3 P; SJ predicts N");
+    let under_sj_rule = findings(&game, 3, 3, Ending::Sj, Mode::Full);
+    let sj = under_sj_rule.iter().find(|f| f.criterion == Criterion::Sj).unwrap();
+    assert_eq!(sj.tally.disagree, 0);
+}
+
+#[test]
+fn anti_nim_fails_for_subtract_one_two() {
+    let game = Game::subtract(&[1, 2]).unwrap();
+    let one = findings(&game, 1, 10, Ending::Misere, Mode::Full);
+    let anti = &one.iter().find(|f| f.criterion == Criterion::AntiNim).unwrap().tally;
+    // Heap 4 reaches only 3 and 2, both N under misère, so it is P; Anti-Nim says N.
+    assert_eq!(anti.counterexamples[0].position, vec![4]);
+    assert!(anti.counterexamples[0].dp_is_p);
+    assert!(anti.disagree > 0);
+}
+
+/// Counts disagreements position by position with the reference solver and the plain
+/// per-position criteria, and compares with the streaming verifier (both modes).
+#[test]
+fn verify_counts_equal_a_brute_force_count() {
+    let games = [RefGame::Nim, RefGame::Subtract(vec![1, 3, 4]), RefGame::Subtract(vec![2, 5])];
+    // Rows of one word and a roomy limit; rows of three words and a limit that fills up
+    // in the first row (counting must still reach the row's last word).
+    for (game, n, max, limit) in
+        games.iter().flat_map(|g| [(g.clone(), 3, 12, 20), (g.clone(), 2, 150, 3)])
+    {
+        let engine_game = engine_game(&game);
+        let grundy = engine_game.grundy(max);
+        for (ending, ref_ending) in ENDINGS {
+            let mut reference = Reference::new(game.clone(), ref_ending);
+            for mode in [Mode::Full, Mode::Canonical] {
+                let canonical = mode == Mode::Canonical;
+                let found = findings_limited(&engine_game, n, max, ending, mode, limit);
+                for f in &found {
+                    let mut positions = 0;
+                    let mut disagree = 0;
+                    let mut first = Vec::new();
+                    for t in all_tuples(n, max) {
+                        if canonical && !t.windows(2).all(|w| w[0] <= w[1]) {
+                            continue;
+                        }
+                        positions += 1;
+                        if reference.is_p(&t) != f.criterion.predicts_p(&t, &grundy) {
+                            disagree += 1;
+                            if first.len() < limit {
+                                first.push(t.clone());
+                            }
+                        }
+                    }
+                    let kept: Vec<Vec<u32>> =
+                        f.tally.counterexamples.iter().map(|c| c.position.clone()).collect();
+                    assert_eq!(f.tally.positions, positions, "{game:?} {ending} {}", f.criterion);
+                    assert_eq!(f.tally.disagree, disagree, "{game:?} {ending} {}", f.criterion);
+                    assert_eq!(kept, first, "{game:?} {ending} {} {canonical}", f.criterion);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn verify_output_files_match_the_golden_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let r = run(&[
+        "verify",
+        "--game",
+        "subtract:1,2",
+        "--heaps",
+        "1..=2",
+        "--max",
+        "7",
+        "--limit",
+        "3",
+        "--out",
+        out,
+    ]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    for name in ["summary.csv", "counterexamples.csv"] {
+        let got = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        let want = std::fs::read_to_string(format!("tests/data/verify-small/{name}")).unwrap();
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn bad_verify_inputs_exit_2_with_one_line() {
+    let base = ["verify", "--game", "nim", "--max", "3"];
+    let cases: [(&[&str], &str); 6] = [
+        (&["--heaps", "3..=2"], "the range is empty"),
+        (&["--heaps", "0..=2"], "heap counts start at 1"),
+        (&["--heaps", "2", "--criteria", "xor,magic"], "unknown criterion 'magic'"),
+        (&["--heaps", "2", "--rules", "normal,chess"], "unknown rule 'chess'"),
+        (&["--heaps", "2", "--limit", "0"], "--limit must be a positive integer, got '0'"),
+        (&["--heaps", "2", "--out", "/no/such/dir"], "/no/such/dir"),
+    ];
+    for (extra, needle) in cases {
+        let args = [&base[..], extra].concat();
+        let r = run(&args);
+        assert_eq!(r.status, 2, "{args:?}");
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn strict_verify_succeeds_when_theorems_hold() {
+    let r = run(&["verify", "--game", "nim", "--heaps", "1..=3", "--max", "15", "--strict"]);
+    assert_eq!(r.status, 0);
+    assert!(r.stdout.contains("nim       3   15  normal  xor"), "{}", r.stdout);
+}
+
+#[test]
+fn canonical_verify_says_so() {
+    let r = run(&["verify", "--game", "nim", "--heaps", "3", "--max", "7", "--canonical"]);
+    assert_eq!(r.status, 0);
+    assert!(r.stderr.contains("canonical"), "{}", r.stderr);
+    assert!(r.stdout.starts_with("counts (canonical: sorted tuples only)"), "{}", r.stdout);
+    assert!(r.stdout.contains(" 120 "), "C(10,3) = 120 sorted tuples: {}", r.stdout);
+}
+
+#[test]
+fn findings_are_identical_with_one_and_two_threads() {
+    let games = [
+        Game::nim(),
+        Game::subtract(&[1, 3, 4]).unwrap(),
+        Game::parse("graph:data/graphs/sj-counterexample.csv").unwrap(),
+    ];
+    for game in &games {
+        for (n, max, mode) in [(3, 40, Mode::Full), (4, 12, Mode::Canonical), (2, 200, Mode::Full)]
+        {
+            let run = || {
+                let space = Space::new(n, max).unwrap();
+                let engine = Engine::builder(game, space).mode(mode).parallel_threshold(0).build();
+                verify(&engine, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap()
+            };
+            let one = with_threads(1, run);
+            let two = with_threads(2, run);
+            assert_eq!(one, two, "{} n={n} max={max} {mode:?}", game.spec());
+        }
+    }
+}
+
+#[test]
+fn per_ending_passes_give_the_findings_of_one_fused_pass() {
+    // A memory limit that holds one ending's table but not three forces one pass per ending.
+    let game = Game::subtract(&[1, 3, 4]).unwrap();
+    let space = Space::new(3, 40).unwrap();
+    let table = Engine::new(&game, space).memory_plan().table_bytes;
+    let roomy = Engine::builder(&game, space).build();
+    let tight = Engine::builder(&game, space).memory_limit(table * 2).build();
+    let fused = verify(&roomy, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap();
+    let split = verify(&tight, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap();
+    assert_eq!((fused.passes, split.passes), (1, 3));
+    assert_eq!(fused.findings, split.findings);
+}
