@@ -141,7 +141,7 @@ fn has_p_option(
 }
 
 /// Whether each criterion predicts P, in `Criterion::ALL` order, straight from the
-/// definitions in THEORY.md. Written without allocation (unlike the library's reference
+/// plain definitions. Written without allocation (unlike the library's reference
 /// `Criterion::predicts_p`) so that the baseline is not slowed by the allocator.
 #[inline]
 pub fn predictions(tuple: &[u32], grundy: &[u32]) -> [bool; 3] {

@@ -52,10 +52,7 @@ impl Criterion {
     /// # Errors
     /// [`Error::UnknownCriterion`] naming the first bad item.
     pub fn parse_list(list: &str) -> Result<Vec<Criterion>> {
-        let mut out = list.split(',').map(Criterion::parse).collect::<Result<Vec<_>>>()?;
-        out.sort();
-        out.dedup();
-        Ok(out)
+        crate::model::parse_list(list, Criterion::parse)
     }
 
     /// Whether the criterion predicts P for the position, straight from its definition.

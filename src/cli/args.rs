@@ -2,30 +2,118 @@
 //! positions, thread counts, ending lists.
 
 use anyhow::{bail, Context};
-use nimtab::{parse_size, Ending, Game, SizeError, Space};
+use nimtab::{parse_size, Ending, Game, Mode, SizeError, Space};
 
 /// The most worker threads accepted: far above any machine's cores, far below what
 /// makes starting the pool itself slow or fail.
 pub const MAX_THREADS: usize = 256;
 
-/// The game and space flags of the table commands: `--game G --heaps N|A..=B --max M`.
+/// `--game G`, required.
 #[derive(clap::Args, Debug)]
-pub struct SpaceArgs {
+pub struct GameArg {
     /// Game: nim, subtract:S (e.g. subtract:1,3,4) or graph:PATH.
-    #[arg(long, value_name = "G")]
-    pub game: String,
-    /// Heap count N (or a range A..=B where the command takes one).
-    #[arg(long, value_name = "N|A..=B", value_parser = parse_heap_range)]
-    pub heaps: CountRange,
+    #[arg(long = "game", value_name = "G")]
+    pub spec: String,
+}
+
+impl GameArg {
+    /// The game, reading a graph file if named.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        Ok(Game::parse(&self.spec)?)
+    }
+}
+
+/// `--game G --max M`: a game and its largest heap size.
+#[derive(clap::Args, Debug)]
+pub struct GameMaxArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Largest heap size.
     #[arg(long, value_name = "M", value_parser = parse_max, allow_hyphen_values = true)]
     pub max: u32,
 }
 
+impl GameMaxArgs {
+    /// The game, reading a graph file if named.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        self.game.game()
+    }
+}
+
+/// The game and space flags of the table commands: `--game G --heaps N|A..=B --max M`.
+#[derive(clap::Args, Debug)]
+pub struct SpaceArgs {
+    #[command(flatten)]
+    game_max: GameMaxArgs,
+    /// Heap count N (or a range A..=B where the command takes one).
+    #[arg(long, value_name = "N|A..=B", value_parser = parse_heap_range)]
+    pub heaps: CountRange,
+}
+
+/// `--game G --rule R` of the commands that play from one position (defaults: Nim,
+/// normal play).
+#[derive(clap::Args, Debug)]
+pub struct PlayedGameArgs {
+    /// Game: nim, subtract:S or graph:PATH.
+    #[arg(long, value_name = "G", default_value = "nim")]
+    game: String,
+    /// Ending rule: normal, misere or sj.
+    #[arg(long, value_name = "R", default_value = "normal")]
+    rule: String,
+}
+
+impl PlayedGameArgs {
+    /// The game and the ending, validated.
+    pub fn parse(&self) -> anyhow::Result<(Game, Ending)> {
+        let ending = Ending::parse(&self.rule)?;
+        Ok((Game::parse(&self.game)?, ending))
+    }
+}
+
+/// `--rules R`: the endings a table command labels.
+#[derive(clap::Args, Debug)]
+pub struct RulesArg {
+    /// Rules, a comma list of normal, misere, sj.
+    #[arg(long = "rules", value_name = "R", default_value = "normal,misere,sj")]
+    pub list: String,
+}
+
+impl RulesArg {
+    /// The endings, deduplicated, in column order.
+    pub fn endings(&self) -> anyhow::Result<Vec<Ending>> {
+        Ending::parse_list(&self.list).with_context(|| format!("--rules '{}'", self.list))
+    }
+}
+
+/// The flags of the commands that label whole spaces under several rules: the space,
+/// `--rules R` and `--canonical`.
+#[derive(clap::Args, Debug)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub space: SpaceArgs,
+    #[command(flatten)]
+    pub rules: RulesArg,
+    /// Only sorted tuples (h1 <= ... <= hN).
+    #[arg(long)]
+    pub canonical: bool,
+}
+
+impl TableArgs {
+    /// Every tuple, or sorted tuples only.
+    pub fn mode(&self) -> Mode {
+        Mode::canonical_if(self.canonical)
+    }
+}
+
 impl SpaceArgs {
     /// The game, reading a graph file if named.
     pub fn game(&self) -> anyhow::Result<Game> {
-        Ok(Game::parse(&self.game)?)
+        self.game_max.game()
+    }
+
+    /// Largest heap size.
+    pub fn max(&self) -> u32 {
+        self.game_max.max
     }
 
     /// The one heap count of a command that labels a single space.
@@ -40,7 +128,7 @@ impl SpaceArgs {
 
     /// Every space of the heap range, each validated before any work.
     pub fn spaces(&self) -> anyhow::Result<Vec<Space>> {
-        self.heaps.counts().map(|n| Ok(Space::new(n, self.max)?)).collect()
+        self.heaps.counts().map(|n| Ok(Space::new(n, self.max())?)).collect()
     }
 }
 
@@ -106,11 +194,6 @@ pub fn parse_heap_range(text: &str) -> Result<CountRange, String> {
 /// `--stones N` or `--stones A..=B`.
 pub fn parse_stone_range(text: &str) -> Result<CountRange, String> {
     parse_count_range("stones", "stone counts", text)
-}
-
-/// Parses `--rules` (or `--rule`): a comma list of ending names.
-pub fn endings(list: &str) -> anyhow::Result<Vec<Ending>> {
-    Ending::parse_list(list).with_context(|| format!("--rules '{list}'"))
 }
 
 /// Heap sizes given as positional arguments, naming the first bad one.

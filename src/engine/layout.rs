@@ -9,7 +9,7 @@
 use std::ops::RangeInclusive;
 
 use crate::model::canonical::{multisets, CanonicalRanker};
-use crate::model::enumerate::{for_each_composition, for_each_sorted};
+use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::{Mode, Space};
 
 /// The row layout of one space in one mode.
@@ -123,11 +123,8 @@ impl Layout {
         visit: &mut impl FnMut(&[u32]),
     ) {
         buf[0] = first;
-        let (rest, max) = (sum - u64::from(first), self.space.max());
-        match self.rankers {
-            Some(_) => for_each_sorted(buf, 1, rest, first, max, visit),
-            None => for_each_composition(buf, 1, rest, max, visit),
-        }
+        let rest = sum - u64::from(first);
+        for_each_with_sum(buf, 1, rest, self.space.max(), self.mode(), visit);
     }
 }
 

@@ -11,7 +11,8 @@ use crate::engine::pass::{Pass, Scratch};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::nim_sources_canonical;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
-use crate::model::enumerate::for_each_composition;
+use crate::model::enumerate::for_each_with_sum;
+use crate::model::space::Mode;
 
 impl Pass<'_, '_, '_> {
     /// A canonical Nim row (or the one row of a 1-heap space), under every ending.
@@ -57,7 +58,7 @@ impl Pass<'_, '_, '_> {
             }
             let mut done = 0;
             buf[0] = first;
-            for_each_composition(buf, 1, sum - u64::from(first), max, &mut |p| {
+            for_each_with_sum(buf, 1, sum - u64::from(first), max, Mode::Full, &mut |p| {
                 done += self.plane(p, visitor, acc);
             });
             done

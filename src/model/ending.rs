@@ -48,10 +48,7 @@ impl Ending {
     /// # Errors
     /// [`Error::UnknownEnding`] naming the first bad item.
     pub fn parse_list(list: &str) -> Result<Vec<Ending>> {
-        let mut endings = list.split(',').map(Ending::parse).collect::<Result<Vec<_>>>()?;
-        endings.sort();
-        endings.dedup();
-        Ok(endings)
+        crate::model::parse_list(list, Ending::parse)
     }
 
     /// `terminal[h]`: a position whose heaps all have such sizes is forced N by this rule.

@@ -1,8 +1,10 @@
 //! Enumerating tuples: all of a range in lexicographic order, or those of a given sum.
 //!
 //! Every walk over positions in nimtab comes from here: [`Tuples`] for lexicographic
-//! order (tables, contest inputs, per-position checks), and [`for_each_composition`] /
-//! [`for_each_sorted`] for the engine's layers of equal sum.
+//! order (tables, contest inputs, per-position checks), and [`for_each_with_sum`] for the
+//! engine's layers of equal sum.
+
+use crate::model::space::Mode;
 
 /// Every tuple of `len` values in `lo..=hi`, in lexicographic order (the first value
 /// varies slowest); with [`Tuples::sorted`], only non-decreasing tuples.
@@ -57,39 +59,15 @@ impl Iterator for Tuples {
     }
 }
 
-/// Calls `visit` on every tuple of `buf.len() - start` values in `0..=max` at `buf[start..]`
-/// summing to `sum`, in lexicographic order.
-pub fn for_each_composition(
+/// Calls `visit` on every tuple at `buf[start..]` of values in `0..=max` summing to
+/// `sum`, in lexicographic order; in [`Mode::Canonical`] only non-decreasing tuples whose
+/// first value is at least the one before it (`buf[start - 1]`, if any).
+pub(crate) fn for_each_with_sum(
     buf: &mut [u32],
     start: usize,
     sum: u64,
     max: u32,
-    visit: &mut impl FnMut(&[u32]),
-) {
-    let len = buf.len();
-    if start == len {
-        if sum == 0 {
-            visit(buf);
-        }
-        return;
-    }
-    let rest = (len - start - 1) as u64;
-    let lo = sum.saturating_sub(rest * u64::from(max));
-    let hi = sum.min(u64::from(max));
-    for v in lo..=hi {
-        buf[start] = v as u32;
-        for_each_composition(buf, start + 1, sum - v, max, visit);
-    }
-}
-
-/// Calls `visit` on every non-decreasing tuple at `buf[start..]` with values in
-/// `floor..=max` summing to `sum`, in lexicographic order.
-pub fn for_each_sorted(
-    buf: &mut [u32],
-    start: usize,
-    sum: u64,
-    floor: u32,
-    max: u32,
+    mode: Mode,
     visit: &mut impl FnMut(&[u32]),
 ) {
     let len = buf.len();
@@ -100,13 +78,19 @@ pub fn for_each_sorted(
         return;
     }
     let count = (len - start) as u64;
-    let rest = count - 1;
-    // v >= floor; the rest (each >= v, <= max) must absorb sum - v.
-    let lo = u64::from(floor).max(sum.saturating_sub(rest * u64::from(max)));
-    let hi = (sum / count).min(u64::from(max));
-    for v in lo..=hi {
+    // The values after this one (each at most max) must absorb sum - v.
+    let lo = sum.saturating_sub((count - 1) * u64::from(max));
+    let (lo, hi) = match mode {
+        Mode::Full => (lo, sum),
+        // Sorted: v is at least the value before it and at most the average of the rest.
+        Mode::Canonical => {
+            let floor = if start > 0 { buf[start - 1] } else { 0 };
+            (lo.max(u64::from(floor)), sum / count)
+        }
+    };
+    for v in lo..=hi.min(u64::from(max)) {
         buf[start] = v as u32;
-        for_each_sorted(buf, start + 1, sum - v, v as u32, max, visit);
+        for_each_with_sum(buf, start + 1, sum - v, max, mode, visit);
     }
 }
 
@@ -136,10 +120,12 @@ mod tests {
         let mut sorted = Vec::new();
         for sum in 0..=u64::from(max) * len as u64 {
             let mut buf = vec![0; len];
-            for_each_composition(&mut buf, 0, sum, max, &mut |t| all.push(t.to_vec()));
-            for_each_sorted(&mut buf, 0, sum, 0, max, &mut |t| sorted.push(t.to_vec()));
+            for_each_with_sum(&mut buf, 0, sum, max, Mode::Full, &mut |t| all.push(t.to_vec()));
+            let mut keep = |t: &[u32]| sorted.push(t.to_vec());
+            for_each_with_sum(&mut buf, 0, sum, max, Mode::Canonical, &mut keep);
         }
-        assert_eq!(all.len(), 64);
+        all.sort();
+        assert_eq!(all, Tuples::new(len, 0, max).collect::<Vec<_>>());
         assert_eq!(sorted.len() as u64, multisets(max, len));
         assert!(sorted.iter().all(|t| t.windows(2).all(|w| w[0] <= w[1])));
     }

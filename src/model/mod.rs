@@ -7,3 +7,15 @@ pub mod game;
 mod graph_file;
 pub mod position;
 pub mod space;
+
+/// Parses a comma list with `parse`; the result is deduplicated and sorted (column order
+/// for rules and criteria).
+pub(crate) fn parse_list<T: Ord>(
+    list: &str,
+    parse: impl Fn(&str) -> crate::Result<T>,
+) -> crate::Result<Vec<T>> {
+    let mut items = list.split(',').map(parse).collect::<crate::Result<Vec<_>>>()?;
+    items.sort();
+    items.dedup();
+    Ok(items)
+}

@@ -304,39 +304,22 @@ impl Program {
                 pack_bits(&values, lo as usize, out);
                 scratch.give(Lanes::Each(values));
             }
-            Err(NeedsExactPath) => return self.eval_row_exactly(prefix, lo, out, scratch),
+            Err(NeedsExactPath) => {
+                return self.eval_columns_exactly(prefix, lo..=self.max(), out, scratch);
+            }
         }
-        if scratch.any_troubled {
-            self.redo_troubled_lanes(prefix, lo, out, scratch)?;
+        if !scratch.any_troubled {
+            return Ok(());
         }
-        Ok(())
-    }
-
-    /// Recomputes exactly the lanes where an operand was invalid: short-circuiting decides
-    /// whether the error is real. Other lanes never met an invalid operand, so their
-    /// lane-wise values are exact. Lanes go in index order, so an error is the first.
-    fn redo_troubled_lanes(
-        &self,
-        prefix: &[u32],
-        lo: u32,
-        out: &mut [u64],
-        scratch: &mut RowScratch,
-    ) -> Result<(), EvalError> {
+        // Recompute exactly the lanes where an operand was invalid: short-circuiting
+        // decides whether the error is real. Other lanes never met an invalid operand, so
+        // their lane-wise values are exact. Lanes go in index order, so an error is the
+        // first.
         let troubled = std::mem::take(&mut scratch.troubled);
         let columns = troubled.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| lo + i as u32);
         let result = self.eval_columns_exactly(prefix, columns, out, scratch);
         scratch.troubled = troubled;
         result
-    }
-
-    fn eval_row_exactly(
-        &self,
-        prefix: &[u32],
-        lo: u32,
-        out: &mut [u64],
-        scratch: &mut RowScratch,
-    ) -> Result<(), EvalError> {
-        self.eval_columns_exactly(prefix, lo..=self.max(), out, scratch)
     }
 
     /// Evaluates the claim position by position on the given last-heap columns (in

@@ -72,7 +72,7 @@ impl Config {
         // Every space is validated and the claim compiled for each heap count before any
         // work, so `h4` with 3 heaps fails at once.
         let spaces = a.space.spaces()?;
-        let grundy = game.grundy(a.space.max);
+        let grundy = game.grundy(a.space.max());
         let programs = spaces
             .into_iter()
             .map(|space| {
@@ -81,7 +81,16 @@ impl Config {
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let mode = Mode::canonical_if(a.canonical);
-        Ok(Config { game, max: a.space.max, ending, claim, programs, mode, limit: a.limit, target })
+        Ok(Config {
+            game,
+            max: a.space.max(),
+            ending,
+            claim,
+            programs,
+            mode,
+            limit: a.limit,
+            target,
+        })
     }
 }
 

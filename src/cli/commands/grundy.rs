@@ -3,21 +3,17 @@
 use std::path::PathBuf;
 
 use nimtab::export::csv::write_grundy;
-use nimtab::{validate_max, Game};
+use nimtab::validate_max;
 
-use crate::cli::args;
+use crate::cli::args::GameMaxArgs;
 use crate::cli::output::{self, Target};
 use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab grundy`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Game: nim, subtract:S or graph:PATH.
-    #[arg(long, value_name = "G")]
-    game: String,
-    /// Largest heap size.
-    #[arg(long, value_name = "M", value_parser = args::parse_max, allow_hyphen_values = true)]
-    max: u32,
+    #[command(flatten)]
+    game: GameMaxArgs,
     /// Output file (default: stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -26,8 +22,8 @@ pub struct Args {
 /// Runs `nimtab grundy`.
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
-    let game = Game::parse(&a.game)?;
-    validate_max(u64::from(a.max))?;
-    output::write_to(&target, |out| write_grundy(out, &game, a.max))?;
+    let game = a.game.game()?;
+    let max = validate_max(u64::from(a.game.max))?;
+    output::write_to(&target, |out| write_grundy(out, &game, max))?;
     Ok(Outcome::Success)
 }

@@ -21,7 +21,7 @@ fn mib(bytes: u64) -> String {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let heaps = a.space.single_heaps("info")?;
     let game = a.space.game()?;
-    let space = Space::new(heaps, a.space.max)?;
+    let space = Space::new(heaps, a.space.max())?;
     let mut text = format!(
         "game                 {}\nheaps                {}\nmax                  {}\n\
          positions            {}\ncanonical positions  {}\n",

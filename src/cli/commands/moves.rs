@@ -7,19 +7,15 @@ use nimtab::analysis::moves::{
 };
 use nimtab::{Ending, Game, MoveRule, Tuple};
 
-use crate::cli::args;
+use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab moves`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Component game: nim, subtract:S or graph:PATH.
-    #[arg(long, value_name = "G", default_value = "nim")]
-    game: String,
-    /// Ending rule: normal, misere or sj.
-    #[arg(long, value_name = "R", default_value = "normal")]
-    rule: String,
+    #[command(flatten)]
+    game: PlayedGameArgs,
     /// Output format.
     #[arg(long, value_name = "F", default_value = "text", value_parser = ["text", "csv"])]
     format: String,
@@ -39,8 +35,7 @@ struct Config {
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
         let position = args::parse_position(&a.heaps)?;
-        let ending = Ending::parse(&a.rule)?;
-        let game = Game::parse(&a.game)?;
+        let (game, ending) = a.game.parse()?;
         Ok(Config { game, ending, csv: a.format == "csv", position })
     }
 }

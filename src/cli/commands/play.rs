@@ -7,19 +7,15 @@ use nimtab::analysis::moves::smallest_table;
 use nimtab::analysis::play::{Match, Opponent, PlayRecord, Side};
 use nimtab::{Ending, Game, SplitMix64, Tuple};
 
-use crate::cli::args;
+use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Component game: nim, subtract:S or graph:PATH.
-    #[arg(long, value_name = "G", default_value = "nim")]
-    game: String,
-    /// Ending rule: normal, misere or sj.
-    #[arg(long, value_name = "R", default_value = "normal")]
-    rule: String,
+    #[command(flatten)]
+    game: PlayedGameArgs,
     /// Who plays against the table.
     #[arg(long, value_name = "O", default_value = "random", value_parser = ["random", "optimal"])]
     opponent: String,
@@ -50,8 +46,7 @@ struct Config {
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
         let start = args::parse_position(&a.heaps)?;
-        let ending = Ending::parse(&a.rule)?;
-        let game = Game::parse(&a.game)?;
+        let (game, ending) = a.game.parse()?;
         let opponent = if a.opponent == "optimal" { Opponent::Optimal } else { Opponent::Random };
         // A game lasts at most as many moves as there are stones, and each move scans the
         // position's options: bound games x stones (about ten seconds at the limit).

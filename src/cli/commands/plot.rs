@@ -6,19 +6,15 @@ use anyhow::{bail, Context};
 use nimtab::export::plot::{render, Format, Grid};
 use nimtab::{Ending, Game};
 
-use crate::cli::args;
+use crate::cli::args::GameMaxArgs;
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab plot`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Component game: nim, subtract:S or graph:PATH.
-    #[arg(long, value_name = "G")]
-    game: String,
-    /// Largest heap size.
-    #[arg(long, value_name = "M", value_parser = args::parse_max, allow_hyphen_values = true)]
-    max: u32,
+    #[command(flatten)]
+    game: GameMaxArgs,
     /// Rule: normal, misere or sj.
     #[arg(long, value_name = "R")]
     rule: String,
@@ -72,11 +68,11 @@ impl Config {
         let scale = match a.scale {
             Some(0) => bail!("--scale must be at least 1, got 0"),
             Some(s) => s,
-            None => (1024 / (a.max.saturating_add(1))).clamp(1, 12),
+            None => (1024 / (a.game.max.saturating_add(1))).clamp(1, 12),
         };
         let ending = Ending::parse(&a.rule)?;
-        let game = Game::parse(&a.game)?;
-        Ok(Config { game, ending, max: a.max, grid, format, scale, out: a.out })
+        let game = a.game.game()?;
+        Ok(Config { game, ending, max: a.game.max, grid, format, scale, out: a.out })
     }
 }
 

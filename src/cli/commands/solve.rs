@@ -6,7 +6,7 @@ use anyhow::bail;
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
 use nimtab::{Ending, Engine, Game, Mode, Space};
 
-use crate::cli::args::{self, SpaceArgs};
+use crate::cli::args::TableArgs;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -15,13 +15,7 @@ use crate::cli::{Global, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    space: SpaceArgs,
-    /// Rules, a comma list of normal, misere, sj.
-    #[arg(long, value_name = "R", default_value = "normal,misere,sj")]
-    rules: String,
-    /// Only sorted tuples (h1 <= ... <= hN).
-    #[arg(long)]
-    canonical: bool,
+    table: TableArgs,
     /// Keep only the rows labelled P or N (needs exactly one rule).
     #[arg(long, value_name = "p|n", value_parser = ["p", "n"])]
     only: Option<String>,
@@ -42,20 +36,20 @@ struct Config {
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let endings = args::endings(&a.rules)?;
+        let endings = a.table.rules.endings()?;
         let filter = match a.only.as_deref() {
             None => RowFilter::All,
             Some(p) if endings.len() != 1 => {
-                bail!("--only {p} needs exactly one rule, got --rules '{}'", a.rules)
+                bail!("--only {p} needs exactly one rule, got --rules '{}'", a.table.rules.list)
             }
             Some("p") => RowFilter::OnlyP,
             Some(_) => RowFilter::OnlyN,
         };
         let target = Target::new(a.out.as_deref())?;
-        let heaps = a.space.single_heaps("solve")?;
-        let game = a.space.game()?;
-        let space = Space::new(heaps, a.space.max)?;
-        let mode = Mode::canonical_if(a.canonical);
+        let heaps = a.table.space.single_heaps("solve")?;
+        let game = a.table.space.game()?;
+        let space = Space::new(heaps, a.table.space.max())?;
+        let mode = a.table.mode();
         Ok(Config { game, space, endings, mode, filter, target })
     }
 }

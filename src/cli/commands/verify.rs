@@ -7,7 +7,7 @@ use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
 
-use crate::cli::args::{self, SpaceArgs};
+use crate::cli::args::TableArgs;
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -16,16 +16,10 @@ use crate::cli::{Global, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    space: SpaceArgs,
-    /// Rules, a comma list of normal, misere, sj.
-    #[arg(long, value_name = "R", default_value = "normal,misere,sj")]
-    rules: String,
+    table: TableArgs,
     /// Criteria, a comma list of xor, anti-nim, sj.
     #[arg(long, value_name = "C", default_value = "xor,anti-nim,sj")]
     criteria: String,
-    /// Count sorted tuples only.
-    #[arg(long)]
-    canonical: bool,
     /// Counterexamples kept per (heaps, rule, criterion).
     #[arg(long, value_name = "K", default_value = "20", value_parser = parse_limit)]
     limit: usize,
@@ -58,15 +52,15 @@ struct Config {
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let endings = args::endings(&a.rules)?;
+        let endings = a.table.rules.endings()?;
         let criteria = Criterion::parse_list(&a.criteria)
             .with_context(|| format!("--criteria '{}'", a.criteria))?;
         if let Some(dir) = &a.out {
             check_out_dir(dir)?;
         }
-        let game = a.space.game()?;
-        let spaces = a.space.spaces()?;
-        let mode = Mode::canonical_if(a.canonical);
+        let game = a.table.space.game()?;
+        let spaces = a.table.space.spaces()?;
+        let mode = a.table.mode();
         Ok(Config {
             game,
             spaces,
