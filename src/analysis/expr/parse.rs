@@ -1,6 +1,7 @@
 //! The tokenizer and the precedence-climbing parser, which types every node as it builds it.
 
-use super::{BinOp, Culprit, ExprError, Feature, Node, Type, UnOp, FEATURE_NAMES};
+use super::syntax::FEATURE_NAMES;
+use super::{BinOp, Culprit, ExprError, Feature, Node, Type, UnOp};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Token {
