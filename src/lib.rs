@@ -51,6 +51,7 @@
 //! memory limit ([`Error::TooLarge`], before anything is allocated), a bad move graph.
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod analysis;
 pub mod contest;

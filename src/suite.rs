@@ -25,6 +25,9 @@ pub struct SuiteJob {
 }
 
 /// The shipped SJ counterexample graph, named by [`SJ_GRAPH_SPEC`].
+///
+/// # Errors
+/// Only if the shipped graph text were malformed (a test parses it).
 pub fn sj_graph() -> Result<Game> {
     let path = Path::new(SJ_GRAPH_SPEC.trim_start_matches("graph:"));
     Game::graph_from_csv(SJ_GRAPH_SPEC, path, SJ_GRAPH_CSV.as_bytes())
@@ -33,6 +36,9 @@ pub fn sj_graph() -> Result<Game> {
 /// The default suite: nim for heaps 1..=5 (max 31, or 15 for 5 heaps); three
 /// subtraction games for heaps 1..=3, max 63; the SJ counterexample graph for heaps 1..=3,
 /// max 3. Every rule and every criterion.
+///
+/// # Errors
+/// As [`sj_graph`].
 pub fn default_suite() -> Result<Vec<SuiteJob>> {
     let mut jobs = vec![SuiteJob {
         game: Game::nim(),
@@ -85,6 +91,9 @@ impl SuitePlot {
 
 /// The suite's pictures: Nim under normal and misère play (2 heaps, and a 3-heap slice),
 /// `subtract:1,3,4`, and the SJ counterexample graph under misère play.
+///
+/// # Errors
+/// As [`sj_graph`].
 pub fn default_plots() -> Result<Vec<SuitePlot>> {
     let graph = sj_graph()?;
     let plot = |game: &Game, ending, max, grid, scale, file: &str| SuitePlot {

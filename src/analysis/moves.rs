@@ -82,6 +82,9 @@ pub fn smallest_table(
 /// with none, any lonely heap is emptied when their number is even and non-zero.
 /// Returns `None` for the SJ rule, which has no formula here. Moves come in
 /// [`legal_moves`] order.
+///
+/// # Panics
+/// Never for a position; the one-rich-heap branch finds its rich heap by construction.
 pub fn nim_formula_moves(ending: Ending, position: &[u32]) -> Option<Vec<Move>> {
     let x = position.iter().fold(0, |acc, &h| acc ^ h);
     let rich = position.iter().filter(|&&h| h > 1).count();

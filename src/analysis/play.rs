@@ -107,6 +107,9 @@ impl Match<'_> {
     }
 
     /// Plays one game from `start`, the table moving first.
+    ///
+    /// # Panics
+    /// If the table does not hold the start position (the match was built for another space).
     pub fn play(&self, start: &[u32], opponent: Opponent, rng: &mut SplitMix64) -> PlayRecord {
         let mut position = start.to_vec();
         let mut side = Side::Table;

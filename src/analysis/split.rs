@@ -44,6 +44,9 @@ impl SplitOutcome {
 
 impl PartitionLabels {
     /// Labels every partition of `0..=max_stones` stones under normal play of `game`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] above [`MAX_STONES`].
     pub fn new(game: &Game, max_stones: u32) -> Result<PartitionLabels> {
         if max_stones > MAX_STONES {
             return Err(Error::Invalid(format!(

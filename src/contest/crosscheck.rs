@@ -213,6 +213,9 @@ impl ExpectedLabels {
 
     /// Compares a program's output for one input file with the labels. Blank lines are
     /// skipped and each answer line is trimmed.
+    ///
+    /// # Errors
+    /// [`AnswerError`] when the program printed fewer or more answer lines than cases.
     pub fn compare(
         &self,
         cases: &[Vec<u32>],

@@ -42,6 +42,9 @@ pub struct Limits {
 
 impl Contest {
     /// Parses `p2197` or `shoi2008`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming an unknown format.
     pub fn parse(name: &str) -> Result<Contest> {
         match name.trim().to_ascii_lowercase().as_str() {
             "p2197" => Ok(Contest::P2197),
@@ -97,6 +100,9 @@ impl Contest {
     }
 
     /// Writes one contest input holding `cases`: T, then per case its size and its heaps.
+    ///
+    /// # Errors
+    /// The writer's I/O error.
     pub fn write_input<W: std::io::Write + ?Sized>(
         self,
         out: &mut W,
@@ -153,6 +159,9 @@ impl Judge {
 /// Reads a contest input: `T`, then `T` cases of a count `n` and `n` heap sizes, all
 /// separated by any whitespace. Refuses missing numbers, non-numeric or negative values
 /// and anything after the last case, naming the bad token.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the bad or missing token and its case.
 pub fn parse_input(text: &str) -> Result<Vec<Vec<u32>>> {
     let mut tokens = text.split_whitespace();
     let cases = read_count(&mut tokens, "the number of cases T")?;

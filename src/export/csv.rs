@@ -8,6 +8,9 @@ use crate::model::game::Game;
 use crate::model::position::Spaced;
 
 /// Writes `heap,grundy` for heap sizes `0..=max`.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_grundy<W: Write + ?Sized>(out: &mut W, game: &Game, max: u32) -> io::Result<()> {
     writeln!(out, "heap,grundy")?;
     for (h, g) in game.grundy(max).iter().enumerate() {
@@ -17,6 +20,9 @@ pub fn write_grundy<W: Write + ?Sized>(out: &mut W, game: &Game, max: u32) -> io
 }
 
 /// Writes `class,positions,p_normal,p_misere`, one row per class.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_classes<W: Write + ?Sized>(out: &mut W, report: &ClassReport) -> io::Result<()> {
     writeln!(out, "class,positions,p_normal,p_misere")?;
     for (class, c) in Class::ALL.iter().zip(&report.counts) {
@@ -26,6 +32,9 @@ pub fn write_classes<W: Write + ?Sized>(out: &mut W, report: &ClassReport) -> io
 }
 
 /// Writes `from,to,moves`, one row per pair of classes (all 25, zeros included).
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_transitions<W: Write + ?Sized>(out: &mut W, report: &ClassReport) -> io::Result<()> {
     writeln!(out, "from,to,moves")?;
     for from in Class::ALL {
@@ -38,6 +47,9 @@ pub fn write_transitions<W: Write + ?Sized>(out: &mut W, report: &ClassReport) -
 }
 
 /// Writes `stones,winner,witness`; the witness's heaps are separated by spaces.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_split<W: Write + ?Sized>(out: &mut W, outcomes: &[SplitOutcome]) -> io::Result<()> {
     writeln!(out, "stones,winner,witness")?;
     for o in outcomes {

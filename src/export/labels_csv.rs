@@ -41,6 +41,9 @@ fn push_number(buf: &mut Vec<u8>, mut value: u64) {
 ///
 /// # Panics
 /// If `labels` is empty.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_label_table<W: Write + ?Sized>(
     out: &mut W,
     game: &Game,

@@ -31,6 +31,9 @@ impl ManifestEntry {
 }
 
 /// Writes `MANIFEST.csv`: header `file,bytes,sha256,command`, one row per file.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_manifest<W: Write + ?Sized>(out: &mut W, entries: &[ManifestEntry]) -> io::Result<()> {
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(["file", "bytes", "sha256", "command"])?;

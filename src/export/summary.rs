@@ -49,6 +49,9 @@ fn finding_cells(f: &Finding, first: String) -> Vec<String> {
 }
 
 /// Writes `summary.csv`: one row per (heaps, rule, criterion).
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_summary<W: Write + ?Sized>(out: &mut W, findings: &[Finding]) -> io::Result<()> {
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(summary_header())?;
@@ -60,6 +63,9 @@ pub fn write_summary<W: Write + ?Sized>(out: &mut W, findings: &[Finding]) -> io
 }
 
 /// Writes `counterexamples.csv`: every kept counterexample, in finding and index order.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_counterexamples<W: Write + ?Sized>(
     out: &mut W,
     findings: &[Finding],
@@ -75,6 +81,9 @@ pub fn write_counterexamples<W: Write + ?Sized>(
 
 /// Writes counterexample rows (no header) of one space, ending and criterion (a criterion
 /// name, or a claim's expression), in the `counterexamples.csv` format.
+///
+/// # Errors
+/// The writer's I/O error.
 pub fn write_counterexample_rows<W: Write + ?Sized>(
     out: &mut W,
     game: &str,

@@ -20,6 +20,9 @@ pub struct TextTable {
 
 impl TextTable {
     /// A table with this header; `align` gives each column's alignment.
+    ///
+    /// # Panics
+    /// If `header` and `align` differ in length.
     pub fn new(header: &[&str], align: &[Align]) -> TextTable {
         assert_eq!(header.len(), align.len(), "one alignment per column");
         let header = header.iter().map(|s| s.to_string()).collect();
@@ -27,6 +30,9 @@ impl TextTable {
     }
 
     /// Appends a data row.
+    ///
+    /// # Panics
+    /// If the row does not have one cell per column.
     pub fn push(&mut self, cells: Vec<String>) {
         assert_eq!(cells.len(), self.align.len(), "one cell per column");
         self.rows.push(cells);

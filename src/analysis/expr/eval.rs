@@ -135,6 +135,10 @@ impl Program {
     ///
     /// # Panics
     /// If the position has the wrong length or a heap above the max.
+    ///
+    /// # Errors
+    /// An [`EvalError`] naming the position for a zero divisor or a negative shift that
+    /// the expression really evaluates.
     pub fn eval_position(&self, position: &[u32]) -> Result<i64, EvalError> {
         assert_eq!(position.len(), self.heaps, "position length must equal the heap count");
         let mut all = Aggregate::EMPTY;

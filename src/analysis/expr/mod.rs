@@ -125,6 +125,9 @@ pub const MAX_CHARS: usize = 2000;
 
 impl Expr {
     /// Parses and type-checks `text`; errors carry the column of the offending character.
+    ///
+    /// # Errors
+    /// An [`ExprError`] with the column of the first problem (syntax, unknown name, type).
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
         if text.chars().count() > MAX_CHARS {
             let message = format!("the expression is longer than {MAX_CHARS} characters");
@@ -149,6 +152,10 @@ impl Expr {
     }
 
     /// Parses a claim: an expression that must be boolean (true means "P").
+    ///
+    /// # Errors
+    /// An [`ExprError`] as for [`Expr::parse`], or at column of the expression when it is
+    /// not boolean.
     pub fn parse_claim(text: &str) -> Result<Expr, ExprError> {
         let expr = Expr::parse(text)?;
         if expr.ty != Type::Bool {
@@ -180,6 +187,9 @@ impl Expr {
     ///
     /// # Panics
     /// If `grundy` is empty.
+    ///
+    /// # Errors
+    /// An [`ExprError`] at the column of an `hK` or `gK` with `K` above `heaps`.
     pub fn compile(&self, heaps: usize, grundy: &[u32]) -> Result<Program, ExprError> {
         assert!(!grundy.is_empty(), "Grundy values for sizes 0..=max are needed");
         let mut error = None;

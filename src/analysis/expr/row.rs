@@ -82,6 +82,9 @@ impl Program {
     /// the operators run lane-wise over the row. Lanes that divide by zero or shift by a
     /// negative amount are redone position by position (the whole row, if the operand is
     /// shared by the row), so short-circuiting decides whether the error is real.
+    ///
+    /// # Errors
+    /// The [`EvalError`] of the smallest column, where the claim cannot be evaluated.
     pub fn eval_row(
         &self,
         prefix: &[u32],
