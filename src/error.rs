@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::model::space::Mode;
+
 /// Everything the library can refuse or fail at.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -60,13 +62,15 @@ pub enum Error {
         limit: u32,
     },
     /// A space whose position count does not fit any index.
-    #[error("{heaps} heaps of max {max} is (max+1)^heaps = {count} positions, beyond any table")]
+    #[error("{heaps} heaps of max {max} {}, beyond any table", counted(*.mode, .count))]
     SpaceOverflow {
         /// Heap count.
         heaps: usize,
         /// Largest heap size.
         max: u32,
-        /// The position count, or "more than 2^127" when it saturated.
+        /// Every tuple, or sorted tuples only.
+        mode: Mode,
+        /// The position count, or "2^128 or more" beyond `u128`.
         count: String,
     },
     /// A space whose tables do not fit in the memory allowed.
@@ -104,6 +108,14 @@ pub enum Error {
     /// An I/O error while writing output.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+}
+
+/// How a space's positions were counted, for messages.
+fn counted(mode: Mode, count: &str) -> String {
+    match mode {
+        Mode::Full => format!("is (max+1)^heaps = {count} positions"),
+        Mode::Canonical => format!("has C(max+heaps, heaps) = {count} sorted positions"),
+    }
 }
 
 /// Bytes as GiB, for messages.

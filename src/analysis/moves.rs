@@ -68,9 +68,8 @@ pub fn smallest_table(
         return Err(Error::Invalid("a position needs at least one heap".into()));
     }
     let max = position.iter().copied().max().unwrap_or(0);
-    let space = Space::new(position.len(), max)?;
-    let engine =
-        Engine::builder(game, space).mode(Mode::Canonical).memory_limit(memory_limit).build();
+    let space = Space::in_mode(position.len(), max, Mode::Canonical)?;
+    let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
     engine.label(ending)
 }
 

@@ -161,8 +161,8 @@ impl CrosscheckPlan {
         let ending: Ending = self.contest.ending();
         let mut engines = Vec::new();
         for n in self.min_heaps..=self.max_heaps {
-            let space = Space::new(n, self.max_heap)?;
-            let builder = Engine::builder(&nim, space).mode(Mode::Canonical);
+            let space = Space::in_mode(n, self.max_heap, Mode::Canonical)?;
+            let builder = Engine::builder(&nim, space);
             let engine = builder.memory_limit(memory_limit).build();
             engine.ensure_fits(1, true)?;
             engines.push(engine);

@@ -90,18 +90,11 @@ impl std::fmt::Debug for Engine<'_> {
 pub struct EngineBuilder<'g> {
     game: &'g Game,
     space: Space,
-    mode: Mode,
     parallel_threshold: u64,
     memory_limit: Option<u64>,
 }
 
 impl<'g> EngineBuilder<'g> {
-    /// Labels every tuple ([`Mode::Full`], the default) or sorted tuples only.
-    pub fn mode(mut self, mode: Mode) -> Self {
-        self.mode = mode;
-        self
-    }
-
     /// Bytes a run may allocate (default: [`host::memory_limit`], what this process can
     /// have). A run that needs more is refused before allocating.
     pub fn memory_limit(mut self, bytes: u64) -> Self {
@@ -119,7 +112,7 @@ impl<'g> EngineBuilder<'g> {
 
     /// Prepares the option lists and the row layout.
     pub fn build(self) -> Engine<'g> {
-        let (game, space, mode) = (self.game, self.space, self.mode);
+        let (game, space, mode) = (self.game, self.space, self.space.mode());
         let max = space.max();
         let k = space.heaps() - 1;
         let mut kind = row_kind(game, max);
@@ -138,7 +131,7 @@ impl<'g> EngineBuilder<'g> {
             if canonical && kind != RowKind::Nim { reach_below(&options, max) } else { Vec::new() };
         Engine {
             game,
-            layout: Layout::new(space, mode),
+            layout: Layout::new(space, true),
             kind,
             options,
             short_ranker,
@@ -183,17 +176,17 @@ fn row_kind(game: &Game, max: u32) -> RowKind {
 }
 
 impl<'g> Engine<'g> {
-    /// An engine over every tuple of `space`, with the default settings.
+    /// An engine over `space`, with the default settings.
     pub fn new(game: &'g Game, space: Space) -> Engine<'g> {
         Engine::builder(game, space).build()
     }
 
-    /// Settings for an engine over `space`: mode, memory limit, parallel threshold.
+    /// Settings for an engine over `space` (every tuple or sorted tuples only, as the
+    /// space says): memory limit, parallel threshold.
     pub fn builder(game: &'g Game, space: Space) -> EngineBuilder<'g> {
         EngineBuilder {
             game,
             space,
-            mode: Mode::Full,
             parallel_threshold: schedule::PARALLEL_THRESHOLD,
             memory_limit: None,
         }

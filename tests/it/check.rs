@@ -17,9 +17,8 @@ const ANTI_NIM: &str = "(rich > 0 && xor == 0) || (rich == 0 && xor != 0)";
 /// of task results is exercised even in small spaces.
 fn check(game: &Game, n: usize, max: u32, ending: Ending, claim: &str, canonical: bool) -> Tally {
     let program = Expr::parse_claim(claim).unwrap().compile(n, &game.grundy(max)).unwrap();
-    let space = Space::new(n, max).unwrap();
-    let mode = Mode::canonical_if(canonical);
-    let engine = Engine::builder(game, space).mode(mode).parallel_threshold(0).build();
+    let space = Space::in_mode(n, max, Mode::canonical_if(canonical)).unwrap();
+    let engine = Engine::builder(game, space).parallel_threshold(0).build();
     test_claim(&engine, ending, &program, 20, &NoProgress).unwrap()
 }
 

@@ -104,7 +104,7 @@ fn labels_are_identical_with_one_and_two_threads() {
 fn fused_tables_equal_tables_labelled_one_ending_at_a_time() {
     let game = Game::subtract(&[2, 3, 5]).unwrap();
     for mode in [Mode::Full, Mode::Canonical] {
-        let engine = Engine::builder(&game, Space::new(3, 20).unwrap()).mode(mode).build();
+        let engine = Engine::new(&game, Space::in_mode(3, 20, mode).unwrap());
         let fused = engine.label_all(&Ending::ALL, &NoProgress).unwrap();
         for (table, ending) in fused.iter().zip(Ending::ALL) {
             let alone = engine.label(ending).unwrap();

@@ -71,7 +71,7 @@ impl Config {
         let game = a.space.game()?;
         // Every space is validated and the claim compiled for each heap count before any
         // work, so `h4` with 3 heaps fails at once.
-        let spaces = a.space.spaces()?;
+        let spaces = a.space.spaces(Mode::canonical_if(a.canonical))?;
         let grundy = game.grundy(a.space.max());
         let programs = spaces
             .into_iter()
@@ -101,7 +101,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         .programs
         .iter()
         .map(|&(space, _)| {
-            let builder = Engine::builder(&config.game, space).mode(config.mode);
+            let builder = Engine::builder(&config.game, space);
             let engine = builder.memory_limit(global.memory_limit).build();
             engine.ensure_fits(1, false).map(|()| engine)
         })

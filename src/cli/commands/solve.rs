@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Mode, Space};
+use nimtab::{Ending, Engine, Game, Space};
 
 use crate::cli::args::TableArgs;
 use crate::cli::output::{self, Target};
@@ -29,7 +29,6 @@ struct Config {
     game: Game,
     space: Space,
     endings: Vec<Ending>,
-    mode: Mode,
     filter: RowFilter,
     target: Target,
 }
@@ -48,19 +47,16 @@ impl Config {
         let target = Target::new(a.out.as_deref())?;
         let heaps = a.table.space.single_heaps("solve")?;
         let game = a.table.space.game()?;
-        let space = Space::new(heaps, a.table.space.max())?;
-        let mode = a.table.mode();
-        Ok(Config { game, space, endings, mode, filter, target })
+        let space = Space::in_mode(heaps, a.table.space.max(), a.table.mode())?;
+        Ok(Config { game, space, endings, filter, target })
     }
 }
 
 /// Runs `nimtab solve`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let engine = Engine::builder(&config.game, config.space)
-        .mode(config.mode)
-        .memory_limit(global.memory_limit)
-        .build();
+    let engine =
+        Engine::builder(&config.game, config.space).memory_limit(global.memory_limit).build();
     engine.ensure_fits(config.endings.len(), true)?;
     let bar = Bar::new("solve", engine.positions(), global.quiet);
     let tables = engine.label_all(&config.endings, &bar)?;

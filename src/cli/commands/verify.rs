@@ -44,7 +44,6 @@ struct Config {
     spaces: Vec<Space>,
     endings: Vec<Ending>,
     criteria: Vec<Criterion>,
-    mode: Mode,
     limit: usize,
     out: Option<PathBuf>,
     strict: bool,
@@ -59,18 +58,8 @@ impl Config {
             check_out_dir(dir)?;
         }
         let game = a.table.space.game()?;
-        let spaces = a.table.space.spaces()?;
-        let mode = a.table.mode();
-        Ok(Config {
-            game,
-            spaces,
-            endings,
-            criteria,
-            mode,
-            limit: a.limit,
-            out: a.out,
-            strict: a.strict,
-        })
+        let spaces = a.table.spaces()?;
+        Ok(Config { game, spaces, endings, criteria, limit: a.limit, out: a.out, strict: a.strict })
     }
 }
 
@@ -91,7 +80,7 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
         .spaces
         .iter()
         .map(|&space| {
-            let builder = Engine::builder(&config.game, space).mode(config.mode);
+            let builder = Engine::builder(&config.game, space);
             let engine = builder.memory_limit(global.memory_limit).build();
             engine.ensure_fits(1, false).map(|()| engine)
         })
@@ -123,10 +112,7 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
 /// Runs `nimtab verify`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let canonical = config.mode == Mode::Canonical;
-    if canonical && !global.quiet {
-        output::note("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only");
-    }
+    let canonical = config.spaces.iter().any(|s| s.mode() == Mode::Canonical);
     let findings = verify_all(&config, global)?;
     if let Some(dir) = &config.out {
         output::write_file(&dir.join("summary.csv"), |w| write_summary(w, &findings))?;
