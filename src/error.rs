@@ -90,6 +90,18 @@ pub enum Error {
         /// more heaps).
         canonical_would_help: bool,
     },
+    /// Memory for a run's tables that the system refused although the plan fitted the
+    /// limit (another process took it, or a limit the process cannot see).
+    #[error(
+        "out of memory: {what} needs {:.2} GiB of tables and the system refused them",
+        gib(*.bytes)
+    )]
+    OutOfMemory {
+        /// The space, as `game, N heaps, max M`.
+        what: String,
+        /// Bytes asked for.
+        bytes: u64,
+    },
     /// An ending-rule name that is not `normal`, `misere` or `sj`.
     #[error("unknown rule '{0}': expected normal, misere or sj")]
     UnknownEnding(String),

@@ -2,7 +2,16 @@
 //! values the user gave through a flag are named by that flag.
 
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
+use nimtab::host::MemoryBudget;
 use nimtab::Error;
+
+/// The memory budget the command line ran with, for the refusal of a space too large.
+static BUDGET: std::sync::OnceLock<MemoryBudget> = std::sync::OnceLock::new();
+
+/// Records the memory budget, so a refusal can name what bounds it.
+pub fn set_budget(budget: MemoryBudget) {
+    let _ = BUDGET.set(budget);
+}
 
 /// The whole error chain on one line (`context: cause`), with the library's error in the
 /// command line's words.
@@ -28,10 +37,15 @@ pub fn in_flag_words(e: &Error) -> String {
         Error::HeapTooLarge { max, limit } => {
             format!("--max {max} is above the largest heap size, {limit}")
         }
-        Error::TooLarge { canonical_would_help, .. } => {
+        Error::TooLarge { canonical_would_help, limit_bytes, .. } => {
             let hint = if *canonical_would_help { ", or use --canonical" } else { "" };
-            format!("{e}; lower --max or --heaps{hint}")
+            let bound = match BUDGET.get() {
+                Some(b) if b.bytes == *limit_bytes => format!(", bound by {}", b.source),
+                _ => String::new(),
+            };
+            format!("{e}{bound}; lower --max or --heaps{hint}")
         }
+        Error::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
         Error::Plot(plot) => plot_in_flag_words(plot),
         other => other.to_string(),
     }

@@ -81,6 +81,8 @@ pub struct Global {
     pub quiet: bool,
     /// Bytes of memory the tables may use.
     pub memory_limit: u64,
+    /// What bounds `memory_limit`.
+    pub memory_source: nimtab::host::MemorySource,
 }
 
 /// Parses the arguments, runs the command, maps the result to an exit status.
@@ -130,7 +132,10 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             .build_global()
             .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
     }
-    let global = Global { quiet: cli.quiet, memory_limit: nimtab::host::memory_limit() };
+    let budget = nimtab::host::memory_budget();
+    explain::set_budget(budget);
+    let global =
+        Global { quiet: cli.quiet, memory_limit: budget.bytes, memory_source: budget.source };
     match cli.command {
         Some(Command::Solve(a)) => solve::run(a, &global),
         Some(Command::Grundy(a)) => grundy::run(a, &global),

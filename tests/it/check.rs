@@ -7,7 +7,7 @@ use nimtab::analysis::tally::Tally;
 use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
 use proptest::prelude::*;
 
-use crate::support::cli::{run, Run};
+use crate::support::cli::{run, run_limited, Run};
 use crate::support::reference::{RefGame, Reference};
 use crate::support::{all_tuples, engine_game, with_threads};
 
@@ -536,4 +536,17 @@ fn overlong_and_deeply_nested_claims_are_refused_at_a_column() {
         run(&[&args[..], &["--claim-p", &long]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the claim holds on all 2825761 positions"), "{out}");
+}
+
+#[test]
+fn check_refuses_a_huge_max_before_sizing_anything_by_it() {
+    // The Grundy values and option lists of 4 million sizes would take more than this
+    // address space: the spaces are checked for memory before anything is sized by --max.
+    let args = ["check", "--game", "subtract:1,2", "--heaps", "1..=2", "--max", "4194303"];
+    let args = [&args[..], &["--rule", "normal", "--claim-p", "true"]].concat();
+    let Run { status, stdout, stderr } = run_limited(200_000, &args);
+    assert_eq!((status, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let refusal = "nimtab: error: space too large: subtract:1,2, 1 heaps, max 4194303 needs ";
+    assert!(stderr.starts_with(refusal), "{stderr}");
 }

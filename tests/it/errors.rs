@@ -1,7 +1,7 @@
 //! What every command promises: one error line and status 2 for bad input, no partial
 //! file after a signal, a quiet end on a closed pipe, no panic on a full stdout or stderr.
 
-use crate::support::cli::{command, run, Run};
+use crate::support::cli::{command, run, run_limited, Run};
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_status_0() {
@@ -91,4 +91,28 @@ fn error_lines_escape_control_characters_and_survive_a_full_stderr() {
         let out = command().args(args).stderr(full).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+/// Asserts a clean refusal: status 2, nothing on stdout, one line on stderr holding `needle`.
+fn assert_refused(args: &[&str], got: &Run, needle: &str) {
+    assert_eq!((got.status, got.stdout.as_str()), (2, ""), "{args:?}: {}", got.stderr);
+    assert_eq!(got.stderr.lines().count(), 1, "{args:?}: {}", got.stderr);
+    assert!(got.stderr.contains(needle), "{args:?}: {}", got.stderr);
+}
+
+#[test]
+fn a_memory_limit_is_a_refusal_that_names_it_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.csv");
+    // 1.5 GiB of tables under a 400 MB address space.
+    let args = ["solve", "--game", "nim", "--heaps", "4", "--max", "255"];
+    let args = [&args[..], &["--out", out.to_str().unwrap()]].concat();
+    let refused = run_limited(400_000, &args);
+    assert_refused(&args, &refused, "bound by the address-space limit (ulimit -v)");
+    assert!(refused.stderr.starts_with("nimtab: error: space too large: nim, 4 heaps, max 255"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let info = run_limited(400_000, &["info", "--game", "nim", "--heaps", "2", "--max", "3"]);
+    assert_eq!(info.status, 0, "{}", info.stderr);
+    let last = info.stdout.lines().last().unwrap();
+    assert!(last.ends_with("MiB, bound by the address-space limit (ulimit -v)"), "{last}");
 }

@@ -42,15 +42,14 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// The validated `check` settings: one compiled program per space.
+/// The validated `check` settings.
 struct Config {
     game: Game,
     max: u32,
     ending: Ending,
     claim: Expr,
-    /// Every space of the range with the claim compiled for its heap count.
-    programs: Vec<(Space, Program)>,
-    mode: Mode,
+    /// Every space of the range, in the mode asked for.
+    spaces: Vec<Space>,
     limit: usize,
     target: Option<Target>,
 }
@@ -69,28 +68,20 @@ impl Config {
         let claim = Expr::parse_claim(&a.claim_p).map_err(|e| expression_error(&a.claim_p, &e))?;
         let target = a.out.as_deref().map(|p| Target::new(Some(p))).transpose()?;
         let game = a.space.game()?;
-        // Every space is validated and the claim compiled for each heap count before any
-        // work, so `h4` with 3 heaps fails at once.
         let spaces = a.space.spaces(Mode::canonical_if(a.canonical))?;
-        let grundy = game.grundy(a.space.max());
-        let programs = spaces
-            .into_iter()
-            .map(|space| {
-                let program = claim.compile(space.heaps(), &grundy);
-                program.map(|p| (space, p)).map_err(|e| expression_error(&a.claim_p, &e))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let mode = Mode::canonical_if(a.canonical);
-        Ok(Config {
-            game,
-            max: a.space.max(),
-            ending,
-            claim,
-            programs,
-            mode,
-            limit: a.limit,
-            target,
-        })
+        Ok(Config { game, max: a.space.max(), ending, claim, spaces, limit: a.limit, target })
+    }
+
+    /// The claim compiled for every space's heap count, once every space is known to fit
+    /// (the Grundy values it reads are sized by `--max`), so `h4` with 3 heaps fails
+    /// before any labelling.
+    fn programs(&self) -> anyhow::Result<Vec<Program>> {
+        let grundy = self.game.grundy(self.max);
+        let compile = |space: &Space| {
+            let program = self.claim.compile(space.heaps(), &grundy);
+            program.map_err(|e| expression_error(self.claim.text(), &e))
+        };
+        self.spaces.iter().map(compile).collect()
     }
 }
 
@@ -98,16 +89,18 @@ impl Config {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let engines: Vec<Engine> = config
-        .programs
+        .spaces
         .iter()
-        .map(|&(space, _)| {
-            let builder = Engine::builder(&config.game, space);
-            let engine = builder.memory_limit(global.memory_limit).build();
+        .map(|&space| {
+            let engine = Engine::builder(&config.game, space).memory_limit(global.memory_limit);
+            let engine = engine.build();
             engine.ensure_fits(1, false).map(|()| engine)
         })
         .collect::<nimtab::Result<_>>()?;
+    let programs = config.programs()?;
     let mut tallies = Vec::new();
-    for (engine, (space, program)) in engines.iter().zip(&config.programs) {
+    for (engine, program) in engines.iter().zip(&programs) {
+        let space = engine.space();
         let bar =
             Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
         let tally = test_claim(engine, config.ending, program, config.limit, &bar);
@@ -147,7 +140,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<()> {
     // Built whole, then written through output::write_to like every other command.
     let mut out: Vec<u8> = Vec::new();
-    let mode = if config.mode == Mode::Canonical { ", canonical (sorted tuples only)" } else { "" };
+    let canonical = config.spaces.first().is_some_and(|s| s.mode() == Mode::Canonical);
+    let mode = if canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
     writeln!(out, "game {}, rule {}, max {}{mode}", config.game.spec(), config.ending, config.max)?;
     let header = ["heaps", "positions", "p_positions", "agree", "disagree", "first_counterexample"];

@@ -51,14 +51,19 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         text.push_str(&format!("full      memory     {line}\n"));
     }
     text.push_str(&format!("canonical memory     {}\n", memory_line(&game, sorted)));
-    text.push_str(&format!("memory available     {}\n", mib(global.memory_limit)));
+    text.push_str(&format!(
+        "memory available     {}, bound by {}\n",
+        mib(global.memory_limit),
+        global.memory_source
+    ));
     output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
     Ok(Outcome::Success)
 }
 
 /// What the tables of one space need: per rule, and for verify and solve of 3 rules.
 fn memory_line(game: &Game, space: Space) -> String {
-    let engine = Engine::builder(game, space).build();
+    // A limit of 0 prepares nothing: only the plan is wanted here.
+    let engine = Engine::builder(game, space).memory_limit(0).build();
     let plan = engine.memory_plan();
     let path = if plan.needs_table { "table" } else { "nim line accumulators" };
     format!(

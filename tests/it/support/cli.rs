@@ -1,5 +1,5 @@
 //! The one way tests run the binary: arguments (and optionally stdin) in, status and
-//! both streams out.
+//! both streams out; also under a memory limit.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -25,10 +25,28 @@ pub fn run(args: &[&str]) -> Run {
     run_with_stdin(args, "")
 }
 
+/// The binary run by `sh` under an address-space limit of `kib` KiB (`ulimit -v`), so
+/// that a test can see memory stay bounded: more would fail an allocation.
+pub fn limited(kib: u64) -> Command {
+    let mut sh = Command::new("sh");
+    sh.arg("-c").arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""));
+    sh.arg(env!("CARGO_BIN_EXE_nimtab"));
+    sh
+}
+
+/// Runs nimtab with `args` under an address-space limit of `kib` KiB.
+pub fn run_limited(kib: u64, args: &[&str]) -> Run {
+    output_of(limited(kib).args(args), "")
+}
+
 /// Runs nimtab with `args`, writing `stdin` to its standard input.
 pub fn run_with_stdin(args: &[&str], stdin: &str) -> Run {
-    let mut child = command()
-        .args(args)
+    output_of(command().args(args), stdin)
+}
+
+/// Runs a prepared command, writing `stdin` to its standard input.
+pub fn output_of(command: &mut Command, stdin: &str) -> Run {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
