@@ -7,11 +7,10 @@
 mod args;
 mod commands;
 mod explain;
+mod interrupt;
 mod output;
 mod progress;
 mod supervise;
-
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -85,19 +84,24 @@ pub struct Global {
     pub memory_source: nimtab::host::MemorySource,
 }
 
-/// Parses the arguments, runs the command, maps the result to an exit status.
-pub fn main() -> ExitCode {
-    output::install_interrupt_handler();
+/// Parses the arguments, runs the command, and ends the process with its exit status.
+pub fn main() -> ! {
+    interrupt::install();
+    interrupt::exit(status())
+}
+
+/// The exit status of the command line given: 0, 1 or 2 (one line on stderr for 2).
+fn status() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
             // --help and --version: print as clap does, succeed.
             // A stdout that cannot take the help text is an error like any other.
             return match err.print() {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => 0,
                 Err(e) => {
                     output::note(&format!("nimtab: error: writing to stdout: {e}"));
-                    ExitCode::from(2)
+                    2
                 }
             };
         }
@@ -111,16 +115,16 @@ pub fn main() -> ExitCode {
                 first = format!("{first} {}", lines.next().unwrap_or(""));
             }
             output::note(&format!("nimtab: {first}"));
-            return ExitCode::from(2);
+            return 2;
         }
     };
     match run(cli) {
-        Ok(Outcome::Success) => ExitCode::SUCCESS,
-        Ok(Outcome::ClaimFailed) => ExitCode::from(1),
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Ok(Outcome::Success) => 0,
+        Ok(Outcome::ClaimFailed) => 1,
+        Err(err) if is_broken_pipe(&err) => 0,
         Err(err) => {
             output::note(&format!("nimtab: error: {}", explain::render(&err)));
-            ExitCode::from(2)
+            2
         }
     }
 }

@@ -116,3 +116,60 @@ fn a_memory_limit_is_a_refusal_that_names_it_not_an_abort() {
     let last = info.stdout.lines().last().unwrap();
     assert!(last.ends_with("MiB, bound by the address-space limit (ulimit -v)"), "{last}");
 }
+
+#[test]
+fn an_output_that_cannot_be_created_is_refused_before_any_work() {
+    // Nothing can be created in /proc, whoever runs the tests (root included).
+    let space = ["--game", "nim", "--heaps", "2", "--max", "3"];
+    let cases: [Vec<&str>; 9] = [
+        [&["check"][..], &space, &["--rule", "normal", "--claim-p", "xor == 1"]].concat(),
+        [&["solve"][..], &space].concat(),
+        [&["verify"][..], &space].concat(),
+        vec!["grundy", "--game", "nim", "--max", "3"],
+        vec!["split", "--stones", "3"],
+        vec!["plot", "--game", "nim", "--max", "3", "--rule", "normal"],
+        vec!["classes", "--heaps", "2", "--max", "3"],
+        vec!["suite", "--report", "/proc/R.md"],
+        vec!["suite", "--data-dir", "/proc/data"],
+    ];
+    for args in cases {
+        let out = match args[0] {
+            "verify" | "classes" => "/proc/out",
+            "plot" => "/proc/x.svg",
+            "suite" => "",
+            _ => "/proc/x.csv",
+        };
+        let extra: &[&str] = if out.is_empty() { &[] } else { &["--out", out] };
+        let args = [&args[..], extra].concat();
+        let dir = tempfile::tempdir().unwrap();
+        let got = crate::support::cli::run_in(dir.path(), &args);
+        assert_refused(&args, &got, "/proc");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?}");
+    }
+}
+
+#[test]
+fn an_output_directory_is_created_when_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let verify = dir.path().join("verify-out");
+    let args = ["verify", "--game", "nim", "--heaps", "2", "--max", "3"];
+    let got = run(&[&args[..], &["--out", verify.to_str().unwrap()]].concat());
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let summary = std::fs::read_to_string(verify.join("summary.csv")).unwrap();
+    assert!(summary.starts_with("game,heaps,max,rule,criterion"), "{summary}");
+    assert!(verify.join("counterexamples.csv").is_file());
+    let classes = dir.path().join("classes-out");
+    let got = run(&["classes", "--heaps", "2", "--max", "3", "--out", classes.to_str().unwrap()]);
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let names = |d: &std::path::Path| {
+        let mut n: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(&classes), ["classes.csv", "transitions.csv"]);
+    assert_eq!(names(dir.path()), ["classes-out", "verify-out"], "no staging left");
+    // Its parent must exist.
+    let deep = dir.path().join("no/such");
+    let args = ["classes", "--heaps", "2", "--max", "3", "--out", deep.to_str().unwrap()];
+    assert_refused(&args, &run(&args), "its parent");
+}

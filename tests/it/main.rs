@@ -8,6 +8,7 @@ mod classes;
 mod crosscheck;
 mod engine;
 mod errors;
+mod interrupt;
 mod judge;
 mod moves;
 mod play;
