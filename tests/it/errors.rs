@@ -1,7 +1,7 @@
 //! What every command promises: one error line and status 2 for bad input, no partial
 //! file after a signal, a quiet end on a closed pipe, no panic on a full stdout or stderr.
 
-use crate::support::cli::{command, run, run_limited, Run};
+use crate::support::cli::{command, finish, limited, run, run_limited, Run};
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_status_0() {
@@ -172,4 +172,46 @@ fn an_output_directory_is_created_when_missing() {
     let deep = dir.path().join("no/such");
     let args = ["classes", "--heaps", "2", "--max", "3", "--out", deep.to_str().unwrap()];
     assert_refused(&args, &run(&args), "its parent");
+}
+
+#[test]
+fn endless_inputs_are_refused_at_once_in_little_memory() {
+    // `yes 1` on stdin never ends; neither does /dev/zero.
+    let mut yes = std::process::Command::new("yes")
+        .arg("1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let judge = limited(200_000)
+        .args(["judge", "p2197"])
+        .stdin(yes.stdout.take().unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, stdout, stderr) = finish(judge, std::time::Duration::from_secs(60));
+    let _ = yes.kill();
+    let _ = yes.wait();
+    let got = Run { status: status.unwrap_or(-1), stdout, stderr };
+    assert_refused(&["judge"], &got, "bad contest input: more than 1400154 bytes");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let report = dir.path().join("R.md");
+    let cases: [(Vec<&str>, &str); 2] = [
+        (
+            vec!["grundy", "--game", "graph:/dev/zero", "--max", "4"],
+            "move graph /dev/zero, line 1: longer than 256 bytes",
+        ),
+        (
+            vec!["suite", "--bench", "/dev/zero", "--data-dir", data.to_str().unwrap()]
+                .into_iter()
+                .chain(["--report", report.to_str().unwrap()])
+                .collect(),
+            "--bench /dev/zero: larger than 1024 KiB",
+        ),
+    ];
+    for (args, needle) in cases {
+        assert_refused(&args, &run_limited(200_000, &args), needle);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

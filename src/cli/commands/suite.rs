@@ -1,5 +1,6 @@
 //! `nimtab suite` (and `nimtab` alone): the default suite, its data files and REPORT.md.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -55,6 +56,9 @@ impl Generated {
         self.files.push((name.to_string(), bytes, command.to_string()));
     }
 }
+
+/// The largest benchmark file included in the report: `scripts/bench` writes a few KiB.
+const MAX_BENCH_BYTES: u64 = 1 << 20;
 
 /// Runs the default suite: every output location checked, every space checked for
 /// memory, then the work, then all files put in place together.
@@ -188,8 +192,20 @@ fn bench_section(path: &Path) -> anyhow::Result<Option<Section>> {
     if !path.exists() {
         return Ok(None);
     }
-    let body = std::fs::read_to_string(path)
-        .with_context(|| format!("--bench {}: cannot read it as text", path.display()))?;
+    let cannot_read = || format!("--bench {}: cannot read it as text", path.display());
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    // Read one byte past the limit to know whether there is more (a device like
+    // /dev/zero never ends).
+    let mut bytes = Vec::new();
+    file.take(MAX_BENCH_BYTES + 1).read_to_end(&mut bytes).with_context(cannot_read)?;
+    if bytes.len() as u64 > MAX_BENCH_BYTES {
+        anyhow::bail!(
+            "--bench {}: larger than {} KiB, not a benchmark file",
+            path.display(),
+            MAX_BENCH_BYTES >> 10
+        );
+    }
+    let body = String::from_utf8(bytes).ok().with_context(cannot_read)?;
     Ok(Some(Section {
         title: "Benchmarks".to_string(),
         body: format!("Recorded by `scripts/bench` in `{}`.\n\n{body}", path.display()),
