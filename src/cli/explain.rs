@@ -5,6 +5,44 @@ use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
 use nimtab::host::MemoryBudget;
 use nimtab::Error;
 
+/// A claim that does not parse or type-check, with the display that shows where.
+#[derive(Debug)]
+pub struct ExpressionError {
+    /// The flag that gave the expression.
+    pub flag: &'static str,
+    /// The 1-based column (in characters) of the error.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+    /// The expression and a caret under the column, on two lines.
+    pub caret: String,
+}
+
+impl std::fmt::Display for ExpressionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}, column {}: {}", self.flag, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ExpressionError {}
+
+/// The display to print under an error's line, if it has one (an expression's caret).
+pub fn display(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|c| c.downcast_ref::<ExpressionError>()).map(|e| e.caret.clone())
+}
+
+/// The one line of a usage error clap found: its first paragraph (the message, and the
+/// missing arguments or possible values it lists on the next lines), joined.
+pub fn usage_error(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or("");
+    let words: Vec<&str> = first.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if words.is_empty() {
+        return "error: bad arguments".to_string();
+    }
+    words.join(" ")
+}
+
 /// The memory budget the command line ran with, for the refusal of a space too large.
 static BUDGET: std::sync::OnceLock<MemoryBudget> = std::sync::OnceLock::new();
 

@@ -33,6 +33,9 @@ pub enum Outcome {
 /// With no command, runs the built-in default suite.
 #[derive(Parser, Debug)]
 #[command(name = "nimtab", version, about, long_about = None)]
+// Plain styles: clap's error text then holds no colour codes of its own, so it can be
+// taken with the user's values intact (control characters and all) and escaped once.
+#[command(styles = clap::builder::Styles::plain())]
 pub struct Cli {
     /// Worker threads (default: all cores).
     #[arg(long, global = true, value_name = "K", value_parser = args::parse_threads)]
@@ -106,15 +109,12 @@ fn status() -> u8 {
             };
         }
         Err(err) => {
-            // One line, naming the bad value; the rest of clap's text is usage advice.
-            let text = err.render().to_string();
-            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-            let mut first = lines.next().unwrap_or("error: bad arguments").to_string();
-            if first.ends_with(':') {
-                // "required arguments were not provided:" names them on the next line.
-                first = format!("{first} {}", lines.next().unwrap_or(""));
-            }
-            output::note(&format!("nimtab: {first}"));
+            // clap quotes values as given, so a newline in one would split the line. The
+            // arguments are parsed again with their control characters escaped, which fails
+            // the same way, and that error is the one worded.
+            let escaped = std::env::args_os().map(|a| output::escape(&a.to_string_lossy()));
+            let err = Cli::try_parse_from(escaped).err().unwrap_or(err);
+            output::note(&format!("nimtab: {}", explain::usage_error(&err)));
             return 2;
         }
     };
@@ -124,6 +124,9 @@ fn status() -> u8 {
         Err(err) if is_broken_pipe(&err) => 0,
         Err(err) => {
             output::note(&format!("nimtab: error: {}", explain::render(&err)));
+            if let Some(display) = explain::display(&err) {
+                output::note_lines(&display);
+            }
             2
         }
     }

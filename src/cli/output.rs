@@ -121,9 +121,20 @@ pub fn write_to<T>(
     }
 }
 
-/// Writes a message to stderr, with control characters escaped (a hostile value cannot
-/// drive the terminal; newlines are kept for multi-line displays). A stderr that cannot
-/// be written to is ignored: there is nowhere left to report it.
+/// `text` with every control character escaped (`\n`, `\t`, `\u{1b}`): one line that
+/// cannot drive the terminal, whatever a value given by the user holds.
+pub fn escape(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> =
+                if c.is_control() { c.escape_debug().collect() } else { vec![c] };
+            escaped
+        })
+        .collect()
+}
+
+/// Writes a one-line message to stderr, control characters (newlines too) escaped. A
+/// stderr that cannot be written to is ignored: there is nowhere left to report it.
 ///
 /// It holds the interrupt lock while writing, so nothing is said after an interrupt
 /// (a checked program the handler killed is not reported as failed).
@@ -133,15 +144,16 @@ pub fn note(text: &str) {
 
 /// [`note`] without the interrupt lock: for the handler, which holds it.
 pub fn note_now(text: &str) {
-    let shown: String = text
-        .chars()
-        .flat_map(|c| {
-            let plain = c == '\n' || !c.is_control();
-            let escaped: Vec<char> = if plain { vec![c] } else { c.escape_debug().collect() };
-            escaped
-        })
-        .collect();
-    let _ = writeln!(io::stderr().lock(), "{shown}");
+    let _ = writeln!(io::stderr().lock(), "{}", escape(text));
+}
+
+/// Writes a display of several lines to stderr (an expression under its error, with a
+/// caret), each line's control characters escaped.
+pub fn note_lines(text: &str) {
+    let lines: Vec<String> = text.lines().map(escape).collect();
+    interrupt::holding(|| {
+        let _ = writeln!(io::stderr().lock(), "{}", lines.join("\n"));
+    });
 }
 
 /// Writes one line to stdout. A closed pipe or a full disk becomes an error (a closed pipe

@@ -550,3 +550,28 @@ fn check_refuses_a_huge_max_before_sizing_anything_by_it() {
     let refusal = "nimtab: error: space too large: subtract:1,2, 1 heaps, max 4194303 needs ";
     assert!(stderr.starts_with(refusal), "{stderr}");
 }
+
+#[test]
+fn control_characters_in_a_claim_keep_it_on_one_line_with_the_caret_in_place() {
+    let claim = |text: &str| {
+        run(&["check", "--game", "nim", "--heaps", "2", "--max", "3", "--rule", "normal"]
+            .into_iter()
+            .chain(["--claim-p", text])
+            .collect::<Vec<_>>())
+    };
+    let unknown = "unknown name 'xo'; expected one of h1..hN, g1..gN, n, sum, max, min, xor, \
+                   gxor, gmax, ones, rich, zeros, nonzero, true, false";
+    // The tab is shown as `\t`, two columns: the caret is under the x.
+    let tab = claim("\txo == 0");
+    assert_eq!(tab.status, 2);
+    assert_eq!(
+        tab.stderr,
+        format!("nimtab: error: --claim-p, column 2: {unknown}\n  \\txo == 0\n    ^\n")
+    );
+    // A newline inside the claim does not split the display.
+    let newline = claim("xo\n == 0");
+    assert_eq!(
+        newline.stderr,
+        format!("nimtab: error: --claim-p, column 1: {unknown}\n  xo\\n == 0\n  ^\n")
+    );
+}

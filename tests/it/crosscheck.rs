@@ -233,3 +233,37 @@ fn a_correct_program_may_write_much_to_stderr() {
     assert_eq!((status, stderr.as_str()), (0, ""));
     assert_eq!(stdout, "all answers agree: 20 positions in 2 inputs, 0 mismatches\n");
 }
+
+#[test]
+fn mismatch_lines_escape_what_the_program_printed() {
+    // An answer that would set the terminal's title, then the right answers.
+    let program = r"cat > /dev/null; printf '\033]0;owned\007\nYes\nYes\nYes\n'";
+    let args = ["crosscheck", "--format", "p2197", "--heaps", "1", "--max", "3"];
+    let Run { status, stdout, .. } = run(&[&args[..], &["--program", program]].concat());
+    assert_eq!(status, 1);
+    let first = stdout.lines().next().unwrap();
+    assert_eq!(first, r"(0) No \u{1b}]0;owned\u{7}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\u{7}'), "{stdout:?}");
+}
+
+#[test]
+fn a_tiny_timeout_and_a_range_beyond_any_count_are_refused_by_value() {
+    let base = ["crosscheck", "--format", "p2197", "--program", "cat"];
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["--heaps", "1", "--max", "3", "--timeout", "1e-300"],
+            "--timeout must be a number of seconds, at least 0.001 and at most 86400, got '1e-300'",
+        ),
+        (
+            &["--heaps", "1..=100", "--max", "3"],
+            "--heaps 1..=100 --min-heap 0 --max 3: the range holds more than 10^7 positions, the limit",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let Run { status, stdout, stderr } = run(&[&base[..], extra].concat());
+        assert_eq!((status, stdout.as_str()), (2, ""), "{extra:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{extra:?}: {stderr}");
+        assert!(!stderr.contains("34028236692"), "a saturated count: {stderr}");
+    }
+}

@@ -118,6 +118,48 @@ fn a_memory_limit_is_a_refusal_that_names_it_not_an_abort() {
 }
 
 #[test]
+fn endless_inputs_are_refused_at_once_in_little_memory() {
+    // `yes 1` on stdin never ends; neither does /dev/zero.
+    let mut yes = std::process::Command::new("yes")
+        .arg("1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let judge = limited(200_000)
+        .args(["judge", "p2197"])
+        .stdin(yes.stdout.take().unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, stdout, stderr) = finish(judge, std::time::Duration::from_secs(60));
+    let _ = yes.kill();
+    let _ = yes.wait();
+    let got = Run { status: status.unwrap_or(-1), stdout, stderr };
+    assert_refused(&["judge"], &got, "bad contest input: more than 1400154 bytes");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let report = dir.path().join("R.md");
+    let cases: [(Vec<&str>, &str); 2] = [
+        (
+            vec!["grundy", "--game", "graph:/dev/zero", "--max", "4"],
+            "move graph /dev/zero, line 1: longer than 256 bytes",
+        ),
+        (
+            vec!["suite", "--bench", "/dev/zero", "--data-dir", data.to_str().unwrap()]
+                .into_iter()
+                .chain(["--report", report.to_str().unwrap()])
+                .collect(),
+            "--bench /dev/zero: larger than 1024 KiB",
+        ),
+    ];
+    for (args, needle) in cases {
+        assert_refused(&args, &run_limited(200_000, &args), needle);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
 fn an_output_that_cannot_be_created_is_refused_before_any_work() {
     // Nothing can be created in /proc, whoever runs the tests (root included).
     let space = ["--game", "nim", "--heaps", "2", "--max", "3"];
@@ -175,43 +217,22 @@ fn an_output_directory_is_created_when_missing() {
 }
 
 #[test]
-fn endless_inputs_are_refused_at_once_in_little_memory() {
-    // `yes 1` on stdin never ends; neither does /dev/zero.
-    let mut yes = std::process::Command::new("yes")
-        .arg("1")
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let judge = limited(200_000)
-        .args(["judge", "p2197"])
-        .stdin(yes.stdout.take().unwrap())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (status, stdout, stderr) = finish(judge, std::time::Duration::from_secs(60));
-    let _ = yes.kill();
-    let _ = yes.wait();
-    let got = Run { status: status.unwrap_or(-1), stdout, stderr };
-    assert_refused(&["judge"], &got, "bad contest input: more than 1400154 bytes");
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let report = dir.path().join("R.md");
-    let cases: [(Vec<&str>, &str); 2] = [
+fn a_value_with_control_characters_is_named_whole_on_one_line() {
+    let space = ["--heaps", "2", "--max", "3"];
+    let cases: [(Vec<&str>, &str); 5] = [
         (
-            vec!["grundy", "--game", "graph:/dev/zero", "--max", "4"],
-            "move graph /dev/zero, line 1: longer than 256 bytes",
+            [&["solve", "--game", "subtract:1\n2"][..], &space].concat(),
+            r"bad subtraction set in 'subtract:1\n2'",
         ),
+        (vec!["solve", "--game", "nim", "--heaps", "3\u{1}", "--max", "3"], r"got '3\u{1}'"),
+        ([&["info", "--game", "n\ri\tm"][..], &space].concat(), r"unknown game 'n\ri\tm'"),
         (
-            vec!["suite", "--bench", "/dev/zero", "--data-dir", data.to_str().unwrap()]
-                .into_iter()
-                .chain(["--report", report.to_str().unwrap()])
-                .collect(),
-            "--bench /dev/zero: larger than 1024 KiB",
+            [&["verify", "--game", "nim", "--rules", "normal\nsj"][..], &space].concat(),
+            r"normal\nsj",
         ),
+        (vec!["solve", "--bo\ngus"], r"unexpected argument '--bo\ngus' found"),
     ];
     for (args, needle) in cases {
-        assert_refused(&args, &run_limited(200_000, &args), needle);
+        assert_refused(&args, &run(&args), needle);
     }
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use nimtab::analysis::claim::test_claim;
 use nimtab::analysis::expr::{Expr, ExprError, Program};
 use nimtab::analysis::tally::Tally;
@@ -12,6 +12,7 @@ use nimtab::export::text_table::{Align, TextTable};
 use nimtab::{Ending, Engine, Game, Label, Mode, Space, Spaced};
 
 use crate::cli::args::SpaceArgs;
+use crate::cli::explain::ExpressionError;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -54,9 +55,14 @@ struct Config {
     target: Option<Target>,
 }
 
-/// A bad expression as the error text: the message, then the expression with a caret.
+/// A bad expression as an error: the message, and the expression with a caret to show.
 fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
-    anyhow!("--claim-p, column {}: {}\n{}", error.column, error.message, error.caret(text, 2))
+    anyhow::Error::new(ExpressionError {
+        flag: "--claim-p",
+        column: error.column,
+        message: error.message.clone(),
+        caret: error.caret(text, 2),
+    })
 }
 
 impl Config {
