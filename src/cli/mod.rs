@@ -60,12 +60,16 @@ enum Command {
     /// Compare the DP labels with the XOR, Anti-Nim and SJ criteria.
     Verify(verify::Args),
     /// List every winning move from a position.
+    // Options may come before or after the heaps; a negative heap is still taken as a
+    // heap (and refused by name), not as an unknown option.
+    #[command(allow_negative_numbers = true)]
     Moves(moves::Args),
     /// Count misère Nim's classes S0..T2 and check the claims about them.
     Classes(classes::Args),
     /// Decide the split game for a range of stone counts.
     Split(split::Args),
     /// Play the table's strategy against an opponent.
+    #[command(allow_negative_numbers = true)]
     Play(play::Args),
     /// Answer a contest input (p2197 or shoi2008) read on stdin.
     Judge(judge::Args),
