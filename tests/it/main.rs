@@ -13,6 +13,7 @@ mod judge;
 mod moves;
 mod play;
 mod plot;
+mod probe;
 mod solve;
 mod split;
 mod suite;
