@@ -2,6 +2,7 @@
 //! values the user gave through a flag are named by that flag.
 
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
+use nimtab::sweep::SweepError;
 use nimtab::Error;
 
 /// The whole error chain on one line (`context: cause`), with the library's error in the
@@ -33,6 +34,10 @@ pub fn in_flag_words(e: &Error) -> String {
             format!("{e}; lower --max or --heaps{hint}")
         }
         Error::Plot(plot) => plot_in_flag_words(plot),
+        Error::Sweep(SweepError::FamilyTooLarge { family, count, limit, forced }) => {
+            let advice = if *forced { " even with --force" } else { "; use --force to run it" };
+            format!("the family {family} has {count} games, above the limit of {limit}{advice}")
+        }
         other => other.to_string(),
     }
 }

@@ -15,4 +15,5 @@ mod plot;
 mod solve;
 mod split;
 mod suite;
+mod sweep;
 mod verify;

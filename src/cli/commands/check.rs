@@ -56,7 +56,7 @@ struct Config {
 }
 
 /// A bad expression as the error text: the message, then the expression with a caret.
-fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
+pub fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
     anyhow!("--claim-p, column {}: {}\n{}", error.column, error.message, error.caret(text, 2))
 }
 
