@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::analysis::tally::{Counterexample, Tally};
+use crate::analysis::tally::Counterexample;
 use crate::analysis::verify::Finding;
 use crate::export::text_table::{Align, TextTable};
 use crate::model::ending::Ending;
@@ -33,25 +33,13 @@ pub const COUNTEREXAMPLE_HEADER: [&str; 8] =
 
 /// The cells of one finding, in summary column order, ending with `first`.
 fn finding_cells(f: &Finding, first: String) -> Vec<String> {
-    let (space, criterion) = ((f.game.as_str(), f.heaps, f.max), f.criterion.name());
-    summary_cells(space, f.ending, criterion, &f.tally, first)
-}
-
-/// The summary's cells of one comparison: `(game, heaps, max)`, the ending, the criterion
-/// (or a claim's expression), the tally, and the first counterexample as it is to be shown.
-pub fn summary_cells(
-    (game, heaps, max): (&str, usize, u32),
-    ending: Ending,
-    criterion: &str,
-    t: &Tally,
-    first: String,
-) -> Vec<String> {
+    let t = &f.tally;
     vec![
-        game.to_string(),
-        heaps.to_string(),
-        max.to_string(),
-        ending.name().to_string(),
-        criterion.to_string(),
+        f.game.clone(),
+        f.heaps.to_string(),
+        f.max.to_string(),
+        f.ending.name().to_string(),
+        f.criterion.name().to_string(),
         t.positions.to_string(),
         t.p_positions.to_string(),
         t.agree.to_string(),

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use super::{Shard, Sweep, SweepError, SweepRow};
-use crate::export::summary::{summary_cells, summary_header};
+use crate::export::summary::summary_header;
 use crate::model::ending::Ending;
 use crate::model::position::Spaced;
 
@@ -27,17 +27,27 @@ pub fn write_csv<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Resul
 fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
     let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
     for r in rows {
-        let first = r.tally.counterexamples.first().map(|c| Spaced(&c.position).to_string());
-        let space = (r.game.as_str(), r.heaps, r.max);
-        csv.write_record(summary_cells(
-            space,
-            r.ending,
-            &r.test,
-            &r.tally,
-            first.unwrap_or_default(),
-        ))?;
+        csv.write_record(row_cells(r))?;
     }
     csv.flush()
+}
+
+/// A row's cells in the order of [`summary_header`], as `summary.csv` writes a finding.
+fn row_cells(r: &SweepRow) -> [String; 10] {
+    let t = &r.tally;
+    let first = t.counterexamples.first().map(|c| Spaced(&c.position).to_string());
+    [
+        r.game.clone(),
+        r.heaps.to_string(),
+        r.max.to_string(),
+        r.ending.name().to_string(),
+        r.test.clone(),
+        t.positions.to_string(),
+        t.p_positions.to_string(),
+        t.agree.to_string(),
+        t.disagree.to_string(),
+        first.unwrap_or_default(),
+    ]
 }
 
 /// Writes the part of one shard: two comment lines (the sweep's fingerprint, the shard,
