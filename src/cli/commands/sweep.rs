@@ -52,7 +52,7 @@ pub struct Args {
     /// Exit with status 1 if a theorem fails for any game.
     #[arg(long)]
     strict: bool,
-    /// Run a family of more games than the limit.
+    /// Run a family of more than 10000 games (up to 4194304).
     #[arg(long)]
     force: bool,
 }
