@@ -10,8 +10,10 @@ stage() { echo "== python: $1 (at ${SECONDS}s)"; }
 
 stage "virtual environment $venv"
 [ -x "$py" ] || python3 -m venv "$venv"
-# pandas is optional for nimtab; it is installed here to test the DataFrame path too.
-"$py" -m pip install -q --disable-pip-version-check "dask[distributed]" pytest numpy pandas
+# Pinned to the versions the tests were written against. pandas is optional for nimtab;
+# it is installed here to test the DataFrame path too.
+"$py" -m pip install -q --disable-pip-version-check \
+  "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1
 
 stage "pip install ./python"
 "$py" -m pip install -q --disable-pip-version-check ./python
