@@ -177,7 +177,7 @@ def sweep_csv(
     ``games`` is a family text (``"subtract:subsets(1..=6)"``, ``"nim;subtract:1,2"``)
     or a list of specs. ``claim`` replaces the criteria. ``shard=(i, n)`` returns the
     part of shard i of n. With a ``dask.distributed`` ``client``, the sweep runs as
-    ``shards`` tasks (default: four per worker, at most one per game) on the cluster and
+    ``shards`` tasks (default: four per worker thread, at most one per game) on the cluster and
     the parts are merged: the bytes are those of the local run.
     """
     args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force)

@@ -10,9 +10,10 @@ from .dask_tasks import sweep_part
 
 
 def default_shards(client, games: int) -> int:
-    """Four shards per worker, so a lost worker's share is small, at most one per game."""
-    workers = len(client.scheduler_info().get("workers", {})) or 1
-    return max(1, min(games, 4 * workers))
+    """Four shards per worker thread, so a lost worker's share is small; at most one per
+    game. (`nthreads` lists every worker; `scheduler_info` may list only a few.)"""
+    threads = sum(client.nthreads().values()) or 1
+    return max(1, min(games, 4 * threads))
 
 
 def sweep_on_cluster(client, args: dict, shards=None) -> bytes:

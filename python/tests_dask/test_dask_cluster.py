@@ -95,4 +95,4 @@ def test_a_killed_worker_s_shards_are_recomputed(client, local_bytes):
     assert not sweeping.is_alive(), "the sweep did not finish after the kill"
     assert "error" not in result, result.get("error")
     assert result["bytes"] == local_bytes
-    assert len(client.scheduler_info()["workers"]) == 1
+    assert len(client.nthreads()) == 1
