@@ -7,7 +7,8 @@ use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::write_summary;
 use nimtab::sweep::{
-    merge as merge_parts, write_csv, write_part, Family, Shard, Sweep, SweepSpace, Test,
+    merge as merge_parts, write_header, write_part_header, write_rows, Family, Shard, Sweep,
+    SweepSpace, Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 
@@ -131,12 +132,15 @@ pub fn sweep_csv<'py>(
             Some(shard) => sweep.shard_games(shard),
             None => 0..sweep.games(),
         };
-        let rows = sweep.run(games, host::memory_limit(), &NoProgress)?;
         let mut out = Vec::new();
         match shard {
-            Some(shard) => write_part(&mut out, &sweep, shard, &rows)?,
-            None => write_csv(&mut out, &rows)?,
+            Some(shard) => write_part_header(&mut out, &sweep, shard)?,
+            None => write_header(&mut out)?,
         }
+        // Batch by batch: the bytes, not every game's rows, are what is kept.
+        sweep.run_batches(games, host::memory_limit(), &NoProgress, |rows| {
+            Ok(write_rows(&mut out, &rows)?)
+        })?;
         Ok(out)
     })?
     .map_err(value_error)?;

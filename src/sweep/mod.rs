@@ -16,7 +16,11 @@ mod shard;
 
 pub use error::SweepError;
 pub use family::{Family, FAMILY_HARD_LIMIT, FAMILY_LIMIT};
-pub use parts::{merge, summarize, write_csv, write_part, SummaryLine};
+pub use parts::{
+    add_summary, merge, summarize, write_csv, write_header, write_part, write_part_header,
+    write_rows, SummaryLine,
+};
+pub use run::BATCH_GAMES;
 pub use shard::{partition, Shard};
 
 use sha2::{Digest, Sha256};

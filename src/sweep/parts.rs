@@ -20,11 +20,24 @@ const PART_MARK: &str = "# nimtab sweep ";
 /// # Errors
 /// The writer's I/O error.
 pub fn write_csv<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
-    writeln!(out, "{}", summary_header().join(","))?;
+    write_header(out)?;
     write_rows(out, rows)
 }
 
-fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
+/// Writes the CSV header line (the header of `summary.csv`).
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_header<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
+    writeln!(out, "{}", summary_header().join(","))
+}
+
+/// Writes rows without a header: after [`write_header`] or [`write_part_header`], batch
+/// after batch.
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
     let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
     for r in rows {
         csv.write_record(row_cells(r))?;
@@ -61,7 +74,22 @@ pub fn write_part<W: Write + ?Sized>(
     shard: Shard,
     rows: &[SweepRow],
 ) -> io::Result<()> {
+    write_part_header(out, sweep, shard)?;
+    write_rows(out, rows)
+}
+
+/// Writes the head of a shard's part: the two comment lines and the CSV header. The rows
+/// it announces are the shard's games times [`Sweep::rows_per_game`].
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_part_header<W: Write + ?Sized>(
+    out: &mut W,
+    sweep: &Sweep,
+    shard: Shard,
+) -> io::Result<()> {
     let games = sweep.shard_games(shard);
+    let rows = games.len() * sweep.rows_per_game();
     let description: String =
         sweep.describe().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     writeln!(
@@ -71,10 +99,10 @@ pub fn write_part<W: Write + ?Sized>(
         games.start,
         games.end,
         sweep.games(),
-        rows.len()
+        rows
     )?;
     writeln!(out, "# {description}")?;
-    write_csv(out, rows)
+    write_header(out)
 }
 
 /// What a part's header says.
@@ -211,6 +239,21 @@ pub struct SummaryLine {
     pub fail: usize,
     /// Games where a theorem failed.
     pub theorem_failed: usize,
+}
+
+/// Adds the lines of later rows (a later batch of games) to `lines`, line by line.
+pub fn add_summary(lines: &mut Vec<SummaryLine>, more: Vec<SummaryLine>) {
+    for line in more {
+        match lines.iter_mut().find(|l| l.ending == line.ending && l.test == line.test) {
+            Some(l) => {
+                l.games += line.games;
+                l.hold += line.hold;
+                l.fail += line.fail;
+                l.theorem_failed += line.theorem_failed;
+            }
+            None => lines.push(line),
+        }
+    }
 }
 
 /// One line per (ending, criterion or claim), in the order they first appear in the rows.

@@ -21,7 +21,44 @@ enum Slot {
     Alone,
 }
 
+/// Games per batch of [`Sweep::run_batches`]: a batch's rows are all that is kept in
+/// memory at once, whatever the family's size.
+pub const BATCH_GAMES: usize = 1024;
+
 impl Sweep {
+    /// Checks the games `games` like [`Sweep::run`], a batch of [`BATCH_GAMES`] games at a
+    /// time, and hands each batch's rows to `each` in the family's order. Every game is
+    /// checked to fit in memory before the first batch starts.
+    ///
+    /// # Errors
+    /// The errors of [`Sweep::run`], and the first error `each` returns.
+    ///
+    /// # Panics
+    /// If `games` reaches past the family.
+    pub fn run_batches(
+        &self,
+        games: Range<usize>,
+        memory_limit: u64,
+        progress: &dyn Progress,
+        mut each: impl FnMut(Vec<SweepRow>) -> Result<()>,
+    ) -> Result<()> {
+        self.slots(games.clone(), memory_limit)?;
+        let mut start = games.start;
+        while start < games.end {
+            let end = games.end.min(start + BATCH_GAMES);
+            each(self.run(start..end, memory_limit, progress)?)?;
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// Where each game of `games` runs; an error if one does not fit even alone.
+    fn slots(&self, games: Range<usize>, memory_limit: u64) -> Result<Vec<Slot>> {
+        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
+        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
+        games.map(|i| self.slot(&self.games[i], memory_limit, share)).collect()
+    }
+
     /// Checks the games `games` (indices into the family) and returns their rows in the
     /// family's order: per game, heap count by heap count, ending by ending, criterion by
     /// criterion. Games run in parallel on the current rayon pool; progress advances by
@@ -43,12 +80,8 @@ impl Sweep {
         memory_limit: u64,
         progress: &dyn Progress,
     ) -> Result<Vec<SweepRow>> {
-        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
         let share = memory_limit / rayon::current_num_threads().max(1) as u64;
-        let slots = games
-            .clone()
-            .map(|i| self.slot(&self.games[i], memory_limit, share))
-            .collect::<Result<Vec<Slot>>>()?;
+        let slots = self.slots(games.clone(), memory_limit)?;
         let mut results: Vec<Option<Result<Vec<SweepRow>>>> = games
             .clone()
             .into_par_iter()

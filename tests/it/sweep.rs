@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use nimtab::analysis::claim::test_claim;
 use nimtab::analysis::expr::Expr;
-use nimtab::sweep::{summarize, Family, Sweep, SweepSpace, Test};
+use nimtab::sweep::{summarize, write_csv, Family, Sweep, SweepSpace, Test, BATCH_GAMES};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 
 use crate::support::cli::{run, Run};
@@ -249,4 +249,48 @@ fn a_claim_that_cannot_be_evaluated_names_the_game() {
     let criteria = subsets_sweep(Test::Criteria(vec![Criterion::Sj]));
     // Equal weights: game 7 of 15 sits exactly at the middle and opens the second half.
     assert_eq!(criteria.shard_games(nimtab::sweep::Shard::new(2, 2).unwrap()), 7..15);
+}
+
+#[test]
+fn batches_write_the_bytes_of_one_run_and_an_error_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.csv");
+    let family = "subtract:subsets(1..=11)";
+    let small = ["--heaps", "1", "--max", "3", "--rules", "misere", "--criteria", "sj"];
+    let mut args = vec!["sweep", "--games", family, "--out", out.to_str().unwrap()];
+    args.extend(small);
+    let r = run(&args);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let sweep = Sweep::new(
+        Family::parse(family, false).unwrap(),
+        SweepSpace::heaps(1, 1, 3, Mode::Full).unwrap(),
+        &[Ending::Misere],
+        Test::Criteria(vec![Criterion::Sj]),
+    )
+    .unwrap();
+    assert!(sweep.games() > BATCH_GAMES, "the family spans two batches");
+    let mut expected = Vec::new();
+    write_csv(&mut expected, &sweep.run(0..sweep.games(), 1 << 30, &NoProgress).unwrap()).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), expected);
+    // A claim that cannot be evaluated stops the sweep: status 2, one line, no file.
+    std::fs::remove_file(&out).unwrap();
+    let claim = ["--rules", "misere", "--claim-p", "h1 / gxor == 1"];
+    let r = run(&[
+        "sweep",
+        "--games",
+        family,
+        "--heaps",
+        "1",
+        "--max",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .into_iter()
+    .chain(claim)
+    .collect::<Vec<_>>());
+    assert_eq!(r.status, 2, "{}", r.stderr);
+    assert_eq!(r.stderr, "nimtab: error: game subtract:1: division by zero at position (0)\n");
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temporary file left");
 }

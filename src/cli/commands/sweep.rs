@@ -7,7 +7,8 @@ use anyhow::Context;
 use nimtab::analysis::expr::Expr;
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::sweep::{
-    summarize, write_csv, write_part, Family, Shard, Sweep, SweepRow, SweepSpace, Test,
+    add_summary, summarize, write_header, write_part_header, write_rows, Family, Shard,
+    SummaryLine, Sweep, SweepRow, SweepSpace, Test,
 };
 use nimtab::{Criterion, Error, Game, Mode};
 
@@ -129,23 +130,31 @@ fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
     Ok(expr)
 }
 
+/// What the batches of a run add up to: the summary lines, the failed theorems.
+#[derive(Default)]
+struct Totals {
+    lines: Vec<SummaryLine>,
+    failed: Vec<SweepRow>,
+    failures: usize,
+}
+
+impl Totals {
+    fn add(&mut self, rows: &[SweepRow]) {
+        add_summary(&mut self.lines, summarize(rows));
+        for r in rows.iter().filter(|r| r.theorem_failed()) {
+            self.failures += 1;
+            if self.failed.len() < 10 {
+                self.failed.push(r.clone());
+            }
+        }
+    }
+}
+
 /// Runs `nimtab sweep`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let sweep = &config.sweep;
-    let games = match config.shard {
-        Some(shard) => sweep.shard_games(shard),
-        None => 0..sweep.games(),
-    };
-    let bar = Bar::counting("sweep", games.len() as u64, "games", global.quiet);
-    let rows = sweep.run(games, global.memory_limit, &bar);
-    bar.finish();
-    let rows = rows?;
-    output::write_to(&config.target, |w| match config.shard {
-        Some(shard) => write_part(w, sweep, shard, &rows),
-        None => write_csv(w, &rows),
-    })?;
-    let summary = summary_text(&rows);
+    let totals = write_rows_in_batches(&config, global)?;
+    let summary = summary_text(&totals.lines);
     // The CSV has stdout: the summary is a note then.
     if config.target == Target::Stdout {
         if !global.quiet {
@@ -154,22 +163,62 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     } else {
         output::write_to(&Target::Stdout, |w| w.write_all(summary.as_bytes()))?;
     }
-    let failed = theorem_failures(&rows);
-    if config.strict && failed {
+    note_theorem_failures(&totals);
+    if config.strict && totals.failures > 0 {
         return Ok(Outcome::ClaimFailed);
     }
     Ok(Outcome::Success)
 }
 
+/// Runs the games batch by batch, writing each batch's rows as it is done, so that only
+/// one batch is held in memory. Every game is checked to fit before any is run; a later
+/// error (a claim that cannot be evaluated) leaves no file under the name asked for.
+fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Totals> {
+    let sweep = &config.sweep;
+    let games = match config.shard {
+        Some(shard) => sweep.shard_games(shard),
+        None => 0..sweep.games(),
+    };
+    let bar = Bar::counting("sweep", games.len() as u64, "games", global.quiet);
+    let mut totals = Totals::default();
+    // The library's error, kept typed while the writer only carries an I/O error.
+    let mut failure: Option<nimtab::Error> = None;
+    let written = output::write_to(&config.target, |w| {
+        match config.shard {
+            Some(shard) => write_part_header(w, sweep, shard)?,
+            None => write_header(w)?,
+        }
+        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
+            write_rows(w, &rows)?;
+            totals.add(&rows);
+            Ok(())
+        });
+        match run {
+            Ok(()) => Ok(()),
+            Err(Error::Io(e)) => Err(e),
+            Err(e) => {
+                failure = Some(e);
+                Err(std::io::Error::other("the sweep stopped"))
+            }
+        }
+    });
+    bar.finish();
+    match (written, failure) {
+        (_, Some(e)) => Err(e.into()),
+        (Err(e), None) => Err(e),
+        (Ok(()), None) => Ok(totals),
+    }
+}
+
 /// Games that hold and fail per (rule, criterion or claim), as an aligned table.
-fn summary_text(rows: &[SweepRow]) -> String {
+fn summary_text(lines: &[SummaryLine]) -> String {
     let header = ["rule", "criterion", "games", "hold", "fail"];
     let align = [Align::Left, Align::Left, Align::Right, Align::Right, Align::Right];
     let mut table = TextTable::new(&header, &align);
-    for line in summarize(rows) {
+    for line in lines {
         table.push(vec![
             line.ending.name().to_string(),
-            line.test,
+            line.test.clone(),
             line.games.to_string(),
             line.hold.to_string(),
             line.fail.to_string(),
@@ -178,17 +227,16 @@ fn summary_text(rows: &[SweepRow]) -> String {
     table.render()
 }
 
-/// Notes every failed theorem (the first ten) and says whether there was one.
-fn theorem_failures(rows: &[SweepRow]) -> bool {
-    let failed: Vec<&SweepRow> = rows.iter().filter(|r| r.theorem_failed()).collect();
-    for r in failed.iter().take(10) {
+/// Notes the failed theorems (the first ten, and how many more).
+fn note_theorem_failures(totals: &Totals) {
+    for r in &totals.failed {
         output::note(&format!(
             "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
             r.test, r.ending, r.game, r.heaps, r.tally.disagree
         ));
     }
-    if failed.len() > 10 {
-        output::note(&format!("nimtab: ... and {} more theorem failures", failed.len() - 10));
+    if totals.failures > totals.failed.len() {
+        let more = totals.failures - totals.failed.len();
+        output::note(&format!("nimtab: ... and {more} more theorem failures"));
     }
-    !failed.is_empty()
 }
