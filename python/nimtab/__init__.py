@@ -178,7 +178,8 @@ def sweep_csv(
     or a list of specs. ``claim`` replaces the criteria. ``shard=(i, n)`` returns the
     part of shard i of n. With a ``dask.distributed`` ``client``, the sweep runs as
     ``shards`` tasks (default: four per worker thread, at most one per game) on the cluster and
-    the parts are merged: the bytes are those of the local run.
+    the parts are merged: the bytes are those of the local run. ``threads`` sizes the
+    local pool; on a cluster each worker uses its own (``RAYON_NUM_THREADS``).
     """
     args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force)
     if client is None:
