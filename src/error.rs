@@ -114,6 +114,9 @@ pub enum Error {
     /// A picture that cannot be drawn with the settings asked for.
     #[error(transparent)]
     Plot(#[from] crate::export::plot::PlotError),
+    /// A family, a shard or a merge of a sweep that is refused.
+    #[error(transparent)]
+    Sweep(#[from] crate::sweep::SweepError),
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),

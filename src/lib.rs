@@ -61,6 +61,7 @@ pub mod host;
 mod model;
 mod random;
 pub mod suite;
+pub mod sweep;
 
 pub use analysis::criteria::Criterion;
 pub use engine::{

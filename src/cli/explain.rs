@@ -3,6 +3,7 @@
 
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
 use nimtab::host::MemoryBudget;
+use nimtab::sweep::SweepError;
 use nimtab::Error;
 
 /// A claim that does not parse or type-check, with the display that shows where.
@@ -85,6 +86,10 @@ pub fn in_flag_words(e: &Error) -> String {
         }
         Error::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
         Error::Plot(plot) => plot_in_flag_words(plot),
+        Error::Sweep(SweepError::FamilyTooLarge { family, count, limit, forced }) => {
+            let advice = if *forced { " even with --force" } else { "; use --force to run it" };
+            format!("the family {family} has {count} games, above the limit of {limit}{advice}")
+        }
         other => other.to_string(),
     }
 }

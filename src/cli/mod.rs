@@ -18,6 +18,7 @@ use clap::{Parser, Subcommand};
 use commands::{
     check, classes, crosscheck, grundy, info, judge, moves, play, plot, solve, split, suite, verify,
 };
+use commands::{merge, sweep};
 
 /// What a command reports back besides errors.
 #[derive(Debug, PartialEq, Eq)]
@@ -79,6 +80,11 @@ enum Command {
     Check(check::Args),
     /// Draw the P-positions of the 2-heap grid or a 3-heap slice as SVG or PNG.
     Plot(plot::Args),
+    /// Verify (or check a claim) on every game of a family: one CSV row per game, heap
+    /// count, rule and criterion.
+    Sweep(sweep::Args),
+    /// Merge the parts of a sharded sweep into the bytes of the whole run.
+    Merge(merge::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -161,6 +167,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Crosscheck(a)) => crosscheck::run(a, &global),
         Some(Command::Check(a)) => check::run(a, &global),
         Some(Command::Plot(a)) => plot::run(a, &global),
+        Some(Command::Sweep(a)) => sweep::run(a, &global),
+        Some(Command::Merge(a)) => merge::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }
 }

@@ -17,4 +17,5 @@ mod probe;
 mod solve;
 mod split;
 mod suite;
+mod sweep;
 mod verify;

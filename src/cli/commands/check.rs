@@ -56,7 +56,7 @@ struct Config {
 }
 
 /// A bad expression as an error: the message, and the expression with a caret to show.
-fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
+pub fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
     anyhow::Error::new(ExpressionError {
         flag: "--claim-p",
         column: error.column,
