@@ -158,7 +158,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     // The CSV has stdout: the summary is a note then.
     if config.target == Target::Stdout {
         if !global.quiet {
-            output::note(summary.trim_end());
+            output::note_lines(summary.trim_end());
         }
     } else {
         output::write_to(&Target::Stdout, |w| w.write_all(summary.as_bytes()))?;
