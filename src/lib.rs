@@ -65,13 +65,15 @@ pub mod suite;
 
 pub use analysis::criteria::Criterion;
 pub use engine::{
-    Engine, EngineBuilder, Labels, MemoryPlan, NoProgress, Progress, RowView, RowVisitor,
+    Engine, EngineBuilder, GrundyValues, Labels, MemoryPlan, NoProgress, Progress, RowView,
+    RowVisitor,
 };
 pub use error::{Error, Result};
 pub use model::canonical::{multisets, CanonicalRanker};
 pub use model::ending::Ending;
 pub use model::enumerate::Tuples;
-pub use model::game::{Game, MoveRule};
+pub use model::game::{Game, GameKind, MoveRule};
+pub use model::options::{LastHeap, PositionOptions};
 pub use model::position::{parse_size, Label, SizeError, Spaced, Tuple};
 pub use model::space::{validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
 pub use random::SplitMix64;

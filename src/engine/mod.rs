@@ -12,18 +12,25 @@
 //! ending and no option is P. No criterion is consulted.
 
 mod bits;
+mod explicit;
 mod general;
+mod grundy;
 mod labels;
 pub(crate) mod layout;
+mod lines;
 mod memory;
 mod nim;
 mod pass;
+mod prefix_moves;
+mod row_kind;
+mod run;
 mod schedule;
 mod shared_rows;
 mod sources;
 mod subtract;
 mod visitor;
 
+pub use grundy::GrundyValues;
 pub use labels::Labels;
 pub use memory::MemoryPlan;
 pub use visitor::{NoProgress, Progress, RowView, RowVisitor};
@@ -34,23 +41,13 @@ use crate::error::Result;
 use crate::host;
 use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::ending::Ending;
-use crate::model::game::{Game, MoveRule};
+use crate::model::game::Game;
+use crate::model::options::PositionOptions;
 use crate::model::space::{Mode, Space};
 use general::FlatOptions;
 use layout::Layout;
-use pass::{EndingPass, Pass};
-use shared_rows::SharedRows;
-
-/// How a row is solved along its last heap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RowKind {
-    /// Options are all smaller sizes: a row holds at most one P, the first free column.
-    Nim,
-    /// Options are `h - s` with every `s <= 64`: bit `s - 1` of the mask for each `s`.
-    Subtract(u64),
-    /// Options read from explicit lists.
-    General,
-}
+use lines::LinePlan;
+use row_kind::{reach_below, row_kind, RowKind};
 
 /// Labels the positions of one space of one game, in full or canonical mode.
 ///
@@ -60,13 +57,22 @@ pub struct Engine<'g> {
     game: &'g Game,
     layout: Layout,
     kind: RowKind,
-    /// Option lists of every heap size, one flat array (empty for Nim, which needs none).
+    /// Option lists of every heap size, one flat array (only for table-based sum rows).
     options: FlatOptions,
     /// Canonical Nim: ranks a prefix with one heap removed (length k - 1).
     short_ranker: Option<CanonicalRanker>,
     /// Canonical table rows: `reach_below[m]` is the least size below `m` that some heap
     /// of size `>= m` can move to (`m` if none); it bounds the columns to preload.
     reach_below: Vec<u32>,
+    /// Multi-heap games in full mode: the line and box accumulators.
+    lines: Option<LinePlan>,
+    /// Multi-heap games on the general or explicit path: their options.
+    position_options: Option<PositionOptions<'g>>,
+    /// `no_move[h]`: a heap of size `h` has no move alone; a position of such heaps has
+    /// no move at all (and may not pass).
+    no_move: Vec<bool>,
+    /// The same as a row mask over the last heap.
+    no_move_mask: Vec<u64>,
     /// Layers with fewer positions on average run on the calling thread.
     parallel_threshold: u64,
     /// Bytes a run may allocate.
@@ -93,6 +99,7 @@ pub struct EngineBuilder<'g> {
     mode: Mode,
     parallel_threshold: u64,
     memory_limit: Option<u64>,
+    general_path: bool,
 }
 
 impl<'g> EngineBuilder<'g> {
@@ -117,67 +124,50 @@ impl<'g> EngineBuilder<'g> {
         self
     }
 
+    /// For a game whose moves change several heaps, in full mode: read every source row
+    /// of a row's prefix moves one by one (the general path, which any multi-heap rule
+    /// can use) instead of the line and box accumulators of Wythoff, Moore and circular
+    /// Nim. Slower; for cross-checks and benchmarks. Default `false`.
+    pub fn general_path(mut self, general: bool) -> Self {
+        self.general_path = general;
+        self
+    }
+
     /// Prepares the option lists and the row layout.
     pub fn build(self) -> Engine<'g> {
         let (game, space, mode) = (self.game, self.space, self.mode);
         let max = space.max();
-        let k = space.heaps() - 1;
-        let mut kind = row_kind(game, max);
-        // Full-mode Nim keeps (k - 1) accumulator rows per value of a prefix heap, which
-        // outgrows a whole table when k - 1 > M + 1 (many heaps, tiny max): use the table.
-        if kind == RowKind::Nim && mode == Mode::Full && k >= 2 && (k - 1) as u64 > space.radix() {
-            kind = RowKind::General;
-        }
-        // Nim's row solver needs no option lists, and listing them costs O(max^2).
-        let lists = if kind == RowKind::Nim { Vec::new() } else { game.option_table(max) };
+        let kind = row_kind(game, space, mode, self.general_path);
+        let lists = if kind.needs_option_lists() { game.option_table(max) } else { Vec::new() };
         let options = FlatOptions::new(&lists);
         let canonical = mode == Mode::Canonical;
+        let k = space.heaps() - 1;
         let short_ranker =
             (canonical && kind == RowKind::Nim && k >= 1).then(|| CanonicalRanker::new(max, k - 1));
-        let reach_below =
-            if canonical && kind != RowKind::Nim { reach_below(&options, max) } else { Vec::new() };
+        let reach_below = if canonical && kind.needs_option_lists() {
+            reach_below(&options, max)
+        } else {
+            Vec::new()
+        };
+        let lines = (kind == RowKind::Lines).then(|| LinePlan::new(game.kind(), space));
+        let position_options = matches!(kind, RowKind::Sources | RowKind::Explicit)
+            .then(|| PositionOptions::new(game, space.heaps()));
+        let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
+        let layout = Layout::new(space, mode);
+        let no_move_mask = bits::mask_of(&no_move, layout.words_per_row());
         Engine {
             game,
-            layout: Layout::new(space, mode),
+            layout,
             kind,
             options,
             short_ranker,
             reach_below,
+            lines,
+            position_options,
+            no_move,
+            no_move_mask,
             parallel_threshold: self.parallel_threshold,
             memory_limit: self.memory_limit.unwrap_or_else(host::memory_limit),
-        }
-    }
-}
-
-/// `reach[m]`: the least size below `m` that a heap of size `>= m` can move to, or `m`.
-fn reach_below(options: &FlatOptions, max: u32) -> Vec<u32> {
-    let mut reach = vec![0u32; max as usize + 2];
-    reach[max as usize + 1] = max + 1;
-    let mut least = u32::MAX;
-    for m in (0..=max).rev() {
-        least = least.min(options.of(m as usize).first().copied().unwrap_or(u32::MAX));
-        reach[m as usize] = least.min(m);
-    }
-    reach
-}
-
-fn row_kind(game: &Game, max: u32) -> RowKind {
-    match game.move_rule() {
-        MoveRule::Nim => RowKind::Nim,
-        MoveRule::Subtract(set) => {
-            subtract::history_mask(set, max).map_or(RowKind::General, RowKind::Subtract)
-        }
-        MoveRule::Graph(moves) => {
-            // A graph that lets every size up to max drop to every smaller one is Nim.
-            let is_nim = (0..=max as usize).all(|h| {
-                let list = moves.get(h).map_or(&[][..], |l| &l[..]);
-                list.len() == h && list.iter().enumerate().all(|(i, &o)| o as usize == i)
-            });
-            if is_nim {
-                RowKind::Nim
-            } else {
-                RowKind::General
-            }
         }
     }
 }
@@ -196,6 +186,7 @@ impl<'g> Engine<'g> {
             mode: Mode::Full,
             parallel_threshold: schedule::PARALLEL_THRESHOLD,
             memory_limit: None,
+            general_path: false,
         }
     }
 
@@ -214,9 +205,10 @@ impl<'g> Engine<'g> {
         self.layout.mode()
     }
 
-    /// Positions labelled per ending (sorted tuples only, in canonical mode).
+    /// Positions labelled per ending (sorted tuples only, in canonical mode); with a
+    /// pass, every heap tuple counts twice (pass used, pass available).
     pub fn positions(&self) -> u64 {
-        self.layout.positions()
+        self.layout.positions() * self.pass_states() as u64
     }
 
     /// The position of an index: mixed-radix, or the rank among sorted tuples.
@@ -224,20 +216,63 @@ impl<'g> Engine<'g> {
         self.layout.position(index)
     }
 
+    /// The position and pass state of a state index (see [`RowView::state_index`]):
+    /// without a pass, the position of the index and `None`.
+    pub fn state(&self, index: u64) -> (Vec<u32>, Option<bool>) {
+        if self.game.has_pass() {
+            (self.layout.position(index / 2), Some(index % 2 == 1))
+        } else {
+            (self.layout.position(index), None)
+        }
+    }
+
     /// Bytes a run may allocate.
     pub fn memory_limit(&self) -> u64 {
         self.memory_limit
     }
 
-    /// Memory the tables need, before anything is allocated.
+    /// 2 with a pass (used, available), else 1.
+    fn pass_states(&self) -> usize {
+        if self.game.has_pass() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Memory the tables need, before anything is allocated (per ending, both pass
+    /// states of a game with a pass).
     pub fn memory_plan(&self) -> MemoryPlan {
-        let row_bytes = self.layout.words_per_row() as u64 * 8;
+        let states = self.pass_states() as u64;
+        let row_bytes = self.layout.words_per_row() as u64 * 8 * states;
         let table_bytes = self.layout.rows().saturating_mul(row_bytes);
         let (working_bytes, needs_table) = match self.kind {
             RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
+            RowKind::Lines => {
+                let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
+                (rows.saturating_mul(row_bytes), false)
+            }
             _ => (0, true),
         };
         MemoryPlan { table_bytes, working_bytes, needs_table }
+    }
+
+    /// Refuses what the game cannot do in this space: a heap count it is not defined
+    /// for, sorted tuples only for a game that is not symmetric, the SJ rule for a game
+    /// that is not a sum of heaps.
+    ///
+    /// # Errors
+    /// [`crate::Error::GameHeaps`], [`crate::Error::NotSymmetric`] or
+    /// [`crate::Error::NotASum`].
+    pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
+        self.game.check_heaps(self.space().heaps())?;
+        if self.mode() == Mode::Canonical && !self.game.is_symmetric() {
+            return Err(crate::Error::NotSymmetric { spec: self.game.spec().to_string() });
+        }
+        if endings.contains(&Ending::Sj) {
+            self.game.require_sum("the SJ rule")?;
+        }
+        Ok(())
     }
 
     /// Refuses a run over `endings` endings at once (keeping their tables or not) that
@@ -246,7 +281,11 @@ impl<'g> Engine<'g> {
     /// # Errors
     /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
     pub fn ensure_fits(&self, endings: usize, keep_tables: bool) -> Result<()> {
-        let need = self.memory_plan().run(endings, keep_tables);
+        self.refuse_above(self.memory_plan().run(endings, keep_tables))
+    }
+
+    /// Refuses a run needing `need` bytes above the memory limit.
+    fn refuse_above(&self, need: u64) -> Result<()> {
         let what = || {
             format!(
                 "{}, {} heaps, max {}",
@@ -255,7 +294,8 @@ impl<'g> Engine<'g> {
                 self.space().max()
             )
         };
-        let canonical_would_help = self.mode() == Mode::Full && self.space().heaps() >= 3;
+        let canonical_would_help =
+            self.mode() == Mode::Full && self.space().heaps() >= 3 && self.game.is_symmetric();
         memory::refuse_above(need, self.memory_limit, what, canonical_would_help)
     }
 
@@ -276,7 +316,7 @@ impl<'g> Engine<'g> {
     /// Labels every position under `ending` and returns the table.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the table and working state exceed the memory limit.
+    /// As [`Engine::label_all`].
     pub fn label(&self, ending: Ending) -> Result<Labels> {
         let mut tables = self.label_all(&[ending], &NoProgress)?;
         Ok(tables.remove(0))
@@ -286,11 +326,13 @@ impl<'g> Engine<'g> {
     /// of the rows for all) and returns their tables, in the order given.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the tables of all endings do not fit together.
+    /// [`crate::Error::TooLarge`] if the tables of all endings do not fit together; the
+    /// errors of [`Engine::ensure_supported`].
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
+        self.ensure_supported(endings)?;
         self.ensure_fits(endings.len(), true)?;
-        let (tables, ()) = self.run(endings, true, &(), progress);
-        Ok(tables)
+        let (tables, ()) = self.run(endings, true, None, &(), progress);
+        Ok(self.labels_of(endings, tables))
     }
 
     /// Labels every position under each of `endings` in one fused pass, streaming each
@@ -298,69 +340,28 @@ impl<'g> Engine<'g> {
     /// visitor's merged result.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the working state of all endings does not fit.
+    /// [`crate::Error::TooLarge`] if the working state of all endings does not fit; the
+    /// errors of [`Engine::ensure_supported`].
     pub fn stream<V: RowVisitor>(
         &self,
         endings: &[Ending],
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
+        self.ensure_supported(endings)?;
         self.ensure_fits(endings.len(), false)?;
-        Ok(self.run(endings, false, visitor, progress).1)
+        Ok(self.run(endings, false, None, visitor, progress).1)
     }
 
-    /// The fused pass: allocates each ending's tables, runs, and hands back the tables if
-    /// `keep_tables`. The caller has checked the memory.
-    fn run<V: RowVisitor>(
-        &self,
-        endings: &[Ending],
-        keep_tables: bool,
-        visitor: &V,
-        progress: &dyn Progress,
-    ) -> (Vec<Labels>, V::Acc) {
-        let w = self.layout.words_per_row();
-        let plan = self.memory_plan();
-        let table_words =
-            if keep_tables || plan.needs_table { self.layout.rows() as usize * w } else { 0 };
-        let acc_words = (plan.working_bytes / 8) as usize;
-        let mut tables: Vec<Vec<u64>> = endings.iter().map(|_| vec![0u64; table_words]).collect();
-        let mut accumulators: Vec<Vec<u64>> =
-            endings.iter().map(|_| vec![0u64; acc_words]).collect();
-        let passes = endings
-            .iter()
-            .zip(tables.iter_mut().zip(accumulators.iter_mut()))
-            .map(|(&ending, (table, acc))| self.ending_pass(ending, table, acc))
-            .collect();
-        let result = Pass { engine: self, endings: passes }.run(visitor, progress);
-        if !keep_tables {
-            return (Vec::new(), result);
+    /// The kept tables of a run, one per track (ending and pass state), as [`Labels`].
+    fn labels_of(&self, endings: &[Ending], tables: Vec<Vec<u64>>) -> Vec<Labels> {
+        let mut tables = tables.into_iter();
+        let mut labels = Vec::with_capacity(endings.len());
+        for &ending in endings {
+            let used = tables.next().expect("one table per track");
+            let available = self.game.has_pass().then(|| tables.next().expect("a pass track"));
+            labels.push(Labels::new(self.layout.clone(), ending, used, available));
         }
-        let labels = endings
-            .iter()
-            .zip(tables)
-            .map(|(&ending, words)| Labels::new(self.layout.clone(), ending, words))
-            .collect();
-        (labels, result)
-    }
-
-    /// One ending's terminal sizes and tables, shared for the pass.
-    fn ending_pass<'a>(
-        &self,
-        ending: Ending,
-        table: &'a mut [u64],
-        accumulators: &'a mut [u64],
-    ) -> EndingPass<'a> {
-        let w = self.layout.words_per_row();
-        let terminal = ending.terminal_sizes(self.game, self.space().max());
-        let mut terminal_mask = vec![0u64; w];
-        for (h, _) in terminal.iter().enumerate().filter(|(_, &t)| t) {
-            bits::set_bit(&mut terminal_mask, h);
-        }
-        EndingPass {
-            terminal,
-            terminal_mask,
-            table: SharedRows::new(table, w),
-            accumulators: SharedRows::new(accumulators, w),
-        }
+        labels
     }
 }
