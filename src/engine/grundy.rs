@@ -7,7 +7,8 @@
 //! labelled by the same engine run with the positions of smaller values excluded (never
 //! candidates, and no option of theirs counts). Every round gives at least one position
 //! its value (an unvalued position whose options all have values), so the rounds end;
-//! there are as many as the largest value plus one.
+//! there are as many as the largest value plus one. Multi-heap games in full mode find a
+//! band of values per run instead (`bands.rs`).
 
 use crate::engine::bits::or_into;
 use crate::engine::layout::Layout;
@@ -80,6 +81,19 @@ impl Engine<'_> {
     pub fn grundy_values(&self, progress: &dyn Progress) -> Result<GrundyValues> {
         self.ensure_supported(&[Ending::Normal])?;
         self.refuse_above(self.grundy_bytes())?;
+        let values = match self.band_values() {
+            Some(values) => {
+                progress.advance(self.positions());
+                values
+            }
+            None => self.values_in_rounds(progress),
+        };
+        let pass = self.game.has_pass();
+        Ok(GrundyValues { layout: self.layout.clone(), pass, values })
+    }
+
+    /// Every state's value, one labelling run per value.
+    pub(crate) fn values_in_rounds(&self, progress: &dyn Progress) -> Vec<u32> {
         let words = self.layout.rows() as usize * self.layout.words_per_row();
         let mut excluded: Vec<Vec<u64>> = vec![vec![0u64; words]; self.pass_states()];
         let total = self.positions();
@@ -95,17 +109,23 @@ impl Engine<'_> {
             value += 1;
             progress.advance(found);
         }
-        let pass = self.game.has_pass();
-        Ok(GrundyValues { layout: self.layout.clone(), pass, values })
+        values
     }
 
-    /// Bytes of [`Engine::grundy_values`]: a run keeping one ending's tables, the
+    /// Bytes of [`Engine::grundy_values`]: by bands (multi-heap games in full mode, with
+    /// 16-bit lanes at least), or by rounds: a run keeping one ending's tables, the
     /// excluded positions, and four bytes per position.
     pub fn grundy_bytes(&self) -> u64 {
         let plan = self.memory_plan();
-        plan.run(1, true)
+        let rounds = plan
+            .run(1, true)
             .saturating_add(plan.table_bytes)
-            .saturating_add(self.positions().saturating_mul(4))
+            .saturating_add(self.positions().saturating_mul(4));
+        match self.band_width() {
+            Some(64) => self.band_bytes::<u64>(),
+            Some(_) => self.band_bytes::<u16>(),
+            None => rounds,
+        }
     }
 
     /// Gives `value` to every position set in the round's tables (one per track);

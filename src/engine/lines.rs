@@ -24,7 +24,7 @@ use crate::model::space::Space;
 
 /// A family of source rows and how the row reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Accumulator {
+pub(crate) enum Accumulator {
     /// Along prefix heap `heap`; `any_amount`: the last heap may drop any amount too.
     Line { heap: usize, any_amount: bool },
     /// Along prefix heap `heap`, the last heap dropping by the same amount.
@@ -82,9 +82,19 @@ impl LinePlan {
         self.boxes
     }
 
+    /// The families, in the order of [`LinePlan::slots`].
+    pub(crate) fn families(&self) -> impl Iterator<Item = &Accumulator> {
+        self.accumulators.iter().map(|(family, _)| family)
+    }
+
+    /// Row-index distance of one stone on prefix heap `i`.
+    pub(crate) fn stride(&self, i: usize) -> usize {
+        self.strides[i]
+    }
+
     /// For each family, the accumulator row it reads for `prefix` (table row `row`) and
     /// the row a box writes; the same for every track.
-    fn slots(&self, prefix: &[u32], row: usize, out: &mut Vec<(usize, usize)>) {
+    pub(crate) fn slots(&self, prefix: &[u32], row: usize, out: &mut Vec<(usize, usize)>) {
         let (space, r) = (self.space, self.space.radix());
         let without = |skip: &[usize]| {
             let kept = prefix.iter().enumerate().filter(|(i, _)| !skip.contains(i));

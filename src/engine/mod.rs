@@ -11,6 +11,7 @@
 //! Only the move rule produces the labels: a position is P iff it is not forced N by the
 //! ending and no option is P. No criterion is consulted.
 
+mod bands;
 mod bits;
 mod explicit;
 mod general;
@@ -257,6 +258,17 @@ impl<'g> Engine<'g> {
         MemoryPlan { table_bytes, working_bytes, needs_table }
     }
 
+    /// What a run keeps besides the kept tables: `table` (a whole label table per
+    /// ending), `nim line accumulators`, or `line and box accumulators` (multi-heap
+    /// games in full mode).
+    pub fn working_state(&self) -> &'static str {
+        match self.kind {
+            RowKind::Nim => "nim line accumulators",
+            RowKind::Lines => "line and box accumulators",
+            _ => "table",
+        }
+    }
+
     /// Refuses what the game cannot do in this space: a heap count it is not defined
     /// for, sorted tuples only for a game that is not symmetric, the SJ rule for a game
     /// that is not a sum of heaps.
@@ -282,6 +294,15 @@ impl<'g> Engine<'g> {
     /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
     pub fn ensure_fits(&self, endings: usize, keep_tables: bool) -> Result<()> {
         self.refuse_above(self.memory_plan().run(endings, keep_tables))
+    }
+
+    /// Refuses `need` bytes (a caller's sum of [`MemoryPlan::run`] and
+    /// [`Engine::grundy_bytes`], for work held at once) above the memory limit.
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
+    pub fn ensure_fits_bytes(&self, need: u64) -> Result<()> {
+        self.refuse_above(need)
     }
 
     /// Refuses a run needing `need` bytes above the memory limit.

@@ -1,0 +1,307 @@
+//! Grundy values of multi-heap games in full mode, a band of values per run.
+//!
+//! The rounds of `grundy.rs` find one value per labelling run. Here a run finds every
+//! value of a band `base..base + B` at once: each column carries, instead of a P bit, a
+//! *lane* of `B` bits, bit `b` set when some option has value `base + b`. The
+//! accumulators of `lines.rs` gather the lanes of the source rows (a union instead of an
+//! OR of P bits, the same transforms); along the row, the options of a column are every
+//! smaller column (a heap alone moves as in Nim), so a running union of the lanes of the
+//! columns before does; the pass adds the pass-used column's lane.
+//!
+//! A position not valued by an earlier run has value at least `base`, so every smaller
+//! value is among its options, and its value is `base` plus the first bit its options'
+//! lane misses (their mex); a lane that holds the whole band means a larger value, left
+//! to a later run. Positions valued by earlier runs are skipped: their values lie below
+//! the band and count for nothing in it. `B` is 64, or 16 when 64-bit lanes would take
+//! too much memory: a few runs instead of one per value.
+
+use std::ops::{BitOr, BitOrAssign};
+
+use crate::engine::lines::{Accumulator, LinePlan};
+use crate::engine::schedule::{run_layers, Schedule};
+use crate::engine::shared_rows::SharedRows;
+use crate::engine::visitor::NoProgress;
+use crate::engine::Engine;
+
+/// A value not found yet.
+pub(crate) const UNKNOWN: u32 = u32::MAX;
+
+/// Band tables above this many bytes use 16-bit lanes instead of 64-bit ones.
+const WIDE_LANES_BUDGET: u64 = 1 << 30;
+
+/// A lane: one bit per value of a band.
+pub(crate) trait Lane: Copy + Send + Sync + Eq + BitOr<Output = Self> + BitOrAssign {
+    /// Values per band.
+    const BITS: u32;
+    /// No value.
+    const NONE: Self;
+    /// The lane of value `base + b`.
+    fn one(b: u32) -> Self;
+    /// The first value the lane misses (`BITS` if none).
+    fn first_missing(self) -> u32;
+}
+
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const BITS: u32 = <$t>::BITS;
+            const NONE: Self = 0;
+            fn one(b: u32) -> Self {
+                1 << b
+            }
+            fn first_missing(self) -> u32 {
+                self.trailing_ones()
+            }
+        }
+    };
+}
+lane!(u16);
+lane!(u64);
+
+impl Engine<'_> {
+    /// Bytes of the band tables with lanes of type `L`, and of the values.
+    pub(crate) fn band_bytes<L: Lane>(&self) -> u64 {
+        let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
+        let lanes =
+            rows.saturating_mul(self.space().radix()).saturating_mul(self.pass_states() as u64);
+        lanes.saturating_mul(std::mem::size_of::<L>() as u64).saturating_add(self.positions() * 4)
+    }
+
+    /// The lane width bands use here: 64 bits if the tables stay within a budget, else
+    /// 16 if they fit in memory; `None` for rows without line accumulators or when even
+    /// 16-bit lanes do not fit.
+    pub(crate) fn band_width(&self) -> Option<u32> {
+        let limit = self.memory_limit;
+        if self.lines.is_none() {
+            None
+        } else if self.band_bytes::<u64>() <= WIDE_LANES_BUDGET.min(limit) {
+            Some(64)
+        } else if self.band_bytes::<u16>() <= limit {
+            Some(16)
+        } else {
+            None
+        }
+    }
+
+    /// The Grundy value of every state by bands (multi-heap games in full mode), with the
+    /// lanes of [`Engine::band_width`]; `None` when bands do not apply or fit.
+    pub(crate) fn band_values(&self) -> Option<Vec<u32>> {
+        match self.band_width()? {
+            64 => Some(self.values_in_bands::<u64>()),
+            _ => Some(self.values_in_bands::<u16>()),
+        }
+    }
+
+    /// Runs band after band until every state has its value.
+    pub(crate) fn values_in_bands<L: Lane>(&self) -> Vec<u32> {
+        let plan = self.lines.as_ref().expect("bands are for multi-heap rows in full mode");
+        let states = self.pass_states();
+        let r = self.space().radix() as usize;
+        let mut values = vec![UNKNOWN; self.positions() as usize];
+        let mut base = 0u32;
+        // Allocated once: a fresh table per run would fault in its pages every time.
+        let lanes = plan.rows() as usize * r;
+        let mut tables: Vec<Vec<L>> = (0..states).map(|_| vec![L::NONE; lanes]).collect();
+        while values.contains(&UNKNOWN) {
+            if base > 0 {
+                tables.iter_mut().for_each(|t| t.fill(L::NONE));
+            }
+            let band = Band {
+                engine: self,
+                plan,
+                base,
+                tracks: tables.iter_mut().map(|t| SharedRows::new(t, r)).collect(),
+                values: SharedRows::new(&mut values, r * states),
+            };
+            band.run();
+            base += L::BITS;
+        }
+        values
+    }
+}
+
+/// One run over the rows, finding the values `base..base + L::BITS`.
+struct Band<'e, 'g, 'a, L> {
+    engine: &'e Engine<'g>,
+    plan: &'e LinePlan,
+    base: u32,
+    /// Per pass state, the accumulators' lanes: `r` lanes per accumulator row.
+    tracks: Vec<SharedRows<'a, L>>,
+    /// Per row, the values of its states (`r × states`, pass state fastest).
+    values: SharedRows<'a, u32>,
+}
+
+/// Per-task buffers of a band run.
+struct BandScratch<L> {
+    enumeration: Vec<u32>,
+    slots: Vec<(usize, usize)>,
+    values: Vec<u32>,
+    blocked: Vec<L>,
+    below: Vec<L>,
+    box_reads: Vec<L>,
+    /// The lanes of the row, per pass state.
+    rows: Vec<L>,
+}
+
+impl<L: Lane> Band<'_, '_, '_, L> {
+    fn run(&self) {
+        let layout = &self.engine.layout;
+        let schedule = Schedule {
+            layers: layout.layers(),
+            positions: layout.positions(),
+            parallel_threshold: self.engine.parallel_threshold,
+        };
+        let (k, r) = (layout.prefix_len(), layout.space().radix() as usize);
+        let scratch = || BandScratch {
+            enumeration: vec![0; k],
+            slots: Vec::new(),
+            values: Vec::new(),
+            blocked: vec![L::NONE; r],
+            below: vec![L::NONE; r],
+            box_reads: vec![L::NONE; self.plan.boxes() * r],
+            rows: vec![L::NONE; r * self.tracks.len()],
+        };
+        let work = |scratch: &mut BandScratch<L>, _: &mut (), first: u32, sum: u64| {
+            let mut prefix = std::mem::take(&mut scratch.enumeration);
+            let mut done = 0;
+            if k == 0 {
+                self.row(scratch, &[]);
+            } else {
+                layout.for_each_prefix(&mut prefix, first, sum, &mut |p| {
+                    self.row(scratch, p);
+                    done += r as u64;
+                });
+            }
+            scratch.enumeration = prefix;
+            done
+        };
+        run_layers(schedule, &(), &NoProgress, |sum| layout.first_values(sum), scratch, work);
+    }
+
+    /// Values the row of `prefix` in every pass state.
+    fn row(&self, scratch: &mut BandScratch<L>, prefix: &[u32]) {
+        let e = self.engine;
+        let (r, states) = (e.layout.space().radix() as usize, self.tracks.len());
+        let row = e.layout.row_index(prefix) as usize;
+        self.plan.slots(prefix, row, &mut scratch.slots);
+        scratch.values.clear();
+        scratch.values.extend_from_slice(self.values.row(row));
+        let stuck = prefix.iter().all(|&h| e.no_move[h as usize]);
+        for state in 0..states {
+            self.read(state, prefix, scratch);
+            if state == 1 {
+                // The pass: to the pass-used position of the same heaps, if it has a move.
+                for c in (0..r).filter(|&c| !(stuck && e.no_move[c])) {
+                    let used = scratch.rows[c];
+                    scratch.blocked[c] |= used;
+                }
+            }
+            let out = &mut scratch.rows[state * r..(state + 1) * r];
+            let mut running = L::NONE;
+            for (c, lane) in out.iter_mut().enumerate() {
+                let value = &mut scratch.values[c * states + state];
+                *lane = L::NONE;
+                if *value != UNKNOWN {
+                    continue;
+                }
+                let missing = (scratch.blocked[c] | running).first_missing();
+                if missing < L::BITS {
+                    *value = self.base + missing;
+                    *lane = L::one(missing);
+                    running |= *lane;
+                }
+            }
+            self.update(state, scratch);
+        }
+        self.values.store(row, &scratch.values);
+    }
+
+    /// The union of the lanes every prefix move reaches, per column, into `blocked`.
+    fn read(&self, state: usize, prefix: &[u32], scratch: &mut BandScratch<L>) {
+        let acc = &self.tracks[state];
+        let r = scratch.blocked.len();
+        scratch.blocked.fill(L::NONE);
+        scratch.below.fill(L::NONE);
+        let mut boxes = scratch.box_reads.chunks_exact_mut(r);
+        for (family, &(slot, own)) in self.plan.families().zip(&scratch.slots) {
+            match family {
+                Accumulator::Line { any_amount: false, .. } | Accumulator::Diagonal { .. } => {
+                    union_into(&mut scratch.blocked, acc.row(slot))
+                }
+                Accumulator::Line { any_amount: true, .. } => {
+                    union_into(&mut scratch.below, acc.row(slot))
+                }
+                Accumulator::Slant { .. } => {
+                    acc.update(slot, |lanes| {
+                        lanes.copy_within(..r - 1, 1);
+                        lanes[0] = L::NONE;
+                    });
+                    union_into(&mut scratch.blocked, acc.row(slot));
+                }
+                Accumulator::Box { heaps, any_amount } => {
+                    let read = boxes.next().expect("one scratch row per box");
+                    read.fill(L::NONE);
+                    for &i in heaps.iter().filter(|&&i| prefix[i] > 0) {
+                        union_into(read, acc.row(own - self.plan.stride(i)));
+                    }
+                    let into = if *any_amount { &mut scratch.below } else { &mut scratch.blocked };
+                    union_into(into, read);
+                }
+            }
+        }
+        // A move that may lower the last heap any amount reaches every column at or below.
+        let mut running = L::NONE;
+        for (blocked, &below) in scratch.blocked.iter_mut().zip(&scratch.below) {
+            running |= below;
+            *blocked |= running;
+        }
+    }
+
+    /// Adds the row's lanes in `state` to every accumulator.
+    fn update(&self, state: usize, scratch: &mut BandScratch<L>) {
+        let acc = &self.tracks[state];
+        let r = scratch.blocked.len();
+        let out = &scratch.rows[state * r..(state + 1) * r];
+        let mut boxes = scratch.box_reads.chunks_exact_mut(r);
+        for (family, &(slot, own)) in self.plan.families().zip(&scratch.slots) {
+            if let Accumulator::Box { .. } = family {
+                let read = boxes.next().expect("one scratch row per box");
+                union_into(read, out);
+                acc.store(own, read);
+            } else {
+                acc.update(slot, |lanes| union_into(lanes, out));
+            }
+        }
+    }
+}
+
+/// `dst |= src`, lane by lane.
+fn union_into<L: Lane>(dst: &mut [L], src: &[L]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d |= s;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::game::Game;
+    use crate::model::space::{Mode, Space};
+    use crate::{Engine, NoProgress};
+
+    #[test]
+    fn narrow_and_wide_lanes_and_rounds_give_the_same_values() {
+        let games = [Game::wythoff(), Game::moore(2).unwrap(), Game::circular(2).unwrap()];
+        for game in games.iter().flat_map(|g| [g.clone(), g.clone().with_pass()]) {
+            for (n, max) in [(2, 30), (3, 7), (4, 4)] {
+                let space = Space::new(n, max).unwrap();
+                let engine = Engine::builder(&game, space).parallel_threshold(0).build();
+                let wide = engine.values_in_bands::<u64>();
+                let narrow = engine.values_in_bands::<u16>();
+                let rounds = engine.values_in_rounds(&NoProgress);
+                assert_eq!(wide, narrow, "{} {n} {max}", game.spec());
+                assert_eq!(wide, rounds, "{} {n} {max}", game.spec());
+                assert_eq!(engine.mode(), Mode::Full);
+            }
+        }
+    }
+}
