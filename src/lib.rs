@@ -74,6 +74,6 @@ pub use model::ending::Ending;
 pub use model::enumerate::Tuples;
 pub use model::game::{Game, GameKind, MoveRule};
 pub use model::options::{LastHeap, PositionOptions};
-pub use model::position::{parse_size, Label, SizeError, Spaced, Tuple};
+pub use model::position::{parse_size, Label, SizeError, Spaced, SpacedState, Tuple};
 pub use model::space::{validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
 pub use random::SplitMix64;

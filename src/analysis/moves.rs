@@ -53,11 +53,12 @@ pub fn winning_moves(game: &Game, labels: &Labels, position: &[u32]) -> Vec<Move
 
 /// Labels the smallest space holding `position` (heaps = its length, max = its largest
 /// heap) under `ending`, in canonical mode (smaller, and [`Labels::is_p`] accepts tuples
-/// in any order).
+/// in any order) for a symmetric game, else every tuple.
 ///
 /// # Errors
 /// [`Error::Invalid`] for an empty position; [`Error::TooLarge`] if the table would
-/// exceed `memory_limit` bytes.
+/// exceed `memory_limit` bytes; the engine's refusals (a heap count the game does not
+/// have, the SJ rule for a game that is not a sum).
 pub fn smallest_table(
     game: &Game,
     ending: Ending,
@@ -69,8 +70,8 @@ pub fn smallest_table(
     }
     let max = position.iter().copied().max().unwrap_or(0);
     let space = Space::new(position.len(), max)?;
-    let engine =
-        Engine::builder(game, space).mode(Mode::Canonical).memory_limit(memory_limit).build();
+    let mode = Mode::canonical_if(game.is_symmetric());
+    let engine = Engine::builder(game, space).mode(mode).memory_limit(memory_limit).build();
     engine.label(ending)
 }
 
