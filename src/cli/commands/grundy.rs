@@ -23,6 +23,7 @@ pub struct Args {
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
+    game.require_sum("the grundy table (the Grundy values of one heap)")?;
     let max = validate_max(u64::from(a.game.max))?;
     output::write_to(&target, |out| write_grundy(out, &game, max))?;
     Ok(Outcome::Success)

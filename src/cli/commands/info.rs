@@ -31,10 +31,18 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         space.positions(),
         space.canonical_positions()
     );
+    game.check_heaps(heaps)?;
+    if game.has_pass() {
+        text.push_str("pass                 every position twice: pass available, pass used\n");
+    }
     for (name, mode) in [("full", Mode::Full), ("canonical", Mode::Canonical)] {
         let engine = Engine::builder(&game, space).mode(mode).build();
+        if let Err(refused) = engine.ensure_supported(&[]) {
+            text.push_str(&format!("{name:<9} memory     not available: {refused}\n"));
+            continue;
+        }
         let plan = engine.memory_plan();
-        let path = if plan.needs_table { "table" } else { "nim line accumulators" };
+        let path = engine.working_state();
         text.push_str(&format!(
             "{name:<9} memory     {} per rule table, {} working per rule ({path}); \
              verify of 3 rules needs {}, solve of 3 rules {}\n",
