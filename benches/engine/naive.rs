@@ -20,7 +20,7 @@ pub struct NaiveRun {
     pub labelled: u64,
     /// P-positions per rule, in `Ending::ALL` order.
     pub p_positions: [u64; 3],
-    /// Disagreements per rule (outer, `Ending::ALL`) and criterion (inner, `Criterion::ALL`).
+    /// Disagreements per rule (outer, `Ending::ALL`) and criterion (inner, `Criterion::SUMS`).
     pub disagree: [[u64; 3]; 3],
     /// Wall time of the labelling and comparison, without setup.
     pub elapsed: Duration,
@@ -140,7 +140,7 @@ fn has_p_option(
     false
 }
 
-/// Whether each criterion predicts P, in `Criterion::ALL` order, straight from the
+/// Whether each criterion predicts P, in `Criterion::SUMS` order, straight from the
 /// plain definitions. Written without allocation (unlike the library's reference
 /// `Criterion::predicts_p`) so that the baseline is not slowed by the allocator.
 #[inline]
@@ -154,6 +154,6 @@ pub fn predictions(tuple: &[u32], grundy: &[u32]) -> [bool; 3] {
         grundy_big |= g > 1;
     }
     let misere_n = |x: u32, big: bool| (big && x != 0) || (!big && x == 0);
-    debug_assert_eq!(Criterion::ALL, [Criterion::Xor, Criterion::AntiNim, Criterion::Sj]);
+    debug_assert_eq!(Criterion::SUMS, [Criterion::Xor, Criterion::AntiNim, Criterion::Sj]);
     [grundy_xor == 0, !misere_n(size_xor, size_big), !misere_n(grundy_xor, grundy_big)]
 }
