@@ -9,6 +9,7 @@ mod crosscheck;
 mod engine;
 mod errors;
 mod facts;
+mod games_cli;
 mod judge;
 mod moves;
 mod multi_heap;

@@ -97,3 +97,28 @@ fn games_with_a_pass_match_the_reference_on_every_cell() {
         assert_matches_reference(game, true, 4_000.0);
     }
 }
+
+#[test]
+fn labels_and_grundy_values_are_identical_with_one_and_two_threads() {
+    let games = [
+        Game::wythoff(),
+        Game::moore(2).unwrap(),
+        Game::circular(2).unwrap().with_pass(),
+        Game::nim().with_pass(),
+    ];
+    for game in &games {
+        for (n, max) in [(3, 20), (4, 9)] {
+            let run = || {
+                let space = Space::new(n, max).unwrap();
+                let engine = Engine::builder(game, space).parallel_threshold(0).build();
+                let labels = engine.label(Ending::Misere).unwrap();
+                let states: Vec<(Vec<u32>, bool)> = labels.iter_in(false).collect();
+                let values = engine.grundy_values(&nimtab::NoProgress).unwrap();
+                (states, values.values().to_vec())
+            };
+            let one = crate::support::with_threads(1, run);
+            let two = crate::support::with_threads(2, run);
+            assert!(one == two, "{} n={n} max={max}", game.spec());
+        }
+    }
+}
