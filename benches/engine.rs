@@ -1,19 +1,34 @@
 //! Benchmark harness: one measurement per process, printed as one CSV line.
 //!
 //! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
-//! the library) or `naive` (the baseline in `naive.rs`), or `engine check` to compare the
-//! two on small spaces. Each measurement runs in its own process so that its peak memory
-//! (VmHWM) is its own. `scripts/bench` runs every case and formats the table.
+//! the library, or every Grundy value), `general` (the same on the general path of
+//! multi-heap games) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
+//! `engine check` to compare them on small spaces. Each measurement runs in its own
+//! process so that its peak memory (VmHWM) is its own. `scripts/bench` runs every case
+//! and formats the table.
 
 // Not `benches/naive.rs`: Cargo would discover a file there as a bench target of its own.
+#[path = "engine/joint.rs"]
+mod joint;
 #[path = "engine/naive.rs"]
 mod naive;
+#[path = "engine/naive_joint.rs"]
+mod naive_joint;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use nimtab::analysis::verify::{verify, Finding};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space, SplitMix64};
+
+/// What a case measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    /// `nimtab verify` with the game's default rules and criteria.
+    Verify,
+    /// The Grundy value of every position (`solve --grundy`'s computation).
+    Grundy,
+}
 
 /// One benchmarked space.
 struct Case {
@@ -22,15 +37,34 @@ struct Case {
     max: u32,
     canonical: bool,
     game: fn() -> Game,
+    job: Job,
 }
 
-const CASES: [Case; 5] = [
-    Case { name: "nim-3-255", heaps: 3, max: 255, canonical: false, game: Game::nim },
-    Case { name: "nim-4-255", heaps: 4, max: 255, canonical: false, game: Game::nim },
-    Case { name: "sub134-3-1023", heaps: 3, max: 1023, canonical: false, game: subtract_134 },
-    Case { name: "graph-3-1023", heaps: 3, max: 1023, canonical: false, game: random_graph },
-    Case { name: "nim-6-63-canonical", heaps: 6, max: 63, canonical: true, game: Game::nim },
+const fn case(name: &'static str, heaps: usize, max: u32, game: fn() -> Game) -> Case {
+    Case { name, heaps, max, canonical: false, game, job: Job::Verify }
+}
+
+const CASES: [Case; 11] = [
+    case("nim-3-255", 3, 255, Game::nim),
+    case("nim-4-255", 4, 255, Game::nim),
+    case("sub134-3-1023", 3, 1023, subtract_134),
+    case("graph-3-1023", 3, 1023, random_graph),
+    Case { canonical: true, ..case("nim-6-63-canonical", 6, 63, Game::nim) },
+    case("wythoff-2-65535", 2, 65535, Game::wythoff),
+    case("moore2-4-63", 4, 63, moore_2),
+    Case { job: Job::Grundy, ..case("circular2-5-31-pass-grundy", 5, 31, circular_2_pass) },
+    case("wythoff-3-127", 3, 127, Game::wythoff),
+    case("moore2-4-31", 4, 31, moore_2),
+    case("circular2-5-15-pass", 5, 15, circular_2_pass),
 ];
+
+fn moore_2() -> Game {
+    Game::moore(2).expect("K = 2 is positive")
+}
+
+fn circular_2_pass() -> Game {
+    Game::circular(2).expect("K = 2 is positive").with_pass()
+}
 
 /// The naive run measures for this long, then stops if the whole space would take longer
 /// than a minute at the rate seen, and extrapolates.
@@ -96,7 +130,8 @@ fn run(args: &[String]) -> Result<(), String> {
     let usage = || {
         let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
         format!(
-            "usage: engine CASE engine|naive [THREADS] | engine check | engine header\ncases: {}",
+            "usage: engine CASE engine|general|naive [THREADS] | engine check | engine header\n\
+             cases: {}",
             names.join(", ")
         )
     };
@@ -126,9 +161,13 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let game = (case.game)();
     let space = Space::new(case.heaps, case.max).map_err(|e| e.to_string())?;
-    let measurement = match method.as_str() {
-        "engine" => measure_engine(&game, space, case.canonical)?,
-        "naive" => measure_naive(&game, space)?,
+    let joint = !game.is_sum() || case.job == Job::Grundy;
+    let measurement = match (method.as_str(), joint) {
+        ("engine", false) => measure_engine(&game, space, case.canonical)?,
+        ("naive", false) => measure_naive(&game, space)?,
+        ("engine", true) => joint::measure_engine(&game, space, case.job, false)?,
+        ("general", true) => joint::measure_engine(&game, space, case.job, true)?,
+        ("naive", true) => joint::measure_naive(&game, space, case.job)?,
         _ => return Err(usage()),
     };
     let m = measurement;
@@ -322,6 +361,7 @@ fn check_naive_against_engine() -> Result<(), String> {
         (random_graph(), 2, 200),
         (sj_graph, 4, 3),
     ];
+    joint::check_against_engine()?;
     for (game, heaps, max) in spaces {
         let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
         let run = naive::run(&game, space, naive::Budget::unlimited());

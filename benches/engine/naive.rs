@@ -52,6 +52,40 @@ impl Budget {
     }
 }
 
+/// Decides, once the budget has passed, whether a run stops early; looks at the clock
+/// only every 2^16 positions, so that it costs nothing.
+pub struct Stopper {
+    budget: Budget,
+    start: Instant,
+    decided: bool,
+}
+
+impl Stopper {
+    /// A stopper for a run starting now.
+    pub fn new(budget: Budget) -> Stopper {
+        Stopper { budget, start: Instant::now(), decided: false }
+    }
+
+    /// Whether the run stops before position `index` of `total`.
+    pub fn stop(&mut self, index: u64, total: u64) -> bool {
+        if self.decided || index & 0xffff != 0 || index == 0 {
+            return false;
+        }
+        let elapsed = self.start.elapsed();
+        if elapsed < self.budget.budget {
+            return false;
+        }
+        self.decided = true;
+        let projected = elapsed.as_secs_f64() * total as f64 / index as f64;
+        projected > self.budget.full_limit.as_secs_f64()
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
 /// Labels the space under normal, misère and SJ play, one byte per position per rule,
 /// and compares each position with the XOR, Anti-Nim and SJ criteria.
 pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
@@ -76,21 +110,9 @@ pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
     let mut tuple = vec![0u32; n];
     let mut p_positions = [0u64; 3];
     let mut disagree = [[0u64; 3]; 3];
-    let mut stop_checked = false;
-    let start = Instant::now();
+    let mut stopper = Stopper::new(budget);
     let mut index = 0u64;
-    while index < total {
-        // Check the clock only every 2^16 positions, so that it costs nothing.
-        if !stop_checked && index & 0xffff == 0 && index > 0 {
-            let elapsed = start.elapsed();
-            if elapsed >= budget.budget {
-                stop_checked = true;
-                let projected = elapsed.as_secs_f64() * total as f64 / index as f64;
-                if projected > budget.full_limit.as_secs_f64() {
-                    break;
-                }
-            }
-        }
+    while index < total && !stopper.stop(index, total) {
         let predicted = predictions(&tuple, &grundy);
         for (r, rule) in Ending::ALL.into_iter().enumerate() {
             let forced_n = match rule {
@@ -115,7 +137,7 @@ pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
         }
         index += 1;
     }
-    let elapsed = start.elapsed();
+    let elapsed = stopper.elapsed();
     NaiveRun { total, labelled: index, p_positions, disagree, elapsed, labels }
 }
 
