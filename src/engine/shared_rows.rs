@@ -60,25 +60,24 @@
 
 use std::marker::PhantomData;
 
-/// A row-major table of words (bit rows as `u64`; value bands and Grundy values as other
-/// plain integers) that the tasks of one layer share (see the module documentation for
-/// the access discipline that makes this sound).
-pub(crate) struct SharedRows<'a, T = u64> {
-    ptr: *mut T,
+/// A row-major table of words that the tasks of one layer share (see the module
+/// documentation for the access discipline that makes this sound).
+pub(crate) struct SharedRows<'a> {
+    ptr: *mut u64,
     len: usize,
     words_per_row: usize,
-    _words: PhantomData<&'a mut [T]>,
+    _words: PhantomData<&'a mut [u64]>,
 }
 
 // SAFETY: sending or sharing the table between the tasks of a pass is sound under the
 // discipline of the module documentation: no two tasks access a row at once unless both
-// only read it, and layers are separated by rayon's joins. `T` is a plain integer.
-unsafe impl<T: Copy + Send> Send for SharedRows<'_, T> {}
-unsafe impl<T: Copy + Send + Sync> Sync for SharedRows<'_, T> {}
+// only read it, and layers are separated by rayon's joins.
+unsafe impl Send for SharedRows<'_> {}
+unsafe impl Sync for SharedRows<'_> {}
 
-impl<'a, T: Copy> SharedRows<'a, T> {
+impl<'a> SharedRows<'a> {
     /// Shares `words` as rows of `words_per_row` words for the lifetime of the borrow.
-    pub(crate) fn new(words: &'a mut [T], words_per_row: usize) -> SharedRows<'a, T> {
+    pub(crate) fn new(words: &'a mut [u64], words_per_row: usize) -> SharedRows<'a> {
         SharedRows { ptr: words.as_mut_ptr(), len: words.len(), words_per_row, _words: PhantomData }
     }
 
@@ -97,37 +96,13 @@ impl<'a, T: Copy> SharedRows<'a, T> {
 
     /// Row `row`: one written in an earlier layer, or the caller's own row.
     #[inline]
-    pub(crate) fn row(&self, row: usize) -> &[T] {
+    pub(crate) fn row(&self, row: usize) -> &[u64] {
         let start = self.start(row);
         // SAFETY: in bounds (checked); no task writes this row during the layer except,
         // possibly, the caller itself, which holds no other reference to it (discipline 2).
         unsafe { std::slice::from_raw_parts(self.ptr.add(start), self.words_per_row) }
     }
 
-    /// Overwrites the caller's own row `row` with `src`.
-    #[inline]
-    pub(crate) fn store(&self, row: usize, src: &[T]) {
-        self.row_mut(row).copy_from_slice(src);
-    }
-
-    /// Changes row `row`, which the caller owns in this layer, in place.
-    #[inline]
-    pub(crate) fn update(&self, row: usize, change: impl FnOnce(&mut [T])) {
-        change(self.row_mut(row));
-    }
-
-    #[inline]
-    #[allow(clippy::mut_from_ref)]
-    fn row_mut(&self, row: usize) -> &mut [T] {
-        let start = self.start(row);
-        // SAFETY: in bounds (checked); the caller's task is the only one that touches this
-        // row during the layer (discipline 2), and the reference does not outlive the
-        // single write it is made for.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), self.words_per_row) }
-    }
-}
-
-impl SharedRows<'_, u64> {
     /// ORs row `row` into `dst`.
     #[inline]
     pub(crate) fn or_into(&self, row: usize, dst: &mut [u64]) {
@@ -140,9 +115,31 @@ impl SharedRows<'_, u64> {
         crate::engine::bits::bit(self.row(row), column)
     }
 
+    /// Overwrites the caller's own row `row` with `src`.
+    #[inline]
+    pub(crate) fn store(&self, row: usize, src: &[u64]) {
+        self.row_mut(row).copy_from_slice(src);
+    }
+
     /// Sets bit `column` of row `row`, which the caller owns in this layer.
     #[inline]
     pub(crate) fn set_bit(&self, row: usize, column: usize) {
         crate::engine::bits::set_bit(self.row_mut(row), column);
+    }
+
+    /// Changes row `row`, which the caller owns in this layer, in place.
+    #[inline]
+    pub(crate) fn update(&self, row: usize, change: impl FnOnce(&mut [u64])) {
+        change(self.row_mut(row));
+    }
+
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    fn row_mut(&self, row: usize) -> &mut [u64] {
+        let start = self.start(row);
+        // SAFETY: in bounds (checked); the caller's task is the only one that touches this
+        // row during the layer (discipline 2), and the reference does not outlive the
+        // single write it is made for.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), self.words_per_row) }
     }
 }
