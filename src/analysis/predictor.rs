@@ -80,6 +80,9 @@ pub struct RowPredictor {
     zero: Vec<u64>,
     /// Moore's K (1 for games it does not apply to: unused then).
     moore_k: u32,
+    /// Whether a Moore criterion is compared (its last heap is worked out per row only
+    /// then).
+    wants_moore: bool,
     /// Wythoff's partner of each size under normal and misère play, or [`NO_PARTNER`].
     wythoff: [Vec<u32>; 2],
 }
@@ -96,8 +99,17 @@ impl RowPredictor {
             grundy,
             zero: vec![0; words],
             moore_k: moore_k(game).unwrap_or(1),
+            wants_moore: false,
             wythoff: wythoff_partners(max),
         }
+    }
+
+    /// The predictor for rows compared with `criteria`: prefix summaries hold what those
+    /// criteria read and nothing else.
+    pub fn for_criteria(mut self, criteria: &[Criterion]) -> RowPredictor {
+        self.wants_moore =
+            criteria.iter().any(|c| matches!(c, Criterion::Moore | Criterion::MooreMisere));
+        self
     }
 
     /// Summarises a row's prefix once for every criterion.
@@ -108,7 +120,7 @@ impl RowPredictor {
             grundy_xor: 0,
             grundy_big: false,
             ones: 0,
-            moore_last: moore_last(prefix, self.moore_k),
+            moore_last: if self.wants_moore { moore_last(prefix, self.moore_k) } else { None },
             single: (prefix.len() == 1).then(|| prefix[0]),
         };
         for &h in prefix {
@@ -174,7 +186,8 @@ impl RowPredictor {
     #[cfg(test)]
     pub fn predict(&self, criterion: Criterion, prefix: &[u32], out: &mut [u64]) {
         let mut scratch = vec![0u64; out.len()];
-        let mask = self.predicted(criterion, self.summary(prefix), &mut scratch);
+        let predictor = self.clone().for_criteria(&[criterion]);
+        let mask = predictor.predicted(criterion, predictor.summary(prefix), &mut scratch);
         out.copy_from_slice(mask);
     }
 }
@@ -188,15 +201,25 @@ fn set_column(row: &mut [u64], column: u64) {
 
 /// The one last heap that makes every binary column of `prefix` and it a multiple of
 /// `k + 1`: in each column the prefix's count must be 0 (the last heap adds 0) or k (it
-/// adds 1) mod k + 1; any other count leaves no last heap.
+/// adds 1) mod k + 1; any other count leaves no last heap. For K = 1 it is the XOR.
 fn moore_last(prefix: &[u32], k: u32) -> Option<u64> {
+    if k == 1 {
+        return Some(u64::from(prefix.iter().fold(0, |x, &h| x ^ h)));
+    }
+    let mut ones = [0u64; 32];
+    for &h in prefix {
+        let mut rest = h;
+        while rest != 0 {
+            ones[rest.trailing_zeros() as usize] += 1;
+            rest &= rest - 1;
+        }
+    }
     let modulus = u64::from(k) + 1;
     let mut last = 0u64;
-    for bit in 0..32 {
-        let ones = prefix.iter().filter(|&&h| h >> bit & 1 == 1).count() as u64 % modulus;
-        match ones {
+    for (bit, &count) in ones.iter().enumerate() {
+        match count % modulus {
             0 => {}
-            _ if ones == modulus - 1 => last |= 1 << bit,
+            c if c == modulus - 1 => last |= 1 << bit,
             _ => return None,
         }
     }

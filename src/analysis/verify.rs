@@ -84,28 +84,12 @@ impl RowVisitor for Comparer<'_> {
     }
 
     fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
-        let states = row.pass_states();
-        acc.positions += ((self.columns - row.lo as usize) * states.len()) as u64;
-        for (j, count) in acc.p_positions.iter_mut().enumerate() {
-            for &pass in states {
-                *count += p_count(row.state_bits(j, pass == Some(true)));
+        if row.pass {
+            for pass in [false, true] {
+                self.visit_state(acc, row, Some(pass));
             }
-        }
-        if self.criteria.is_empty() {
-            return;
-        }
-        let summary = self.predictor.summary(row.prefix);
-        let c_count = self.criteria.len();
-        for (c, &criterion) in self.criteria.iter().enumerate() {
-            // The prediction depends on the row only, not on the ending: look it up once.
-            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
-            for j in 0..self.endings {
-                let tally = &mut acc.disagreements[j * c_count + c];
-                for &pass in states {
-                    let bits = row.state_bits(j, pass == Some(true));
-                    tally.compare_row(row, pass, bits, predicted, self.columns);
-                }
-            }
+        } else {
+            self.visit_state(acc, row, None);
         }
     }
 
@@ -118,6 +102,30 @@ impl RowVisitor for Comparer<'_> {
             l.merge(r);
         }
         left
+    }
+}
+
+impl Comparer<'_> {
+    /// Counts and compares the row in one pass state (`None` without a pass).
+    fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<bool>) {
+        let available = pass == Some(true);
+        acc.positions += (self.columns - row.lo as usize) as u64;
+        for (j, count) in acc.p_positions.iter_mut().enumerate() {
+            *count += p_count(row.state_bits(j, available));
+        }
+        if self.criteria.is_empty() {
+            return;
+        }
+        let summary = self.predictor.summary(row.prefix);
+        let c_count = self.criteria.len();
+        for (c, &criterion) in self.criteria.iter().enumerate() {
+            // The prediction depends on the row only, not on the ending: look it up once.
+            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
+            for j in 0..self.endings {
+                let tally = &mut acc.disagreements[j * c_count + c];
+                tally.compare_row(row, pass, row.state_bits(j, available), predicted, self.columns);
+            }
+        }
     }
 }
 
@@ -178,7 +186,7 @@ fn verify_fused(
     let comparer = Comparer {
         endings: endings.len(),
         criteria,
-        predictor: RowPredictor::new(game, space.max()),
+        predictor: RowPredictor::new(game, space.max()).for_criteria(criteria),
         limit,
         words: (space.radix() as usize).div_ceil(64),
         columns: space.radix() as usize,

@@ -265,8 +265,9 @@ fn explanation(criterion: Criterion, ending: Ending) -> &'static str {
         }
         (Criterion::Moore, _) => {
             "Moore's rule is the normal-play theorem of Nim_K (Nim is K = 1). Under misère \
-             play the endgame where every heap is at most 1 is decided by the count of \
-             1-heaps instead (Moore's misère rule), and the two rules differ exactly there."
+             play (and the SJ rule, which for Nim is misère play) the endgame where every \
+             heap is at most 1 is decided by the count of 1-heaps instead (Moore's misère \
+             rule), and the two rules differ exactly there."
         }
         (Criterion::MooreMisere, _) => {
             "Moore's misère rule applied to another ending: it differs from the normal-play \

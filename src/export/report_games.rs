@@ -104,18 +104,24 @@ fn moore_section(findings: &[&Finding]) -> Section {
     Section { title: "Moore's Nim_K".to_string(), body }
 }
 
-/// `n heaps: p normal, q misère` per heap count, from the findings without a criterion.
+/// Per heap count, the P-positions under each rule, from the findings without a
+/// criterion: `3 heaps, 4096 positions: 16 P under normal play, 17 under misere play`.
 fn counts(findings: &[&Finding]) -> String {
-    let mut lines = Vec::new();
     let mut heaps: Vec<usize> = findings.iter().map(|f| f.heaps).collect();
     heaps.dedup();
-    for n in heaps {
-        let of_n = findings.iter().filter(|f| f.heaps == n && f.criterion.is_none());
-        let cells: Vec<String> = of_n
-            .map(|f| format!("{} {} of {}", f.tally.p_positions, f.ending, f.tally.positions))
-            .collect();
-        lines.push(format!("{n} heaps: P = {}", cells.join("; ")));
-    }
+    let lines: Vec<String> = heaps
+        .into_iter()
+        .map(|n| {
+            let of_n: Vec<&&Finding> =
+                findings.iter().filter(|f| f.heaps == n && f.criterion.is_none()).collect();
+            let positions = of_n.first().map_or(0, |f| f.tally.positions);
+            let p: Vec<String> = of_n
+                .iter()
+                .map(|f| format!("{} under {} play", f.tally.p_positions, f.ending))
+                .collect();
+            format!("{n} heaps, {positions} positions: P {}", p.join(", "))
+        })
+        .collect();
     lines.join("; ")
 }
 
