@@ -6,9 +6,10 @@ use std::time::Instant;
 use nimtab::analysis::verify::{verify, Finding};
 use nimtab::{Criterion, Ending, Engine, Game, NoProgress, Space};
 
+use crate::measure::{cpu_seconds, peak_rss_mib};
 use crate::naive::Budget;
 use crate::naive_joint::{self, GrundyRun, JointRun};
-use crate::{cpu_seconds, peak_rss_mib, Job, Measurement, LIMIT, NAIVE_BUDGET};
+use crate::{Job, Measurement, LIMIT, NAIVE_BUDGET};
 
 /// The job of `nimtab verify` with the game's default rules and criteria, on the fast
 /// path or (`general`) the general path.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use nimtab::analysis::verify::{passes, verify};
+use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
@@ -12,7 +12,8 @@ use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::suite::{
-    default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SUITE_LIMIT,
+    default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
+    SUITE_LIMIT,
 };
 use nimtab::{Engine, Space};
 
@@ -65,27 +66,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             .with_context(|| format!("creating {}", a.data_dir.join(sub).display()))?;
     }
     let jobs = default_suite()?;
-    let mut engines = Vec::new();
-    for job in &jobs {
-        for &(n, max) in &job.spaces {
-            let space = Space::new(n, max)?;
-            let engine =
-                Engine::builder(&job.game, space).memory_limit(global.memory_limit).build();
-            engine.ensure_fits(1, false)?;
-            engines.push(engine);
-        }
-    }
-    let passes_of = |e: &Engine| e.positions() * passes(e, suite_endings(e.game()).len()) as u64;
-    let bar = Bar::new("suite", engines.iter().map(passes_of).sum(), global.quiet);
-    let mut findings = Vec::new();
-    for engine in &engines {
-        let (game, heaps) = (engine.game(), engine.space().heaps());
-        bar.set_message(&format!("{} n={heaps}", game.spec()));
-        let (endings, criteria) = (suite_endings(game), suite_criteria(game, heaps));
-        let run = verify(engine, &endings, &criteria, SUITE_LIMIT, &bar)?;
-        findings.extend(run.findings);
-    }
-    bar.finish();
+    let findings = verify_jobs(&jobs, global)?;
 
     let mut generated = Generated { files: Vec::new() };
     let mut bytes = Vec::new();
@@ -142,6 +123,33 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         )
     })?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// Verifies every space of the suite, each game under its own rules and criteria; every
+/// space is refused (too large) before any is labelled.
+fn verify_jobs(jobs: &[SuiteJob], global: &Global) -> anyhow::Result<Vec<Finding>> {
+    let mut engines = Vec::new();
+    for job in jobs {
+        for &(n, max) in &job.spaces {
+            let space = Space::new(n, max)?;
+            let engine =
+                Engine::builder(&job.game, space).memory_limit(global.memory_limit).build();
+            engine.ensure_fits(1, false)?;
+            engines.push(engine);
+        }
+    }
+    let passes_of = |e: &Engine| e.positions() * passes(e, suite_endings(e.game()).len()) as u64;
+    let bar = Bar::new("suite", engines.iter().map(passes_of).sum(), global.quiet);
+    let mut findings = Vec::new();
+    for engine in &engines {
+        let (game, heaps) = (engine.game(), engine.space().heaps());
+        bar.set_message(&format!("{} n={heaps}", game.spec()));
+        let (endings, criteria) = (suite_endings(game), suite_criteria(game, heaps));
+        let run = verify(engine, &endings, &criteria, SUITE_LIMIT, &bar)?;
+        findings.extend(run.findings);
+    }
+    bar.finish();
+    Ok(findings)
 }
 
 /// The suite's pictures, linked from the report (paths relative to the report).
