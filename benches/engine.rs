@@ -1,19 +1,38 @@
 //! Benchmark harness: one measurement per process, printed as one CSV line.
 //!
 //! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
-//! the library) or `naive` (the baseline in `naive.rs`), or `engine check` to compare the
-//! two on small spaces. Each measurement runs in its own process so that its peak memory
-//! (VmHWM) is its own. `scripts/bench` runs every case and formats the table.
+//! the library, or every Grundy value), `general` (the same on the general path of
+//! multi-heap games) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
+//! `engine check` to compare them on small spaces. Each measurement runs in its own
+//! process so that its peak memory (VmHWM) is its own. `scripts/bench` runs every case
+//! and formats the table.
 
 // Not `benches/naive.rs`: Cargo would discover a file there as a bench target of its own.
+#[path = "engine/joint.rs"]
+mod joint;
+#[path = "engine/measure.rs"]
+mod measure;
 #[path = "engine/naive.rs"]
 mod naive;
+#[path = "engine/naive_joint.rs"]
+mod naive_joint;
 
 use std::process::ExitCode;
+
+use measure::{cpu_seconds, peak_rss_mib};
 use std::time::{Duration, Instant};
 
 use nimtab::analysis::verify::{verify, Finding};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space, SplitMix64};
+
+/// What a case measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    /// `nimtab verify` with the game's default rules and criteria.
+    Verify,
+    /// The Grundy value of every position (`solve --grundy`'s computation).
+    Grundy,
+}
 
 /// One benchmarked space.
 struct Case {
@@ -22,15 +41,34 @@ struct Case {
     max: u32,
     canonical: bool,
     game: fn() -> Game,
+    job: Job,
 }
 
-const CASES: [Case; 5] = [
-    Case { name: "nim-3-255", heaps: 3, max: 255, canonical: false, game: Game::nim },
-    Case { name: "nim-4-255", heaps: 4, max: 255, canonical: false, game: Game::nim },
-    Case { name: "sub134-3-1023", heaps: 3, max: 1023, canonical: false, game: subtract_134 },
-    Case { name: "graph-3-1023", heaps: 3, max: 1023, canonical: false, game: random_graph },
-    Case { name: "nim-6-63-canonical", heaps: 6, max: 63, canonical: true, game: Game::nim },
+const fn case(name: &'static str, heaps: usize, max: u32, game: fn() -> Game) -> Case {
+    Case { name, heaps, max, canonical: false, game, job: Job::Verify }
+}
+
+const CASES: [Case; 11] = [
+    case("nim-3-255", 3, 255, Game::nim),
+    case("nim-4-255", 4, 255, Game::nim),
+    case("sub134-3-1023", 3, 1023, subtract_134),
+    case("graph-3-1023", 3, 1023, random_graph),
+    Case { canonical: true, ..case("nim-6-63-canonical", 6, 63, Game::nim) },
+    case("wythoff-2-65535", 2, 65535, Game::wythoff),
+    case("moore2-4-63", 4, 63, moore_2),
+    Case { job: Job::Grundy, ..case("circular2-5-31-pass-grundy", 5, 31, circular_2_pass) },
+    case("wythoff-3-127", 3, 127, Game::wythoff),
+    case("moore2-4-31", 4, 31, moore_2),
+    case("circular2-5-15-pass", 5, 15, circular_2_pass),
 ];
+
+fn moore_2() -> Game {
+    Game::moore(2).expect("K = 2 is positive")
+}
+
+fn circular_2_pass() -> Game {
+    Game::circular(2).expect("K = 2 is positive").with_pass()
+}
 
 /// The naive run measures for this long, then stops if the whole space would take longer
 /// than a minute at the rate seen, and extrapolates.
@@ -96,7 +134,8 @@ fn run(args: &[String]) -> Result<(), String> {
     let usage = || {
         let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
         format!(
-            "usage: engine CASE engine|naive [THREADS] | engine check | engine header\ncases: {}",
+            "usage: engine CASE engine|general|naive [THREADS] | engine check | engine header\n\
+             cases: {}",
             names.join(", ")
         )
     };
@@ -126,9 +165,13 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let game = (case.game)();
     let space = Space::new(case.heaps, case.max).map_err(|e| e.to_string())?;
-    let measurement = match method.as_str() {
-        "engine" => measure_engine(&game, space, case.canonical)?,
-        "naive" => measure_naive(&game, space)?,
+    let joint = !game.is_sum() || case.job == Job::Grundy;
+    let measurement = match (method.as_str(), joint) {
+        ("engine", false) => measure_engine(&game, space, case.canonical)?,
+        ("naive", false) => measure_naive(&game, space)?,
+        ("engine", true) => joint::measure_engine(&game, space, case.job, false)?,
+        ("general", true) => joint::measure_engine(&game, space, case.job, true)?,
+        ("naive", true) => joint::measure_naive(&game, space, case.job)?,
         _ => return Err(usage()),
     };
     let m = measurement;
@@ -154,7 +197,7 @@ fn engine_verify(game: &Game, space: Space, canonical: bool) -> Result<Vec<Findi
     let space = Space::in_mode(space.heaps(), space.max(), Mode::canonical_if(canonical))
         .map_err(|e| e.to_string())?;
     let engine = Engine::new(game, space);
-    let run = verify(&engine, &Ending::ALL, &Criterion::ALL, LIMIT, &NoProgress);
+    let run = verify(&engine, &Ending::ALL, &Criterion::SUMS, LIMIT, &NoProgress);
     let run = run.map_err(|e| e.to_string())?;
     if run.passes != 1 {
         return Err(format!("the endings did not fit in one pass ({} passes)", run.passes));
@@ -170,7 +213,8 @@ fn measure_engine(game: &Game, space: Space, canonical: bool) -> Result<Measurem
     let cpu = cpu_seconds() - cpu_start;
     // A theorem with disagreements means a wrong engine: its speed would mean nothing.
     if let Some(f) = findings.iter().find(|f| f.theorem_failed()) {
-        return Err(format!("engine: theorem {} failed under {}", f.criterion, f.ending));
+        let criterion = f.criterion.map_or("none", |c| c.name());
+        return Err(format!("engine: theorem {criterion} failed under {}", f.ending));
     }
     let positions = findings.first().map_or(0, |f| f.tally.positions);
     Ok(Measurement {
@@ -215,7 +259,7 @@ fn measure_naive(game: &Game, space: Space) -> Result<Measurement, String> {
 /// Theorems hold on every prefix too: a cheap check of a naive run that stopped early.
 fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
     for (r, rule) in Ending::ALL.into_iter().enumerate() {
-        for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
+        for (c, criterion) in Criterion::SUMS.into_iter().enumerate() {
             if criterion.is_theorem(game, rule) && run.disagree[r][c] != 0 {
                 return Err(format!(
                     "NAIVE DP IS WRONG: theorem {criterion} under {rule} has {} disagreements \
@@ -270,12 +314,12 @@ fn compare_counts(
     run: &naive::NaiveRun,
 ) -> Result<&'static str, String> {
     let findings = engine_verify(game, space, false)?;
-    let c_count = Criterion::ALL.len();
+    let c_count = Criterion::SUMS.len();
     let mut verdict = "agree";
     for (r, rule) in Ending::ALL.into_iter().enumerate() {
-        for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
+        for (c, criterion) in Criterion::SUMS.into_iter().enumerate() {
             let f = &findings[r * c_count + c];
-            assert_eq!((f.ending, f.criterion), (rule, criterion), "findings in rule order");
+            assert_eq!((f.ending, f.criterion), (rule, Some(criterion)), "findings in rule order");
             let what = format!(
                 "{} {} heaps max {} ({rule}, {criterion})",
                 game.spec(),
@@ -323,6 +367,7 @@ fn check_naive_against_engine() -> Result<(), String> {
         (random_graph(), 2, 200),
         (sj_graph, 4, 3),
     ];
+    joint::check_against_engine()?;
     for (game, heaps, max) in spaces {
         let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
         let run = naive::run(&game, space, naive::Budget::unlimited());
@@ -346,34 +391,11 @@ fn check_predictions(game: &Game, space: Space) -> Result<(), String> {
     for index in 0..space.positions() {
         let tuple = space.tuple(index);
         let naive = naive::predictions(&tuple, &grundy);
-        for (c, criterion) in Criterion::ALL.into_iter().enumerate() {
-            if criterion.predicts_p(&tuple, &grundy) != naive[c] {
+        for (c, criterion) in Criterion::SUMS.into_iter().enumerate() {
+            if criterion.predicts_p(game, &tuple, &grundy) != naive[c] {
                 return Err(format!("NAIVE CRITERION {criterion} IS WRONG at {tuple:?}"));
             }
         }
     }
     Ok(())
-}
-
-/// Peak resident set size of this process (VmHWM), in MiB.
-fn peak_rss_mib() -> f64 {
-    nimtab::host::peak_memory().map_or(f64::NAN, |bytes| bytes as f64 / (1 << 20) as f64)
-}
-
-/// User plus system CPU time of the whole process (all threads), in seconds.
-///
-/// Read from /proc/self/stat (fields 14 and 15, in clock ticks) to avoid a libc
-/// dependency; Linux reports them in USER_HZ, which is 100 on every architecture's ABI.
-fn cpu_seconds() -> f64 {
-    const USER_HZ: f64 = 100.0;
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return f64::NAN };
-    // The command name (field 2) may contain spaces; fields after it follow its ')'.
-    let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else { return f64::NAN };
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    // After ')', field 3 (state) is at 0, so field k is at k - 3.
-    let ticks = |k: usize| fields.get(k - 3).and_then(|v| v.parse::<f64>().ok());
-    match (ticks(14), ticks(15)) {
-        (Some(user), Some(system)) => (user + system) / USER_HZ,
-        _ => f64::NAN,
-    }
 }

@@ -10,11 +10,63 @@ use crate::model::space::Mode;
 /// Everything the library can refuse or fail at.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A game specification that is not `nim`, `subtract:S` or `graph:PATH`.
-    #[error("unknown game '{spec}': expected nim, subtract:S (e.g. subtract:1,3,4) or graph:PATH")]
+    /// A game specification that is not `nim`, `subtract:S`, `graph:PATH`, `wythoff`,
+    /// `moore:K` or `circular:K`.
+    #[error(
+        "unknown game '{spec}': expected nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, \
+         wythoff, moore:K or circular:K"
+    )]
     UnknownGame {
         /// The specification as given.
         spec: String,
+    },
+    /// A `moore:K` or `circular:K` whose `K` is not a positive integer.
+    #[error("bad game '{spec}': {reason}")]
+    BadGame {
+        /// The specification as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A heap count the game is not defined for (`circular:K` with fewer than `K` heaps).
+    #[error("{spec} is not defined for {heaps} heaps: {reason}")]
+    GameHeaps {
+        /// The game's specification.
+        spec: String,
+        /// The heap count asked for.
+        heaps: usize,
+        /// Why not.
+        reason: String,
+    },
+    /// A use that needs heap Grundy values (the SJ rule, the `grundy` table) with a game
+    /// that is not a sum of heaps.
+    #[error("{what} needs a sum of heaps (nim, subtract:S or graph:PATH, without --pass); {spec} is not one")]
+    NotASum {
+        /// The game's specification.
+        spec: String,
+        /// What needed a sum.
+        what: String,
+    },
+    /// Sorted tuples only, for a game whose labels depend on the order of the heaps.
+    #[error(
+        "{spec} is not symmetric (its heaps stand in a circle), so sorted tuples cannot stand \
+         for all positions"
+    )]
+    NotSymmetric {
+        /// The game's specification.
+        spec: String,
+    },
+    /// A criterion used with a game (or heap count) it says nothing about.
+    #[error("criterion {criterion} does not apply to {spec} with {heaps} heaps: {reason}")]
+    CriterionNotApplicable {
+        /// The criterion's name.
+        criterion: String,
+        /// The game's specification.
+        spec: String,
+        /// The heap count.
+        heaps: usize,
+        /// What the criterion is for.
+        reason: String,
     },
     /// A `subtract:` set that is empty or holds a bad value.
     #[error("bad subtraction set in '{spec}': {reason}")]
@@ -105,8 +157,11 @@ pub enum Error {
     /// An ending-rule name that is not `normal`, `misere` or `sj`.
     #[error("unknown rule '{0}': expected normal, misere or sj")]
     UnknownEnding(String),
-    /// A criterion name that is not `xor`, `anti-nim` or `sj`.
-    #[error("unknown criterion '{0}': expected xor, anti-nim or sj")]
+    /// A criterion name that is not one of [`crate::Criterion::ALL`].
+    #[error(
+        "unknown criterion '{0}': expected xor, anti-nim, sj, moore, moore-misere, wythoff or \
+         wythoff-misere"
+    )]
     UnknownCriterion(String),
     /// A claim that cannot be evaluated at some position (a division by zero).
     #[error(transparent)]

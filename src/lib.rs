@@ -1,7 +1,8 @@
 //! nimtab: exhaustive, verified P/N position tables for Nim-like impartial games.
 //!
-//! A [`Game`] gives the move rule of every heap; a [`Space`] is every tuple of `n` heaps
-//! of at most `M` stones. An [`Engine`] labels every position of a space P (the player
+//! A [`Game`] gives the move rule of every heap (a sum), or moves several heaps at once
+//! (Wythoff's game, Moore's Nim_K, circular Nim), with or without a pass; a [`Space`] is
+//! every tuple of `n` heaps of at most `M` stones. An [`Engine`] labels every position of a space P (the player
 //! to move loses) or N by retrograde dynamic programming under an [`Ending`] (normal
 //! play, misère play or the SJ rule), from the move rule alone, and hands back the
 //! [`Labels`] or streams finished rows to a [`RowVisitor`]. The [`analysis`] modules
@@ -65,13 +66,15 @@ pub mod sweep;
 
 pub use analysis::criteria::Criterion;
 pub use engine::{
-    Engine, EngineBuilder, Labels, MemoryPlan, NoProgress, Progress, RowView, RowVisitor,
+    Engine, EngineBuilder, GrundyValues, Labels, MemoryPlan, NoProgress, Progress, RowView,
+    RowVisitor,
 };
 pub use error::{Error, Result};
 pub use model::canonical::{multisets, CanonicalRanker};
 pub use model::ending::Ending;
 pub use model::enumerate::Tuples;
-pub use model::game::{Game, MoveRule};
-pub use model::position::{parse_size, Label, SizeError, Spaced, Tuple};
+pub use model::game::{Game, GameKind, MoveRule};
+pub use model::options::{LastHeap, PositionOptions};
+pub use model::position::{parse_size, Label, SizeError, Spaced, SpacedState, Tuple};
 pub use model::space::{tuple_count, validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
 pub use random::SplitMix64;

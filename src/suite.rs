@@ -35,7 +35,9 @@ pub fn sj_graph() -> Result<Game> {
 
 /// The default suite: nim for heaps 1..=5 (max 31, or 15 for 5 heaps); three
 /// subtraction games for heaps 1..=3, max 63; the SJ counterexample graph for heaps 1..=3,
-/// max 3. Every rule and every criterion.
+/// max 3; Wythoff's game with 2 heaps, max 255; `moore:2` with 3 and 4 heaps, max 31;
+/// `circular:2` with 3 to 5 heaps, max 15; Nim with a pass with 2 and 3 heaps, max 31.
+/// Every rule of each game ([`Ending::defaults`]) and every criterion that applies.
 ///
 /// # Errors
 /// As [`sj_graph`].
@@ -51,6 +53,10 @@ pub fn default_suite() -> Result<Vec<SuiteJob>> {
         });
     }
     jobs.push(SuiteJob { game: sj_graph()?, spaces: (1..=3).map(|n| (n, 3)).collect() });
+    jobs.push(SuiteJob { game: Game::wythoff(), spaces: vec![(2, 255)] });
+    jobs.push(SuiteJob { game: Game::moore(2)?, spaces: vec![(3, 31), (4, 31)] });
+    jobs.push(SuiteJob { game: Game::circular(2)?, spaces: (3..=5).map(|n| (n, 15)).collect() });
+    jobs.push(SuiteJob { game: Game::nim().with_pass(), spaces: vec![(2, 31), (3, 31)] });
     Ok(jobs)
 }
 
@@ -67,6 +73,8 @@ pub struct SuitePlot {
     pub grid: Grid,
     /// Pixels per cell.
     pub scale: u32,
+    /// With a pass: draw the positions whose pass is available (`true`) or used.
+    pub pass_available: bool,
     /// File name in `data/plots/`.
     pub file: String,
 }
@@ -74,9 +82,12 @@ pub struct SuitePlot {
 impl SuitePlot {
     /// The `nimtab plot` command that draws the same bytes.
     pub fn command(&self, dir: &str) -> String {
-        let grid = match self.grid {
-            Grid::TwoHeaps => "--heaps 2".to_string(),
-            Grid::ThreeHeapSlice(k) => format!("--heaps 3 --slice h3={k}"),
+        let pass = u8::from(self.pass_available);
+        let grid = match (self.grid, self.game.has_pass()) {
+            (Grid::TwoHeaps, false) => "--heaps 2".to_string(),
+            (Grid::TwoHeaps, true) => format!("--heaps 2 --slice pass={pass}"),
+            (Grid::ThreeHeapSlice(k), false) => format!("--heaps 3 --slice h3={k}"),
+            (Grid::ThreeHeapSlice(k), true) => format!("--heaps 3 --slice h3={k},pass={pass}"),
         };
         format!(
             "nimtab plot --game {} --max {} --rule {} {grid} --scale {} --out {dir}/{}",
@@ -90,7 +101,9 @@ impl SuitePlot {
 }
 
 /// The suite's pictures: Nim under normal and misère play (2 heaps, and a 3-heap slice),
-/// `subtract:1,3,4`, and the SJ counterexample graph under misère play.
+/// `subtract:1,3,4`, the SJ counterexample graph under misère play, Wythoff's P-set under
+/// both rules, a 3-heap slice of circular Nim and one of Nim with a pass (pass
+/// available), under normal play.
 ///
 /// # Errors
 /// As [`sj_graph`].
@@ -102,9 +115,12 @@ pub fn default_plots() -> Result<Vec<SuitePlot>> {
         max,
         grid,
         scale,
+        pass_available: game.has_pass(),
         file: file.to_string(),
     };
     let (nim, sub) = (Game::nim(), Game::subtract(&[1, 3, 4])?);
+    let (wythoff, circular, passing) =
+        (Game::wythoff(), Game::circular(2)?, nim.clone().with_pass());
     Ok(vec![
         plot(&nim, Ending::Normal, 31, Grid::TwoHeaps, 10, "nim-normal.svg"),
         plot(&nim, Ending::Misere, 31, Grid::TwoHeaps, 10, "nim-misere.svg"),
@@ -112,19 +128,27 @@ pub fn default_plots() -> Result<Vec<SuitePlot>> {
         plot(&sub, Ending::Normal, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-normal.svg"),
         plot(&sub, Ending::Misere, 63, Grid::TwoHeaps, 6, "subtract-1-3-4-misere.svg"),
         plot(&graph, Ending::Misere, 3, Grid::TwoHeaps, 40, "graph-sj-counterexample-misere.svg"),
+        plot(&wythoff, Ending::Normal, 255, Grid::TwoHeaps, 3, "wythoff-normal.svg"),
+        plot(&wythoff, Ending::Misere, 31, Grid::TwoHeaps, 10, "wythoff-misere-31.svg"),
+        plot(&circular, Ending::Normal, 15, Grid::ThreeHeapSlice(5), 16, "circular-2-h3-5.svg"),
+        plot(&passing, Ending::Normal, 31, Grid::ThreeHeapSlice(12), 10, "nim-pass-h3-12.svg"),
     ])
 }
 
-/// Endings the suite compares.
-pub const SUITE_ENDINGS: [Ending; 3] = Ending::ALL;
+/// Endings the suite labels a game under: every rule of the game ([`Ending::defaults`]).
+pub fn suite_endings(game: &Game) -> Vec<Ending> {
+    Ending::defaults(game)
+}
 
-/// Criteria the suite compares.
-pub const SUITE_CRITERIA: [Criterion; 3] = Criterion::ALL;
+/// Criteria the suite compares for a space: every one that applies to the game there.
+pub fn suite_criteria(game: &Game, heaps: usize) -> Vec<Criterion> {
+    Criterion::applicable(game, heaps)
+}
 
 /// Counterexamples kept per (heaps, rule, criterion).
 pub const SUITE_LIMIT: usize = 20;
 
-/// The file name of a game's Grundy table: `nim.csv`, `subtract-1-3-4.csv`,
+/// The file name of a game's Grundy table (sums only): `nim.csv`, `subtract-1-3-4.csv`,
 /// `graph-sj-counterexample.csv`.
 pub fn grundy_file_name(game: &Game) -> String {
     let spec = game.spec();
@@ -145,7 +169,8 @@ mod tests {
     #[test]
     fn grundy_file_names_are_plain() {
         let jobs = default_suite().unwrap();
-        let names: Vec<String> = jobs.iter().map(|j| grundy_file_name(&j.game)).collect();
+        let sums = jobs.iter().filter(|j| j.game.is_sum());
+        let names: Vec<String> = sums.map(|j| grundy_file_name(&j.game)).collect();
         assert_eq!(
             names,
             [

@@ -20,7 +20,7 @@ pub struct NaiveRun {
     pub labelled: u64,
     /// P-positions per rule, in `Ending::ALL` order.
     pub p_positions: [u64; 3],
-    /// Disagreements per rule (outer, `Ending::ALL`) and criterion (inner, `Criterion::ALL`).
+    /// Disagreements per rule (outer, `Ending::ALL`) and criterion (inner, `Criterion::SUMS`).
     pub disagree: [[u64; 3]; 3],
     /// Wall time of the labelling and comparison, without setup.
     pub elapsed: Duration,
@@ -52,6 +52,40 @@ impl Budget {
     }
 }
 
+/// Decides, once the budget has passed, whether a run stops early; looks at the clock
+/// only every 2^16 positions, so that it costs nothing.
+pub struct Stopper {
+    budget: Budget,
+    start: Instant,
+    decided: bool,
+}
+
+impl Stopper {
+    /// A stopper for a run starting now.
+    pub fn new(budget: Budget) -> Stopper {
+        Stopper { budget, start: Instant::now(), decided: false }
+    }
+
+    /// Whether the run stops before position `index` of `total`.
+    pub fn stop(&mut self, index: u64, total: u64) -> bool {
+        if self.decided || index & 0xffff != 0 || index == 0 {
+            return false;
+        }
+        let elapsed = self.start.elapsed();
+        if elapsed < self.budget.budget {
+            return false;
+        }
+        self.decided = true;
+        let projected = elapsed.as_secs_f64() * total as f64 / index as f64;
+        projected > self.budget.full_limit.as_secs_f64()
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
 /// Labels the space under normal, misère and SJ play, one byte per position per rule,
 /// and compares each position with the XOR, Anti-Nim and SJ criteria.
 pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
@@ -76,21 +110,9 @@ pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
     let mut tuple = vec![0u32; n];
     let mut p_positions = [0u64; 3];
     let mut disagree = [[0u64; 3]; 3];
-    let mut stop_checked = false;
-    let start = Instant::now();
+    let mut stopper = Stopper::new(budget);
     let mut index = 0u64;
-    while index < total {
-        // Check the clock only every 2^16 positions, so that it costs nothing.
-        if !stop_checked && index & 0xffff == 0 && index > 0 {
-            let elapsed = start.elapsed();
-            if elapsed >= budget.budget {
-                stop_checked = true;
-                let projected = elapsed.as_secs_f64() * total as f64 / index as f64;
-                if projected > budget.full_limit.as_secs_f64() {
-                    break;
-                }
-            }
-        }
+    while index < total && !stopper.stop(index, total) {
         let predicted = predictions(&tuple, &grundy);
         for (r, rule) in Ending::ALL.into_iter().enumerate() {
             let forced_n = match rule {
@@ -115,7 +137,7 @@ pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
         }
         index += 1;
     }
-    let elapsed = start.elapsed();
+    let elapsed = stopper.elapsed();
     NaiveRun { total, labelled: index, p_positions, disagree, elapsed, labels }
 }
 
@@ -140,7 +162,7 @@ fn has_p_option(
     false
 }
 
-/// Whether each criterion predicts P, in `Criterion::ALL` order, straight from the
+/// Whether each criterion predicts P, in `Criterion::SUMS` order, straight from the
 /// plain definitions. Written without allocation (unlike the library's reference
 /// `Criterion::predicts_p`) so that the baseline is not slowed by the allocator.
 #[inline]
@@ -154,6 +176,6 @@ pub fn predictions(tuple: &[u32], grundy: &[u32]) -> [bool; 3] {
         grundy_big |= g > 1;
     }
     let misere_n = |x: u32, big: bool| (big && x != 0) || (!big && x == 0);
-    debug_assert_eq!(Criterion::ALL, [Criterion::Xor, Criterion::AntiNim, Criterion::Sj]);
+    debug_assert_eq!(Criterion::SUMS, [Criterion::Xor, Criterion::AntiNim, Criterion::Sj]);
     [grundy_xor == 0, !misere_n(size_xor, size_big), !misere_n(grundy_xor, grundy_big)]
 }

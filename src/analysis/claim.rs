@@ -5,16 +5,19 @@
 //! labels word by word and counts with popcounts. Counterexamples are kept as the `K`
 //! smallest indices, which makes the result independent of how rows were split in tasks.
 
-use crate::analysis::expr::{EvalError, Program, RowScratch};
+use crate::analysis::expr::{EvalError, Program, RowScratch, RowState};
 use crate::analysis::tally::{p_count, Disagreements, Tally};
-use crate::engine::{Engine, Progress, RowView, RowVisitor};
+use crate::engine::{Engine, GrundyValues, Progress, RowView, RowVisitor};
 use crate::error::Result;
 use crate::model::ending::Ending;
 
-/// A row visitor that checks a compiled boolean claim against the labels of one ending.
+/// A row visitor that checks a compiled boolean claim against the labels of one ending
+/// (in every pass state of a game with a pass).
 struct ClaimCheck<'p> {
     program: &'p Program,
     limit: usize,
+    /// The whole positions' Grundy values, when the claim reads `grundy`.
+    values: Option<&'p GrundyValues>,
 }
 
 /// What one task has accumulated: counts, counterexamples, the first evaluation error.
@@ -26,6 +29,8 @@ struct ClaimAcc {
     error: Option<(u64, EvalError)>,
     scratch: RowScratch,
     predicted: Vec<u64>,
+    /// The Grundy values of the row's columns, when the claim reads them.
+    lanes: Vec<i64>,
 }
 
 impl RowVisitor for ClaimCheck<'_> {
@@ -39,27 +44,14 @@ impl RowVisitor for ClaimCheck<'_> {
             error: None,
             scratch: RowScratch::default(),
             predicted: Vec::new(),
+            lanes: Vec::new(),
         }
     }
 
     fn visit(&self, acc: &mut ClaimAcc, row: &RowView<'_>) {
-        let radix = self.program.max() as usize + 1;
-        acc.predicted.clear();
-        acc.predicted.resize(radix.div_ceil(64), 0);
-        if let Err(error) =
-            self.program.eval_row(row.prefix, row.lo, &mut acc.predicted, &mut acc.scratch)
-        {
-            let last = *error.position.last().expect("positions have heaps");
-            let index = row.index_of(last as usize);
-            if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
-                acc.error = Some((index, error));
-            }
-            return;
+        for &pass in row.pass_states() {
+            self.visit_state(acc, row, pass);
         }
-        let dp_bits = row.ending_bits(0);
-        acc.positions += (radix - row.lo as usize) as u64;
-        acc.p_positions += p_count(dp_bits);
-        acc.disagreements.compare_row(row, dp_bits, &acc.predicted, radix);
     }
 
     fn merge(&self, mut left: ClaimAcc, right: ClaimAcc) -> ClaimAcc {
@@ -71,6 +63,38 @@ impl RowVisitor for ClaimCheck<'_> {
             (x, y) => x.or(y),
         };
         left
+    }
+}
+
+impl ClaimCheck<'_> {
+    /// Checks the row in one pass state (`None` without a pass).
+    fn visit_state(&self, acc: &mut ClaimAcc, row: &RowView<'_>, pass: Option<bool>) {
+        let radix = self.program.max() as usize + 1;
+        acc.predicted.clear();
+        acc.predicted.resize(radix.div_ceil(64), 0);
+        acc.lanes.clear();
+        if let Some(values) = self.values {
+            let columns = row.lo as usize..radix;
+            acc.lanes.extend(
+                columns.map(|h| i64::from(values.values()[row.state_index(h, pass) as usize])),
+            );
+        }
+        let state = RowState { pass: i64::from(pass == Some(true)), values: &acc.lanes };
+        let (prefix, lo) = (row.prefix, row.lo);
+        if let Err(error) =
+            self.program.eval_row_in(prefix, lo, state, &mut acc.predicted, &mut acc.scratch)
+        {
+            let last = *error.position.last().expect("positions have heaps");
+            let index = row.state_index(last as usize, pass);
+            if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
+                acc.error = Some((index, error));
+            }
+            return;
+        }
+        let dp_bits = row.state_bits(0, pass == Some(true));
+        acc.positions += (radix - row.lo as usize) as u64;
+        acc.p_positions += p_count(dp_bits);
+        acc.disagreements.compare_row(row, pass, dp_bits, &acc.predicted, radix);
     }
 }
 
@@ -91,10 +115,30 @@ pub fn test_claim(
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Tally> {
+    test_claim_with(engine, ending, program, None, limit, progress)
+}
+
+/// As [`test_claim`], with the whole positions' Grundy values of the engine's space
+/// (from [`Engine::grundy_values`]) for a claim that reads `grundy`. In a game with a
+/// pass, every position is tested in both pass states (the feature `pass` tells which).
+///
+/// # Errors
+/// As [`test_claim`].
+///
+/// # Panics
+/// As [`test_claim`], and if the claim reads `grundy` without `values`.
+pub fn test_claim_with(
+    engine: &Engine<'_>,
+    ending: Ending,
+    program: &Program,
+    values: Option<&GrundyValues>,
+    limit: usize,
+    progress: &dyn Progress,
+) -> Result<Tally> {
     let space = engine.space();
     assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");
     assert_eq!(program.max(), space.max(), "program compiled for another max");
-    let acc = engine.stream(&[ending], &ClaimCheck { program, limit }, progress)?;
+    let acc = engine.stream(&[ending], &ClaimCheck { program, limit, values }, progress)?;
     if let Some((_, error)) = acc.error {
         return Err(error.into());
     }

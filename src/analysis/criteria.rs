@@ -1,12 +1,14 @@
-//! Closed-form criteria (XOR, Anti-Nim, SJ): predictions of P/N computed without the DP.
+//! Closed-form criteria (XOR, Anti-Nim, SJ, Moore, Wythoff): predictions of P/N computed
+//! without the DP.
 //!
 //! Each criterion is given twice: here per position ([`Criterion::predicts_p`]), the plain
 //! definition; and per row in `predictor.rs`, the same rule as word-wide masks over the
-//! last heap. Tests pin the two to each other.
+//! last heap. Tests pin the two to each other. A criterion speaks about some games only
+//! ([`Criterion::check_applies`]).
 
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
-use crate::model::game::{Game, MoveRule};
+use crate::model::game::{Game, GameKind, MoveRule};
 
 /// A closed-form prediction of which positions are P.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -19,11 +21,33 @@ pub enum Criterion {
     /// The SJ theorem on Grundy values: N iff (some g > 1 and XOR != 0) or (every g <= 1
     /// and XOR = 0).
     Sj,
+    /// Moore's theorem for Nim_K: P iff every binary digit column of the heaps sums to a
+    /// multiple of K + 1 (Nim is K = 1).
+    Moore,
+    /// Moore's rule under misère play: when every heap is at most 1, P iff the number of
+    /// 1-heaps is 1 mod K + 1; otherwise as [`Criterion::Moore`].
+    MooreMisere,
+    /// Wythoff's pairs (2 heaps): P iff the heaps are {⌊kφ⌋, ⌊kφ⌋ + k} for some k >= 0.
+    Wythoff,
+    /// Misère Wythoff (2 heaps): Wythoff's pairs without (0,0), (1,2), (2,1) and with
+    /// (0,1), (1,0), (2,2).
+    WythoffMisere,
 }
 
 impl Criterion {
     /// All criteria, in column order.
-    pub const ALL: [Criterion; 3] = [Criterion::Xor, Criterion::AntiNim, Criterion::Sj];
+    pub const ALL: [Criterion; 7] = [
+        Criterion::Xor,
+        Criterion::AntiNim,
+        Criterion::Sj,
+        Criterion::Moore,
+        Criterion::MooreMisere,
+        Criterion::Wythoff,
+        Criterion::WythoffMisere,
+    ];
+
+    /// The criteria of sums of heaps: XOR, Anti-Nim and SJ.
+    pub const SUMS: [Criterion; 3] = [Criterion::Xor, Criterion::AntiNim, Criterion::Sj];
 
     /// The criterion's name on the command line and in CSV files.
     pub fn name(self) -> &'static str {
@@ -31,6 +55,10 @@ impl Criterion {
             Criterion::Xor => "xor",
             Criterion::AntiNim => "anti-nim",
             Criterion::Sj => "sj",
+            Criterion::Moore => "moore",
+            Criterion::MooreMisere => "moore-misere",
+            Criterion::Wythoff => "wythoff",
+            Criterion::WythoffMisere => "wythoff-misere",
         }
     }
 
@@ -43,6 +71,10 @@ impl Criterion {
             "xor" => Ok(Criterion::Xor),
             "anti-nim" => Ok(Criterion::AntiNim),
             "sj" => Ok(Criterion::Sj),
+            "moore" => Ok(Criterion::Moore),
+            "moore-misere" => Ok(Criterion::MooreMisere),
+            "wythoff" => Ok(Criterion::Wythoff),
+            "wythoff-misere" => Ok(Criterion::WythoffMisere),
             other => Err(Error::UnknownCriterion(other.to_string())),
         }
     }
@@ -55,26 +87,122 @@ impl Criterion {
         crate::model::parse_list(list, Criterion::parse)
     }
 
-    /// Whether the criterion predicts P for the position, straight from its definition.
-    /// `grundy[h]` is the Grundy value of a heap of size `h`.
-    pub fn predicts_p(self, tuple: &[u32], grundy: &[u32]) -> bool {
+    /// Whether the criterion predicts P for a position of `game`, straight from its
+    /// definition. `grundy[h]` is the Grundy value of a heap of size `h` (read by XOR,
+    /// Anti-Nim's sibling SJ, and nothing else); Moore's K comes from the game.
+    pub fn predicts_p(self, game: &Game, tuple: &[u32], grundy: &[u32]) -> bool {
         let g: Vec<u32> = tuple.iter().map(|&h| grundy[h as usize]).collect();
-        let predicts_n = match self {
-            Criterion::Xor => xor(&g) != 0,
-            Criterion::AntiNim => misere_rule_predicts_n(tuple),
-            Criterion::Sj => misere_rule_predicts_n(&g),
+        let k = moore_k(game).unwrap_or(1);
+        match self {
+            Criterion::Xor => xor(&g) == 0,
+            Criterion::AntiNim => !misere_rule_predicts_n(tuple),
+            Criterion::Sj => !misere_rule_predicts_n(&g),
+            Criterion::Moore => moore_columns_vanish(tuple, k),
+            Criterion::MooreMisere if tuple.iter().all(|&h| h <= 1) => {
+                tuple.iter().filter(|&&h| h == 1).count() as u64 % (u64::from(k) + 1) == 1
+            }
+            Criterion::MooreMisere => moore_columns_vanish(tuple, k),
+            Criterion::Wythoff => tuple.len() == 2 && is_wythoff_pair(tuple[0], tuple[1]),
+            Criterion::WythoffMisere => tuple.len() == 2 && is_misere_wythoff_p(tuple[0], tuple[1]),
+        }
+    }
+
+    /// Refuses a criterion that says nothing about `game` with `heaps` heaps: XOR,
+    /// Anti-Nim and SJ read heap Grundy values (sums only), Moore's criteria are for
+    /// `moore:K` and `nim`, Wythoff's for `wythoff` with 2 heaps.
+    ///
+    /// # Errors
+    /// [`Error::CriterionNotApplicable`] naming the criterion, game and heap count.
+    pub fn check_applies(self, game: &Game, heaps: usize) -> Result<()> {
+        let reason = match self {
+            Criterion::Xor | Criterion::AntiNim | Criterion::Sj if !game.is_sum() => {
+                "it reads the heaps' Grundy values, which only sums of heaps have (nim, \
+                 subtract:S, graph:PATH, without --pass)"
+            }
+            Criterion::Moore | Criterion::MooreMisere if moore_k(game).is_none() => {
+                "it is Moore's P-set of Nim_K, for moore:K and nim (K = 1), without --pass"
+            }
+            Criterion::Wythoff | Criterion::WythoffMisere if !is_plain_wythoff(game, heaps) => {
+                "it is the P-set of Wythoff's game, for wythoff with 2 heaps, without --pass"
+            }
+            _ => return Ok(()),
         };
-        !predicts_n
+        Err(Error::CriterionNotApplicable {
+            criterion: self.name().to_string(),
+            spec: game.spec().to_string(),
+            heaps,
+            reason: reason.to_string(),
+        })
+    }
+
+    /// Every criterion that applies to `game` with `heaps` heaps, in column order (none
+    /// for circular Nim or a game with a pass).
+    pub fn applicable(game: &Game, heaps: usize) -> Vec<Criterion> {
+        Criterion::ALL.into_iter().filter(|c| c.check_applies(game, heaps).is_ok()).collect()
     }
 
     /// Whether a zero-disagreement result is a theorem for this game and ending, so that a
     /// disagreement means a bug (`verify --strict`).
     pub fn is_theorem(self, game: &Game, ending: Ending) -> bool {
+        let sum = game.is_sum();
         match (self, ending) {
-            (Criterion::Xor, Ending::Normal) | (Criterion::Sj, Ending::Sj) => true,
-            (Criterion::AntiNim, Ending::Misere) => matches!(game.move_rule(), MoveRule::Nim),
+            (Criterion::Xor, Ending::Normal) | (Criterion::Sj, Ending::Sj) => sum,
+            (Criterion::AntiNim, Ending::Misere) => {
+                sum && matches!(game.move_rule(), MoveRule::Nim)
+            }
+            (Criterion::Moore, Ending::Normal) | (Criterion::MooreMisere, Ending::Misere) => {
+                moore_k(game).is_some()
+            }
+            (Criterion::Wythoff, Ending::Normal) | (Criterion::WythoffMisere, Ending::Misere) => {
+                game.kind() == GameKind::Wythoff && !game.has_pass()
+            }
             _ => false,
         }
+    }
+}
+
+/// Moore's K of a game: K for `moore:K`, 1 for `nim`; `None` for others or with a pass.
+pub fn moore_k(game: &Game) -> Option<u32> {
+    match game.kind() {
+        _ if game.has_pass() => None,
+        GameKind::Moore(k) => Some(k),
+        GameKind::Sum if matches!(game.move_rule(), MoveRule::Nim) => Some(1),
+        _ => None,
+    }
+}
+
+fn is_plain_wythoff(game: &Game, heaps: usize) -> bool {
+    game.kind() == GameKind::Wythoff && !game.has_pass() && heaps == 2
+}
+
+/// Whether every binary digit column of the heaps sums to a multiple of `k + 1`.
+pub fn moore_columns_vanish(tuple: &[u32], k: u32) -> bool {
+    (0..32).all(|bit| {
+        let ones = tuple.iter().filter(|&&h| h >> bit & 1 == 1).count() as u64;
+        ones.is_multiple_of(u64::from(k) + 1)
+    })
+}
+
+/// ⌊kφ⌋ with φ the golden ratio, exactly: kφ = (k + √(5k²)) / 2, and for an integer `n`
+/// and a real `x`, ⌊(n + x) / 2⌋ = ⌊(n + ⌊x⌋) / 2⌋, with ⌊√(5k²)⌋ an integer square root.
+pub fn floor_k_phi(k: u32) -> u64 {
+    let k = u128::from(k);
+    ((k + (5 * k * k).isqrt()) / 2) as u64
+}
+
+/// Whether {a, b} is a Wythoff pair {⌊kφ⌋, ⌊kφ⌋ + k}: the difference is k.
+pub fn is_wythoff_pair(a: u32, b: u32) -> bool {
+    let (lo, hi) = (a.min(b), a.max(b));
+    floor_k_phi(hi - lo) == u64::from(lo)
+}
+
+/// Misère Wythoff's P-set: the pairs, except that (0,0), (1,2), (2,1) are N and (0,1),
+/// (1,0), (2,2) are P.
+pub fn is_misere_wythoff_p(a: u32, b: u32) -> bool {
+    match (a.min(b), a.max(b)) {
+        (0, 1) | (2, 2) => true,
+        (0, 0) | (1, 2) => false,
+        _ => is_wythoff_pair(a, b),
     }
 }
 
@@ -103,10 +231,55 @@ mod tests {
 
     #[test]
     fn anti_nim_predicts_single_heap_of_one_is_p() {
-        let grundy = Game::nim().grundy(3);
-        assert!(Criterion::AntiNim.predicts_p(&[1], &grundy));
-        assert!(!Criterion::AntiNim.predicts_p(&[0], &grundy));
-        assert!(Criterion::AntiNim.predicts_p(&[1, 1, 1], &grundy));
-        assert!(Criterion::AntiNim.predicts_p(&[2, 2], &grundy));
+        let (nim, grundy) = (Game::nim(), Game::nim().grundy(3));
+        assert!(Criterion::AntiNim.predicts_p(&nim, &[1], &grundy));
+        assert!(!Criterion::AntiNim.predicts_p(&nim, &[0], &grundy));
+        assert!(Criterion::AntiNim.predicts_p(&nim, &[1, 1, 1], &grundy));
+        assert!(Criterion::AntiNim.predicts_p(&nim, &[2, 2], &grundy));
+    }
+
+    /// ⌊kφ⌋ as the largest m with 2m - k <= k√5, i.e. (2m - k)² <= 5k², by bisection.
+    fn floor_k_phi_by_bisection(k: u64) -> u64 {
+        let (mut lo, mut hi) = (0u64, 2 * k + 1);
+        while lo < hi {
+            let m = (lo + hi).div_ceil(2);
+            let d = 2 * m as i128 - k as i128;
+            if d < 0 || d * d <= 5 * (k as i128) * (k as i128) {
+                lo = m;
+            } else {
+                hi = m - 1;
+            }
+        }
+        lo
+    }
+
+    #[test]
+    fn floor_k_phi_is_exact_up_to_the_largest_heap() {
+        for k in (0..200_000).chain(crate::MAX_HEAP_SIZE - 1000..=crate::MAX_HEAP_SIZE) {
+            assert_eq!(floor_k_phi(k), floor_k_phi_by_bisection(u64::from(k)), "k = {k}");
+        }
+        assert_eq!(floor_k_phi(u32::MAX), floor_k_phi_by_bisection(u64::from(u32::MAX)));
+        let pairs: Vec<(u64, u64)> =
+            (0..6).map(|k| (floor_k_phi(k), floor_k_phi(k) + k as u64)).collect();
+        assert_eq!(pairs, [(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13)]);
+    }
+
+    #[test]
+    fn criteria_apply_to_their_games_only() {
+        let wythoff = Game::wythoff();
+        assert_eq!(
+            Criterion::applicable(&wythoff, 2),
+            [Criterion::Wythoff, Criterion::WythoffMisere]
+        );
+        assert!(Criterion::applicable(&wythoff, 3).is_empty());
+        assert!(Criterion::applicable(&Game::circular(2).unwrap(), 3).is_empty());
+        assert!(Criterion::applicable(&Game::nim().with_pass(), 3).is_empty());
+        let nim = Criterion::applicable(&Game::nim(), 3);
+        assert_eq!(nim, Criterion::ALL[..5]);
+        let sub = Game::subtract(&[1, 3, 4]).unwrap();
+        let refused = Criterion::Moore.check_applies(&sub, 3).unwrap_err().to_string();
+        assert!(
+            refused.starts_with("criterion moore does not apply to subtract:1,3,4 with 3 heaps")
+        );
     }
 }

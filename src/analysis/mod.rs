@@ -9,5 +9,6 @@ pub mod moves;
 pub mod play;
 mod predictor;
 pub mod split;
+pub mod steps;
 pub mod tally;
 pub mod verify;

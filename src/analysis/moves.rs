@@ -62,11 +62,12 @@ pub fn ended_by_rule(game: &Game, ending: Ending, position: &[u32]) -> bool {
 
 /// Labels the smallest space holding `position` (heaps = its length, max = its largest
 /// heap) under `ending`, in canonical mode (smaller, and [`Labels::is_p`] accepts tuples
-/// in any order).
+/// in any order) for a symmetric game, else every tuple.
 ///
 /// # Errors
 /// [`Error::Invalid`] for an empty position; [`Error::TooLarge`] if the table would
-/// exceed `memory_limit` bytes.
+/// exceed `memory_limit` bytes; the engine's refusals (a heap count the game does not
+/// have, the SJ rule for a game that is not a sum).
 pub fn smallest_table(
     game: &Game,
     ending: Ending,
@@ -77,7 +78,8 @@ pub fn smallest_table(
         return Err(Error::Invalid("a position needs at least one heap".into()));
     }
     let max = position.iter().copied().max().unwrap_or(0);
-    let space = Space::in_mode(position.len(), max, Mode::Canonical)?;
+    let mode = Mode::canonical_if(game.is_symmetric());
+    let space = Space::in_mode(position.len(), max, mode)?;
     let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
     engine.label(ending)
 }

@@ -1,6 +1,7 @@
-//! Play-outs: the table's strategy against a seeded random or an optimal opponent.
+//! Play-outs: the table's strategy against a seeded random or an optimal opponent, in any
+//! game (a move may change several heaps; a pass is a step like any other).
 
-use crate::analysis::moves::{legal_moves, winning_moves, Move};
+use crate::analysis::steps::{leads_to_p, legal_steps, Step};
 use crate::engine::Labels;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -40,8 +41,11 @@ pub struct Turn {
     pub side: Side,
     /// The position before the move.
     pub before: Vec<u32>,
-    /// The move.
-    pub played: Move,
+    /// Whether the pass was still available before the move (always `false` without a
+    /// pass).
+    pub pass_available: bool,
+    /// The move, or the pass.
+    pub played: Step,
     /// Whether the position after the move is P (lost for the side to move next).
     pub to_p: bool,
 }
@@ -97,21 +101,24 @@ impl Match<'_> {
         None
     }
 
-    /// The table's choice: the first winning move, or (from a P-position, where every move
-    /// loses against best play) the first legal move.
-    pub fn table_move(&self, position: &[u32]) -> Option<Move> {
-        winning_moves(self.game, self.labels, position)
-            .first()
-            .copied()
-            .or_else(|| legal_moves(self.game, position).first().copied())
+    /// The table's choice: the first winning step, or (from a P-position, where every
+    /// step loses against best play) the first legal one.
+    pub fn table_step(&self, position: &[u32], pass_available: bool) -> Option<Step> {
+        let steps = legal_steps(self.game, position, pass_available);
+        let winning =
+            steps.iter().position(|s| leads_to_p(self.labels, position, pass_available, s));
+        let choice = winning.unwrap_or(0);
+        steps.into_iter().nth(choice)
     }
 
-    /// Plays one game from `start`, the table moving first.
+    /// Plays one game from `start` (with the pass available, in a game with a pass), the
+    /// table moving first.
     ///
     /// # Panics
     /// If the table does not hold the start position (the match was built for another space).
     pub fn play(&self, start: &[u32], opponent: Opponent, rng: &mut SplitMix64) -> PlayRecord {
         let mut position = start.to_vec();
+        let mut pass_available = self.game.has_pass();
         let mut side = Side::Table;
         let mut turns = Vec::new();
         loop {
@@ -121,18 +128,20 @@ impl Match<'_> {
             }
             let played = match (side, opponent) {
                 (Side::Table, _) | (Side::Opponent, Opponent::Optimal) => {
-                    self.table_move(&position)
+                    self.table_step(&position, pass_available)
                 }
                 (Side::Opponent, Opponent::Random) => {
-                    let moves = legal_moves(self.game, &position);
-                    Some(moves[rng.below(moves.len())])
+                    let mut steps = legal_steps(self.game, &position, pass_available);
+                    let pick = rng.below(steps.len());
+                    Some(steps.swap_remove(pick))
                 }
             }
             .expect("a game that is not over has a move");
-            let after = played.apply(&position);
-            let to_p = self.labels.is_p(&after);
-            turns.push(Turn { side, before: position, played, to_p });
+            let (after, pass_after) = played.after(&position, pass_available);
+            let to_p = self.labels.is_p_in(&after, pass_after);
+            turns.push(Turn { side, before: position, pass_available, played, to_p });
             position = after;
+            pass_available = pass_after;
             side = side.other();
         }
     }

@@ -4,7 +4,8 @@
 //! has value v" for one v computed from a summary of the prefix; the columns of each
 //! value are precomputed masks. A test pins every mask to the per-position definitions.
 
-use crate::analysis::criteria::Criterion;
+use crate::analysis::criteria::{floor_k_phi, moore_k, Criterion};
+use crate::model::game::Game;
 
 /// For each value, the columns (last-heap sizes) having it, as masks or lists.
 #[derive(Clone, Debug)]
@@ -51,14 +52,23 @@ impl ColumnsByValue {
     }
 }
 
-/// What the criteria need to know of a row's prefix: XORs and whether a value exceeds 1.
+/// What the criteria need to know of a row's prefix: XORs, whether a value exceeds 1,
+/// the count of 1-heaps, Moore's last heap, the first heap (Wythoff's 2 heaps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrefixSummary {
     size_xor: u32,
     size_big: bool,
     grundy_xor: u32,
     grundy_big: bool,
+    ones: u64,
+    /// The one last heap that makes every binary column a multiple of K + 1, if any.
+    moore_last: Option<u64>,
+    /// The prefix's only heap, if it has exactly one.
+    single: Option<u32>,
 }
+
+/// No partner within the row.
+const NO_PARTNER: u32 = u32::MAX;
 
 /// Predicts, for a whole row, the set of P-columns under each criterion.
 #[derive(Clone, Debug)]
@@ -68,31 +78,58 @@ pub struct RowPredictor {
     by_size: ColumnsByValue,
     /// A row of zero words, for values no column has.
     zero: Vec<u64>,
+    /// Moore's K (1 for games it does not apply to: unused then).
+    moore_k: u32,
+    /// Whether a Moore criterion is compared (its last heap is worked out per row only
+    /// then).
+    wants_moore: bool,
+    /// Wythoff's partner of each size under normal and misère play, or [`NO_PARTNER`].
+    wythoff: [Vec<u32>; 2],
 }
 
 impl RowPredictor {
-    /// A predictor for rows of `max + 1` columns of the game with these Grundy values.
-    pub fn new(grundy: &[u32]) -> RowPredictor {
+    /// A predictor for rows of `max + 1` columns of `game`.
+    pub fn new(game: &Game, max: u32) -> RowPredictor {
+        let grundy = game.grundy(max);
         let words = grundy.len().div_ceil(64);
         let sizes: Vec<u32> = (0..grundy.len() as u32).collect();
         RowPredictor {
-            grundy: grundy.to_vec(),
-            by_grundy: ColumnsByValue::new(grundy, words),
+            by_grundy: ColumnsByValue::new(&grundy, words),
             by_size: ColumnsByValue::new(&sizes, words),
+            grundy,
             zero: vec![0; words],
+            moore_k: moore_k(game).unwrap_or(1),
+            wants_moore: false,
+            wythoff: wythoff_partners(max),
         }
+    }
+
+    /// The predictor for rows compared with `criteria`: prefix summaries hold what those
+    /// criteria read and nothing else.
+    pub fn for_criteria(mut self, criteria: &[Criterion]) -> RowPredictor {
+        self.wants_moore =
+            criteria.iter().any(|c| matches!(c, Criterion::Moore | Criterion::MooreMisere));
+        self
     }
 
     /// Summarises a row's prefix once for every criterion.
     pub fn summary(&self, prefix: &[u32]) -> PrefixSummary {
-        let mut summary =
-            PrefixSummary { size_xor: 0, size_big: false, grundy_xor: 0, grundy_big: false };
+        let mut summary = PrefixSummary {
+            size_xor: 0,
+            size_big: false,
+            grundy_xor: 0,
+            grundy_big: false,
+            ones: 0,
+            moore_last: if self.wants_moore { moore_last(prefix, self.moore_k) } else { None },
+            single: (prefix.len() == 1).then(|| prefix[0]),
+        };
         for &h in prefix {
             let g = self.grundy[h as usize];
             summary.size_xor ^= h;
             summary.size_big |= h > 1;
             summary.grundy_xor ^= g;
             summary.grundy_big |= g > 1;
+            summary.ones += u64::from(h == 1);
         }
         summary
     }
@@ -117,6 +154,31 @@ impl RowPredictor {
                 let v = misere_rule_value(summary.grundy_xor, summary.grundy_big);
                 self.by_grundy.columns(v, zero, scratch)
             }
+            Criterion::Moore | Criterion::MooreMisere => {
+                scratch.fill(0);
+                let misere_small = criterion == Criterion::MooreMisere && !summary.size_big;
+                if let Some(last) = summary.moore_last.filter(|&c| !misere_small || c > 1) {
+                    set_column(scratch, last);
+                }
+                if misere_small {
+                    // Every heap at most 1: P iff the 1-heaps number 1 mod K + 1.
+                    let modulus = u64::from(self.moore_k) + 1;
+                    for last in 0..2 {
+                        if (summary.ones + last) % modulus == 1 {
+                            set_column(scratch, last);
+                        }
+                    }
+                }
+                scratch
+            }
+            Criterion::Wythoff | Criterion::WythoffMisere => {
+                scratch.fill(0);
+                let partners = &self.wythoff[usize::from(criterion == Criterion::WythoffMisere)];
+                if let Some(a) = summary.single {
+                    set_column(scratch, u64::from(partners[a as usize]));
+                }
+                scratch
+            }
         }
     }
 
@@ -124,9 +186,70 @@ impl RowPredictor {
     #[cfg(test)]
     pub fn predict(&self, criterion: Criterion, prefix: &[u32], out: &mut [u64]) {
         let mut scratch = vec![0u64; out.len()];
-        let mask = self.predicted(criterion, self.summary(prefix), &mut scratch);
+        let predictor = self.clone().for_criteria(&[criterion]);
+        let mask = predictor.predicted(criterion, predictor.summary(prefix), &mut scratch);
         out.copy_from_slice(mask);
     }
+}
+
+/// Sets bit `column` of a row, if the row has that column.
+fn set_column(row: &mut [u64], column: u64) {
+    if let Some(word) = row.get_mut((column / 64) as usize) {
+        *word |= 1 << (column % 64);
+    }
+}
+
+/// The one last heap that makes every binary column of `prefix` and it a multiple of
+/// `k + 1`: in each column the prefix's count must be 0 (the last heap adds 0) or k (it
+/// adds 1) mod k + 1; any other count leaves no last heap. For K = 1 it is the XOR.
+fn moore_last(prefix: &[u32], k: u32) -> Option<u64> {
+    if k == 1 {
+        return Some(u64::from(prefix.iter().fold(0, |x, &h| x ^ h)));
+    }
+    let mut ones = [0u64; 32];
+    for &h in prefix {
+        let mut rest = h;
+        while rest != 0 {
+            ones[rest.trailing_zeros() as usize] += 1;
+            rest &= rest - 1;
+        }
+    }
+    let modulus = u64::from(k) + 1;
+    let mut last = 0u64;
+    for (bit, &count) in ones.iter().enumerate() {
+        match count % modulus {
+            0 => {}
+            c if c == modulus - 1 => last |= 1 << bit,
+            _ => return None,
+        }
+    }
+    Some(last)
+}
+
+/// Each size's partner in Wythoff's pairs {⌊kφ⌋, ⌊kφ⌋ + k} (normal play), and in
+/// misère Wythoff's P-set, for sizes `0..=max`; [`NO_PARTNER`] when it is above `max`.
+fn wythoff_partners(max: u32) -> [Vec<u32>; 2] {
+    let size = max as usize + 1;
+    let mut normal = vec![NO_PARTNER; size];
+    let within = |x: u64| if x <= u64::from(max) { x as u32 } else { NO_PARTNER };
+    for k in 0..=max {
+        let a = floor_k_phi(k);
+        if a > u64::from(max) {
+            break;
+        }
+        let b = a + u64::from(k);
+        normal[a as usize] = within(b);
+        if b <= u64::from(max) {
+            normal[b as usize] = a as u32;
+        }
+    }
+    let mut misere = normal.clone();
+    for (a, b) in [(0u64, 1u64), (1, 0), (2, 2)] {
+        if let Some(slot) = misere.get_mut(a as usize) {
+            *slot = within(b);
+        }
+    }
+    [normal, misere]
 }
 
 /// The last value that makes a position P under the misère-style rule (Anti-Nim on sizes,
@@ -145,26 +268,36 @@ fn misere_rule_value(prefix_xor: u32, prefix_big: bool) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::game::Game;
 
     #[test]
     fn row_predictions_equal_per_position_definitions() {
-        let games =
-            [Game::nim(), Game::subtract(&[1, 3, 4]).unwrap(), Game::subtract(&[2, 3, 5]).unwrap()];
-        for game in &games {
+        let games = [
+            (Game::nim(), 3),
+            (Game::subtract(&[1, 3, 4]).unwrap(), 3),
+            (Game::subtract(&[2, 3, 5]).unwrap(), 3),
+            (Game::moore(2).unwrap(), 3),
+            (Game::moore(3).unwrap(), 4),
+            (Game::wythoff(), 2),
+        ];
+        for (game, heaps) in &games {
             let max = 70;
             let grundy = game.grundy(max);
-            let predictor = RowPredictor::new(&grundy);
+            let predictor = RowPredictor::new(game, max);
             let mut out = vec![0u64; 2];
-            for a in 0..=max {
-                for b in [0, 1, 2, 3, 7, 40] {
-                    for criterion in Criterion::ALL {
-                        predictor.predict(criterion, &[a, b], &mut out);
-                        for h in 0..=max {
-                            let row_says = out[h as usize / 64] >> (h % 64) & 1 == 1;
-                            let plain = criterion.predicts_p(&[a, b, h], &grundy);
-                            assert_eq!(row_says, plain, "{} {criterion} {a} {b} {h}", game.spec());
-                        }
+            let prefixes: Vec<Vec<u32>> = match heaps {
+                2 => (0..=max).map(|a| vec![a]).collect(),
+                3 => (0..=max).flat_map(|a| [0, 1, 2, 3, 7, 40].map(|b| vec![a, b])).collect(),
+                _ => (0..=max).flat_map(|a| [0, 1, 5].map(|b| vec![a, b, 1])).collect(),
+            };
+            for prefix in &prefixes {
+                for criterion in Criterion::applicable(game, *heaps) {
+                    predictor.predict(criterion, prefix, &mut out);
+                    for h in 0..=max {
+                        let row_says = out[h as usize / 64] >> (h % 64) & 1 == 1;
+                        let mut tuple = prefix.clone();
+                        tuple.push(h);
+                        let plain = criterion.predicts_p(game, &tuple, &grundy);
+                        assert_eq!(row_says, plain, "{} {criterion} {tuple:?}", game.spec());
                     }
                 }
             }

@@ -11,12 +11,15 @@ use crate::engine::{valid_columns, Engine, RowView};
 /// A position where a prediction and the DP disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counterexample {
-    /// Index of the position (mixed-radix, or canonical rank in canonical mode).
+    /// Index of the position (mixed-radix, or canonical rank in canonical mode); with a
+    /// pass, the state index `2 × index + pass`.
     pub index: u64,
     /// Its heap sizes.
     pub position: Vec<u32>,
     /// Whether the DP labels it P (the prediction then says N, and vice versa).
     pub dp_is_p: bool,
+    /// With a pass: whether the pass is still available.
+    pub pass: Option<bool>,
 }
 
 /// A prediction compared with the DP over one space under one ending.
@@ -57,14 +60,22 @@ impl FirstCounterexamples {
         FirstCounterexamples { limit, kept: BinaryHeap::new() }
     }
 
-    /// Offers the disagreeing columns `diff` of word `word` of `row`, whose DP bits are
-    /// `dp`. Returns `false` once the list is full of smaller indices: no later column of
-    /// the row can enter it, so the caller may stop offering (but must go on counting).
-    fn offer(&mut self, row: &RowView<'_>, word: usize, dp: u64, mut diff: u64) -> bool {
+    /// Offers the disagreeing columns `diff` of word `word` of `row` in pass state
+    /// `pass`, whose DP bits are `dp`. Returns `false` once the list is full of smaller
+    /// indices: no later column of the row can enter it, so the caller may stop offering
+    /// (but must go on counting).
+    fn offer(
+        &mut self,
+        row: &RowView<'_>,
+        pass: Option<bool>,
+        word: usize,
+        dp: u64,
+        mut diff: u64,
+    ) -> bool {
         while diff != 0 {
             let column = word * 64 + diff.trailing_zeros() as usize;
             diff &= diff - 1;
-            let index = row.index_of(column);
+            let index = row.state_index(column, pass);
             if self.kept.len() == self.limit {
                 match self.kept.peek() {
                     Some(&(top, _)) if index < top => {
@@ -91,10 +102,12 @@ impl FirstCounterexamples {
     /// The kept counterexamples in index order, with their positions in the engine's space.
     fn into_counterexamples(self, engine: &Engine<'_>) -> Vec<Counterexample> {
         let sorted = self.kept.into_sorted_vec();
-        let position = |index| engine.position(index);
         sorted
             .into_iter()
-            .map(|(index, dp_is_p)| Counterexample { index, position: position(index), dp_is_p })
+            .map(|(index, dp_is_p)| {
+                let (position, pass) = engine.state(index);
+                Counterexample { index, position, dp_is_p, pass }
+            })
             .collect()
     }
 }
@@ -112,11 +125,12 @@ impl Disagreements {
         Disagreements { count: 0, first: FirstCounterexamples::new(limit) }
     }
 
-    /// Compares one ending's row of DP bits with the predicted P-columns, over the row's
-    /// columns `lo..r` (bits outside them are ignored in both).
+    /// Compares one ending's row of DP bits (in pass state `pass`) with the predicted
+    /// P-columns, over the row's columns `lo..r` (bits outside them are ignored in both).
     pub(crate) fn compare_row(
         &mut self,
         row: &RowView<'_>,
+        pass: Option<bool>,
         dp_bits: &[u64],
         predicted: &[u64],
         r: usize,
@@ -139,7 +153,7 @@ impl Disagreements {
             }
             self.count += u64::from(diff.count_ones());
             if keeping {
-                keeping = self.first.offer(row, i, dp, diff);
+                keeping = self.first.offer(row, pass, i, dp, diff);
             }
         }
     }

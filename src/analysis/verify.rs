@@ -21,8 +21,9 @@ pub struct Finding {
     pub mode: Mode,
     /// The ending of the DP.
     pub ending: Ending,
-    /// The criterion compared.
-    pub criterion: Criterion,
+    /// The criterion compared; `None` when no criterion applies to the game (the
+    /// finding then counts positions and P-positions only).
+    pub criterion: Option<Criterion>,
     /// Whether the criterion is a theorem for this game and ending.
     pub theorem: bool,
     /// Positions, P-positions, agreements, disagreements, first counterexamples.
@@ -83,19 +84,12 @@ impl RowVisitor for Comparer<'_> {
     }
 
     fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
-        acc.positions += (self.columns - row.lo as usize) as u64;
-        for (j, count) in acc.p_positions.iter_mut().enumerate() {
-            *count += p_count(row.ending_bits(j));
-        }
-        let summary = self.predictor.summary(row.prefix);
-        let c_count = self.criteria.len();
-        for (c, &criterion) in self.criteria.iter().enumerate() {
-            // The prediction depends on the row only, not on the ending: look it up once.
-            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
-            for j in 0..self.endings {
-                let tally = &mut acc.disagreements[j * c_count + c];
-                tally.compare_row(row, row.ending_bits(j), predicted, self.columns);
+        if row.pass {
+            for pass in [false, true] {
+                self.visit_state(acc, row, Some(pass));
             }
+        } else {
+            self.visit_state(acc, row, None);
         }
     }
 
@@ -111,14 +105,41 @@ impl RowVisitor for Comparer<'_> {
     }
 }
 
+impl Comparer<'_> {
+    /// Counts and compares the row in one pass state (`None` without a pass).
+    fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<bool>) {
+        let available = pass == Some(true);
+        acc.positions += (self.columns - row.lo as usize) as u64;
+        for (j, count) in acc.p_positions.iter_mut().enumerate() {
+            *count += p_count(row.state_bits(j, available));
+        }
+        if self.criteria.is_empty() {
+            return;
+        }
+        let summary = self.predictor.summary(row.prefix);
+        let c_count = self.criteria.len();
+        for (c, &criterion) in self.criteria.iter().enumerate() {
+            // The prediction depends on the row only, not on the ending: look it up once.
+            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
+            for j in 0..self.endings {
+                let tally = &mut acc.disagreements[j * c_count + c];
+                tally.compare_row(row, pass, row.state_bits(j, available), predicted, self.columns);
+            }
+        }
+    }
+}
+
 /// Labels the engine's space under every ending and compares every position with each
-/// criterion, keeping at most `limit` counterexamples per (ending, criterion).
+/// criterion, keeping at most `limit` counterexamples per (ending, criterion). With no
+/// criteria, each ending still gets one finding with its positions and P-positions.
 ///
 /// All endings run in one fused pass when their working state fits in the engine's
 /// memory limit together, else one pass per ending ([`Verification::passes`] says which).
 ///
 /// # Errors
-/// [`crate::Error::TooLarge`] if even one ending does not fit.
+/// [`crate::Error::TooLarge`] if even one ending does not fit; the errors of
+/// [`Engine::ensure_supported`]; [`crate::Error::CriterionNotApplicable`] for a criterion
+/// that says nothing about the game with this heap count.
 pub fn verify(
     engine: &Engine<'_>,
     endings: &[Ending],
@@ -126,6 +147,10 @@ pub fn verify(
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Verification> {
+    engine.ensure_supported(endings)?;
+    for criterion in criteria {
+        criterion.check_applies(engine.game(), engine.space().heaps())?;
+    }
     if passes(engine, endings.len()) == 1 {
         let findings = verify_fused(engine, endings, criteria, limit, progress)?;
         return Ok(Verification { findings, passes: 1 });
@@ -158,11 +183,10 @@ fn verify_fused(
     progress: &dyn Progress,
 ) -> Result<Vec<Finding>> {
     let (game, space) = (engine.game(), engine.space());
-    let grundy = game.grundy(space.max());
     let comparer = Comparer {
         endings: endings.len(),
         criteria,
-        predictor: RowPredictor::new(&grundy),
+        predictor: RowPredictor::new(game, space.max()).for_criteria(criteria),
         limit,
         words: (space.radix() as usize).div_ceil(64),
         columns: space.radix() as usize,
@@ -171,18 +195,28 @@ fn verify_fused(
     let mut disagreements = acc.disagreements.into_iter();
     let mut findings = Vec::new();
     for (j, &ending) in endings.iter().enumerate() {
+        let finding = |criterion: Option<Criterion>, tally| Finding {
+            game: game.spec().to_string(),
+            heaps: space.heaps(),
+            max: space.max(),
+            mode: engine.mode(),
+            ending,
+            criterion,
+            theorem: criterion.is_some_and(|c| c.is_theorem(game, ending)),
+            tally,
+        };
+        if criteria.is_empty() {
+            let tally = Tally {
+                positions: acc.positions,
+                p_positions: acc.p_positions[j],
+                ..Tally::default()
+            };
+            findings.push(finding(None, tally));
+        }
         for &criterion in criteria {
             let found = disagreements.next().expect("one tally per ending and criterion");
-            findings.push(Finding {
-                game: game.spec().to_string(),
-                heaps: space.heaps(),
-                max: space.max(),
-                mode: engine.mode(),
-                ending,
-                criterion,
-                theorem: criterion.is_theorem(game, ending),
-                tally: found.into_tally(engine, acc.positions, acc.p_positions[j]),
-            });
+            let tally = found.into_tally(engine, acc.positions, acc.p_positions[j]);
+            findings.push(finding(Some(criterion), tally));
         }
     }
     Ok(findings)

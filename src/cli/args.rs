@@ -8,19 +8,29 @@ use nimtab::{parse_size, Ending, Game, Mode, SizeError, Space};
 /// makes starting the pool itself slow or fail.
 pub const MAX_THREADS: usize = 256;
 
-/// `--game G`, required.
+/// `--game G`, required, and `--pass`.
 #[derive(clap::Args, Debug)]
 pub struct GameArg {
-    /// Game: nim, subtract:S (e.g. subtract:1,3,4) or graph:PATH.
+    /// Game: nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, wythoff, moore:K or
+    /// circular:K.
     #[arg(long = "game", value_name = "G")]
     pub spec: String,
+    /// Add one pass, shared by both players: a player may pass instead of moving while
+    /// the position has a move, once per game.
+    #[arg(long)]
+    pub pass: bool,
 }
 
 impl GameArg {
-    /// The game, reading a graph file if named.
+    /// The game, reading a graph file if named, with its pass if `--pass`.
     pub fn game(&self) -> anyhow::Result<Game> {
-        Ok(Game::parse(&self.spec)?)
+        with_pass(Game::parse(&self.spec)?, self.pass)
     }
+}
+
+/// `game`, with a pass if `pass`.
+fn with_pass(game: Game, pass: bool) -> anyhow::Result<Game> {
+    Ok(if pass { game.with_pass() } else { game })
 }
 
 /// `--game G --max M`: a game and its largest heap size.
@@ -50,38 +60,59 @@ pub struct SpaceArgs {
     pub heaps: CountRange,
 }
 
-/// `--game G --rule R` of the commands that play from one position (defaults: Nim,
-/// normal play).
+/// `--game G --pass --rule R` of the commands that play from one position (defaults:
+/// Nim, normal play).
 #[derive(clap::Args, Debug)]
 pub struct PlayedGameArgs {
-    /// Game: nim, subtract:S or graph:PATH.
+    /// Game: nim, subtract:S, graph:PATH, wythoff, moore:K or circular:K.
     #[arg(long, value_name = "G", default_value = "nim")]
     game: String,
-    /// Ending rule: normal, misere or sj.
+    /// Add one pass, shared by both players; the position starts with it available.
+    #[arg(long)]
+    pass: bool,
+    /// Ending rule: normal, misere or sj (sums of heaps only).
     #[arg(long, value_name = "R", default_value = "normal")]
     rule: String,
 }
 
 impl PlayedGameArgs {
-    /// The game and the ending, validated.
+    /// The game and the ending, validated together.
     pub fn parse(&self) -> anyhow::Result<(Game, Ending)> {
         let ending = Ending::parse(&self.rule)?;
-        Ok((Game::parse(&self.game)?, ending))
+        let game = with_pass(Game::parse(&self.game)?, self.pass)?;
+        if ending == Ending::Sj {
+            game.require_sum("--rule sj")?;
+        }
+        Ok((game, ending))
     }
 }
 
 /// `--rules R`: the endings a table command labels.
 #[derive(clap::Args, Debug)]
 pub struct RulesArg {
-    /// Rules, a comma list of normal, misere, sj.
-    #[arg(long = "rules", value_name = "R", default_value = "normal,misere,sj")]
-    pub list: String,
+    /// Rules, a comma list of normal, misere, sj (default: all three for nim,
+    /// subtract:S and graph:PATH; normal,misere for other games and with --pass).
+    #[arg(long = "rules", value_name = "R")]
+    pub list: Option<String>,
 }
 
 impl RulesArg {
-    /// The endings, deduplicated, in column order.
-    pub fn endings(&self) -> anyhow::Result<Vec<Ending>> {
-        Ending::parse_list(&self.list).with_context(|| format!("--rules '{}'", self.list))
+    /// The endings for `game`, deduplicated, in column order: the list given, or the
+    /// game's defaults. The SJ rule is refused for a game that is not a sum of heaps.
+    pub fn endings(&self, game: &Game) -> anyhow::Result<Vec<Ending>> {
+        let Some(list) = &self.list else { return Ok(Ending::defaults(game)) };
+        let endings = Ending::parse_list(list).with_context(|| format!("--rules '{list}'"))?;
+        if endings.contains(&Ending::Sj) {
+            game.require_sum(&format!("--rules '{list}': the SJ rule"))?;
+        }
+        Ok(endings)
+    }
+
+    /// The endings of a command over many games (a sweep): the list given, or every
+    /// ending; a game that cannot have one is refused when it runs.
+    pub fn listed_or_all(&self) -> anyhow::Result<Vec<Ending>> {
+        let list = self.list.as_deref().unwrap_or("normal,misere,sj");
+        Ending::parse_list(list).with_context(|| format!("--rules '{list}'"))
     }
 }
 

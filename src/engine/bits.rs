@@ -26,6 +26,47 @@ pub(crate) fn set_bit(words: &mut [u64], column: usize) {
     words[column / 64] |= 1 << (column % 64);
 }
 
+/// A row mask with bit `h` set where `sizes[h]`.
+pub(crate) fn mask_of(sizes: &[bool], words: usize) -> Vec<u64> {
+    let mut mask = vec![0u64; words];
+    for (h, _) in sizes.iter().enumerate().filter(|(_, &set)| set) {
+        set_bit(&mut mask, h);
+    }
+    mask
+}
+
+/// Sets every bit of `row` at or above the first set bit of `below` (the columns that
+/// reach some set column of `below` by lowering the last heap any amount, 0 included).
+pub(crate) fn block_at_or_above_first(row: &mut [u64], below: &[u64]) {
+    let Some(first) = first_set(below) else { return };
+    let (word, bit) = (first / 64, first % 64);
+    row[word] |= !0u64 << bit;
+    for w in &mut row[word + 1..] {
+        *w = !0;
+    }
+}
+
+/// `dst |= src` shifted up by `k` columns (bit `c` of `src` lands on column `c + k`).
+pub(crate) fn or_shifted_into(dst: &mut [u64], src: &[u64], k: usize) {
+    let (words, bits) = (k / 64, k % 64);
+    for i in (words..dst.len()).rev() {
+        let j = i - words;
+        let mut value = src[j] << bits;
+        if bits > 0 && j > 0 {
+            value |= src[j - 1] >> (64 - bits);
+        }
+        dst[i] |= value;
+    }
+}
+
+/// Shifts a row up by one column in place (the top column falls off).
+pub(crate) fn shift_up_one(row: &mut [u64]) {
+    for i in (0..row.len()).rev() {
+        let carry = if i > 0 { row[i - 1] >> 63 } else { 0 };
+        row[i] = row[i] << 1 | carry;
+    }
+}
+
 /// Clears the bits below `lo`.
 pub(crate) fn clear_below(row: &mut [u64], lo: usize) {
     for (i, word) in row.iter_mut().enumerate() {
@@ -63,6 +104,19 @@ mod tests {
         assert_eq!(valid_columns(0, 0, 5), 0b11111);
         assert_eq!(valid_columns(1, 70, 100), (!0u64 << 6) & (!0u64 >> 28));
         assert_eq!(valid_columns(0, 64, 128), 0);
+    }
+
+    #[test]
+    fn shifts_and_blocks_cross_word_boundaries() {
+        let mut dst = [0u64; 3];
+        or_shifted_into(&mut dst, &[1 << 63, 1, 0], 65);
+        assert_eq!(dst, [0, 0, 1 | 1 << 1]);
+        let mut row = [1u64 << 63, 0];
+        shift_up_one(&mut row);
+        assert_eq!(row, [0, 1]);
+        let mut blocked = [0u64, 0];
+        block_at_or_above_first(&mut blocked, &[0, 1 << 3]);
+        assert_eq!(blocked, [0, !0u64 << 3]);
     }
 
     #[test]

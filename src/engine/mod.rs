@@ -11,19 +11,27 @@
 //! Only the move rule produces the labels: a position is P iff it is not forced N by the
 //! ending and no option is P. No criterion is consulted.
 
+mod bands;
 mod bits;
+mod explicit;
 mod general;
+mod grundy;
 mod labels;
 pub(crate) mod layout;
+mod lines;
 mod memory;
 mod nim;
 mod pass;
+mod prefix_moves;
+mod row_kind;
+mod run;
 mod schedule;
 mod shared_rows;
 mod sources;
 mod subtract;
 mod visitor;
 
+pub use grundy::GrundyValues;
 pub use labels::Labels;
 pub use memory::MemoryPlan;
 pub use visitor::{NoProgress, Progress, RowView, RowVisitor};
@@ -34,23 +42,13 @@ use crate::error::Result;
 use crate::host;
 use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::ending::Ending;
-use crate::model::game::{Game, MoveRule};
+use crate::model::game::Game;
+use crate::model::options::PositionOptions;
 use crate::model::space::{Mode, Space};
 use general::FlatOptions;
 use layout::Layout;
-use pass::{EndingPass, Pass};
-use shared_rows::SharedRows;
-
-/// How a row is solved along its last heap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RowKind {
-    /// Options are all smaller sizes: a row holds at most one P, the first free column.
-    Nim,
-    /// Options are `h - s` with every `s <= 64`: bit `s - 1` of the mask for each `s`.
-    Subtract(u64),
-    /// Options read from explicit lists.
-    General,
-}
+use lines::LinePlan;
+use row_kind::{reach_below, row_kind, RowKind};
 
 /// Labels the positions of one space of one game, in full or canonical mode.
 ///
@@ -60,13 +58,22 @@ pub struct Engine<'g> {
     game: &'g Game,
     layout: Layout,
     kind: RowKind,
-    /// Option lists of every heap size, one flat array (empty for Nim, which needs none).
+    /// Option lists of every heap size, one flat array (only for table-based sum rows).
     options: FlatOptions,
     /// Canonical Nim: ranks a prefix with one heap removed (length k - 1).
     short_ranker: Option<CanonicalRanker>,
     /// Canonical table rows: `reach_below[m]` is the least size below `m` that some heap
     /// of size `>= m` can move to (`m` if none); it bounds the columns to preload.
     reach_below: Vec<u32>,
+    /// Multi-heap games in full mode: the line and box accumulators.
+    lines: Option<LinePlan>,
+    /// Multi-heap games on the general or explicit path: their options.
+    position_options: Option<PositionOptions<'g>>,
+    /// `no_move[h]`: a heap of size `h` has no move alone; a position of such heaps has
+    /// no move at all (and may not pass).
+    no_move: Vec<bool>,
+    /// The same as a row mask over the last heap.
+    no_move_mask: Vec<u64>,
     /// Layers with fewer positions on average run on the calling thread.
     parallel_threshold: u64,
     /// Bytes a run may allocate.
@@ -92,6 +99,7 @@ pub struct EngineBuilder<'g> {
     space: Space,
     parallel_threshold: u64,
     memory_limit: Option<u64>,
+    general_path: bool,
 }
 
 impl<'g> EngineBuilder<'g> {
@@ -110,6 +118,15 @@ impl<'g> EngineBuilder<'g> {
         self
     }
 
+    /// For a game whose moves change several heaps, in full mode: read every source row
+    /// of a row's prefix moves one by one (the general path, which any multi-heap rule
+    /// can use) instead of the line and box accumulators of Wythoff, Moore and circular
+    /// Nim. Slower; for cross-checks and benchmarks. Default `false`.
+    pub fn general_path(mut self, general: bool) -> Self {
+        self.general_path = general;
+        self
+    }
+
     /// Prepares the option lists and the row layout, if they fit in the memory limit.
     ///
     /// They are sized by the largest heap, so with a huge `max` they alone can exceed the
@@ -118,33 +135,41 @@ impl<'g> EngineBuilder<'g> {
     pub fn build(self) -> Engine<'g> {
         let (game, space, mode) = (self.game, self.space, self.space.mode());
         let max = space.max();
-        let k = space.heaps() - 1;
-        let mut kind = row_kind(game, max);
-        // Full-mode Nim keeps (k - 1) accumulator rows per value of a prefix heap, which
-        // outgrows a whole table when k - 1 > M + 1 (many heaps, tiny max): use the table.
-        if kind == RowKind::Nim && mode == Mode::Full && k >= 2 && (k - 1) as u64 > space.radix() {
-            kind = RowKind::General;
-        }
+        let kind = row_kind(game, space, mode, self.general_path);
         let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
         let prepared = fixed_bytes(game, space, kind) <= memory_limit;
-        // Nim's row solver needs no option lists, and listing them costs O(max^2).
-        let options = if kind == RowKind::Nim || !prepared {
-            FlatOptions::default()
-        } else {
+        // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
+        let options = if kind.needs_option_lists() && prepared {
             FlatOptions::of_game(game, max)
+        } else {
+            FlatOptions::default()
         };
         let canonical = mode == Mode::Canonical && prepared;
+        let k = space.heaps() - 1;
         let short_ranker =
             (canonical && kind == RowKind::Nim && k >= 1).then(|| CanonicalRanker::new(max, k - 1));
-        let reach_below =
-            if canonical && kind != RowKind::Nim { reach_below(&options, max) } else { Vec::new() };
+        let reach_below = if canonical && kind.needs_option_lists() {
+            reach_below(&options, max)
+        } else {
+            Vec::new()
+        };
+        let lines = (kind == RowKind::Lines && prepared).then(|| LinePlan::new(game.kind(), space));
+        let position_options = (matches!(kind, RowKind::Sources | RowKind::Explicit) && prepared)
+            .then(|| PositionOptions::new(game, space.heaps()));
+        let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
+        let layout = Layout::new(space, prepared);
+        let no_move_mask = bits::mask_of(&no_move, layout.words_per_row());
         Engine {
             game,
-            layout: Layout::new(space, prepared),
+            layout,
             kind,
             options,
             short_ranker,
             reach_below,
+            lines,
+            position_options,
+            no_move,
+            no_move_mask,
             parallel_threshold: self.parallel_threshold,
             memory_limit,
         }
@@ -154,49 +179,17 @@ impl<'g> EngineBuilder<'g> {
 /// Bytes an engine keeps whatever it labels, all sized by the largest heap: option lists
 /// (4 bytes an option, 8 a size, and the growth of the list while it is built), canonical
 /// ranks (rows of `max + 2` words for the prefix, tuple and, in canonical Nim, shorter
-/// ranker), and per-size tables (Grundy values, terminal sizes, reach).
+/// ranker), and per-size tables (Grundy values, terminal sizes, reach, no-move sizes).
 fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
     let sizes = u64::from(space.max()) + 2;
-    let options = match kind {
-        RowKind::Nim => 0,
-        _ => game.option_count(space.max()).saturating_mul(8).saturating_add(sizes * 8),
+    let options = if kind.needs_option_lists() {
+        game.option_count(space.max()).saturating_mul(8).saturating_add(sizes * 8)
+    } else {
+        0
     };
     let n = space.heaps() as u64;
     let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
     options.saturating_add(ranks).saturating_add(sizes * 16)
-}
-
-/// `reach[m]`: the least size below `m` that a heap of size `>= m` can move to, or `m`.
-fn reach_below(options: &FlatOptions, max: u32) -> Vec<u32> {
-    let mut reach = vec![0u32; max as usize + 2];
-    reach[max as usize + 1] = max + 1;
-    let mut least = u32::MAX;
-    for m in (0..=max).rev() {
-        least = least.min(options.of(m as usize).first().copied().unwrap_or(u32::MAX));
-        reach[m as usize] = least.min(m);
-    }
-    reach
-}
-
-fn row_kind(game: &Game, max: u32) -> RowKind {
-    match game.move_rule() {
-        MoveRule::Nim => RowKind::Nim,
-        MoveRule::Subtract(set) => {
-            subtract::history_mask(set, max).map_or(RowKind::General, RowKind::Subtract)
-        }
-        MoveRule::Graph(moves) => {
-            // A graph that lets every size up to max drop to every smaller one is Nim.
-            let is_nim = (0..=max as usize).all(|h| {
-                let list = moves.get(h).map_or(&[][..], |l| &l[..]);
-                list.len() == h && list.iter().enumerate().all(|(i, &o)| o as usize == i)
-            });
-            if is_nim {
-                RowKind::Nim
-            } else {
-                RowKind::General
-            }
-        }
-    }
 }
 
 impl<'g> Engine<'g> {
@@ -205,14 +198,15 @@ impl<'g> Engine<'g> {
         Engine::builder(game, space).build()
     }
 
-    /// Settings for an engine over `space` (every tuple or sorted tuples only, as the
-    /// space says): memory limit, parallel threshold.
+    /// Settings for an engine over `space` (whose mode says every tuple or sorted tuples
+    /// only): memory limit, parallel threshold, the general path.
     pub fn builder(game: &'g Game, space: Space) -> EngineBuilder<'g> {
         EngineBuilder {
             game,
             space,
             parallel_threshold: schedule::PARALLEL_THRESHOLD,
             memory_limit: None,
+            general_path: false,
         }
     }
 
@@ -231,9 +225,10 @@ impl<'g> Engine<'g> {
         self.layout.mode()
     }
 
-    /// Positions labelled per ending (sorted tuples only, in canonical mode).
+    /// Positions labelled per ending (sorted tuples only, in canonical mode); with a
+    /// pass, every heap tuple counts twice (pass used, pass available).
     pub fn positions(&self) -> u64 {
-        self.layout.positions()
+        self.layout.positions() * self.pass_states() as u64
     }
 
     /// The position of an index: mixed-radix, or the rank among sorted tuples.
@@ -241,21 +236,75 @@ impl<'g> Engine<'g> {
         self.layout.position(index)
     }
 
+    /// The position and pass state of a state index (see [`RowView::state_index`]):
+    /// without a pass, the position of the index and `None`.
+    pub fn state(&self, index: u64) -> (Vec<u32>, Option<bool>) {
+        if self.game.has_pass() {
+            (self.layout.position(index / 2), Some(index % 2 == 1))
+        } else {
+            (self.layout.position(index), None)
+        }
+    }
+
     /// Bytes a run may allocate.
     pub fn memory_limit(&self) -> u64 {
         self.memory_limit
     }
 
-    /// Memory the tables need, before anything is allocated.
+    /// 2 with a pass (used, available), else 1.
+    fn pass_states(&self) -> usize {
+        if self.game.has_pass() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Memory the tables need, before anything is allocated (per ending, both pass
+    /// states of a game with a pass).
     pub fn memory_plan(&self) -> MemoryPlan {
-        let row_bytes = self.layout.words_per_row() as u64 * 8;
+        let states = self.pass_states() as u64;
+        let row_bytes = self.layout.words_per_row() as u64 * 8 * states;
         let table_bytes = self.layout.rows().saturating_mul(row_bytes);
         let (working_bytes, needs_table) = match self.kind {
             RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
+            RowKind::Lines => {
+                let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
+                (rows.saturating_mul(row_bytes), false)
+            }
             _ => (0, true),
         };
         let fixed_bytes = fixed_bytes(self.game, self.space(), self.kind);
         MemoryPlan { table_bytes, working_bytes, fixed_bytes, needs_table }
+    }
+
+    /// What a run keeps besides the kept tables: `table` (a whole label table per
+    /// ending), `nim line accumulators`, or `line and box accumulators` (multi-heap
+    /// games in full mode).
+    pub fn working_state(&self) -> &'static str {
+        match self.kind {
+            RowKind::Nim => "nim line accumulators",
+            RowKind::Lines => "line and box accumulators",
+            _ => "table",
+        }
+    }
+
+    /// Refuses what the game cannot do in this space: a heap count it is not defined
+    /// for, sorted tuples only for a game that is not symmetric, the SJ rule for a game
+    /// that is not a sum of heaps.
+    ///
+    /// # Errors
+    /// [`crate::Error::GameHeaps`], [`crate::Error::NotSymmetric`] or
+    /// [`crate::Error::NotASum`].
+    pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
+        self.game.check_heaps(self.space().heaps())?;
+        if self.mode() == Mode::Canonical && !self.game.is_symmetric() {
+            return Err(crate::Error::NotSymmetric { spec: self.game.spec().to_string() });
+        }
+        if endings.contains(&Ending::Sj) {
+            self.game.require_sum("the SJ rule")?;
+        }
+        Ok(())
     }
 
     /// Refuses a run over `endings` endings at once (keeping their tables or not) that
@@ -264,13 +313,27 @@ impl<'g> Engine<'g> {
     /// # Errors
     /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
     pub fn ensure_fits(&self, endings: usize, keep_tables: bool) -> Result<()> {
-        let need = self.memory_plan().run(endings, keep_tables);
-        let canonical_would_help = self.mode() == Mode::Full && self.space().heaps() >= 3;
+        self.refuse_above(self.memory_plan().run(endings, keep_tables))
+    }
+
+    /// Refuses `need` bytes (a caller's sum of [`MemoryPlan::run`] and
+    /// [`Engine::grundy_bytes`], for work held at once) above the memory limit.
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
+    pub fn ensure_fits_bytes(&self, need: u64) -> Result<()> {
+        self.refuse_above(need)
+    }
+
+    /// Refuses a run needing `need` bytes above the memory limit.
+    fn refuse_above(&self, need: u64) -> Result<()> {
+        let canonical_would_help =
+            self.mode() == Mode::Full && self.space().heaps() >= 3 && self.game.is_symmetric();
         memory::refuse_above(need, self.memory_limit, || self.describe(), canonical_would_help)
     }
 
     /// The space as messages name it: `game, N heaps, max M`.
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("{}, {} heaps, max {}", self.game.spec(), self.space().heaps(), self.space().max())
     }
 
@@ -291,7 +354,7 @@ impl<'g> Engine<'g> {
     /// Labels every position under `ending` and returns the table.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the table and working state exceed the memory limit.
+    /// As [`Engine::label_all`].
     pub fn label(&self, ending: Ending) -> Result<Labels> {
         let mut tables = self.label_all(&[ending], &NoProgress)?;
         Ok(tables.remove(0))
@@ -302,11 +365,13 @@ impl<'g> Engine<'g> {
     ///
     /// # Errors
     /// [`crate::Error::TooLarge`] if the tables of all endings do not fit together;
-    /// [`crate::Error::OutOfMemory`] if the system refuses them anyway.
+    /// [`crate::Error::OutOfMemory`] if the system refuses them anyway; the errors of
+    /// [`Engine::ensure_supported`].
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
+        self.ensure_supported(endings)?;
         self.ensure_fits(endings.len(), true)?;
-        let (tables, ()) = self.run(endings, true, &(), progress)?;
-        Ok(tables)
+        let (tables, ()) = self.run(endings, true, None, &(), progress)?;
+        Ok(self.labels_of(endings, tables))
     }
 
     /// Labels every position under each of `endings` in one fused pass, streaming each
@@ -315,81 +380,28 @@ impl<'g> Engine<'g> {
     ///
     /// # Errors
     /// [`crate::Error::TooLarge`] if the working state of all endings does not fit;
-    /// [`crate::Error::OutOfMemory`] if the system refuses it anyway.
+    /// [`crate::Error::OutOfMemory`] if the system refuses it anyway; the errors of
+    /// [`Engine::ensure_supported`].
     pub fn stream<V: RowVisitor>(
         &self,
         endings: &[Ending],
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
+        self.ensure_supported(endings)?;
         self.ensure_fits(endings.len(), false)?;
-        Ok(self.run(endings, false, visitor, progress)?.1)
+        Ok(self.run(endings, false, None, visitor, progress)?.1)
     }
 
-    /// The fused pass: allocates each ending's tables, runs, and hands back the tables if
-    /// `keep_tables`. The caller has checked the memory against the plan; an allocation
-    /// the system refuses anyway is an error, not an abort.
-    fn run<V: RowVisitor>(
-        &self,
-        endings: &[Ending],
-        keep_tables: bool,
-        visitor: &V,
-        progress: &dyn Progress,
-    ) -> Result<(Vec<Labels>, V::Acc)> {
-        let plan = self.memory_plan();
-        let table_bytes = if keep_tables || plan.needs_table { plan.table_bytes } else { 0 };
-        let mut tables = Vec::with_capacity(endings.len());
-        let mut accumulators = Vec::with_capacity(endings.len());
-        for _ in endings {
-            tables.push(self.zeroed_words(table_bytes)?);
-            accumulators.push(self.zeroed_words(plan.working_bytes)?);
+    /// The kept tables of a run, one per track (ending and pass state), as [`Labels`].
+    fn labels_of(&self, endings: &[Ending], tables: Vec<Vec<u64>>) -> Vec<Labels> {
+        let mut tables = tables.into_iter();
+        let mut labels = Vec::with_capacity(endings.len());
+        for &ending in endings {
+            let used = tables.next().expect("one table per track");
+            let available = self.game.has_pass().then(|| tables.next().expect("a pass track"));
+            labels.push(Labels::new(self.layout.clone(), ending, used, available));
         }
-        let passes = endings
-            .iter()
-            .zip(tables.iter_mut().zip(accumulators.iter_mut()))
-            .map(|(&ending, (table, acc))| self.ending_pass(ending, table, acc))
-            .collect();
-        let result = Pass { engine: self, endings: passes }.run(visitor, progress);
-        if !keep_tables {
-            return Ok((Vec::new(), result));
-        }
-        let labels = endings
-            .iter()
-            .zip(tables)
-            .map(|(&ending, words)| Labels::new(self.layout.clone(), ending, words))
-            .collect();
-        Ok((labels, result))
-    }
-
-    /// `bytes / 8` zeroed words, or [`crate::Error::OutOfMemory`] if the system refuses
-    /// them (`vec!` would abort the process instead).
-    fn zeroed_words(&self, bytes: u64) -> Result<Vec<u64>> {
-        let refused = || crate::Error::OutOfMemory { what: self.describe(), bytes };
-        let words = usize::try_from(bytes / 8).map_err(|_| refused())?;
-        let mut table = Vec::new();
-        table.try_reserve_exact(words).map_err(|_| refused())?;
-        table.resize(words, 0);
-        Ok(table)
-    }
-
-    /// One ending's terminal sizes and tables, shared for the pass.
-    fn ending_pass<'a>(
-        &self,
-        ending: Ending,
-        table: &'a mut [u64],
-        accumulators: &'a mut [u64],
-    ) -> EndingPass<'a> {
-        let w = self.layout.words_per_row();
-        let terminal = ending.terminal_sizes(self.game, self.space().max());
-        let mut terminal_mask = vec![0u64; w];
-        for (h, _) in terminal.iter().enumerate().filter(|(_, &t)| t) {
-            bits::set_bit(&mut terminal_mask, h);
-        }
-        EndingPass {
-            terminal,
-            terminal_mask,
-            table: SharedRows::new(table, w),
-            accumulators: SharedRows::new(accumulators, w),
-        }
+        labels
     }
 }

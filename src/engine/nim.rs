@@ -4,10 +4,11 @@
 //! smaller one, so a line holds at most one P-position. Instead of a table, the engine
 //! keeps one *accumulator* row per line: the P-columns found on it so far. A row's
 //! blocked columns are the OR of its lines' accumulators; its P is the first column not
-//! blocked (if no smaller column of the row is P, in canonical rows).
+//! blocked (if no smaller column of the row is P, in canonical rows). With a pass each
+//! track has its own lines.
 
 use crate::engine::bits::{first_set, or_into};
-use crate::engine::pass::{Pass, Scratch};
+use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::nim_sources_canonical;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
@@ -15,22 +16,24 @@ use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::Mode;
 
 impl Pass<'_, '_, '_> {
-    /// A canonical Nim row (or the one row of a 1-heap space), under every ending.
+    /// A canonical Nim row (or the one row of a 1-heap space), on every track.
     pub(crate) fn nim_row(&self, scratch: &mut Scratch, lo: u32) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
         let below = nim_sources_canonical(e, scratch);
-        for (j, ending) in self.endings.iter().enumerate() {
+        for (j, track) in self.tracks.iter().enumerate() {
             let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
             for &slot in &scratch.sources {
-                ending.accumulators.or_into(slot, blocked);
+                track.accumulators.or_into(slot, blocked);
             }
-            let below_p = below != 0 && ending.accumulators.bit(below - 1, lo as usize);
-            let row = &mut scratch.rows[j * w..(j + 1) * w];
+            self.block_pass(j, scratch);
+            let below_p = below != 0 && track.accumulators.bit(below - 1, lo as usize);
+            let (blocked, row) =
+                (&scratch.blocked[j * w..(j + 1) * w], &mut scratch.rows[j * w..(j + 1) * w]);
             solve_nim_row(lo as usize, r, below_p, blocked, row);
             if let Some(column) = first_set(row) {
                 for &slot in &scratch.sources {
-                    ending.accumulators.set_bit(slot, column);
+                    track.accumulators.set_bit(slot, column);
                 }
             }
         }
@@ -66,7 +69,7 @@ impl Pass<'_, '_, '_> {
         run_layers(schedule, visitor, progress, firsts, || vec![0u32; outer], work)
     }
 
-    /// Labels the plane of `outer` (all values of the last prefix heap) under every ending.
+    /// Labels the plane of `outer` (all values of the last prefix heap) on every track.
     fn plane<V: RowVisitor>(&self, outer: &[u32], visitor: &V, acc: &mut V::Acc) -> u64 {
         let e = self.engine;
         let space = e.layout.space();
@@ -78,44 +81,62 @@ impl Pass<'_, '_, '_> {
         });
         let first_row = space.index(outer) * r;
         let outer_terminal: Vec<bool> = self
-            .endings
+            .tracks
             .iter()
-            .map(|ending| outer.iter().all(|&h| ending.terminal[h as usize]))
+            .map(|track| outer.iter().all(|&h| track.terminal[h as usize]))
             .collect();
-        // P-columns of earlier rows of this plane: the line along hk, per ending.
-        let mut line = vec![0u64; w * self.endings.len()];
-        let mut blocked = vec![0u64; w * self.endings.len()];
-        let mut rows = vec![0u64; w * self.endings.len()];
+        let outer_stuck = outer.iter().all(|&h| e.no_move[h as usize]);
+        // P-columns of earlier rows of this plane: the line along hk, per track.
+        let tracks = self.tracks.len();
+        let mut line = vec![0u64; w * tracks];
+        let mut blocked = vec![0u64; w * tracks];
+        let mut rows = vec![0u64; w * tracks];
         for hk in 0..r as usize {
             prefix[k - 1] = hk as u32;
+            let table_row = first_row as usize + hk;
             blocked.copy_from_slice(&line);
             rows.fill(0);
-            for (j, ending) in self.endings.iter().enumerate() {
+            for (j, track) in self.tracks.iter().enumerate() {
+                let (done, rest) = rows.split_at_mut(j * w);
+                let row = &mut rest[..w];
                 let blocked = &mut blocked[j * w..(j + 1) * w];
-                if outer_terminal[j] && ending.terminal[hk] {
-                    or_into(blocked, &ending.terminal_mask);
+                if outer_terminal[j] && track.terminal[hk] {
+                    or_into(blocked, &track.terminal_mask);
+                }
+                if let Some(excluded) = track.excluded {
+                    or_into(blocked, &excluded[table_row * w..(table_row + 1) * w]);
                 }
                 for &base in &bases {
-                    ending.accumulators.or_into(base + hk, blocked);
+                    track.accumulators.or_into(base + hk, blocked);
                 }
-                let row = &mut rows[j * w..(j + 1) * w];
+                if track.pass_available {
+                    let stuck = outer_stuck && e.no_move[hk];
+                    block_pass_columns(blocked, &done[(j - 1) * w..], stuck, &e.no_move_mask);
+                }
                 solve_nim_row(0, r as usize, false, blocked, row);
                 if let Some(column) = first_set(row) {
                     line[j * w + column / 64] |= 1 << (column % 64);
                     for &base in &bases {
-                        ending.accumulators.set_bit(base + hk, column);
+                        track.accumulators.set_bit(base + hk, column);
                     }
                 }
-                if !ending.table.is_empty() {
-                    ending.table.store(first_row as usize + hk, row);
+                if !track.table.is_empty() {
+                    track.table.store(table_row, row);
                 }
             }
-            let first_index = (first_row + hk as u64) * r;
-            let view =
-                RowView { prefix: &prefix, lo: 0, bits: &rows, words_per_row: w, first_index };
+            let first_index = table_row as u64 * r;
+            let pass = e.game.has_pass();
+            let view = RowView {
+                prefix: &prefix,
+                lo: 0,
+                bits: &rows,
+                words_per_row: w,
+                first_index,
+                pass,
+            };
             visitor.visit(acc, &view);
         }
-        r * r
+        r * r * e.pass_states() as u64
     }
 }
 
@@ -129,7 +150,7 @@ fn line_bases(outer_len: usize, r: u64, without: impl Fn(usize) -> u64) -> Vec<u
 
 /// Nim row: every column can reach every smaller one, so the row's only possible P is the
 /// first column `>= lo` not blocked from outside, and only if nothing below `lo` is P.
-fn solve_nim_row(lo: usize, r: usize, below: bool, blocked: &[u64], row: &mut [u64]) {
+pub(crate) fn solve_nim_row(lo: usize, r: usize, below: bool, blocked: &[u64], row: &mut [u64]) {
     if below {
         return;
     }

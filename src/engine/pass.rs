@@ -1,7 +1,10 @@
 //! One labelling pass: every row of a space under one or several endings at once.
 //!
 //! All endings of a run share one enumeration of the rows, one index computation and one
-//! visit per row; each ending has its own terminal positions and its own tables.
+//! visit per row; each *track* (an ending, and with a pass also each pass state) has its
+//! own terminal positions and its own tables. A game's pass adds the pass-available track
+//! right after the pass-used one: its row is labelled in the same task, just after the
+//! pass-used row of the same columns, which is one of its options.
 
 use crate::engine::bits::{clear_below, or_into, set_bit};
 use crate::engine::general::solve_general_row;
@@ -11,24 +14,30 @@ use crate::engine::sources::{general_sources_canonical, general_sources_full};
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::engine::{Engine, RowKind};
+use crate::model::options::LastHeap;
 use crate::model::space::Mode;
 
-/// One ending's part of a pass: its terminal sizes and the tables it fills.
-pub(crate) struct EndingPass<'a> {
+/// One track of a pass: an ending in one pass state, its terminal sizes and its tables.
+pub(crate) struct Track<'a> {
     /// `terminal[h]`: a position whose heaps all have such sizes is forced N.
     pub terminal: Vec<bool>,
     /// The same as a row mask over the last heap.
     pub terminal_mask: Vec<u64>,
+    /// Whether the track holds the positions whose pass is still available; the track
+    /// before it holds the same ending with the pass used.
+    pub pass_available: bool,
     /// The label table (empty when neither kept nor needed).
     pub table: SharedRows<'a>,
-    /// Nim's line accumulators (empty for other row solvers).
+    /// Accumulators of the Nim and multi-heap line solvers (empty for the others).
     pub accumulators: SharedRows<'a>,
+    /// Grundy rounds: positions given a smaller value, which are never candidates.
+    pub excluded: Option<&'a [u64]>,
 }
 
-/// One labelling pass over a space, for one or several endings at once.
+/// One labelling pass over a space, for one or several tracks at once.
 pub(crate) struct Pass<'e, 'g, 'a> {
     pub engine: &'e Engine<'g>,
-    pub endings: Vec<EndingPass<'a>>,
+    pub tracks: Vec<Track<'a>>,
 }
 
 /// Per-task scratch buffers, allocated once per task, never per position.
@@ -37,11 +46,25 @@ pub(crate) struct Scratch {
     enumeration: Vec<u32>,
     pub prefix: Vec<u32>,
     pub other: Vec<u32>,
-    /// Rows (accumulator or table) that block this row; the same for every ending.
+    /// Rows (accumulator or table) that block this row; the same for every track.
     pub sources: Vec<usize>,
     /// Canonical table rows: `(column, row)` pairs to preload below the prefix max.
     pub preload: Vec<(u32, usize)>,
-    /// Per ending, `words_per_row` words each.
+    /// Multi-heap general path: the source rows of the prefix moves and their transforms.
+    pub moves: Vec<(usize, LastHeap)>,
+    /// Multi-heap line solver: the accumulator rows of this row, and per box one row.
+    pub slots: Vec<(usize, usize)>,
+    pub box_reads: Vec<u64>,
+    /// Rows whose columns at or above their first P are blocked (one row).
+    pub at_or_below: Vec<u64>,
+    /// Explicit options: a position, an option, and the option sorted.
+    pub position: Vec<u32>,
+    pub option: Vec<u32>,
+    pub sorted: Vec<u32>,
+    /// Whether every prefix heap has no move alone (then a column of such a heap is a
+    /// position without moves, which may not pass).
+    pub prefix_stuck: bool,
+    /// Per track, `words_per_row` words each.
     pub blocked: Vec<u64>,
     pub rows: Vec<u64>,
 }
@@ -74,13 +97,23 @@ impl Pass<'_, '_, '_> {
 
     fn scratch(&self) -> Scratch {
         let k = self.engine.layout.prefix_len();
-        let words = self.engine.layout.words_per_row() * self.endings.len();
+        let w = self.engine.layout.words_per_row();
+        let words = w * self.tracks.len();
+        let boxes = self.engine.lines.as_ref().map_or(0, |plan| plan.boxes());
         Scratch {
             enumeration: vec![0; k],
             prefix: vec![0; k],
             other: vec![0; k + 1],
             sources: Vec::new(),
             preload: Vec::new(),
+            moves: Vec::new(),
+            slots: Vec::new(),
+            box_reads: vec![0; boxes * w],
+            at_or_below: vec![0; w],
+            position: Vec::new(),
+            option: Vec::new(),
+            sorted: Vec::new(),
+            prefix_stuck: false,
             blocked: vec![0; words],
             rows: vec![0; words],
         }
@@ -110,34 +143,55 @@ impl Pass<'_, '_, '_> {
         done
     }
 
-    /// Labels the row of `scratch.prefix` under every ending; returns positions labelled.
+    /// Labels the row of `scratch.prefix` on every track; returns positions labelled.
     fn row<V: RowVisitor>(&self, scratch: &mut Scratch, visitor: &V, acc: &mut V::Acc) -> u64 {
         let layout = &self.engine.layout;
         let lo = layout.lo(&scratch.prefix);
         let row = layout.row_index(&scratch.prefix);
-        self.block_terminal(scratch);
+        self.block_forced(scratch, row as usize);
         match self.engine.kind {
             // Full-mode Nim with a prefix runs by planes; here: canonical, or no prefix.
             RowKind::Nim => self.nim_row(scratch, lo),
+            RowKind::Lines => self.lines_row(scratch, row as usize),
+            RowKind::Sources => self.sources_row(scratch),
+            RowKind::Explicit => self.explicit_row(scratch, lo),
             kind => self.table_row(scratch, kind, row, lo),
         }
         self.finish_row(scratch, visitor, acc, row, lo)
     }
 
-    /// Clears the row buffers and blocks the columns the ending forces N.
-    fn block_terminal(&self, scratch: &mut Scratch) {
+    /// Clears the row buffers and blocks, on every track, the columns the ending forces N
+    /// and the excluded columns of table row `row`.
+    fn block_forced(&self, scratch: &mut Scratch, row: usize) {
         let w = self.engine.layout.words_per_row();
         scratch.blocked.fill(0);
         scratch.rows.fill(0);
-        for (ending, blocked) in self.endings.iter().zip(scratch.blocked.chunks_exact_mut(w)) {
-            if scratch.prefix.iter().all(|&h| ending.terminal[h as usize]) {
-                or_into(blocked, &ending.terminal_mask);
+        scratch.prefix_stuck = scratch.prefix.iter().all(|&h| self.engine.no_move[h as usize]);
+        for (track, blocked) in self.tracks.iter().zip(scratch.blocked.chunks_exact_mut(w)) {
+            if scratch.prefix.iter().all(|&h| track.terminal[h as usize]) {
+                or_into(blocked, &track.terminal_mask);
+            }
+            if let Some(excluded) = track.excluded {
+                or_into(blocked, &excluded[row * w..(row + 1) * w]);
             }
         }
     }
 
+    /// Track `j` with the pass available may pass, into the pass-used position of the
+    /// same heaps (track `j - 1`, whose row is already labelled), while the position has
+    /// a move: its columns whose pass-used position is P are blocked.
+    pub(crate) fn block_pass(&self, j: usize, scratch: &mut Scratch) {
+        if !self.tracks[j].pass_available {
+            return;
+        }
+        let w = self.engine.layout.words_per_row();
+        let used = &scratch.rows[(j - 1) * w..j * w];
+        let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+        block_pass_columns(blocked, used, scratch.prefix_stuck, &self.engine.no_move_mask);
+    }
+
     /// A row of a table-based solver: block the columns whose prefix moves reach a P, then
-    /// solve along the last heap.
+    /// solve along the last heap, track by track.
     fn table_row(&self, scratch: &mut Scratch, kind: RowKind, row: u64, lo: u32) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
@@ -145,29 +199,30 @@ impl Pass<'_, '_, '_> {
             Mode::Canonical => general_sources_canonical(e, scratch),
             Mode::Full => general_sources_full(e, scratch, row),
         }
-        for (j, ending) in self.endings.iter().enumerate() {
-            let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
-            for &slot in &scratch.sources {
-                ending.table.or_into(slot, blocked);
-            }
-            let out = &mut scratch.rows[j * w..(j + 1) * w];
-            for &(h, slot) in &scratch.preload {
-                if ending.table.bit(slot, lo as usize) {
-                    set_bit(out, h as usize);
+        for (j, track) in self.tracks.iter().enumerate() {
+            {
+                let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+                for &slot in &scratch.sources {
+                    track.table.or_into(slot, blocked);
+                }
+                let out = &mut scratch.rows[j * w..(j + 1) * w];
+                for &(h, slot) in &scratch.preload {
+                    if track.table.bit(slot, lo as usize) {
+                        set_bit(out, h as usize);
+                    }
                 }
             }
-        }
-        let lo = lo as usize;
-        for (blocked, out) in scratch.blocked.chunks_exact(w).zip(scratch.rows.chunks_exact_mut(w))
-        {
+            self.block_pass(j, scratch);
+            let blocked = &scratch.blocked[j * w..(j + 1) * w];
+            let out = &mut scratch.rows[j * w..(j + 1) * w];
             match kind {
-                RowKind::Subtract(mask) => solve_subtract_row(mask, lo, r, blocked, out),
-                _ => solve_general_row(&e.options, lo, r, blocked, out),
+                RowKind::Subtract(mask) => solve_subtract_row(mask, lo as usize, r, blocked, out),
+                _ => solve_general_row(&e.options, lo as usize, r, blocked, out),
             }
         }
     }
 
-    /// Stores the finished row of every ending and hands it to the visitor.
+    /// Stores the finished row of every track and hands it to the visitor.
     fn finish_row<V: RowVisitor>(
         &self,
         scratch: &mut Scratch,
@@ -178,10 +233,10 @@ impl Pass<'_, '_, '_> {
     ) -> u64 {
         let layout = &self.engine.layout;
         let w = layout.words_per_row();
-        for (ending, bits) in self.endings.iter().zip(scratch.rows.chunks_exact_mut(w)) {
+        for (track, bits) in self.tracks.iter().zip(scratch.rows.chunks_exact_mut(w)) {
             clear_below(bits, lo as usize);
-            if !ending.table.is_empty() {
-                ending.table.store(row as usize, bits);
+            if !track.table.is_empty() {
+                track.table.store(row as usize, bits);
             }
         }
         let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
@@ -191,8 +246,17 @@ impl Pass<'_, '_, '_> {
             bits: &scratch.rows,
             words_per_row: w,
             first_index,
+            pass: self.engine.game.has_pass(),
         };
         visitor.visit(acc, &view);
-        layout.space().radix() - u64::from(lo)
+        (layout.space().radix() - u64::from(lo)) * self.engine.pass_states() as u64
+    }
+}
+
+/// Blocks the columns whose pass-used position `used` is P, except (when every prefix
+/// heap is stuck) the columns of positions without moves, which may not pass.
+pub(crate) fn block_pass_columns(blocked: &mut [u64], used: &[u64], stuck: bool, no_move: &[u64]) {
+    for ((b, &u), &n) in blocked.iter_mut().zip(used).zip(no_move) {
+        *b |= if stuck { u & !n } else { u };
     }
 }

@@ -32,6 +32,24 @@
 //!      last prefix heap. Another plane `O'` of the layer touching the same line would
 //!      agree with `O` on every outer heap but `i` and have the same outer sum, so
 //!      `O' = O`.
+//!    - *Multi-heap lines, slants and diagonals* (`lines.rs`): the task labelling prefix
+//!      `P` reads, shifts in place (slants) and then sets bits of the accumulator row of
+//!      each line through `P`: along one prefix heap `i` (the row of `P` without `i`), or
+//!      along two prefix heaps `i`, `j` lowered together (the row of `P` without `i` and
+//!      `j`, and `P_i - P_j`). A prefix `P'` of the same layer on the same line is
+//!      `P + t e_i` or `P + t (e_i + e_j)` with an equal sum, so `t = 0` and `P' = P`.
+//!    - *Multi-heap boxes* (`lines.rs`): the task labelling `P` writes the box row of `P`
+//!      itself (its own, unique in the layer) and reads the box rows of `P - e_i`, whose
+//!      sum is one less: earlier layers.
+//!    - *Multi-heap source rows* (`prefix_moves.rs`, `explicit.rs`): a task reads the
+//!      table rows of the prefixes its moves reach and writes its own. A move that
+//!      changes a prefix heap lowers the prefix sum: in full mode directly; on sorted
+//!      tuples because the `n - 1` smallest heaps of an option never exceed those of the
+//!      position, order statistic by order statistic, and are all equal only when the
+//!      move changed the largest heap alone (a move in the row, which reads no table).
+//!    - *The pass and the Grundy rounds* add no shared access: a pass-available track
+//!      reads the pass-used row from the task's own buffers, and the positions excluded
+//!      from a round are a plain shared slice, only read.
 //! 3. **Bounds**: every access checks its row against the table's length, in release
 //!    builds too, so a wrong index is a panic, never an out-of-bounds access.
 //!
@@ -107,6 +125,12 @@ impl<'a> SharedRows<'a> {
     #[inline]
     pub(crate) fn set_bit(&self, row: usize, column: usize) {
         crate::engine::bits::set_bit(self.row_mut(row), column);
+    }
+
+    /// Changes row `row`, which the caller owns in this layer, in place.
+    #[inline]
+    pub(crate) fn update(&self, row: usize, change: impl FnOnce(&mut [u64])) {
+        change(self.row_mut(row));
     }
 
     #[inline]

@@ -23,24 +23,56 @@ pub struct RowView<'a> {
     pub lo: u32,
     /// P-bits of the row: bit `hN` is set iff `(prefix, hN)` is P; bits below `lo` are
     /// clear. In a run over several endings, the endings' rows follow one another,
-    /// `words_per_row` words each, in the order the endings were given.
+    /// `words_per_row` words each, in the order the endings were given; with a pass, each
+    /// ending has two rows, the pass used then the pass available.
     pub bits: &'a [u64],
     /// Words in one ending's row: `ceil((M + 1) / 64)`.
     pub words_per_row: usize,
     /// Index of the position `(prefix, lo)`: mixed-radix, or canonical rank in canonical mode.
     /// Position `(prefix, h)` has index `first_index + (h - lo)`.
     pub first_index: u64,
+    /// Whether the game has a pass (two rows per ending).
+    pub pass: bool,
 }
 
 impl RowView<'_> {
-    /// The row of the `j`-th ending of the run.
+    /// The row of the `j`-th ending of the run (with a pass: the pass used).
     pub fn ending_bits(&self, j: usize) -> &[u64] {
-        &self.bits[j * self.words_per_row..(j + 1) * self.words_per_row]
+        self.state_bits(j, false)
+    }
+
+    /// The row of the `j`-th ending with the pass available (`true`) or used.
+    ///
+    /// # Panics
+    /// For `pass_available` in a game without a pass.
+    #[inline]
+    pub fn state_bits(&self, j: usize, pass_available: bool) -> &[u64] {
+        debug_assert!(self.pass || !pass_available, "a game without a pass has one row per ending");
+        let track = if self.pass { 2 * j + usize::from(pass_available) } else { j };
+        &self.bits[track * self.words_per_row..(track + 1) * self.words_per_row]
+    }
+
+    /// The pass states of the row: `[None]` without a pass, else used then available.
+    pub fn pass_states(&self) -> &'static [Option<bool>] {
+        if self.pass {
+            &[Some(false), Some(true)]
+        } else {
+            &[None]
+        }
     }
 
     /// The index of position `(prefix, h)` for a column `h >= lo`.
     pub fn index_of(&self, h: usize) -> u64 {
         self.first_index + (h - self.lo as usize) as u64
+    }
+
+    /// The index of a state: the position's index, or with a pass `2 × index + pass`
+    /// (the pass state varies fastest, as in `solve` tables).
+    pub fn state_index(&self, h: usize, pass: Option<bool>) -> u64 {
+        match pass {
+            None => self.index_of(h),
+            Some(available) => 2 * self.index_of(h) + u64::from(available),
+        }
     }
 }
 

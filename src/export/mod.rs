@@ -8,5 +8,6 @@ pub mod labels_csv;
 pub mod manifest;
 pub mod plot;
 pub mod report;
+pub mod report_games;
 pub mod summary;
 pub mod text_table;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use crate::analysis::criteria::Criterion;
 use crate::analysis::verify::Finding;
 use crate::model::ending::Ending;
-use crate::model::position::{Label, Spaced};
+use crate::model::position::{Label, SpacedState};
 
 /// Facts about the run that produced the findings.
 #[derive(Clone, Debug)]
@@ -41,6 +41,7 @@ pub fn render_report(findings: &[Finding], run: &RunInfo, sections: &[Section]) 
     );
     what_was_verified(&mut out, findings);
     matrix(&mut out, findings);
+    without_criteria(&mut out, findings);
     families(&mut out, findings);
     for section in sections {
         let _ = writeln!(out, "## {}\n\n{}\n", section.title, section.body.trim_end());
@@ -69,11 +70,14 @@ fn what_was_verified(out: &mut String, findings: &[Finding]) {
     let _ = writeln!(
         out,
         "Every position of each space below was labelled P or N by retrograde dynamic \
-         programming from the move rule alone (normal, misère and SJ ending rules), then \
-         compared with three closed-form criteria computed independently: XOR (Bouton / \
-         Sprague–Grundy), Anti-Nim (Bouton's misère rule on heap sizes) and SJ (the SJ \
-         theorem on Grundy values). A cell `d / p` counts disagreements `d` among `p` \
-         positions, summed over the heap counts.\n"
+         programming from the move rule alone (normal, misère and, for sums of heaps, SJ \
+         ending rules), then compared with the closed-form criteria that apply to the game, \
+         computed independently: XOR (Bouton / Sprague–Grundy), Anti-Nim (Bouton's misère \
+         rule on heap sizes) and SJ (the SJ theorem on Grundy values) for sums; Moore's rule \
+         and its misère form for Nim and Moore's Nim_K; Wythoff's pairs and the misère \
+         Wythoff set for Wythoff's game. A cell `d / p` counts disagreements `d` among `p` \
+         positions, summed over the heap counts. With a pass, a position counts twice (pass \
+         available, pass used).\n"
     );
     let _ = writeln!(out, "| game | heaps | max | positions per rule |");
     let _ = writeln!(out, "|---|---|---|---|");
@@ -92,7 +96,7 @@ fn what_was_verified(out: &mut String, findings: &[Finding]) {
 }
 
 fn criteria_of(findings: &[Finding]) -> Vec<Criterion> {
-    let mut out: Vec<Criterion> = findings.iter().map(|f| f.criterion).collect();
+    let mut out: Vec<Criterion> = findings.iter().filter_map(|f| f.criterion).collect();
     out.sort();
     out.dedup();
     out
@@ -110,32 +114,60 @@ fn matrix(out: &mut String, findings: &[Finding]) {
     let _ = writeln!(out, "## Verification matrix\n");
     let _ = writeln!(
         out,
-        "Rows are game × rule, columns the criteria; **bold** cells are theorems (XOR under \
-         normal play, SJ under the SJ rule, Anti-Nim under misère Nim), which must show 0.\n"
+        "Rows are game × rule, columns the criteria (`·` where a criterion does not apply \
+         to the game); **bold** cells are theorems (XOR under normal play, SJ under the SJ \
+         rule, Anti-Nim under misère Nim, Moore's rules for Nim and Nim_K, Wythoff's pairs \
+         and the misère Wythoff set), which must show 0.\n"
     );
     let header: Vec<&str> = criteria.iter().map(|c| c.name()).collect();
     let _ = writeln!(out, "| game | rule | {} |", header.join(" | "));
     let _ = writeln!(out, "|---|---|{}", "---|".repeat(criteria.len()));
     for game in games(findings) {
         for rule in rules_of(findings) {
+            let of_row = |f: &&Finding| f.game == game && f.ending == rule;
+            if !findings.iter().filter(of_row).any(|f| f.criterion.is_some()) {
+                continue;
+            }
             let cells: Vec<String> = criteria
                 .iter()
                 .map(|&c| {
-                    let group: Vec<&Finding> = findings
-                        .iter()
-                        .filter(|f| f.game == game && f.ending == rule && f.criterion == c)
-                        .collect();
+                    let group: Vec<&Finding> =
+                        findings.iter().filter(of_row).filter(|f| f.criterion == Some(c)).collect();
                     let d: u64 = group.iter().map(|f| f.tally.disagree).sum();
                     let p: u64 = group.iter().map(|f| f.tally.positions).sum();
-                    if group.first().is_some_and(|f| f.theorem) {
-                        format!("**{d} / {p}**")
-                    } else {
-                        format!("{d} / {p}")
+                    match group.first() {
+                        None => "·".to_string(),
+                        Some(f) if f.theorem => format!("**{d} / {p}**"),
+                        Some(_) => format!("{d} / {p}"),
                     }
                 })
                 .collect();
             let _ = writeln!(out, "| `{game}` | {rule} | {} |", cells.join(" | "));
         }
+    }
+    out.push('\n');
+}
+
+/// The spaces of games no criterion applies to: their positions and P-positions.
+fn without_criteria(out: &mut String, findings: &[Finding]) {
+    let counted: Vec<&Finding> = findings.iter().filter(|f| f.criterion.is_none()).collect();
+    if counted.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## Games without a criterion\n");
+    let _ = writeln!(
+        out,
+        "No closed form is known for these games (or none applies to them), so the DP's \
+         tables are the result: positions and P-positions per rule and heap count.\n"
+    );
+    let _ = writeln!(out, "| game | heaps | max | rule | positions | P |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    for f in counted {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {} |",
+            f.game, f.heaps, f.max, f.ending, f.tally.positions, f.tally.p_positions
+        );
     }
     out.push('\n');
 }
@@ -156,7 +188,9 @@ fn families(out: &mut String, findings: &[Finding]) {
         for criterion in criteria_of(findings) {
             let group: Vec<&Finding> = findings
                 .iter()
-                .filter(|f| f.ending == rule && f.criterion == criterion && f.tally.disagree > 0)
+                .filter(|f| {
+                    f.ending == rule && f.criterion == Some(criterion) && f.tally.disagree > 0
+                })
                 .collect();
             if group.is_empty() {
                 continue;
@@ -165,9 +199,9 @@ fn families(out: &mut String, findings: &[Finding]) {
             let _ = writeln!(out, "{}\n", explanation(criterion, rule));
             for game in games(findings) {
                 let Some(first) = group.iter().find(|f| f.game == game) else { continue };
-                let of_game = findings
-                    .iter()
-                    .filter(|f| f.game == game && f.ending == rule && f.criterion == criterion);
+                let of_game = findings.iter().filter(|f| {
+                    f.game == game && f.ending == rule && f.criterion == Some(criterion)
+                });
                 let (d, p) =
                     of_game.fold((0, 0), |(d, p), f| (d + f.tally.disagree, p + f.tally.positions));
                 let c = &first.tally.counterexamples[0];
@@ -178,7 +212,7 @@ fn families(out: &mut String, findings: &[Finding]) {
                     "- `{game}`: {d} of {p} positions; first ({} heaps): `({})` is {dp} by \
                      the DP, {predicted} by the criterion.",
                     first.heaps,
-                    Spaced(&c.position)
+                    SpacedState(&c.position, c.pass)
                 );
             }
             out.push('\n');
@@ -229,6 +263,23 @@ fn explanation(criterion: Criterion, ending: Ending) -> &'static str {
              misère labels heap 3 P. Under the SJ rule the same criterion has no \
              disagreement."
         }
+        (Criterion::Moore, _) => {
+            "Moore's rule is the normal-play theorem of Nim_K (Nim is K = 1). Under misère \
+             play (and the SJ rule, which for Nim is misère play) the endgame where every \
+             heap is at most 1 is decided by the count of 1-heaps instead (Moore's misère \
+             rule), and the two rules differ exactly there."
+        }
+        (Criterion::MooreMisere, _) => {
+            "Moore's misère rule applied to another ending: it differs from the normal-play \
+             rule exactly where every heap is at most 1. (In Nim the SJ rule is misère play, \
+             so there it agrees.)"
+        }
+        (Criterion::Wythoff | Criterion::WythoffMisere, _) => {
+            "Wythoff's pairs and the misère Wythoff set differ at six small positions only: \
+             misère play labels (0,1), (1,0), (2,2) P and (0,0), (1,2), (2,1) N (see the \
+             section on Wythoff's game); each criterion applied to the other rule \
+             disagrees exactly there."
+        }
         (Criterion::Xor, Ending::Normal) | (Criterion::Sj, Ending::Sj) => {
             "This is a theorem: any disagreement here is a bug in the engine or the criterion."
         }
@@ -248,7 +299,7 @@ mod tests {
             max: 3,
             mode: Mode::Full,
             ending,
-            criterion,
+            criterion: Some(criterion),
             theorem: criterion == Criterion::Sj && ending == Ending::Sj,
             tally: Tally {
                 positions: 4,
@@ -256,7 +307,12 @@ mod tests {
                 agree: 4 - disagree,
                 disagree,
                 counterexamples: (disagree > 0)
-                    .then(|| Counterexample { index: 3, position: vec![3], dp_is_p: true })
+                    .then(|| Counterexample {
+                        index: 3,
+                        position: vec![3],
+                        dp_is_p: true,
+                        pass: None,
+                    })
                     .into_iter()
                     .collect(),
             },

@@ -6,7 +6,7 @@ use crate::analysis::tally::Counterexample;
 use crate::analysis::verify::Finding;
 use crate::export::text_table::{Align, TextTable};
 use crate::model::ending::Ending;
-use crate::model::position::{Label, Spaced};
+use crate::model::position::{Label, SpacedState};
 
 /// The summary's columns: CSV name, name in the text table, alignment in it.
 const SUMMARY_COLUMNS: [(&str, &str, Align); 10] = [
@@ -31,24 +31,34 @@ pub fn summary_header() -> Vec<&'static str> {
 pub const COUNTEREXAMPLE_HEADER: [&str; 8] =
     ["game", "heaps", "max", "rule", "criterion", "position", "dp", "predicted"];
 
-/// The cells of one finding, in summary column order, ending with `first`.
-fn finding_cells(f: &Finding, first: String) -> Vec<String> {
+/// The criterion column of a finding that compares no criterion (none applies).
+pub const NO_CRITERION: &str = "none";
+
+/// The cells of one finding, in summary column order, ending with `first`; the agree and
+/// disagree cells of a finding without a criterion are `nothing`.
+fn finding_cells(f: &Finding, first: String, nothing: &str) -> Vec<String> {
     let t = &f.tally;
+    let (criterion, agree, disagree) = match f.criterion {
+        Some(c) => (c.name(), t.agree.to_string(), t.disagree.to_string()),
+        None => (NO_CRITERION, nothing.to_string(), nothing.to_string()),
+    };
     vec![
         f.game.clone(),
         f.heaps.to_string(),
         f.max.to_string(),
         f.ending.name().to_string(),
-        f.criterion.name().to_string(),
+        criterion.to_string(),
         t.positions.to_string(),
         t.p_positions.to_string(),
-        t.agree.to_string(),
-        t.disagree.to_string(),
+        agree,
+        disagree,
         first,
     ]
 }
 
-/// Writes `summary.csv`: one row per (heaps, rule, criterion).
+/// Writes `summary.csv`: one row per (heaps, rule, criterion). A game no criterion
+/// applies to gets one row per (heaps, rule) with criterion `none` and empty `agree`,
+/// `disagree` and `first_counterexample` cells, e.g. `circular:2,3,15,normal,none,4096,64,,,`.
 ///
 /// # Errors
 /// The writer's I/O error.
@@ -56,8 +66,9 @@ pub fn write_summary<W: Write + ?Sized>(out: &mut W, findings: &[Finding]) -> io
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(summary_header())?;
     for f in findings {
-        let first = f.tally.counterexamples.first().map(|c| Spaced(&c.position).to_string());
-        csv.write_record(finding_cells(f, first.unwrap_or_default()))?;
+        let first = f.tally.counterexamples.first();
+        let first = first.map(|c| SpacedState(&c.position, c.pass).to_string());
+        csv.write_record(finding_cells(f, first.unwrap_or_default(), ""))?;
     }
     csv.flush()
 }
@@ -72,7 +83,7 @@ pub fn write_counterexamples<W: Write + ?Sized>(
 ) -> io::Result<()> {
     writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
     for f in findings {
-        let criterion = f.criterion.name();
+        let Some(criterion) = f.criterion.map(|c| c.name()) else { continue };
         let rows = &f.tally.counterexamples;
         write_counterexample_rows(out, &f.game, f.max, f.ending, criterion, rows)?;
     }
@@ -101,7 +112,7 @@ pub fn write_counterexample_rows<W: Write + ?Sized>(
             &max.to_string(),
             ending.name(),
             criterion,
-            &Spaced(&c.position).to_string(),
+            &SpacedState(&c.position, c.pass).to_string(),
             dp.as_str(),
             dp.flipped().as_str(),
         ])?;
@@ -116,10 +127,10 @@ pub fn summary_table(findings: &[Finding]) -> String {
     let mut table = TextTable::new(&header, &align);
     for f in findings {
         let first = f.tally.counterexamples.first().map_or("-".to_string(), |c| {
-            format!("({}) dp {}", Spaced(&c.position), Label::of(c.dp_is_p))
+            format!("({}) dp {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
         let theorem_note = if f.theorem_failed() { "  THEOREM FAILED" } else { "" };
-        table.push(finding_cells(f, format!("{first}{theorem_note}")));
+        table.push(finding_cells(f, format!("{first}{theorem_note}"), "-"));
     }
     table.render()
 }

@@ -43,6 +43,16 @@ impl Ending {
         }
     }
 
+    /// The endings a game is labelled under by default: all three for a sum of heaps;
+    /// normal and misère play otherwise (the SJ rule needs heap Grundy values).
+    pub fn defaults(game: &Game) -> Vec<Ending> {
+        if game.is_sum() {
+            Ending::ALL.to_vec()
+        } else {
+            vec![Ending::Normal, Ending::Misere]
+        }
+    }
+
     /// Parses a comma list; the result is deduplicated and in column order.
     ///
     /// # Errors

@@ -1,9 +1,25 @@
-//! Component games: the move rule every heap follows, and its Grundy values.
+//! Games: the move rule of one heap, the moves of games that are not sums, and the pass.
+//!
+//! A *sum* (`nim`, `subtract:S`, `graph:PATH`) moves one heap at a time by its move rule.
+//! Wythoff's game, Moore's Nim_K and circular Nim also move several heaps at once; their
+//! moves on one heap alone are Nim's. Any game may carry a *pass*: one per game, shared by
+//! both players, allowed while the position has a move.
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
+use crate::model::options::PositionOptions;
+
+/// Parses the `K` of `moore:K` or `circular:K`: a positive integer.
+fn parse_k(spec: &str, text: &str) -> Result<u32> {
+    let bad = |reason: String| Error::BadGame { spec: spec.to_string(), reason };
+    match text.trim().parse::<u32>() {
+        Ok(0) => Err(bad("K must be at least 1".to_string())),
+        Ok(k) => Ok(k),
+        Err(_) => Err(bad(format!("K must be a positive integer, got '{text}'"))),
+    }
+}
 
 /// How one heap may change in a move: always to a strictly smaller size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,24 +32,51 @@ pub enum MoveRule {
     Graph(Vec<Vec<u32>>),
 }
 
-/// A component game with the specification it was built from.
+/// How the heaps of a position move: one at a time (a sum), or several at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// A sum of heaps: every move changes one heap, by the move rule.
+    Sum,
+    /// Wythoff: take k > 0 from one heap, or the same k from two heaps.
+    Wythoff,
+    /// Moore's Nim_K: take any amounts from 1 to K heaps, at least one token in all.
+    Moore(u32),
+    /// Circular Nim: the heaps stand in a circle; take any amounts from K cyclically
+    /// consecutive heaps, at least one token in all.
+    Circular(u32),
+}
+
+/// A game with the specification it was built from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     spec: String,
     move_rule: MoveRule,
+    kind: GameKind,
+    pass: bool,
 }
 
 impl Game {
-    /// Parses `nim`, `subtract:S` or `graph:PATH` (the graph file is read here).
+    /// Parses `nim`, `subtract:S`, `graph:PATH` (the graph file is read here), `wythoff`,
+    /// `moore:K` or `circular:K`.
     ///
     /// A subtraction set may list a value twice; it is normalised to a sorted set.
     ///
     /// # Errors
-    /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], or a graph file's error.
+    /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], [`Error::BadGame`] (a `K`
+    /// that is not a positive integer), or a graph file's error.
     pub fn parse(spec: &str) -> Result<Game> {
         let spec = spec.trim();
         if spec == "nim" {
             return Ok(Game::nim());
+        }
+        if spec == "wythoff" {
+            return Ok(Game::multi_heap(spec, GameKind::Wythoff));
+        }
+        if let Some(k) = spec.strip_prefix("moore:") {
+            return Ok(Game::multi_heap(spec, GameKind::Moore(parse_k(spec, k)?)));
+        }
+        if let Some(k) = spec.strip_prefix("circular:") {
+            return Ok(Game::multi_heap(spec, GameKind::Circular(parse_k(spec, k)?)));
         }
         if let Some(list) = spec.strip_prefix("subtract:") {
             return Game::parse_subtract(spec, list);
@@ -50,7 +93,48 @@ impl Game {
 
     /// The game of Nim.
     pub fn nim() -> Game {
-        Game { spec: "nim".to_string(), move_rule: MoveRule::Nim }
+        Game::sum("nim", MoveRule::Nim)
+    }
+
+    /// Wythoff's game: take k > 0 from one heap, or the same k from two heaps.
+    pub fn wythoff() -> Game {
+        Game::multi_heap("wythoff", GameKind::Wythoff)
+    }
+
+    /// Moore's Nim_K: take any amounts from 1 to `k` heaps, at least one token in all.
+    ///
+    /// # Errors
+    /// [`Error::BadGame`] for `k` = 0.
+    pub fn moore(k: u32) -> Result<Game> {
+        Game::parse(&format!("moore:{k}"))
+    }
+
+    /// Circular Nim: take any amounts from `k` cyclically consecutive heaps.
+    ///
+    /// # Errors
+    /// [`Error::BadGame`] for `k` = 0.
+    pub fn circular(k: u32) -> Result<Game> {
+        Game::parse(&format!("circular:{k}"))
+    }
+
+    /// The same game with one pass added, shared by both players: a player may pass
+    /// instead of moving while the position has a move, once per game. The specification
+    /// gains ` --pass`.
+    pub fn with_pass(mut self) -> Game {
+        if !self.pass {
+            self.pass = true;
+            self.spec.push_str(" --pass");
+        }
+        self
+    }
+
+    fn sum(spec: &str, move_rule: MoveRule) -> Game {
+        Game { spec: spec.to_string(), move_rule, kind: GameKind::Sum, pass: false }
+    }
+
+    /// A game whose moves may change several heaps; alone, a heap moves as in Nim.
+    fn multi_heap(spec: &str, kind: GameKind) -> Game {
+        Game { spec: spec.to_string(), move_rule: MoveRule::Nim, kind, pass: false }
     }
 
     /// A subtraction game; `set` is sorted and deduplicated.
@@ -83,7 +167,7 @@ impl Game {
     }
 
     fn from_pairs(spec: &str, pairs: &[(u32, u32)]) -> Game {
-        Game { spec: spec.to_string(), move_rule: MoveRule::Graph(moves_from_pairs(pairs)) }
+        Game::sum(spec, MoveRule::Graph(moves_from_pairs(pairs)))
     }
 
     fn parse_subtract(spec: &str, list: &str) -> Result<Game> {
@@ -103,20 +187,80 @@ impl Game {
         }
         set.sort_unstable();
         set.dedup();
-        Ok(Game { spec: spec.to_string(), move_rule: MoveRule::Subtract(set) })
+        Ok(Game::sum(spec, MoveRule::Subtract(set)))
     }
 
-    /// The specification as given (`nim`, `subtract:1,3,4`, `graph:data/graphs/x.csv`).
+    /// The specification as given (`nim`, `subtract:1,3,4`, `graph:data/graphs/x.csv`,
+    /// `moore:2`), followed by ` --pass` when the game has a pass.
     pub fn spec(&self) -> &str {
         &self.spec
     }
 
-    /// How a heap may move.
+    /// How a heap may move alone (Nim's rule for Wythoff, Moore and circular Nim).
     pub fn move_rule(&self) -> &MoveRule {
         &self.move_rule
     }
 
-    /// The sizes a heap of size `h` may move to, ascending.
+    /// Whether moves change one heap at a time or several.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// Whether the game has a pass.
+    pub fn has_pass(&self) -> bool {
+        self.pass
+    }
+
+    /// Whether the game is a sum of heaps: each move changes one heap and nothing is
+    /// shared, so the heaps' Grundy values decide normal play (and the SJ rule exists).
+    pub fn is_sum(&self) -> bool {
+        self.kind == GameKind::Sum && !self.pass
+    }
+
+    /// Whether a position's label does not depend on the order of its heaps, so that
+    /// sorted tuples stand for all (every game but circular Nim).
+    pub fn is_symmetric(&self) -> bool {
+        !matches!(self.kind, GameKind::Circular(_))
+    }
+
+    /// Refuses a heap count the game is not defined for: `circular:K` needs at least `K`
+    /// heaps.
+    ///
+    /// # Errors
+    /// [`Error::GameHeaps`] naming the game and the heap count.
+    pub fn check_heaps(&self, heaps: usize) -> Result<()> {
+        match self.kind {
+            GameKind::Circular(k) if k as usize > heaps => Err(Error::GameHeaps {
+                spec: self.spec.clone(),
+                heaps,
+                reason: format!("K = {k} consecutive heaps need at least {k} heaps"),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses a use that needs heap Grundy values when the game is not a sum; `what`
+    /// names the use (`the SJ rule`).
+    ///
+    /// # Errors
+    /// [`Error::NotASum`] naming the game and the use.
+    pub fn require_sum(&self, what: &str) -> Result<()> {
+        if self.is_sum() {
+            return Ok(());
+        }
+        Err(Error::NotASum { spec: self.spec.clone(), what: what.to_string() })
+    }
+
+    /// Every option of a position (the pass aside), as heap tuples.
+    pub fn options_of(&self, position: &[u32]) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        let options = PositionOptions::new(self, position.len());
+        let (mut buf, mut option) = (Vec::new(), Vec::new());
+        options.for_each(position, &mut buf, &mut option, &mut |o| out.push(o.to_vec()));
+        out
+    }
+
+    /// The sizes a heap of size `h` may move to alone, ascending.
     pub fn options(&self, h: u32) -> Vec<u32> {
         match &self.move_rule {
             MoveRule::Nim => (0..h).collect(),

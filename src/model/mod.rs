@@ -1,10 +1,11 @@
-//! The model: games and their move rules, spaces and their indexing, ending rules, positions.
+//! The model: games and their move rules, their options, spaces and their indexing, ending rules, positions.
 
 pub mod canonical;
 pub mod ending;
 pub mod enumerate;
 pub mod game;
 mod graph_file;
+pub mod options;
 pub mod position;
 pub mod space;
 

@@ -20,6 +20,22 @@ impl fmt::Display for Spaced<'_> {
     }
 }
 
+/// A position with its pass state, as CSV files and summaries write it: the heap sizes
+/// separated by single spaces, then ` pass=1` (pass available) or ` pass=0` (used) in a
+/// game with a pass: `0 0 3 pass=1`.
+#[derive(Clone, Copy, Debug)]
+pub struct SpacedState<'a>(pub &'a [u32], pub Option<bool>);
+
+impl fmt::Display for SpacedState<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", Spaced(self.0))?;
+        match self.1 {
+            Some(available) => write!(f, " pass={}", u8::from(available)),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A position written as a tuple: `(14,21,39)`, as moves and play-outs show it.
 #[derive(Clone, Copy, Debug)]
 pub struct Tuple<'a>(pub &'a [u32]);

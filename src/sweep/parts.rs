@@ -7,9 +7,9 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use super::{Shard, Sweep, SweepError, SweepRow};
-use crate::export::summary::summary_header;
+use crate::export::summary::{summary_header, NO_CRITERION};
 use crate::model::ending::Ending;
-use crate::model::position::Spaced;
+use crate::model::position::SpacedState;
 
 /// The first words of a part's first line.
 const PART_MARK: &str = "# nimtab sweep ";
@@ -48,7 +48,10 @@ pub fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Resu
 /// A row's cells in the order of [`summary_header`], as `summary.csv` writes a finding.
 fn row_cells(r: &SweepRow) -> [String; 10] {
     let t = &r.tally;
-    let first = t.counterexamples.first().map(|c| Spaced(&c.position).to_string());
+    let first = t.counterexamples.first().map(|c| SpacedState(&c.position, c.pass).to_string());
+    // A game no criterion applies to has only its counts, as in `summary.csv`.
+    let compared = r.test != NO_CRITERION;
+    let count = |n: u64| if compared { n.to_string() } else { String::new() };
     [
         r.game.clone(),
         r.heaps.to_string(),
@@ -57,8 +60,8 @@ fn row_cells(r: &SweepRow) -> [String; 10] {
         r.test.clone(),
         t.positions.to_string(),
         t.p_positions.to_string(),
-        t.agree.to_string(),
-        t.disagree.to_string(),
+        count(t.agree),
+        count(t.disagree),
         first.unwrap_or_default(),
     ]
 }

@@ -10,6 +10,7 @@ use crate::analysis::claim::test_claim;
 use crate::analysis::verify::verify;
 use crate::engine::{Engine, NoProgress, Progress};
 use crate::error::{Error, Result};
+use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
 
 /// Whether a game's run may share the memory limit with runs of other games.
@@ -139,7 +140,7 @@ impl Sweep {
                         heaps: f.heaps,
                         max: f.max,
                         ending: f.ending,
-                        test: f.criterion.name().to_string(),
+                        test: f.criterion.map_or(NO_CRITERION, |c| c.name()).to_string(),
                         theorem: f.theorem,
                         tally: f.tally,
                     }));

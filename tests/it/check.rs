@@ -560,7 +560,7 @@ fn control_characters_in_a_claim_keep_it_on_one_line_with_the_caret_in_place() {
             .collect::<Vec<_>>())
     };
     let unknown = "unknown name 'xo'; expected one of h1..hN, g1..gN, n, sum, max, min, xor, \
-                   gxor, gmax, ones, rich, zeros, nonzero, true, false";
+                   gxor, gmax, ones, rich, zeros, nonzero, pass, grundy, true, false";
     // The tab is shown as `\t`, two columns: the caret is under the x.
     let tab = claim("\txo == 0");
     assert_eq!(tab.status, 2);

@@ -288,7 +288,7 @@ fn cli_refuses_bad_plot_arguments_with_status_2() {
     let base = ["plot", "--game", "nim", "--max", "7", "--rule", "normal"];
     for (extra, message) in [
         (vec!["--heaps", "3", "--out", svg], "--heaps 3 needs --slice h3=K"),
-        (vec!["--slice", "h3=1", "--out", svg], "--slice is for --heaps 3"),
+        (vec!["--slice", "h3=1", "--out", svg], "--slice h3=K is for --heaps 3"),
         (vec!["--heaps", "3", "--slice", "h2=1", "--out", svg], "--slice must be h3=K"),
         (vec!["--heaps", "3", "--slice", "h3=9", "--out", svg], "above --max 7"),
         (vec!["--heaps", "4", "--out", svg], "must be 2 or 3"),

@@ -69,7 +69,7 @@ fn manifest_commands_regenerate_their_files() {
         let _ = std::fs::remove_file(&fresh);
         checked += 1;
     }
-    assert_eq!(checked, 11, "5 Grundy tables and 6 pictures");
+    assert_eq!(checked, 15, "5 Grundy tables and 10 pictures");
 }
 
 #[test]

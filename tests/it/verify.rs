@@ -22,12 +22,13 @@ fn findings_limited(
     limit: usize,
 ) -> Vec<Finding> {
     let engine = Engine::new(game, Space::in_mode(n, max, mode).unwrap());
-    verify(&engine, &[ending], &Criterion::ALL, limit, &NoProgress).unwrap().findings
+    let criteria = Criterion::applicable(game, n);
+    verify(&engine, &[ending], &criteria, limit, &NoProgress).unwrap().findings
 }
 
 fn disagreements(game: &Game, n: usize, max: u32, ending: Ending, criterion: Criterion) -> u64 {
     let all = findings(game, n, max, ending, Mode::Full);
-    all.iter().find(|f| f.criterion == criterion).unwrap().tally.disagree
+    all.iter().find(|f| f.criterion == Some(criterion)).unwrap().tally.disagree
 }
 
 #[test]
@@ -69,12 +70,12 @@ proptest! {
 fn sj_fails_under_plain_misere_on_the_counterexample_graph_at_heap_three() {
     let game = Game::parse("graph:data/graphs/sj-counterexample.csv").unwrap();
     let one = findings(&game, 1, 3, Ending::Misere, Mode::Full);
-    let sj = &one.iter().find(|f| f.criterion == Criterion::Sj).unwrap().tally;
+    let sj = &one.iter().find(|f| f.criterion == Some(Criterion::Sj)).unwrap().tally;
     assert_eq!(sj.disagree, 1);
     assert_eq!(sj.counterexamples[0].position, vec![3]);
     assert!(sj.counterexamples[0].dp_is_p, "misère labels heap 3 P; SJ predicts N");
     let under_sj_rule = findings(&game, 3, 3, Ending::Sj, Mode::Full);
-    let sj = under_sj_rule.iter().find(|f| f.criterion == Criterion::Sj).unwrap();
+    let sj = under_sj_rule.iter().find(|f| f.criterion == Some(Criterion::Sj)).unwrap();
     assert_eq!(sj.tally.disagree, 0);
 }
 
@@ -82,7 +83,7 @@ fn sj_fails_under_plain_misere_on_the_counterexample_graph_at_heap_three() {
 fn anti_nim_fails_for_subtract_one_two() {
     let game = Game::subtract(&[1, 2]).unwrap();
     let one = findings(&game, 1, 10, Ending::Misere, Mode::Full);
-    let anti = &one.iter().find(|f| f.criterion == Criterion::AntiNim).unwrap().tally;
+    let anti = &one.iter().find(|f| f.criterion == Some(Criterion::AntiNim)).unwrap().tally;
     // Heap 4 reaches only 3 and 2, both N under misère, so it is P; Anti-Nim says N.
     assert_eq!(anti.counterexamples[0].position, vec![4]);
     assert!(anti.counterexamples[0].dp_is_p);
@@ -107,6 +108,7 @@ fn verify_counts_equal_a_brute_force_count() {
                 let canonical = mode == Mode::Canonical;
                 let found = findings_limited(&engine_game, n, max, ending, mode, limit);
                 for f in &found {
+                    let criterion = f.criterion.unwrap();
                     let mut positions = 0;
                     let mut disagree = 0;
                     let mut first = Vec::new();
@@ -115,7 +117,7 @@ fn verify_counts_equal_a_brute_force_count() {
                             continue;
                         }
                         positions += 1;
-                        if reference.is_p(&t) != f.criterion.predicts_p(&t, &grundy) {
+                        if reference.is_p(&t) != criterion.predicts_p(&engine_game, &t, &grundy) {
                             disagree += 1;
                             if first.len() < limit {
                                 first.push(t.clone());
@@ -124,9 +126,9 @@ fn verify_counts_equal_a_brute_force_count() {
                     }
                     let kept: Vec<Vec<u32>> =
                         f.tally.counterexamples.iter().map(|c| c.position.clone()).collect();
-                    assert_eq!(f.tally.positions, positions, "{game:?} {ending} {}", f.criterion);
-                    assert_eq!(f.tally.disagree, disagree, "{game:?} {ending} {}", f.criterion);
-                    assert_eq!(kept, first, "{game:?} {ending} {} {canonical}", f.criterion);
+                    assert_eq!(f.tally.positions, positions, "{game:?} {ending} {criterion}");
+                    assert_eq!(f.tally.disagree, disagree, "{game:?} {ending} {criterion}");
+                    assert_eq!(kept, first, "{game:?} {ending} {criterion} {canonical}");
                 }
             }
         }
@@ -207,7 +209,7 @@ fn findings_are_identical_with_one_and_two_threads() {
             let run = || {
                 let space = Space::in_mode(n, max, mode).unwrap();
                 let engine = Engine::builder(game, space).parallel_threshold(0).build();
-                verify(&engine, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap()
+                verify(&engine, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap()
             };
             let one = with_threads(1, run);
             let two = with_threads(2, run);
@@ -224,8 +226,8 @@ fn per_ending_passes_give_the_findings_of_one_fused_pass() {
     let table = Engine::new(&game, space).memory_plan().table_bytes;
     let roomy = Engine::builder(&game, space).build();
     let tight = Engine::builder(&game, space).memory_limit(table * 2).build();
-    let fused = verify(&roomy, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap();
-    let split = verify(&tight, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap();
+    let fused = verify(&roomy, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
+    let split = verify(&tight, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
     assert_eq!((fused.passes, split.passes), (1, 3));
     assert_eq!(fused.findings, split.findings);
 }

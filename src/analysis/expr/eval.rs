@@ -3,6 +3,16 @@
 
 use super::{BinOp, EvalError, EvalErrorKind, Feature, Node, Type, UnOp};
 
+/// What a position's state adds to its heaps: whether the pass is still available and,
+/// when computed, the whole position's Grundy value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateFeatures {
+    /// `pass`: 1 if the pass is still available, else 0.
+    pub pass: i64,
+    /// `grundy`: the whole position's Grundy value.
+    pub value: i64,
+}
+
 /// The aggregate features of some heaps (a whole position, or a row's prefix).
 #[derive(Clone, Debug)]
 pub(super) struct Aggregate {
@@ -128,7 +138,8 @@ impl Program {
         (self.sizes.len() - 1) as u32
     }
 
-    /// Evaluates the expression at one position, directly from the syntax tree.
+    /// Evaluates the expression at one position, directly from the syntax tree (no pass,
+    /// and a Grundy value of 0).
     ///
     /// Booleans come back as 0 and 1. This is the reference the row evaluator is tested
     /// against, and the exact path for rows the row evaluator cannot do lane-wise.
@@ -140,17 +151,36 @@ impl Program {
     /// An [`EvalError`] naming the position for a zero divisor or a negative shift that
     /// the expression really evaluates.
     pub fn eval_position(&self, position: &[u32]) -> Result<i64, EvalError> {
+        self.eval_state(position, StateFeatures::default())
+    }
+
+    /// As [`Program::eval_position`], for a position in a given state (pass, value).
+    ///
+    /// # Panics
+    /// As [`Program::eval_position`].
+    ///
+    /// # Errors
+    /// As [`Program::eval_position`].
+    pub fn eval_state(&self, position: &[u32], state: StateFeatures) -> Result<i64, EvalError> {
         assert_eq!(position.len(), self.heaps, "position length must equal the heap count");
         let mut all = Aggregate::EMPTY;
         for &h in position {
             all.add(i64::from(h), self.grundy[h as usize]);
         }
-        self.eval_at(&self.root, position, &all)
+        self.eval_at(&self.root, position, &all, state)
             .map_err(|kind| EvalError { kind, position: position.to_vec() })
     }
 
-    fn feature_at(&self, f: Feature, position: &[u32], all: &Aggregate) -> i64 {
+    fn feature_at(
+        &self,
+        f: Feature,
+        position: &[u32],
+        all: &Aggregate,
+        state: StateFeatures,
+    ) -> i64 {
         match f {
+            Feature::Pass => state.pass,
+            Feature::Value => state.value,
             Feature::Heap(k) => i64::from(position[k - 1]),
             Feature::Grundy(k) => self.grundy[position[k - 1] as usize],
             Feature::Heaps => self.heaps as i64,
@@ -172,34 +202,36 @@ impl Program {
         node: &Node,
         position: &[u32],
         all: &Aggregate,
+        state: StateFeatures,
     ) -> Result<i64, EvalErrorKind> {
+        let eval = |n: &Node| self.eval_at(n, position, all, state);
         Ok(match node {
             Node::Literal(v) => *v,
-            Node::Feature(f, _) => self.feature_at(*f, position, all),
-            Node::Unary(UnOp::Neg, a) => self.eval_at(a, position, all)?.wrapping_neg(),
-            Node::Unary(UnOp::Not, a) => 1 - self.eval_at(a, position, all)?,
+            Node::Feature(f, _) => self.feature_at(*f, position, all, state),
+            Node::Unary(UnOp::Neg, a) => eval(a)?.wrapping_neg(),
+            Node::Unary(UnOp::Not, a) => 1 - eval(a)?,
             Node::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
-                let x = self.eval_at(a, position, all)?;
+                let x = eval(a)?;
                 // Short-circuit: the right side is not evaluated when the left decides.
                 if (x == 0) == (*op == BinOp::And) {
                     x
                 } else {
-                    self.eval_at(b, position, all)?
+                    eval(b)?
                 }
             }
             Node::Binary(op, a, b) => {
-                let x = self.eval_at(a, position, all)?;
-                let y = self.eval_at(b, position, all)?;
+                let x = eval(a)?;
+                let y = eval(b)?;
                 if let Some(kind) = operand_error(*op, y) {
                     return Err(kind);
                 }
                 apply(*op, x, y)
             }
             Node::If(c, a, b) => {
-                if self.eval_at(c, position, all)? != 0 {
-                    self.eval_at(a, position, all)?
+                if eval(c)? != 0 {
+                    eval(a)?
                 } else {
-                    self.eval_at(b, position, all)?
+                    eval(b)?
                 }
             }
         })

@@ -35,9 +35,9 @@ mod parse;
 mod row;
 mod syntax;
 
-pub use eval::Program;
+pub use eval::{Program, StateFeatures};
 use parse::{tokenize, Parser, Token};
-pub use row::RowScratch;
+pub use row::{RowScratch, RowState};
 pub use syntax::{BinOp, Feature, UnOp};
 use syntax::{Culprit, Node};
 
@@ -190,6 +190,17 @@ impl Expr {
     /// The expression's type.
     pub fn ty(&self) -> Type {
         self.ty
+    }
+
+    /// The column of the first feature the expression reads that `wanted` accepts.
+    pub fn feature_column(&self, wanted: impl Fn(Feature) -> bool) -> Option<usize> {
+        let mut found = None;
+        self.root.features(&mut |f, column| {
+            if found.is_none() && wanted(f) {
+                found = Some(column);
+            }
+        });
+        found
     }
 
     /// Number of operators (unary, binary and `if`), the measure of the speed target.

@@ -1,6 +1,6 @@
 //! The row evaluator: every position of a row at once, lane by lane over the last heap.
 
-use super::eval::{apply, operand_error, Aggregate};
+use super::eval::{apply, operand_error, Aggregate, StateFeatures};
 use super::{BinOp, EvalError, Feature, Node, Program, Type, UnOp};
 
 /// Why a row could not be evaluated column-wise: an operand shared by the whole row
@@ -14,9 +14,23 @@ enum Lanes {
     Each(Vec<i64>),
 }
 
+/// What a row's state adds to its heaps: the pass (1 = still available) for the whole
+/// row, and the whole positions' Grundy values of its columns `lo..=max` (empty when the
+/// claim does not read `grundy`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RowState<'a> {
+    /// `pass` for every column of the row.
+    pub pass: i64,
+    /// `grundy` of columns `lo..=max`, in order.
+    pub values: &'a [i64],
+}
+
 /// Per-task buffers of the row evaluator, reused across rows.
 #[derive(Debug, Default)]
 pub struct RowScratch {
+    /// The state of the row being evaluated.
+    pass: i64,
+    values: Vec<i64>,
     free: Vec<Vec<i64>>,
     position: Vec<u32>,
     /// Lanes where some operand was invalid (replaced by 1 to go on lane-wise); their
@@ -92,7 +106,29 @@ impl Program {
         out: &mut [u64],
         scratch: &mut RowScratch,
     ) -> Result<(), EvalError> {
+        self.eval_row_in(prefix, lo, RowState::default(), out, scratch)
+    }
+
+    /// As [`Program::eval_row`], for a row in a given state: its pass, and the Grundy
+    /// values of its columns (needed when the claim reads `grundy`).
+    ///
+    /// # Panics
+    /// If the claim reads `grundy` and `state.values` does not hold a value per column.
+    ///
+    /// # Errors
+    /// As [`Program::eval_row`].
+    pub fn eval_row_in(
+        &self,
+        prefix: &[u32],
+        lo: u32,
+        state: RowState<'_>,
+        out: &mut [u64],
+        scratch: &mut RowScratch,
+    ) -> Result<(), EvalError> {
         debug_assert_eq!(prefix.len() + 1, self.heaps);
+        scratch.pass = state.pass;
+        scratch.values.clear();
+        scratch.values.extend_from_slice(state.values);
         debug_assert_eq!(self.ty, Type::Bool);
         let mut agg = Aggregate::EMPTY;
         for &h in prefix {
@@ -112,7 +148,7 @@ impl Program {
                 scratch.give(Lanes::Each(values));
             }
             Err(NeedsExactPath) => {
-                return self.eval_columns_exactly(prefix, lo..=self.max(), out, scratch);
+                return self.eval_columns_exactly(prefix, lo, lo..=self.max(), out, scratch);
             }
         }
         if !scratch.any_troubled {
@@ -124,16 +160,18 @@ impl Program {
         // first.
         let troubled = std::mem::take(&mut scratch.troubled);
         let columns = troubled.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| lo + i as u32);
-        let result = self.eval_columns_exactly(prefix, columns, out, scratch);
+        let result = self.eval_columns_exactly(prefix, lo, columns, out, scratch);
         scratch.troubled = troubled;
         result
     }
 
     /// Evaluates the claim position by position on the given last-heap columns (in
-    /// increasing order) and sets or clears their bits; stops at the first error.
+    /// increasing order, none below the row's first column `lo`) and sets or clears their
+    /// bits; stops at the first error.
     fn eval_columns_exactly(
         &self,
         prefix: &[u32],
+        lo: u32,
         columns: impl Iterator<Item = u32>,
         out: &mut [u64],
         scratch: &mut RowScratch,
@@ -145,7 +183,9 @@ impl Program {
         let mut result = Ok(());
         for h in columns {
             *position.last_mut().expect("at least one heap") = h;
-            match self.eval_position(&position) {
+            let value = scratch.values.get((h - lo) as usize).copied().unwrap_or(0);
+            let state = StateFeatures { pass: scratch.pass, value };
+            match self.eval_state(&position, state) {
                 Ok(v) => {
                     let (word, bit) = (&mut out[h as usize / 64], 1u64 << (h % 64));
                     if v != 0 {
@@ -261,6 +301,13 @@ impl Program {
             }};
         }
         match f {
+            Feature::Pass => Lanes::Same(scratch.pass),
+            Feature::Value => {
+                assert_eq!(scratch.values.len(), sizes.len(), "a Grundy value per column");
+                let mut out = scratch.take(sizes.len());
+                out.copy_from_slice(&scratch.values);
+                Lanes::Each(out)
+            }
             Feature::Heap(k) if k < last => Lanes::Same(i64::from(prefix[k - 1])),
             Feature::Grundy(k) if k < last => Lanes::Same(self.grundy[prefix[k - 1] as usize]),
             Feature::Heaps => Lanes::Same(self.heaps as i64),

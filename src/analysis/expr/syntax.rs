@@ -32,10 +32,15 @@ pub enum Feature {
     Zeros,
     /// `nonzero`: non-empty heaps.
     Nonzero,
+    /// `pass`: 1 if the pass is still available, 0 if used (or the game has none).
+    Pass,
+    /// `grundy`: the whole position's Grundy value (normal play, by the mex rule), when
+    /// the check computes it.
+    Value,
 }
 
-pub(super) const FEATURE_NAMES: &str =
-    "h1..hN, g1..gN, n, sum, max, min, xor, gxor, gmax, ones, rich, zeros, nonzero, true, false";
+pub(super) const FEATURE_NAMES: &str = "h1..hN, g1..gN, n, sum, max, min, xor, gxor, gmax, \
+                                        ones, rich, zeros, nonzero, pass, grundy, true, false";
 
 impl Feature {
     pub(super) fn from_name(name: &str) -> Option<Feature> {
@@ -62,8 +67,16 @@ impl Feature {
             "rich" => Feature::Rich,
             "zeros" => Feature::Zeros,
             "nonzero" => Feature::Nonzero,
+            "pass" => Feature::Pass,
+            "grundy" => Feature::Value,
             _ => return None,
         })
+    }
+
+    /// Whether the feature reads the heaps' Grundy values (`gK`, `gxor`, `gmax`), which
+    /// only sums of heaps have.
+    pub fn reads_heap_grundy(self) -> bool {
+        matches!(self, Feature::Grundy(_) | Feature::Gxor | Feature::Gmax)
     }
 
     /// The heap this feature reads alone (`hK`, `gK`), if any.

@@ -4,12 +4,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use nimtab::analysis::claim::test_claim;
-use nimtab::analysis::expr::{Expr, ExprError, Program};
+use nimtab::analysis::claim::test_claim_with;
+use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
 use nimtab::analysis::tally::Tally;
 use nimtab::export::summary::{write_counterexample_rows, COUNTEREXAMPLE_HEADER};
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, Space, Spaced};
+use nimtab::{Ending, Engine, Game, Label, Mode, Space, SpacedState};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::explain::ExpressionError;
@@ -28,10 +28,15 @@ pub struct Args {
     /// The claim: a position is P exactly when EXPR is true (e.g. 'xor == 0').
     ///
     /// Features: h1..hN, g1..gN (Grundy values), n, sum, max, min, xor, gxor, gmax, ones,
-    /// rich (heaps > 1), zeros, nonzero; integers; + - * / % ^ & | << >>, comparisons,
-    /// && || !, parentheses and if(cond, a, b).
+    /// rich (heaps > 1), zeros, nonzero, pass (1 = still available), grundy (with
+    /// --grundy); integers; + - * / % ^ & | << >>, comparisons, && || !, parentheses and
+    /// if(cond, a, b).
     #[arg(long = "claim-p", value_name = "EXPR", allow_hyphen_values = true)]
     claim_p: String,
+    /// Compute the whole position's Grundy value (normal play, by the mex rule), the
+    /// feature `grundy`.
+    #[arg(long)]
+    grundy: bool,
     /// Only sorted tuples (h1 <= ... <= hN).
     #[arg(long)]
     canonical: bool,
@@ -43,7 +48,7 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// The validated `check` settings.
+/// The validated `check` settings: one compiled program per space.
 struct Config {
     game: Game,
     max: u32,
@@ -51,8 +56,30 @@ struct Config {
     claim: Expr,
     /// Every space of the range, in the mode asked for.
     spaces: Vec<Space>,
+    grundy: bool,
     limit: usize,
     target: Option<Target>,
+}
+
+/// Refuses features the run cannot give: heap Grundy values for a game that is not a
+/// sum, the whole position's Grundy value without `--grundy`.
+fn check_features(claim: &Expr, game: &Game, grundy: bool) -> anyhow::Result<()> {
+    let text = claim.text();
+    if let Some(column) =
+        claim.feature_column(Feature::reads_heap_grundy).filter(|_| !game.is_sum())
+    {
+        let message = format!(
+            "g1..gN, gxor and gmax read heap Grundy values, which {} does not have (it is \
+             not a sum of heaps); the whole position's value is grundy, with --grundy",
+            game.spec()
+        );
+        return Err(expression_error(text, &ExprError { column, message }));
+    }
+    if let Some(column) = claim.feature_column(|f| f == Feature::Value).filter(|_| !grundy) {
+        let message = "grundy is the whole position's Grundy value; add --grundy to compute it";
+        return Err(expression_error(text, &ExprError { column, message: message.to_string() }));
+    }
+    Ok(())
 }
 
 /// A bad expression as an error: the message, and the expression with a caret to show.
@@ -74,8 +101,16 @@ impl Config {
         let claim = Expr::parse_claim(&a.claim_p).map_err(|e| expression_error(&a.claim_p, &e))?;
         let target = a.out.as_deref().map(|p| Target::new(Some(p))).transpose()?;
         let game = a.space.game()?;
+        if ending == Ending::Sj {
+            game.require_sum("--rule sj")?;
+        }
+        check_features(&claim, &game, a.grundy)?;
         let spaces = a.space.spaces(Mode::canonical_if(a.canonical))?;
-        Ok(Config { game, max: a.space.max(), ending, claim, spaces, limit: a.limit, target })
+        for space in &spaces {
+            game.check_heaps(space.heaps())?;
+        }
+        let (max, limit, grundy) = (a.space.max(), a.limit, a.grundy);
+        Ok(Config { game, max, ending, claim, spaces, grundy, limit, target })
     }
 
     /// The claim compiled for every space's heap count, once every space is known to fit
@@ -100,16 +135,32 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         .map(|&space| {
             let engine = Engine::builder(&config.game, space).memory_limit(global.memory_limit);
             let engine = engine.build();
-            engine.ensure_fits(1, false).map(|()| engine)
+            engine.ensure_supported(&[config.ending])?;
+            let grundy = if config.grundy { engine.grundy_bytes() } else { 0 };
+            let need = engine.memory_plan().run(1, false).saturating_add(grundy);
+            engine.ensure_fits_bytes(need).map(|()| engine)
         })
         .collect::<nimtab::Result<_>>()?;
-    let programs = config.programs()?;
     let mut tallies = Vec::new();
+    let programs = config.programs()?;
     for (engine, program) in engines.iter().zip(&programs) {
         let space = engine.space();
+        let values = if config.grundy {
+            let bar = Bar::new(
+                &format!("grundy {} heaps", space.heaps()),
+                engine.positions(),
+                global.quiet,
+            );
+            let values = engine.grundy_values(&bar)?;
+            bar.finish();
+            Some(values)
+        } else {
+            None
+        };
         let bar =
             Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
-        let tally = test_claim(engine, config.ending, program, config.limit, &bar);
+        let (ending, limit) = (config.ending, config.limit);
+        let tally = test_claim_with(engine, ending, program, values.as_ref(), limit, &bar);
         bar.finish();
         let tally =
             tally.with_context(|| format!("evaluating the claim '{}'", config.claim.text()))?;
@@ -156,7 +207,7 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
     let mut table = TextTable::new(&header, &align);
     for (n, t) in tallies {
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
-            format!("({}) is {}", Spaced(&c.position), Label::of(c.dp_is_p))
+            format!("({}) is {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
         let counts = [n.to_string(), t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];

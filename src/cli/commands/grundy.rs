@@ -26,6 +26,7 @@ pub struct Args {
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
+    game.require_sum("the grundy table (the Grundy values of one heap)")?;
     let max = validate_max(u64::from(a.game.max))?;
     output::write_to(&target, |out| match a.format.as_str() {
         "bfile" => write_grundy_bfile(out, &game, max),

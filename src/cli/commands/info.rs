@@ -34,6 +34,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         heaps,
         a.space.max()
     );
+    game.check_heaps(heaps)?;
+    if game.has_pass() {
+        text.push_str("pass                 every position twice: pass available, pass used\n");
+    }
     if let Some(full) = &full {
         let positions = match (full, nimtab::tuple_count(heaps, a.space.max())) {
             (Ok(space), _) => space.positions().to_string(),
@@ -60,12 +64,16 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// What the tables of one space need: per rule, and for verify and solve of 3 rules.
+/// What the tables of one space need: per rule, and for verify and solve of 3 rules; or
+/// why the game cannot label it (sorted tuples of a game that is not symmetric).
 fn memory_line(game: &Game, space: Space) -> String {
     // A limit of 0 prepares nothing: only the plan is wanted here.
     let engine = Engine::builder(game, space).memory_limit(0).build();
+    if let Err(refused) = engine.ensure_supported(&[]) {
+        return format!("not available: {refused}");
+    }
     let plan = engine.memory_plan();
-    let path = if plan.needs_table { "table" } else { "nim line accumulators" };
+    let path = engine.working_state();
     format!(
         "{} per rule table, {} working per rule ({path}); verify of 3 rules needs {}, \
          solve of 3 rules {}",

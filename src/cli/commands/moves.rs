@@ -5,7 +5,8 @@ use anyhow::Context;
 use nimtab::analysis::moves::{
     ended_by_rule, nim_formula_moves, smallest_table, winning_moves, Move, MoveDifference,
 };
-use nimtab::{Ending, Game, MoveRule, Tuple};
+use nimtab::analysis::steps::winning_steps;
+use nimtab::{Ending, Game, Labels, MoveRule, Spaced, Tuple};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;
@@ -45,6 +46,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let labels = smallest_table(&config.game, config.ending, &config.position, global.memory_limit)
         .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
+    if !config.game.is_sum() {
+        return steps(&config, &labels);
+    }
     // A position the rule has ended has no winning move, whatever moves are legal.
     let ended = ended_by_rule(&config.game, config.ending, &config.position);
     let moves =
@@ -96,6 +100,40 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         output::note(&format!("nimtab: only the formula: {}", describe(m, &config.position)));
     }
     Ok(Outcome::ClaimFailed)
+}
+
+/// The winning steps of a game that is not a sum (several heaps at once, or a pass; the
+/// position starts with its pass available): `position,option` rows in CSV.
+fn steps(config: &Config, labels: &Labels) -> anyhow::Result<Outcome> {
+    let (position, pass) = (&config.position, config.game.has_pass());
+    let steps = winning_steps(&config.game, labels, position, pass);
+    output::write_to(&output::Target::Stdout, |out| {
+        if config.csv {
+            writeln!(out, "position,option")?;
+        }
+        for step in &steps {
+            if config.csv {
+                writeln!(out, "{},{}", Spaced(position), step.csv_cell())?;
+            } else {
+                writeln!(out, "{}", step.describe(position))?;
+            }
+        }
+        Ok(())
+    })?;
+    let here = Tuple(position).to_string();
+    let with_pass = if pass { " with the pass available" } else { "" };
+    if labels.is_p(position) {
+        output::note(&format!(
+            "nimtab: {here}{with_pass} is a P-position: lost for the player to move ({})",
+            config.ending
+        ));
+    } else if steps.is_empty() {
+        output::note(&format!(
+            "nimtab: {here} is over under the {} rule: the player to move has won",
+            config.ending
+        ));
+    }
+    Ok(Outcome::Success)
 }
 
 /// `take 12 from heap 3 (39 -> 27): (14,21,39) -> (14,21,27)`.

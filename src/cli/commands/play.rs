@@ -5,6 +5,7 @@
 use anyhow::Context;
 use nimtab::analysis::moves::smallest_table;
 use nimtab::analysis::play::{Match, Opponent, PlayRecord, Side};
+use nimtab::analysis::steps::Step;
 use nimtab::{Ending, Game, SplitMix64, Tuple};
 
 use crate::cli::args::{self, PlayedGameArgs};
@@ -33,6 +34,10 @@ pub struct Args {
 /// The most games x stones `play` accepts.
 const MAX_GAME_STONES: u64 = 25_000_000;
 
+/// For a game that is not a sum, a move scans every option: the most games x moves x
+/// options (at most the positions below the start) `play` accepts.
+const MAX_GAME_OPTIONS: u64 = 250_000_000;
+
 /// The validated `play` settings.
 struct Config {
     game: Game,
@@ -57,6 +62,19 @@ impl Config {
                 "--games {games} from a position of {stones} stones is too much play \
                  (games x stones at most {MAX_GAME_STONES}); play fewer games"
             );
+        }
+        if !game.is_sum() {
+            // A game lasts at most stones + 1 moves (one may be the pass).
+            let below = start.iter().fold(1u64, |n, &h| n.saturating_mul(u64::from(h) + 1));
+            let work = games.saturating_mul(stones + 1).saturating_mul(below);
+            if work > MAX_GAME_OPTIONS {
+                anyhow::bail!(
+                    "--games {games} from {} of {} is too much play (games x moves x options \
+                     at most {MAX_GAME_OPTIONS}); play fewer games or from a smaller position",
+                    Tuple(&start),
+                    game.spec()
+                );
+            }
         }
         Ok(Config { game, ending, opponent, seed: a.seed, games: a.games, start })
     }
@@ -126,17 +144,20 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// One line per move, as the classic play-outs show them (甲 = table, 乙 = opponent), then
-/// the winner.
+/// One line per move, as the classic play-outs show them (甲 = table, 乙 = opponent; a
+/// pass is written `pass`), then the winner.
 fn print_game(record: &PlayRecord) -> anyhow::Result<()> {
     for turn in &record.turns {
         let who = match turn.side {
             Side::Table => "table:   ",
             Side::Opponent => "opponent:",
         };
-        let after = turn.played.apply(&turn.before);
+        let after = match &turn.played {
+            Step::To(next) => Tuple(next).to_string(),
+            Step::Pass => "pass".to_string(),
+        };
         let mark = if turn.to_p { "  P-position" } else { "" };
-        output::line(format_args!("{who} {} -> {}{mark}", Tuple(&turn.before), Tuple(&after)))?;
+        output::line(format_args!("{who} {} -> {after}{mark}", Tuple(&turn.before)))?;
     }
     let winner = match record.winner {
         Side::Table => "table",

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use nimtab::export::plot::{render, Format, Grid};
+use nimtab::export::plot::{render_in, Format, Grid};
 use nimtab::{Ending, Game};
 
 use crate::cli::args::GameMaxArgs;
@@ -21,8 +21,9 @@ pub struct Args {
     /// 2 (the whole grid) or 3 (one slice, with --slice).
     #[arg(long, value_name = "2|3", default_value_t = 2)]
     heaps: usize,
-    /// The slice of the 3-heap grid: h3=K.
-    #[arg(long, value_name = "h3=K")]
+    /// The slice to draw, a comma list: h3=K (the 3-heap grid), pass=0|1 (with --pass:
+    /// the pass used or still available; default 1).
+    #[arg(long, value_name = "h3=K,pass=P")]
     slice: Option<String>,
     /// Output file; .svg or .png chooses the format.
     #[arg(long, value_name = "FILE")]
@@ -38,28 +39,65 @@ struct Config {
     ending: Ending,
     max: u32,
     grid: Grid,
+    pass_available: bool,
     format: Format,
     scale: u32,
     out: PathBuf,
 }
 
-fn parse_slice(text: &str) -> anyhow::Result<u32> {
-    let value = text
-        .trim()
-        .strip_prefix("h3=")
-        .with_context(|| format!("--slice must be h3=K, got '{text}'"))?;
-    value.parse::<u32>().with_context(|| format!("--slice {text}: '{value}' is not a heap size"))
+/// The parts of `--slice`: `h3=K` and `pass=0|1`, each at most once.
+#[derive(Default)]
+struct Slice {
+    h3: Option<u32>,
+    pass: Option<bool>,
+}
+
+fn parse_slice(text: &str) -> anyhow::Result<Slice> {
+    let mut slice = Slice::default();
+    for item in text.split(',') {
+        let bad = || format!("--slice must be h3=K, pass=0|1 or both (h3=K,pass=P), got '{text}'");
+        let (name, value) = item.trim().split_once('=').with_context(bad)?;
+        match name.trim() {
+            "h3" if slice.h3.is_none() => {
+                let k = value.trim().parse::<u32>();
+                slice.h3 =
+                    Some(k.with_context(|| {
+                        format!("--slice {text}: '{value}' is not a heap size")
+                    })?);
+            }
+            "pass" if slice.pass.is_none() => match value.trim() {
+                "0" => slice.pass = Some(false),
+                "1" => slice.pass = Some(true),
+                _ => bail!("--slice {text}: pass must be 0 (used) or 1 (available), got '{value}'"),
+            },
+            _ => bail!(bad()),
+        }
+    }
+    Ok(slice)
+}
+
+/// The grid and pass state of `--heaps` and `--slice`.
+fn grid_of(heaps: usize, slice: Slice, pass: bool) -> anyhow::Result<(Grid, bool)> {
+    let grid = match (heaps, slice.h3) {
+        (2, None) => Grid::TwoHeaps,
+        (2, Some(_)) => bail!("--slice h3=K is for --heaps 3; the 2-heap grid is drawn whole"),
+        (3, Some(k)) => Grid::ThreeHeapSlice(k),
+        (3, None) => bail!("--heaps 3 needs --slice h3=K (the 3-heap grid is drawn by slices)"),
+        (n, _) => bail!("--heaps must be 2 or 3 for a picture, got {n}"),
+    };
+    match (slice.pass, pass) {
+        (Some(_), false) => {
+            bail!("--slice pass=0|1 needs --pass (a game without a pass has one state)")
+        }
+        (state, true) => Ok((grid, state.unwrap_or(true))),
+        (None, false) => Ok((grid, false)),
+    }
 }
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let grid = match (a.heaps, a.slice.as_deref()) {
-            (2, None) => Grid::TwoHeaps,
-            (2, Some(_)) => bail!("--slice is for --heaps 3; the 2-heap grid is drawn whole"),
-            (3, Some(slice)) => Grid::ThreeHeapSlice(parse_slice(slice)?),
-            (3, None) => bail!("--heaps 3 needs --slice h3=K (the 3-heap grid is drawn by slices)"),
-            (n, _) => bail!("--heaps must be 2 or 3 for a picture, got {n}"),
-        };
+        let slice = a.slice.as_deref().map(parse_slice).transpose()?.unwrap_or_default();
+        let (grid, pass_available) = grid_of(a.heaps, slice, a.game.game.pass)?;
         let name = a.out.to_string_lossy();
         let Some(format) = Format::from_extension(&name) else {
             bail!("--out {name}: the file name must end in .svg or .png");
@@ -72,15 +110,20 @@ impl Config {
         };
         let ending = Ending::parse(&a.rule)?;
         let game = a.game.game()?;
-        Ok(Config { game, ending, max: a.game.max, grid, format, scale, out: a.out })
+        if ending == Ending::Sj {
+            game.require_sum("--rule sj")?;
+        }
+        game.check_heaps(a.heaps)?;
+        let max = a.game.max;
+        Ok(Config { game, ending, max, grid, pass_available, format, scale, out: a.out })
     }
 }
 
 /// Runs `nimtab plot`.
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let bytes =
-        render(&config.game, config.ending, config.max, config.grid, config.format, config.scale)?;
+    let (game, grid) = (&config.game, (config.grid, config.pass_available));
+    let bytes = render_in(game, config.ending, config.max, grid, config.format, config.scale)?;
     output::write_file(&config.out, |out| out.write_all(&bytes))?;
     Ok(Outcome::Success)
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use nimtab::export::labels_csv::{write_label_table, RowFilter};
+use nimtab::export::labels_csv::{write_table, RowFilter};
 use nimtab::{Ending, Engine, Game, Space};
 
 use crate::cli::args::TableArgs;
@@ -19,6 +19,10 @@ pub struct Args {
     /// Keep only the rows labelled P or N (needs exactly one rule).
     #[arg(long, value_name = "p|n", value_parser = ["p", "n"])]
     only: Option<String>,
+    /// Add a column with the normal-play Grundy value of the whole position (by the mex
+    /// rule over its options).
+    #[arg(long)]
+    grundy: bool,
     /// Output file (default: stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -29,26 +33,28 @@ struct Config {
     game: Game,
     space: Space,
     endings: Vec<Ending>,
+    grundy: bool,
     filter: RowFilter,
     target: Target,
 }
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let endings = a.table.rules.endings()?;
+        let game = a.table.space.game()?;
+        let endings = a.table.rules.endings(&game)?;
         let filter = match a.only.as_deref() {
             None => RowFilter::All,
             Some(p) if endings.len() != 1 => {
-                bail!("--only {p} needs exactly one rule, got --rules '{}'", a.table.rules.list)
+                let names: Vec<&str> = endings.iter().map(|e| e.name()).collect();
+                bail!("--only {p} needs exactly one rule, got --rules '{}'", names.join(","))
             }
             Some("p") => RowFilter::OnlyP,
             Some(_) => RowFilter::OnlyN,
         };
         let target = Target::new(a.out.as_deref())?;
         let heaps = a.table.space.single_heaps("solve")?;
-        let game = a.table.space.game()?;
         let space = Space::in_mode(heaps, a.table.space.max(), a.table.mode())?;
-        Ok(Config { game, space, endings, filter, target })
+        Ok(Config { game, space, endings, grundy: a.grundy, filter, target })
     }
 }
 
@@ -57,12 +63,27 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let engine =
         Engine::builder(&config.game, config.space).memory_limit(global.memory_limit).build();
+    engine.ensure_supported(&config.endings)?;
     engine.ensure_fits(config.endings.len(), true)?;
+    if config.grundy {
+        // Both are held at once: refuse before either runs.
+        let plan = engine.memory_plan();
+        let need = plan.run(config.endings.len(), true).saturating_add(engine.grundy_bytes());
+        engine.ensure_fits_bytes(need)?;
+    }
     let bar = Bar::new("solve", engine.positions(), global.quiet);
     let tables = engine.label_all(&config.endings, &bar)?;
     bar.finish();
+    let values = if config.grundy {
+        let bar = Bar::new("grundy", engine.positions(), global.quiet);
+        let values = engine.grundy_values(&bar)?;
+        bar.finish();
+        Some(values)
+    } else {
+        None
+    };
     output::write_to(&config.target, |out| {
-        write_label_table(out, &config.game, &tables, config.filter).map(|_| ())
+        write_table(out, &config.game, &tables, values.as_ref(), config.filter).map(|_| ())
     })?;
     Ok(Outcome::Success)
 }

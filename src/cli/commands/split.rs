@@ -29,6 +29,8 @@ pub struct Args {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = Game::parse(&a.game)?;
+    // The split game's heaps form a sum: each move changes one heap by its rule.
+    game.require_sum("the split game")?;
     let (lo, hi) =
         (a.stones.lo.min(u32::MAX as usize) as u32, a.stones.hi.min(u32::MAX as usize) as u32);
     let table = PartitionLabels::new(&game, hi)?;

@@ -8,11 +8,12 @@ use anyhow::Context;
 use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
-use nimtab::export::plot::{render, title, Format};
+use nimtab::export::plot::{render_in, title_in, Format};
 use nimtab::export::report::{render_report, RunInfo, Section};
+use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::suite::{
-    default_plots, default_suite, grundy_file_name, SuiteJob, SUITE_CRITERIA, SUITE_ENDINGS,
+    default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
     SUITE_LIMIT,
 };
 use nimtab::{Engine, Space};
@@ -78,6 +79,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         seconds: started.elapsed().as_secs_f64(),
     };
     let mut sections = vec![plots_section(&a.data_dir, &pictures)];
+    sections.extend(game_sections(&findings));
     sections.extend(bench);
     let report = render_report(&findings, &run, &sections);
     write_all(&a, &generated, &report)?;
@@ -115,12 +117,14 @@ fn suite_engines<'g>(jobs: &'g [SuiteJob], global: &Global) -> anyhow::Result<Ve
 
 /// Every rule and criterion of the suite on every space, with one progress bar.
 fn verify_engines(engines: &[Engine], global: &Global) -> anyhow::Result<Vec<Finding>> {
-    let passes_of = |e: &Engine| e.positions() * passes(e, SUITE_ENDINGS.len()) as u64;
+    let passes_of = |e: &Engine| e.positions() * passes(e, suite_endings(e.game()).len()) as u64;
     let bar = Bar::new("suite", engines.iter().map(passes_of).sum(), global.quiet);
     let mut findings = Vec::new();
     for engine in engines {
-        bar.set_message(&format!("{} n={}", engine.game().spec(), engine.space().heaps()));
-        let run = verify(engine, &SUITE_ENDINGS, &SUITE_CRITERIA, SUITE_LIMIT, &bar)?;
+        let (game, heaps) = (engine.game(), engine.space().heaps());
+        bar.set_message(&format!("{} n={heaps}", game.spec()));
+        let (endings, criteria) = (suite_endings(game), suite_criteria(game, heaps));
+        let run = verify(engine, &endings, &criteria, SUITE_LIMIT, &bar)?;
         findings.extend(run.findings);
     }
     bar.finish();
@@ -139,7 +143,7 @@ fn generate(
     generated.add("summary.csv", std::mem::take(&mut bytes), "nimtab");
     write_counterexamples(&mut bytes, findings)?;
     generated.add("counterexamples.csv", std::mem::take(&mut bytes), "nimtab");
-    for job in jobs {
+    for job in jobs.iter().filter(|job| job.game.is_sum()) {
         let max = job.spaces.iter().map(|s| s.1).max().unwrap_or(0);
         write_grundy(&mut bytes, &job.game, max)?;
         let command = format!("nimtab grundy --game {} --max {max}", job.game.spec());
@@ -148,10 +152,11 @@ fn generate(
     }
     let mut pictures = Vec::new();
     for plot in default_plots()? {
-        let bytes = render(&plot.game, plot.ending, plot.max, plot.grid, Format::Svg, plot.scale)?;
+        let grid = (plot.grid, plot.pass_available);
+        let bytes = render_in(&plot.game, plot.ending, plot.max, grid, Format::Svg, plot.scale)?;
         let name = format!("plots/{}", plot.file);
         generated.add(&name, bytes, &plot.command("data/plots"));
-        pictures.push((title(&plot.game, plot.ending, plot.grid), name));
+        pictures.push((title_in(&plot.game, plot.ending, plot.grid, plot.pass_available), name));
     }
     Ok((generated, pictures))
 }

@@ -94,7 +94,7 @@ struct Config {
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let endings = a.rules.endings()?;
+        let endings = a.rules.listed_or_all()?;
         let space = a.space.space()?;
         let test = match &a.claim_p {
             Some(text) => Test::Claim(claim(text, &space)?),

@@ -1,4 +1,4 @@
-//! `nimtab verify`: compare the DP labels with the XOR, Anti-Nim and SJ criteria.
+//! `nimtab verify`: compare the DP labels with the criteria that apply to the game.
 
 use std::path::PathBuf;
 
@@ -17,9 +17,10 @@ use crate::cli::{Global, Outcome};
 pub struct Args {
     #[command(flatten)]
     table: TableArgs,
-    /// Criteria, a comma list of xor, anti-nim, sj.
-    #[arg(long, value_name = "C", default_value = "xor,anti-nim,sj")]
-    criteria: String,
+    /// Criteria, a comma list of xor, anti-nim, sj, moore, moore-misere, wythoff,
+    /// wythoff-misere (default: every one that applies to the game and heap count).
+    #[arg(long, value_name = "C")]
+    criteria: Option<String>,
     /// Counterexamples kept per (heaps, rule, criterion).
     #[arg(long, value_name = "K", default_value = "20", value_parser = parse_limit)]
     limit: usize,
@@ -41,9 +42,9 @@ fn parse_limit(text: &str) -> Result<usize, String> {
 /// The validated `verify` settings.
 struct Config {
     game: Game,
-    spaces: Vec<Space>,
+    /// Every space with the criteria compared there.
+    spaces: Vec<(Space, Vec<Criterion>)>,
     endings: Vec<Ending>,
-    criteria: Vec<Criterion>,
     limit: usize,
     out: Option<PathBuf>,
     strict: bool,
@@ -51,15 +52,32 @@ struct Config {
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let endings = a.table.rules.endings()?;
-        let criteria = Criterion::parse_list(&a.criteria)
-            .with_context(|| format!("--criteria '{}'", a.criteria))?;
+        let game = a.table.space.game()?;
+        let endings = a.table.rules.endings(&game)?;
+        let listed = match &a.criteria {
+            Some(list) => {
+                Some(Criterion::parse_list(list).with_context(|| format!("--criteria '{list}'"))?)
+            }
+            None => None,
+        };
         if let Some(dir) = &a.out {
             output::check_dir_target(dir)?;
         }
-        let game = a.table.space.game()?;
-        let spaces = a.table.spaces()?;
-        Ok(Config { game, spaces, endings, criteria, limit: a.limit, out: a.out, strict: a.strict })
+        let mut spaces = Vec::new();
+        for space in a.table.spaces()? {
+            game.check_heaps(space.heaps())?;
+            let criteria = match &listed {
+                Some(listed) => {
+                    for criterion in listed {
+                        criterion.check_applies(&game, space.heaps())?;
+                    }
+                    listed.clone()
+                }
+                None => Criterion::applicable(&game, space.heaps()),
+            };
+            spaces.push((space, criteria));
+        }
+        Ok(Config { game, spaces, endings, limit: a.limit, out: a.out, strict: a.strict })
     }
 }
 
@@ -69,9 +87,10 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
     let engines: Vec<Engine> = config
         .spaces
         .iter()
-        .map(|&space| {
+        .map(|&(space, _)| {
             let builder = Engine::builder(&config.game, space);
             let engine = builder.memory_limit(global.memory_limit).build();
+            engine.ensure_supported(&config.endings)?;
             engine.ensure_fits(1, false).map(|()| engine)
         })
         .collect::<nimtab::Result<_>>()?;
@@ -82,9 +101,9 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
     let bar = Bar::new("verify", total, global.quiet);
     let bar = &bar;
     let mut findings = Vec::new();
-    for engine in &engines {
+    for (engine, (_, criteria)) in engines.iter().zip(&config.spaces) {
         bar.set_message(&format!("{} n={}", config.game.spec(), engine.space().heaps()));
-        let run = verify(engine, &config.endings, &config.criteria, config.limit, bar)?;
+        let run = verify(engine, &config.endings, criteria, config.limit, bar)?;
         if run.passes > 1 && !global.quiet {
             output::note(&format!(
                 "nimtab: {} heaps: the rules' tables do not fit in memory together; \
@@ -102,7 +121,7 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
 /// Runs `nimtab verify`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let canonical = config.spaces.iter().any(|s| s.mode() == Mode::Canonical);
+    let canonical = config.spaces.iter().any(|(s, _)| s.mode() == Mode::Canonical);
     let findings = verify_all(&config, global)?;
     if let Some(dir) = &config.out {
         let mut staged = output::StagedDir::new(dir)?;
@@ -123,7 +142,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     for f in &failed {
         output::note(&format!(
             "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
-            f.criterion, f.ending, f.game, f.heaps, f.tally.disagree
+            f.criterion.map_or("none", |c| c.name()),
+            f.ending,
+            f.game,
+            f.heaps,
+            f.tally.disagree
         ));
     }
     if config.strict && !failed.is_empty() {

@@ -1,5 +1,6 @@
 //! Pictures of P-positions: the 2-heap grid or one slice `h3 = K` of the 3-heap grid,
 //! one square cell per position (row `h1` downwards, column `h2` rightwards), as SVG or PNG.
+//! A game with a pass is drawn in one pass state (available, or used).
 //!
 //! Both formats are deterministic byte for byte (`svg.rs`, `png.rs`) and carry a title
 //! naming the game, the rule and the slice, and labelled axes; the PNG also has a legend.
@@ -93,6 +94,8 @@ struct CellCollector {
     grid: Grid,
     /// Words of one row: `ceil((max + 1) / 64)`.
     words: usize,
+    /// With a pass: draw the positions whose pass is available (`true`) or used.
+    pass_available: bool,
 }
 
 impl RowVisitor for CellCollector {
@@ -103,10 +106,11 @@ impl RowVisitor for CellCollector {
     }
 
     fn visit(&self, acc: &mut Vec<(u32, u32)>, row: &RowView<'_>) {
-        let bit = |h: usize| row.bits[h / 64] >> (h % 64) & 1 == 1;
+        let bits = row.state_bits(0, self.pass_available);
+        let bit = |h: usize| bits[h / 64] >> (h % 64) & 1 == 1;
         match self.grid {
             Grid::TwoHeaps => {
-                for (w, &word) in row.bits.iter().take(self.words).enumerate() {
+                for (w, &word) in bits.iter().take(self.words).enumerate() {
                     let mut rest = word;
                     while rest != 0 {
                         acc.push((row.prefix[0], (w * 64) as u32 + rest.trailing_zeros()));
@@ -128,11 +132,31 @@ impl RowVisitor for CellCollector {
     }
 }
 
-/// Labels the grid's positions and returns which cells are P.
+/// Labels the grid's positions and returns which cells are P (with a pass: as a game
+/// starts, the pass available).
 ///
 /// # Errors
-/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`] (as [`crate::Error::Plot`]).
+/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`] (as [`crate::Error::Plot`]);
+/// the engine's refusals (a heap count or rule the game does not have).
 pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells> {
+    cells_in(game, ending, max, grid, game.has_pass())
+}
+
+/// As [`cells`], in one pass state: the pass available (`true`) or used (`false`; the
+/// only state of a game without a pass).
+///
+/// # Errors
+/// As [`cells`]; [`crate::Error::Invalid`] for `pass_available` without a pass.
+pub fn cells_in(
+    game: &Game,
+    ending: Ending,
+    max: u32,
+    grid: Grid,
+    pass_available: bool,
+) -> Result<Cells> {
+    if pass_available && !game.has_pass() {
+        return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())));
+    }
     if max > MAX_PLOT_SIZE {
         return Err(PlotError::MaxTooLarge { max }.into());
     }
@@ -144,7 +168,8 @@ pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells>
         Grid::ThreeHeapSlice(_) => 3,
     };
     let engine = Engine::new(game, Space::new(heaps, max)?);
-    let collector = CellCollector { grid, words: (max as usize + 1).div_ceil(64) };
+    let words = (max as usize + 1).div_ceil(64);
+    let collector = CellCollector { grid, words, pass_available };
     let points = engine.stream(&[ending], &collector, &NoProgress)?;
     let side = max as usize + 1;
     let mut cells = vec![vec![false; side]; side];
@@ -154,7 +179,8 @@ pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells>
     Ok(cells)
 }
 
-/// Draws the grid's P-positions; `scale` is the side of a cell in pixels.
+/// Draws the grid's P-positions (with a pass: as a game starts, the pass available);
+/// `scale` is the side of a cell in pixels.
 ///
 /// # Errors
 /// The errors of [`cells`], and [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
@@ -166,11 +192,27 @@ pub fn render(
     format: Format,
     scale: u32,
 ) -> Result<Vec<u8>> {
+    render_in(game, ending, max, (grid, game.has_pass()), format, scale)
+}
+
+/// As [`render`], for a grid in one pass state (`(grid, pass_available)`).
+///
+/// # Errors
+/// The errors of [`cells_in`], and [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
+pub fn render_in(
+    game: &Game,
+    ending: Ending,
+    max: u32,
+    (grid, pass_available): (Grid, bool),
+    format: Format,
+    scale: u32,
+) -> Result<Vec<u8>> {
     let layout = Layout::new(format, max, scale)?;
-    let cells = cells(game, ending, max, grid)?;
+    let cells = cells_in(game, ending, max, grid, pass_available)?;
+    let title = title_in(game, ending, grid, pass_available);
     match format {
-        Format::Svg => Ok(svg::svg(&cells, &layout, &title(game, ending, grid)).into_bytes()),
-        Format::Png => Ok(png::png(&cells, &layout, &title(game, ending, grid))?),
+        Format::Svg => Ok(svg::svg(&cells, &layout, &title).into_bytes()),
+        Format::Png => Ok(png::png(&cells, &layout, &title)?),
     }
 }
 
@@ -195,6 +237,17 @@ pub fn title(game: &Game, ending: Ending, grid: Grid) -> String {
         Grid::ThreeHeapSlice(k) => format!("(h1, h2, {k})"),
     };
     format!("P-positions {which} of {}, {rule}", game.spec())
+}
+
+/// The title of a picture in one pass state: for a game with a pass, [`title`] followed
+/// by `, pass available` or `, pass used`.
+pub fn title_in(game: &Game, ending: Ending, grid: Grid, pass_available: bool) -> String {
+    let title = title(game, ending, grid);
+    match (game.has_pass(), pass_available) {
+        (false, _) => title,
+        (true, true) => format!("{title}, pass available"),
+        (true, false) => format!("{title}, pass used"),
+    }
 }
 
 /// Where things go in the image, in pixels.

@@ -22,6 +22,9 @@ pub fn engine_game(game: &RefGame) -> Game {
         RefGame::Nim => Game::nim(),
         RefGame::Subtract(set) => Game::subtract(set).unwrap(),
         RefGame::Graph(pairs) => Game::graph("graph:test", pairs).unwrap(),
+        RefGame::Wythoff => Game::wythoff(),
+        RefGame::Moore(k) => Game::moore(*k as u32).unwrap(),
+        RefGame::Circular(k) => Game::circular(*k as u32).unwrap(),
     }
 }
 

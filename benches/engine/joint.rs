@@ -1,0 +1,177 @@
+//! Measurements and checks for games that are not sums, and for the pass: the engine's
+//! fast paths and general path against the naive option scan of `naive_joint.rs`.
+
+use std::time::Instant;
+
+use nimtab::analysis::verify::{verify, Finding};
+use nimtab::{Criterion, Ending, Engine, Game, NoProgress, Space};
+
+use crate::measure::{cpu_seconds, peak_rss_mib};
+use crate::naive::Budget;
+use crate::naive_joint::{self, GrundyRun, JointRun};
+use crate::{Job, Measurement, LIMIT, NAIVE_BUDGET};
+
+/// The job of `nimtab verify` with the game's default rules and criteria, on the fast
+/// path or (`general`) the general path.
+pub fn engine_verify(game: &Game, space: Space, general: bool) -> Result<Vec<Finding>, String> {
+    let engine = Engine::builder(game, space).general_path(general).build();
+    let (endings, criteria) = (Ending::defaults(game), Criterion::applicable(game, space.heaps()));
+    let run =
+        verify(&engine, &endings, &criteria, LIMIT, &NoProgress).map_err(|e| e.to_string())?;
+    if let Some(f) = run.findings.iter().find(|f| f.theorem_failed()) {
+        return Err(format!("engine: a theorem failed under {} for {}", f.ending, game.spec()));
+    }
+    Ok(run.findings)
+}
+
+/// Times the engine's job: verify (fast or general path) or every Grundy value.
+pub fn measure_engine(
+    game: &Game,
+    space: Space,
+    job: Job,
+    general: bool,
+) -> Result<Measurement, String> {
+    let cpu_start = cpu_seconds();
+    let start = Instant::now();
+    let positions = match job {
+        Job::Verify => {
+            engine_verify(game, space, general)?.first().map_or(0, |f| f.tally.positions)
+        }
+        Job::Grundy => {
+            let engine = Engine::builder(game, space).general_path(general).build();
+            let values = engine.grundy_values(&NoProgress).map_err(|e| e.to_string())?;
+            values.values().len() as u64
+        }
+    };
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_start;
+    Ok(Measurement {
+        positions,
+        wall,
+        cpu,
+        peak_mib: peak_rss_mib(),
+        threads: rayon::current_num_threads(),
+        estimate: false,
+        measured_positions: positions,
+        check: "-",
+    })
+}
+
+/// Times the naive DP's job, checking a complete run against the engine.
+pub fn measure_naive(game: &Game, space: Space, job: Job) -> Result<Measurement, String> {
+    let cpu_start = cpu_seconds();
+    let states = if game.has_pass() { 2 } else { 1 };
+    let (total, labelled, elapsed, check) = match job {
+        Job::Verify => {
+            let run = naive_verify(game, space, NAIVE_BUDGET);
+            let complete = run.labelled == run.total;
+            let check = if complete { compare_run(game, space, &run)? } else { "prefix" };
+            (run.total, run.labelled, run.elapsed, check)
+        }
+        Job::Grundy => {
+            let run = naive_joint::grundy(game, space, NAIVE_BUDGET);
+            let complete = run.labelled == run.total;
+            let check = if complete { compare_values(game, space, &run)? } else { "prefix" };
+            (run.total, run.labelled, run.elapsed, check)
+        }
+    };
+    let cpu = cpu_seconds() - cpu_start;
+    let scale = total as f64 / labelled.max(1) as f64;
+    Ok(Measurement {
+        positions: total * states,
+        wall: elapsed.as_secs_f64() * scale,
+        cpu: cpu * scale,
+        peak_mib: peak_rss_mib(),
+        threads: 1,
+        estimate: labelled < total,
+        measured_positions: labelled * states,
+        check,
+    })
+}
+
+fn naive_verify(game: &Game, space: Space, budget: Budget) -> JointRun {
+    let (endings, criteria) = (Ending::defaults(game), Criterion::applicable(game, space.heaps()));
+    naive_joint::run(game, space, &endings, &criteria, budget)
+}
+
+/// A complete naive run against the engine: every label (both pass states), every P
+/// count and every disagreement count, on the fast and the general path.
+fn compare_run(game: &Game, space: Space, run: &JointRun) -> Result<&'static str, String> {
+    let endings = Ending::defaults(game);
+    let states = if game.has_pass() { 2 } else { 1 };
+    let engine = Engine::new(game, space);
+    for (e, &ending) in endings.iter().enumerate() {
+        let table = engine.label(ending).map_err(|e| e.to_string())?;
+        for index in 0..space.positions() {
+            let tuple = space.tuple(index);
+            for pass in 0..states {
+                let naive = run.labels[e][(index * states + pass) as usize] == 1;
+                if table.is_p_in(&tuple, pass == 1) != naive {
+                    return Err(format!(
+                        "MISMATCH naive vs engine labels on {} under {ending} at {tuple:?}, pass {pass}",
+                        game.spec()
+                    ));
+                }
+            }
+        }
+    }
+    for general in [false, true] {
+        let findings = engine_verify(game, space, general)?;
+        let criteria = Criterion::applicable(game, space.heaps()).len().max(1);
+        for (e, ending_findings) in findings.chunks(criteria).enumerate() {
+            for (c, f) in ending_findings.iter().enumerate() {
+                let disagree = run.disagree[e].get(c).copied().unwrap_or(0);
+                if f.tally.p_positions != run.p_positions[e] || f.tally.disagree != disagree {
+                    return Err(format!(
+                        "MISMATCH naive vs engine counts on {} ({}, general path {general}): \
+                         naive P {} disagree {disagree}, engine P {} disagree {}",
+                        game.spec(),
+                        f.ending,
+                        run.p_positions[e],
+                        f.tally.p_positions,
+                        f.tally.disagree
+                    ));
+                }
+            }
+        }
+    }
+    Ok("agree")
+}
+
+/// A complete naive Grundy run against the engine's values (bands or rounds).
+fn compare_values(game: &Game, space: Space, run: &GrundyRun) -> Result<&'static str, String> {
+    let engine = Engine::new(game, space);
+    let values = engine.grundy_values(&NoProgress).map_err(|e| e.to_string())?;
+    if values.values() != &run.values[..] {
+        return Err(format!("MISMATCH naive vs engine Grundy values on {}", game.spec()));
+    }
+    Ok("agree")
+}
+
+/// The naive option scan against the engine on small spaces of every new game.
+pub fn check_against_engine() -> Result<(), String> {
+    let games = [
+        (Game::wythoff(), 2, 60),
+        (Game::wythoff(), 3, 12),
+        (Game::moore(2).expect("K = 2"), 3, 15),
+        (Game::moore(3).expect("K = 3"), 4, 7),
+        (Game::circular(2).expect("K = 2"), 4, 7),
+        (Game::circular(2).expect("K = 2").with_pass(), 4, 6),
+        (Game::nim().with_pass(), 3, 12),
+        (Game::subtract(&[1, 3, 4]).expect("a set").with_pass(), 2, 30),
+    ];
+    for (game, heaps, max) in games {
+        let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
+        let run = naive_verify(&game, space, Budget::unlimited());
+        let verdict = compare_run(&game, space, &run)?;
+        let grundy = naive_joint::grundy(&game, space, Budget::unlimited());
+        compare_values(&game, space, &grundy)?;
+        println!(
+            "check {verdict}: {} {heaps} heaps max {max}: {} positions, P = {:?}, Grundy values agree",
+            game.spec(),
+            run.labelled,
+            run.p_positions
+        );
+    }
+    Ok(())
+}

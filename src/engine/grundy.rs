@@ -1,0 +1,163 @@
+//! The Grundy value of every position of a space, by the mex rule, one value at a time.
+//!
+//! A position has value `u` exactly when it has no value below `u` and none of its
+//! options has value `u`: it is not of a smaller value, so for each `v < u` some option
+//! has value `v`, and `u` is the least value its options miss (their mex). So the
+//! positions of value 0 are the P-positions of normal play, and those of value `u` are
+//! labelled by the same engine run with the positions of smaller values excluded (never
+//! candidates, and no option of theirs counts). Every round gives at least one position
+//! its value (an unvalued position whose options all have values), so the rounds end;
+//! there are as many as the largest value plus one. Multi-heap games in full mode find a
+//! band of values per run instead (`bands.rs`).
+
+use crate::engine::bits::or_into;
+use crate::engine::layout::Layout;
+use crate::engine::visitor::{NoProgress, Progress};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::model::ending::Ending;
+use crate::model::enumerate::Tuples;
+use crate::model::space::Mode;
+
+/// The normal-play Grundy value of every position of a space.
+#[derive(Clone, Debug)]
+pub struct GrundyValues {
+    layout: Layout,
+    pass: bool,
+    /// In state-index order: the position's index, or `2 × index + pass` with a pass.
+    values: Vec<u32>,
+}
+
+impl GrundyValues {
+    /// The value of a position as a game starts it (with a pass: the pass available). In
+    /// canonical mode the tuple may be in any order.
+    ///
+    /// # Panics
+    /// If the tuple has the wrong length or a heap above the space's max.
+    pub fn value(&self, tuple: &[u32]) -> u32 {
+        self.value_in(tuple, self.pass)
+    }
+
+    /// The value of a position with the pass available (`true`) or used (`false`).
+    ///
+    /// # Panics
+    /// As [`GrundyValues::value`], and for `pass_available` in a game without a pass.
+    pub fn value_in(&self, tuple: &[u32], pass_available: bool) -> u32 {
+        assert!(self.pass || !pass_available, "a game without a pass has no pass state");
+        let space = self.layout.space();
+        assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");
+        assert!(tuple.iter().all(|&h| h <= space.max()), "heap above the space's max");
+        let mut sorted = tuple.to_vec();
+        if self.layout.mode() == Mode::Canonical {
+            sorted.sort_unstable();
+        }
+        let (prefix, last) = sorted.split_at(sorted.len() - 1);
+        let index = self.layout.first_index(self.layout.row_index(prefix), prefix, &mut Vec::new())
+            + u64::from(last[0] - self.layout.lo(prefix));
+        let state = if self.pass { 2 * index + u64::from(pass_available) } else { index };
+        self.values[state as usize]
+    }
+
+    /// Every value in state-index order: positions in index order (lexicographic, or
+    /// sorted tuples only), and with a pass each position's pass-used value then its
+    /// pass-available value.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// The largest value.
+    pub fn largest(&self) -> u32 {
+        self.values.iter().copied().max().unwrap_or(0)
+    }
+}
+
+impl Engine<'_> {
+    /// The normal-play Grundy value of every position (with a pass, of both pass states),
+    /// computed by the mex rule from the options: one labelling run per value.
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] if the tables (the run's, the excluded positions, a
+    /// value per position) do not fit; [`crate::Error::OutOfMemory`] if the system
+    /// refuses them anyway; the errors of [`Engine::ensure_supported`].
+    pub fn grundy_values(&self, progress: &dyn Progress) -> Result<GrundyValues> {
+        self.ensure_supported(&[Ending::Normal])?;
+        self.refuse_above(self.grundy_bytes())?;
+        let values = match self.band_values() {
+            Some(values) => {
+                progress.advance(self.positions());
+                values
+            }
+            None => self.values_in_rounds(progress)?,
+        };
+        let pass = self.game.has_pass();
+        Ok(GrundyValues { layout: self.layout.clone(), pass, values })
+    }
+
+    /// Every state's value, one labelling run per value.
+    pub(crate) fn values_in_rounds(&self, progress: &dyn Progress) -> Result<Vec<u32>> {
+        let words = self.layout.rows() as usize * self.layout.words_per_row();
+        let mut excluded: Vec<Vec<u64>> = vec![vec![0u64; words]; self.pass_states()];
+        let total = self.positions();
+        let mut values = vec![0u32; total as usize];
+        let (mut valued, mut value) = (0u64, 0u32);
+        while valued < total {
+            let (tables, ()) =
+                self.run(&[Ending::Normal], true, Some(&excluded), &(), &NoProgress)?;
+            let found = self.give_value(&tables, value, &mut values);
+            for (excluded, table) in excluded.iter_mut().zip(&tables) {
+                or_into(excluded, table);
+            }
+            valued += found;
+            value += 1;
+            progress.advance(found);
+        }
+        Ok(values)
+    }
+
+    /// Bytes of [`Engine::grundy_values`]: by bands (multi-heap games in full mode, with
+    /// 16-bit lanes at least), or by rounds: a run keeping one ending's tables, the
+    /// excluded positions, and four bytes per position.
+    pub fn grundy_bytes(&self) -> u64 {
+        let plan = self.memory_plan();
+        let rounds = plan
+            .run(1, true)
+            .saturating_add(plan.table_bytes)
+            .saturating_add(self.positions().saturating_mul(4));
+        match self.band_width() {
+            Some(64) => self.band_bytes::<u64>(),
+            Some(_) => self.band_bytes::<u16>(),
+            None => rounds,
+        }
+    }
+
+    /// Gives `value` to every position set in the round's tables (one per track);
+    /// returns how many.
+    fn give_value(&self, tables: &[Vec<u64>], value: u32, values: &mut [u32]) -> u64 {
+        let (k, max, w) =
+            (self.layout.prefix_len(), self.space().max(), self.layout.words_per_row());
+        let states = tables.len() as u64;
+        let prefixes = match self.mode() {
+            Mode::Full => Tuples::new(k, 0, max),
+            Mode::Canonical => Tuples::sorted(k, 0, max),
+        };
+        let (mut row, mut first_index, mut found) = (0usize, 0u64, 0u64);
+        prefixes.for_each(|prefix| {
+            let lo = self.layout.lo(prefix);
+            for (state, table) in tables.iter().enumerate() {
+                for (i, &word) in table[row * w..(row + 1) * w].iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        let h = (i * 64) as u64 + u64::from(rest.trailing_zeros());
+                        rest &= rest - 1;
+                        let index = first_index + h - u64::from(lo);
+                        values[(index * states + state as u64) as usize] = value;
+                        found += 1;
+                    }
+                }
+            }
+            first_index += u64::from(max - lo) + 1;
+            row += 1;
+        });
+        found
+    }
+}

@@ -1,0 +1,74 @@
+//! The general path of multi-heap games in full mode: every source row of a row's prefix
+//! moves, read through its column transform.
+//!
+//! Any rule that can list its prefix moves (`model::options`) is labelled this way: a
+//! whole row of positions per source row, instead of one position per option as a plain
+//! DP scans them, and a track stops reading once every column of its row is blocked.
+
+use crate::engine::bits::{block_at_or_above_first, first_set, or_into, or_shifted_into};
+use crate::engine::nim::solve_nim_row;
+use crate::engine::pass::{Pass, Scratch};
+use crate::engine::shared_rows::SharedRows;
+use crate::model::options::LastHeap;
+
+/// Sources read between two checks of whether the row is already all blocked.
+const CHECK_EVERY: usize = 16;
+
+impl Pass<'_, '_, '_> {
+    /// A multi-heap row in full mode through its source rows, on every track.
+    pub(crate) fn sources_row(&self, scratch: &mut Scratch) {
+        let e = self.engine;
+        let options = e.position_options.as_ref().expect("options for the general path");
+        let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
+        let space = e.layout.space();
+        let moves = &mut scratch.moves;
+        moves.clear();
+        options.for_each_prefix_move(&scratch.prefix, &mut scratch.other, &mut |p, last| {
+            moves.push((space.index(p) as usize, last));
+        });
+        let row = space.index(&scratch.prefix) as usize;
+        for (j, track) in self.tracks.iter().enumerate() {
+            let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+            read_sources(&track.table, &scratch.moves, blocked, &mut scratch.at_or_below, r);
+            self.block_pass(j, scratch);
+            let (blocked, out) =
+                (&scratch.blocked[j * w..(j + 1) * w], &mut scratch.rows[j * w..(j + 1) * w]);
+            solve_nim_row(0, r, false, blocked, out);
+            track.table.store(row, out);
+        }
+    }
+}
+
+/// Blocks every column of the row that some prefix move takes to a P of `table`.
+fn read_sources(
+    table: &SharedRows<'_>,
+    moves: &[(usize, LastHeap)],
+    blocked: &mut [u64],
+    below: &mut [u64],
+    r: usize,
+) {
+    below.fill(0);
+    for (n, &(slot, last)) in moves.iter().enumerate() {
+        let source = table.row(slot);
+        match last {
+            LastHeap::Kept => or_into(blocked, source),
+            LastHeap::LoweredBy(k) => or_shifted_into(blocked, source, k as usize),
+            LastHeap::AnyAmount => or_into(below, source),
+        }
+        if n % CHECK_EVERY == CHECK_EVERY - 1 && all_blocked(blocked, below, r) {
+            break;
+        }
+    }
+    block_at_or_above_first(blocked, below);
+}
+
+/// Whether every column `0..r` is blocked, or at or above the first set bit of `below`.
+fn all_blocked(blocked: &[u64], below: &[u64], r: usize) -> bool {
+    let end = first_set(below).map_or(r, |f| f.min(r));
+    let full = end / 64;
+    if blocked[..full].iter().any(|&word| word != !0) {
+        return false;
+    }
+    let rest = end % 64;
+    rest == 0 || blocked[full] | (!0u64 << rest) == !0
+}
