@@ -72,6 +72,8 @@ pub use model::canonical::{multisets, CanonicalRanker};
 pub use model::ending::Ending;
 pub use model::enumerate::Tuples;
 pub use model::game::{Game, MoveRule};
+pub use model::multiset::{MultisetSpace, Walk, MAX_TOTAL};
+pub use model::octal::{HeapRule, OctalCode};
 pub use model::position::{parse_size, Label, SizeError, Spaced, Tuple};
 pub use model::space::{validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
 pub use random::SplitMix64;

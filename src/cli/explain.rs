@@ -32,6 +32,16 @@ pub fn in_flag_words(e: &Error) -> String {
             let hint = if *canonical_would_help { ", or use --canonical" } else { "" };
             format!("{e}; lower --max or --heaps{hint}")
         }
+        Error::SplitsHeaps { spec } => format!(
+            "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
+             its moves; use --total T (every multiset of heaps of total at most T) instead of \
+             --heaps and --max"
+        ),
+        Error::TotalAboveLimit { total, limit } => format!(
+            "--total {total} is above the largest total, {limit}: the multisets of a larger \
+             total cannot be counted in 64 bits"
+        ),
+        Error::MultisetsTooLarge { .. } => format!("{e}; lower --total"),
         Error::Plot(plot) => plot_in_flag_words(plot),
         other => other.to_string(),
     }

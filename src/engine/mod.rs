@@ -13,6 +13,7 @@
 
 mod bits;
 mod general;
+pub(crate) mod grundy;
 mod labels;
 pub(crate) mod layout;
 mod memory;
@@ -167,6 +168,7 @@ fn row_kind(game: &Game, max: u32) -> RowKind {
         MoveRule::Subtract(set) => {
             subtract::history_mask(set, max).map_or(RowKind::General, RowKind::Subtract)
         }
+        MoveRule::Octal(_) | MoveRule::GrundysGame => RowKind::General,
         MoveRule::Graph(moves) => {
             // A graph that lets every size up to max drop to every smaller one is Nim.
             let is_nim = (0..=max as usize).all(|h| {
@@ -244,8 +246,13 @@ impl<'g> Engine<'g> {
     /// would need more than the memory limit, before any work.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
+    /// [`crate::Error::TooLarge`] with the bytes needed and allowed;
+    /// [`crate::Error::SplitsHeaps`] for a game whose moves split heaps (its positions
+    /// leave any space of a fixed heap count).
     pub fn ensure_fits(&self, endings: usize, keep_tables: bool) -> Result<()> {
+        if self.game.splits() {
+            return Err(crate::Error::SplitsHeaps { spec: self.game.spec().to_string() });
+        }
         let need = self.memory_plan().run(endings, keep_tables);
         let what = || {
             format!(

@@ -4,8 +4,10 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
+use crate::model::octal::{HeapRule, OctalCode};
 
-/// How one heap may change in a move: always to a strictly smaller size.
+/// How one heap may change in a move: to a strictly smaller size, or (take-and-break
+/// games) to two heaps whose sizes sum to at most its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveRule {
     /// Nim: any smaller size.
@@ -14,6 +16,10 @@ pub enum MoveRule {
     Subtract(Vec<u32>),
     /// A move graph given as data: `moves[from]` lists the allowed smaller sizes, ascending.
     Graph(Vec<Vec<u32>>),
+    /// A take-and-break game given by its octal code (`model/octal.rs`).
+    Octal(OctalCode),
+    /// Grundy's game: split a heap into two non-empty heaps of different sizes.
+    GrundysGame,
 }
 
 /// A component game with the specification it was built from.
@@ -24,16 +30,21 @@ pub struct Game {
 }
 
 impl Game {
-    /// Parses `nim`, `subtract:S` or `graph:PATH` (the graph file is read here).
+    /// Parses `nim`, `subtract:S`, `graph:PATH` (the graph file is read here),
+    /// `octal:CODE` or `grundys-game`.
     ///
     /// A subtraction set may list a value twice; it is normalised to a sorted set.
     ///
     /// # Errors
-    /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], or a graph file's error.
+    /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], [`Error::BadOctalCode`], or a
+    /// graph file's error.
     pub fn parse(spec: &str) -> Result<Game> {
         let spec = spec.trim();
         if spec == "nim" {
             return Ok(Game::nim());
+        }
+        if let Some(game) = Game::parse_take_break(spec) {
+            return game;
         }
         if let Some(list) = spec.strip_prefix("subtract:") {
             return Game::parse_subtract(spec, list);
@@ -106,6 +117,63 @@ impl Game {
         Ok(Game { spec: spec.to_string(), move_rule: MoveRule::Subtract(set) })
     }
 
+    /// `octal:CODE` or `grundys-game`, if `spec` names one.
+    fn parse_take_break(spec: &str) -> Option<Result<Game>> {
+        if spec == "grundys-game" {
+            return Some(Ok(Game::grundys_game()));
+        }
+        let code = spec.strip_prefix("octal:")?;
+        let bad = |reason| Error::BadOctalCode { spec: spec.to_string(), reason };
+        let code = OctalCode::parse(code).map_err(bad);
+        Some(code.map(|code| Game { spec: spec.to_string(), move_rule: MoveRule::Octal(code) }))
+    }
+
+    /// The octal game of `code` (`0.77` is Kayles), named `octal:CODE`.
+    ///
+    /// # Errors
+    /// [`Error::BadOctalCode`] naming the bad digit or the missing part.
+    pub fn octal(code: &str) -> Result<Game> {
+        Game::parse(&format!("octal:{code}"))
+    }
+
+    /// Grundy's game, named `grundys-game`.
+    pub fn grundys_game() -> Game {
+        Game { spec: "grundys-game".to_string(), move_rule: MoveRule::GrundysGame }
+    }
+
+    /// The removal sets of a take-and-break description: subtraction games (every member
+    /// may be taken, leaving zero or one heap), octal games and Grundy's game. `None` for
+    /// Nim (no finite set) and move graphs (not translation-invariant).
+    pub fn heap_rule(&self) -> Option<HeapRule> {
+        match &self.move_rule {
+            MoveRule::Subtract(set) => Some(HeapRule {
+                vanish: set.clone(),
+                shrink: set.clone(),
+                split: Vec::new(),
+                unequal_split: false,
+            }),
+            MoveRule::Octal(code) => Some(code.heap_rule()),
+            MoveRule::GrundysGame => Some(HeapRule::grundys_game()),
+            MoveRule::Nim | MoveRule::Graph(_) => None,
+        }
+    }
+
+    /// Whether some move splits a heap in two. Such a game is played on multisets of heaps
+    /// of a bounded total; a space of a fixed number of heaps does not hold its moves.
+    pub fn splits(&self) -> bool {
+        self.heap_rule().is_some_and(|rule| rule.splits())
+    }
+
+    /// Every option of a heap of size `h` as a pair `(a, b)`, `a >= b >= 0`, where 0 is no
+    /// heap: `(a, 0)` one heap remains (`(0, 0)`: none), `(a, b)` with `b >= 1` two remain.
+    /// Ascending, without repeats.
+    pub fn heap_options(&self, h: u32) -> Vec<(u32, u32)> {
+        match self.heap_rule() {
+            Some(rule) => rule.options(h),
+            None => self.options(h).into_iter().map(|to| (to, 0)).collect(),
+        }
+    }
+
     /// The specification as given (`nim`, `subtract:1,3,4`, `graph:data/graphs/x.csv`).
     pub fn spec(&self) -> &str {
         &self.spec
@@ -116,7 +184,8 @@ impl Game {
         &self.move_rule
     }
 
-    /// The sizes a heap of size `h` may move to, ascending.
+    /// The sizes a heap of size `h` may move to, ascending. A game that [`Game::splits`]
+    /// lists only its moves that leave at most one heap here (see [`Game::heap_options`]).
     pub fn options(&self, h: u32) -> Vec<u32> {
         match &self.move_rule {
             MoveRule::Nim => (0..h).collect(),
@@ -126,6 +195,10 @@ impl Game {
                 out
             }
             MoveRule::Graph(moves) => moves.get(h as usize).cloned().unwrap_or_default(),
+            MoveRule::Octal(_) | MoveRule::GrundysGame => {
+                let options = self.heap_options(h).into_iter();
+                options.filter(|&(_, b)| b == 0).map(|(a, _)| a).collect()
+            }
         }
     }
 
@@ -140,16 +213,25 @@ impl Game {
             MoveRule::Nim => h > 0,
             MoveRule::Subtract(set) => set.first().is_some_and(|&s| s <= h),
             MoveRule::Graph(moves) => moves.get(h as usize).is_some_and(|m| !m.is_empty()),
+            MoveRule::Octal(_) | MoveRule::GrundysGame => {
+                self.heap_rule().is_some_and(|rule| rule.has_moves(h))
+            }
         }
     }
 
     /// Grundy values `g(0..=max)` by the mex rule.
     ///
     /// For Nim the mex of `{0, …, h-1}` is `h`; it is returned directly, because listing
-    /// Nim's options would cost `O(max^2)`.
+    /// Nim's options would cost `O(max^2)`. Take-and-break games (whose option values are
+    /// XORs of two heaps' values) go through the rare/common engine of `engine/grundy`.
     pub fn grundy(&self, max: u32) -> Vec<u32> {
         if self.move_rule == MoveRule::Nim {
             return (0..=max).collect();
+        }
+        if let (MoveRule::Octal(_) | MoveRule::GrundysGame, Some(rule)) =
+            (&self.move_rule, self.heap_rule())
+        {
+            return crate::engine::grundy::sequence(&rule, max);
         }
         let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
         let mut seen: Vec<bool> = Vec::new();

@@ -5,6 +5,8 @@ pub mod ending;
 pub mod enumerate;
 pub mod game;
 mod graph_file;
+pub mod multiset;
+pub mod octal;
 pub mod position;
 pub mod space;
 

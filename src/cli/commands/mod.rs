@@ -7,6 +7,7 @@ pub mod grundy;
 pub mod info;
 pub mod judge;
 pub mod moves;
+pub mod period;
 pub mod play;
 pub mod plot;
 pub mod solve;
