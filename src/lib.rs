@@ -64,6 +64,7 @@ mod random;
 pub mod suite;
 
 pub use analysis::criteria::Criterion;
+pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};
 pub use engine::{
     Engine, EngineBuilder, Labels, MemoryPlan, NoProgress, Progress, RowView, RowVisitor,
 };

@@ -17,6 +17,7 @@ pub(crate) mod grundy;
 mod labels;
 pub(crate) mod layout;
 mod memory;
+pub(crate) mod multiset;
 mod nim;
 mod pass;
 mod schedule;
