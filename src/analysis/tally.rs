@@ -88,10 +88,9 @@ impl FirstCounterexamples {
         }
     }
 
-    /// The kept counterexamples in index order, with their positions in the engine's space.
-    fn into_counterexamples(self, engine: &Engine<'_>) -> Vec<Counterexample> {
+    /// The kept counterexamples in index order, with their positions.
+    fn into_counterexamples(self, position: impl Fn(u64) -> Vec<u32>) -> Vec<Counterexample> {
         let sorted = self.kept.into_sorted_vec();
-        let position = |index| engine.position(index);
         sorted
             .into_iter()
             .map(|(index, dp_is_p)| Counterexample { index, position: position(index), dp_is_p })
@@ -152,12 +151,22 @@ impl Disagreements {
 
     /// The tally over `positions` positions of which `p_positions` are P.
     pub(crate) fn into_tally(self, engine: &Engine<'_>, positions: u64, p_positions: u64) -> Tally {
+        self.into_tally_with(positions, p_positions, |index| engine.position(index))
+    }
+
+    /// The tally, with the positions of the counterexamples' indices from `position`.
+    pub(crate) fn into_tally_with(
+        self,
+        positions: u64,
+        p_positions: u64,
+        position: impl Fn(u64) -> Vec<u32>,
+    ) -> Tally {
         Tally {
             positions,
             p_positions,
             agree: positions - self.count,
             disagree: self.count,
-            counterexamples: self.first.into_counterexamples(engine),
+            counterexamples: self.first.into_counterexamples(position),
         }
     }
 }

@@ -6,6 +6,7 @@
 pub mod csv;
 pub mod labels_csv;
 pub mod manifest;
+pub mod multiset_csv;
 pub mod plot;
 pub mod report;
 pub mod summary;

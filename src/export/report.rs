@@ -247,6 +247,7 @@ mod tests {
             heaps: 1,
             max: 3,
             mode: Mode::Full,
+            total: None,
             ending,
             criterion,
             theorem: criterion == Criterion::Sj && ending == Ending::Sj,

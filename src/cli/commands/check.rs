@@ -7,11 +7,14 @@ use anyhow::{anyhow, bail, Context};
 use nimtab::analysis::claim::test_claim;
 use nimtab::analysis::expr::{Expr, ExprError, Program};
 use nimtab::analysis::tally::Tally;
-use nimtab::export::summary::{write_counterexample_rows, COUNTEREXAMPLE_HEADER};
+use nimtab::export::summary::{
+    write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
+};
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, Space, Spaced};
+use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, Spaced};
 
 use crate::cli::args::SpaceArgs;
+use crate::cli::commands::total;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -32,7 +35,7 @@ pub struct Args {
     #[arg(long = "claim-p", value_name = "EXPR", allow_hyphen_values = true)]
     claim_p: String,
     /// Only sorted tuples (h1 <= ... <= hN).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "total")]
     canonical: bool,
     /// Counterexamples kept per heap count.
     #[arg(long, value_name = "K", default_value_t = 20)]
@@ -50,6 +53,8 @@ struct Config {
     claim: Expr,
     /// Every space of the range with the claim compiled for its heap count.
     programs: Vec<(Space, Program)>,
+    /// The multiset space of `--total` with the claim compiled for it, instead.
+    multisets: Option<(MultisetSpace, Program)>,
     mode: Mode,
     limit: usize,
     target: Option<Target>,
@@ -69,9 +74,17 @@ impl Config {
         let claim = Expr::parse_claim(&a.claim_p).map_err(|e| expression_error(&a.claim_p, &e))?;
         let target = a.out.as_deref().map(|p| Target::new(Some(p))).transpose()?;
         let game = a.space.game()?;
+        let multisets = match a.space.multisets()? {
+            Some(space) => {
+                let grundy = game.grundy(space.total());
+                let program = claim.compile_multisets(space.total(), &grundy);
+                Some((space, program.map_err(|e| expression_error(&a.claim_p, &e))?))
+            }
+            None => None,
+        };
         // Every space is validated and the claim compiled for each heap count before any
         // work, so `h4` with 3 heaps fails at once.
-        let spaces = a.space.spaces()?;
+        let spaces = if multisets.is_some() { Vec::new() } else { a.space.spaces()? };
         let grundy = game.grundy(a.space.max());
         let programs = spaces
             .into_iter()
@@ -87,6 +100,7 @@ impl Config {
             ending,
             claim,
             programs,
+            multisets,
             mode,
             limit: a.limit,
             target,
@@ -107,6 +121,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         })
         .collect::<nimtab::Result<_>>()?;
     let mut tallies = Vec::new();
+    if let Some((space, program)) = &config.multisets {
+        let (game, claim) = (&config.game, &config.claim);
+        let tally = total::check(game, space.clone(), config.ending, program, config.limit, global);
+        let tally = tally.with_context(|| format!("evaluating the claim '{}'", claim.text()))?;
+        tallies.push((0, tally));
+    }
     for (engine, (space, program)) in engines.iter().zip(&config.programs) {
         let bar =
             Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
@@ -121,14 +141,16 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
         for (_, tally) in &tallies {
             let (game, text) = (config.game.spec(), config.claim.text());
-            write_counterexample_rows(
-                out,
-                game,
-                config.max,
-                config.ending,
-                text,
-                &tally.counterexamples,
-            )?;
+            let rows = &tally.counterexamples;
+            match &config.multisets {
+                None => {
+                    write_counterexample_rows(out, game, config.max, config.ending, text, rows)?
+                }
+                Some((space, _)) => {
+                    let total = space.total();
+                    write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
+                }
+            }
         }
         Ok(())
     };
@@ -149,7 +171,17 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
     let mut out: Vec<u8> = Vec::new();
     let mode = if config.mode == Mode::Canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
-    writeln!(out, "game {}, rule {}, max {}{mode}", config.game.spec(), config.ending, config.max)?;
+    let (game, ending) = (config.game.spec(), config.ending);
+    match &config.multisets {
+        None => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
+        Some((space, _)) => {
+            let total = space.total();
+            writeln!(
+                out,
+                "game {game}, rule {ending}, every multiset of heaps of total <= {total}"
+            )?
+        }
+    }
     let header = ["heaps", "positions", "p_positions", "agree", "disagree", "first_counterexample"];
     let mut align = [Align::Right; 6];
     align[5] = Align::Left;
@@ -158,7 +190,8 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
             format!("({}) is {}", Spaced(&c.position), Label::of(c.dp_is_p))
         });
-        let counts = [n.to_string(), t.positions.to_string(), t.p_positions.to_string()];
+        let heaps = if config.multisets.is_some() { "any".to_string() } else { n.to_string() };
+        let counts = [heaps, t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];
         table.push(counts.into_iter().chain(rest).collect());
     }

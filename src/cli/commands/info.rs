@@ -3,6 +3,7 @@
 use nimtab::{Engine, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
+use crate::cli::commands::total;
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
@@ -19,8 +20,14 @@ fn mib(bytes: u64) -> String {
 
 /// Runs `nimtab info`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let heaps = a.space.single_heaps("info")?;
     let game = a.space.game()?;
+    if let Some(space) = a.space.multisets()? {
+        return total::info(&game, space, global);
+    }
+    if game.splits() {
+        return Err(nimtab::Error::SplitsHeaps { spec: game.spec().to_string() }.into());
+    }
+    let heaps = a.space.single_heaps("info")?;
     let space = Space::new(heaps, a.space.max())?;
     let mut text = format!(
         "game                 {}\nheaps                {}\nmax                  {}\n\

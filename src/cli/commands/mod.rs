@@ -13,4 +13,5 @@ pub mod plot;
 pub mod solve;
 pub mod split;
 pub mod suite;
+pub mod total;
 pub mod verify;

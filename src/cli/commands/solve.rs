@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Mode, Space};
+use nimtab::{Ending, Engine, Game, Mode, MultisetSpace, Space};
 
 use crate::cli::args::TableArgs;
+use crate::cli::commands::total;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -24,8 +25,20 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// The validated `solve` settings.
-struct Config {
+/// The validated `solve` settings: a tuple space, or a multiset space (`--total`).
+enum Config {
+    Tuples(Tuples),
+    Multisets {
+        game: Game,
+        space: MultisetSpace,
+        endings: Vec<Ending>,
+        filter: RowFilter,
+        target: Target,
+    },
+}
+
+/// The settings of a tuple space.
+struct Tuples {
     game: Game,
     space: Space,
     endings: Vec<Ending>,
@@ -46,17 +59,25 @@ impl Config {
             Some(_) => RowFilter::OnlyN,
         };
         let target = Target::new(a.out.as_deref())?;
-        let heaps = a.table.space.single_heaps("solve")?;
         let game = a.table.space.game()?;
+        if let Some(space) = a.table.space.multisets()? {
+            return Ok(Config::Multisets { game, space, endings, filter, target });
+        }
+        let heaps = a.table.space.single_heaps("solve")?;
         let space = Space::new(heaps, a.table.space.max())?;
         let mode = a.table.mode();
-        Ok(Config { game, space, endings, mode, filter, target })
+        Ok(Config::Tuples(Tuples { game, space, endings, mode, filter, target }))
     }
 }
 
 /// Runs `nimtab solve`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let config = Config::new(a)?;
+    let config = match Config::new(a)? {
+        Config::Tuples(tuples) => tuples,
+        Config::Multisets { game, space, endings, filter, target } => {
+            return total::solve(&game, space, &endings, filter, &target, global);
+        }
+    };
     let engine = Engine::builder(&config.game, config.space)
         .mode(config.mode)
         .memory_limit(global.memory_limit)

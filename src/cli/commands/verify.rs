@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, MultisetSpace, Space};
 
 use crate::cli::args::TableArgs;
+use crate::cli::commands::total;
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -42,6 +43,8 @@ fn parse_limit(text: &str) -> Result<usize, String> {
 struct Config {
     game: Game,
     spaces: Vec<Space>,
+    /// The multiset space of `--total`, instead of `spaces`.
+    multisets: Option<MultisetSpace>,
     endings: Vec<Ending>,
     criteria: Vec<Criterion>,
     mode: Mode,
@@ -59,11 +62,13 @@ impl Config {
             check_out_dir(dir)?;
         }
         let game = a.table.space.game()?;
-        let spaces = a.table.space.spaces()?;
+        let multisets = a.table.space.multisets()?;
+        let spaces = if multisets.is_some() { Vec::new() } else { a.table.space.spaces()? };
         let mode = a.table.mode();
         Ok(Config {
             game,
             spaces,
+            multisets,
             endings,
             criteria,
             mode,
@@ -87,6 +92,10 @@ fn check_out_dir(dir: &Path) -> anyhow::Result<()> {
 /// Verifies every space of the configuration; each space is refused (too large) before
 /// any is labelled.
 fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> {
+    if let Some(space) = &config.multisets {
+        let (endings, criteria) = (&config.endings, &config.criteria);
+        return total::verify(&config.game, space.clone(), endings, criteria, config.limit, global);
+    }
     let engines: Vec<Engine> = config
         .spaces
         .iter()
@@ -142,9 +151,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     })?;
     let failed: Vec<&Finding> = findings.iter().filter(|f| f.theorem_failed()).collect();
     for f in &failed {
+        let space = match f.total {
+            None => format!("{} heaps", f.heaps),
+            Some(total) => format!("total at most {total}"),
+        };
         output::note(&format!(
-            "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
-            f.criterion, f.ending, f.game, f.heaps, f.tally.disagree
+            "nimtab: theorem failed: {} under {} rule for {} ({space}): {} disagreements",
+            f.criterion, f.ending, f.game, f.tally.disagree
         ));
     }
     if config.strict && !failed.is_empty() {
