@@ -62,6 +62,7 @@ pub mod host;
 mod model;
 mod random;
 pub mod suite;
+pub mod suite_takebreak;
 
 pub use analysis::criteria::Criterion;
 pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};

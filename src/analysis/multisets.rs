@@ -15,6 +15,7 @@ use crate::engine::multiset::{MultisetEngine, MultisetLabels};
 use crate::engine::{Progress, RowView};
 use crate::error::Result;
 use crate::model::ending::Ending;
+use crate::model::game::Game;
 use crate::model::multiset::Walk;
 use crate::model::space::Mode;
 
@@ -96,7 +97,19 @@ pub fn verify_multisets(
     progress: &dyn Progress,
 ) -> Result<Verification> {
     let labels = engine.label_all(endings, progress)?;
-    let (game, total) = (engine.game(), engine.space().total());
+    let findings = compare_multiset_labels(engine.game(), &labels, criteria, limit);
+    Ok(Verification { findings, passes: 1 })
+}
+
+/// The findings of labels already computed (for `game`, under their endings) compared
+/// with each criterion, as [`verify_multisets`] returns them.
+pub fn compare_multiset_labels(
+    game: &Game,
+    labels: &MultisetLabels,
+    criteria: &[Criterion],
+    limit: usize,
+) -> Vec<Finding> {
+    let (endings, total) = (labels.endings(), labels.space().total());
     let grundy = game.grundy(total);
     let count = endings.len() * criteria.len();
     let start = || (0..count).map(|_| Disagreements::new(limit)).collect::<Vec<_>>();
@@ -122,10 +135,10 @@ pub fn verify_multisets(
         left.iter_mut().zip(right).for_each(|(l, r)| l.merge(r));
         left
     };
-    let tallies = fold_chunks(&labels, start, visit, merge);
+    let tallies = fold_chunks(labels, start, visit, merge);
     let positions = labels.space().positions();
     let unrank = |rank| labels.space().unrank(rank);
-    let findings = tallies
+    tallies
         .into_iter()
         .enumerate()
         .map(|(index, found)| {
@@ -142,8 +155,7 @@ pub fn verify_multisets(
                 tally: found.into_tally_with(positions, labels.p_count(j), unrank),
             }
         })
-        .collect();
-    Ok(Verification { findings, passes: 1 })
+        .collect()
 }
 
 /// Per-task state of a claim check: disagreements and the evaluation error of least rank.
@@ -206,7 +218,6 @@ pub fn test_claim_multisets(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::game::Game;
     use crate::model::multiset::MultisetSpace;
 
     #[test]

@@ -10,4 +10,5 @@ pub mod multiset_csv;
 pub mod plot;
 pub mod report;
 pub mod summary;
+pub mod takebreak_report;
 pub mod text_table;

@@ -69,5 +69,5 @@ fn manifest_commands_regenerate_their_files() {
         let _ = std::fs::remove_file(&fresh);
         checked += 1;
     }
-    assert_eq!(checked, 11, "5 Grundy tables and 6 pictures");
+    assert_eq!(checked, 20, "8 Grundy tables, 6 pictures, 3 periods, 3 misère P-lists");
 }

@@ -13,5 +13,6 @@ pub mod plot;
 pub mod solve;
 pub mod split;
 pub mod suite;
+pub mod suite_takebreak;
 pub mod total;
 pub mod verify;

@@ -10,11 +10,13 @@ use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render, title, Format};
 use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
+use nimtab::export::takebreak_report::takebreak_section;
 use nimtab::suite::{
     default_plots, default_suite, grundy_file_name, SUITE_CRITERIA, SUITE_ENDINGS, SUITE_LIMIT,
 };
 use nimtab::{Engine, Space};
 
+use crate::cli::commands::suite_takebreak;
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -75,13 +77,17 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
     }
     let passes_of = |e: &Engine| e.positions() * passes(e, SUITE_ENDINGS.len()) as u64;
-    let bar = Bar::new("suite", engines.iter().map(passes_of).sum(), global.quiet);
+    let total: u64 = engines.iter().map(passes_of).sum::<u64>() + suite_takebreak::positions()?;
+    let bar = Bar::new("suite", total, global.quiet);
     let mut findings = Vec::new();
     for engine in &engines {
         bar.set_message(&format!("{} n={}", engine.game().spec(), engine.space().heaps()));
         let run = verify(engine, &SUITE_ENDINGS, &SUITE_CRITERIA, SUITE_LIMIT, &bar)?;
         findings.extend(run.findings);
     }
+    bar.set_message("take-and-break games");
+    let takebreak = suite_takebreak::run(&bar)?;
+    findings.extend(takebreak.iter().flat_map(|f| f.findings.iter().cloned()));
     bar.finish();
 
     let mut generated = Generated { files: Vec::new() };
@@ -104,6 +110,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         generated.add(&name, bytes, &plot.command("data/plots"));
         pictures.push((title(&plot.game, plot.ending, plot.grid), name));
     }
+    suite_takebreak::create_dirs(&a.data_dir)?;
+    for (name, bytes, command) in suite_takebreak::files(&takebreak)? {
+        generated.add(&name, bytes, &command);
+    }
     let mut manifest = Vec::new();
     for (name, content, command) in &generated.files {
         output::write_file(&a.data_dir.join(name), |w| w.write_all(content))?;
@@ -117,7 +127,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         threads: rayon::current_num_threads(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    let mut sections = vec![plots_section(&a.data_dir, &pictures)];
+    let mut sections = vec![plots_section(&a.data_dir, &pictures), takebreak_section(&takebreak)];
     sections.extend(bench);
     let report = render_report(&findings, &run, &sections);
     output::write_file(&a.report, |w| w.write_all(report.as_bytes()))?;
