@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use crate::engine::multiset::MultisetLabels;
-use crate::export::labels_csv::RowFilter;
+use crate::export::labels_csv::{push_number, RowFilter};
 use crate::model::game::Game;
 use crate::model::multiset::Walk;
 
@@ -29,7 +29,7 @@ pub fn write_multiset_table<W: Write + ?Sized>(
     header.extend(endings.iter().map(|e| e.name()));
     writeln!(out, "{}", header.join(","))?;
     let mut walk = Walk::at(&[]);
-    let (mut rows, mut line) = (0u64, String::with_capacity(256));
+    let (mut rows, mut line) = (0u64, Vec::with_capacity(256));
     for rank in 0..labels.space().positions() {
         let keep = match filter {
             RowFilter::All => true,
@@ -42,18 +42,21 @@ pub fn write_multiset_table<W: Write + ?Sized>(
             for &(part, count) in walk.runs() {
                 for _ in 0..count {
                     if !line.is_empty() {
-                        line.push(' ');
+                        line.push(b' ');
                     }
-                    line.push_str(&part.to_string());
+                    push_number(&mut line, u64::from(part));
                 }
                 gxor ^= if count % 2 == 1 { grundy[part as usize] } else { 0 };
             }
-            line.push_str(&format!(",{},{gxor}", walk.total()));
+            line.push(b',');
+            push_number(&mut line, u64::from(walk.total()));
+            line.push(b',');
+            push_number(&mut line, u64::from(gxor));
             for j in 0..endings.len() {
-                line.push_str(if labels.is_p(j, rank) { ",P" } else { ",N" });
+                line.extend_from_slice(if labels.is_p(j, rank) { b",P" } else { b",N" });
             }
-            line.push('\n');
-            out.write_all(line.as_bytes())?;
+            line.push(b'\n');
+            out.write_all(&line)?;
             rows += 1;
         }
         walk.advance();
