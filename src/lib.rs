@@ -44,6 +44,20 @@
 //! # Ok::<(), nimtab::Error>(())
 //! ```
 //!
+//! Take-and-break games (`octal:0.77` is Kayles) split heaps, so their positions are
+//! multisets of heaps; a [`MultisetEngine`] labels every multiset of a bounded total:
+//!
+//! ```
+//! use nimtab::{Ending, Game, MultisetEngine, MultisetSpace, NoProgress};
+//!
+//! let kayles = Game::octal("0.77")?;
+//! let space = MultisetSpace::new(20)?; // every multiset of heaps of total at most 20
+//! let labels = MultisetEngine::new(&kayles, space).label_all(&[Ending::Misere], &NoProgress)?;
+//! assert_eq!(labels.label_of(Ending::Misere, &[2, 2]), Some(true));
+//! assert_eq!(labels.label_of(Ending::Misere, &[3, 1]), Some(false));
+//! # Ok::<(), nimtab::Error>(())
+//! ```
+//!
 //! # Errors
 //!
 //! Every fallible call returns [`Error`], whose messages name the bad value: an unknown
