@@ -151,7 +151,9 @@ fn run(args: &[String]) -> Result<(), String> {
 /// The job of `nimtab verify` with default rules and criteria: the same library call the
 /// command makes (one fused pass where memory allows).
 fn engine_verify(game: &Game, space: Space, canonical: bool) -> Result<Vec<Finding>, String> {
-    let engine = Engine::builder(game, space).mode(Mode::canonical_if(canonical)).build();
+    let space = Space::in_mode(space.heaps(), space.max(), Mode::canonical_if(canonical))
+        .map_err(|e| e.to_string())?;
+    let engine = Engine::new(game, space);
     let run = verify(&engine, &Ending::ALL, &Criterion::ALL, LIMIT, &NoProgress);
     let run = run.map_err(|e| e.to_string())?;
     if run.passes != 1 {

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::model::space::Mode;
+
 /// Everything the library can refuse or fail at.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -105,13 +107,15 @@ pub enum Error {
         limit: u32,
     },
     /// A space whose position count does not fit any index.
-    #[error("{heaps} heaps of max {max} is (max+1)^heaps = {count} positions, beyond any table")]
+    #[error("{heaps} heaps of max {max} {}, beyond any table", counted(*.mode, .count))]
     SpaceOverflow {
         /// Heap count.
         heaps: usize,
         /// Largest heap size.
         max: u32,
-        /// The position count, or "more than 2^127" when it saturated.
+        /// Every tuple, or sorted tuples only.
+        mode: Mode,
+        /// The position count, or "2^128 or more" beyond `u128`.
         count: String,
     },
     /// A space whose tables do not fit in the memory allowed.
@@ -131,6 +135,18 @@ pub enum Error {
         /// more heaps).
         canonical_would_help: bool,
     },
+    /// Memory for a run's tables that the system refused although the plan fitted the
+    /// limit (another process took it, or a limit the process cannot see).
+    #[error(
+        "out of memory: {what} needs {:.2} GiB of tables and the system refused them",
+        gib(*.bytes)
+    )]
+    OutOfMemory {
+        /// The space, as `game, N heaps, max M`.
+        what: String,
+        /// Bytes asked for.
+        bytes: u64,
+    },
     /// An ending-rule name that is not `normal`, `misere` or `sj`.
     #[error("unknown rule '{0}': expected normal, misere or sj")]
     UnknownEnding(String),
@@ -143,12 +159,23 @@ pub enum Error {
     /// A picture that cannot be drawn with the settings asked for.
     #[error(transparent)]
     Plot(#[from] crate::export::plot::PlotError),
+    /// A family, a shard or a merge of a sweep that is refused.
+    #[error(transparent)]
+    Sweep(#[from] crate::sweep::SweepError),
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),
     /// An I/O error while writing output.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+}
+
+/// How a space's positions were counted, for messages.
+fn counted(mode: Mode, count: &str) -> String {
+    match mode {
+        Mode::Full => format!("is (max+1)^heaps = {count} positions"),
+        Mode::Canonical => format!("has C(max+heaps, heaps) = {count} sorted positions"),
+    }
 }
 
 /// Bytes as GiB, for messages.

@@ -27,15 +27,14 @@
 //! # Ok::<(), nimtab::Error>(())
 //! ```
 //!
-//! Only sorted tuples ([`Mode::Canonical`]), a memory limit, or a fused run over several
-//! endings are a builder away:
+//! A space of sorted tuples only ([`Mode::Canonical`], judged by their count), a memory
+//! limit, or a fused run over several endings:
 //!
 //! ```
 //! use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
 //!
 //! let game = Game::parse("subtract:1,3,4")?;
-//! let engine = Engine::builder(&game, Space::new(4, 20)?)
-//!     .mode(Mode::Canonical)
+//! let engine = Engine::builder(&game, Space::in_mode(4, 20, Mode::Canonical)?)
 //!     .memory_limit(1 << 30)
 //!     .build();
 //! let tables = engine.label_all(&[Ending::Normal, Ending::Misere], &NoProgress)?;
@@ -77,6 +76,7 @@ mod model;
 mod random;
 pub mod suite;
 pub mod suite_takebreak;
+pub mod sweep;
 
 pub use analysis::criteria::Criterion;
 pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};
@@ -91,5 +91,5 @@ pub use model::game::{Game, MoveRule};
 pub use model::multiset::{MultisetSpace, Walk, MAX_TOTAL};
 pub use model::octal::{HeapRule, OctalCode};
 pub use model::position::{parse_size, Label, SizeError, Spaced, Tuple};
-pub use model::space::{validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
+pub use model::space::{tuple_count, validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
 pub use random::SplitMix64;

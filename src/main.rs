@@ -2,6 +2,6 @@
 
 mod cli;
 
-fn main() -> std::process::ExitCode {
+fn main() {
     cli::main()
 }

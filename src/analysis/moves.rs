@@ -51,6 +51,15 @@ pub fn winning_moves(game: &Game, labels: &Labels, position: &[u32]) -> Vec<Move
     legal_moves(game, position).into_iter().filter(|m| labels.is_p(&m.apply(position))).collect()
 }
 
+/// Whether `ending` has already ended the game at `position`, won by the player to move:
+/// misère play when no heap can move, the SJ rule when every heap has Grundy value 0. No
+/// move is played from such a position, though it may have legal moves (under SJ).
+pub fn ended_by_rule(game: &Game, ending: Ending, position: &[u32]) -> bool {
+    let max = position.iter().copied().max().unwrap_or(0);
+    let terminal = ending.terminal_sizes(game, max);
+    position.iter().all(|&h| terminal[h as usize])
+}
+
 /// Labels the smallest space holding `position` (heaps = its length, max = its largest
 /// heap) under `ending`, in canonical mode (smaller, and [`Labels::is_p`] accepts tuples
 /// in any order).
@@ -68,9 +77,8 @@ pub fn smallest_table(
         return Err(Error::Invalid("a position needs at least one heap".into()));
     }
     let max = position.iter().copied().max().unwrap_or(0);
-    let space = Space::new(position.len(), max)?;
-    let engine =
-        Engine::builder(game, space).mode(Mode::Canonical).memory_limit(memory_limit).build();
+    let space = Space::in_mode(position.len(), max, Mode::Canonical)?;
+    let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
     engine.label(ending)
 }
 

@@ -128,6 +128,11 @@ impl TableArgs {
     pub fn mode(&self) -> Mode {
         Mode::canonical_if(self.canonical)
     }
+
+    /// Every space of the heap range, in the mode asked for.
+    pub fn spaces(&self) -> anyhow::Result<Vec<Space>> {
+        self.space.spaces(self.mode())
+    }
 }
 
 impl SpaceArgs {
@@ -161,9 +166,10 @@ impl SpaceArgs {
         }
     }
 
-    /// Every space of the heap range, each validated before any work.
-    pub fn spaces(&self) -> anyhow::Result<Vec<Space>> {
-        self.heaps().counts().map(|n| Ok(Space::new(n, self.max())?)).collect()
+    /// Every space of the heap range in `mode`, each validated (by the count of the
+    /// positions it labels) before any work.
+    pub fn spaces(&self, mode: Mode) -> anyhow::Result<Vec<Space>> {
+        self.heaps().counts().map(|n| Ok(Space::in_mode(n, self.max(), mode)?)).collect()
     }
 }
 

@@ -2,7 +2,55 @@
 //! values the user gave through a flag are named by that flag.
 
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
+use nimtab::host::MemoryBudget;
+use nimtab::sweep::SweepError;
 use nimtab::Error;
+
+/// A claim that does not parse or type-check, with the display that shows where.
+#[derive(Debug)]
+pub struct ExpressionError {
+    /// The flag that gave the expression.
+    pub flag: &'static str,
+    /// The 1-based column (in characters) of the error.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+    /// The expression and a caret under the column, on two lines.
+    pub caret: String,
+}
+
+impl std::fmt::Display for ExpressionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}, column {}: {}", self.flag, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ExpressionError {}
+
+/// The display to print under an error's line, if it has one (an expression's caret).
+pub fn display(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|c| c.downcast_ref::<ExpressionError>()).map(|e| e.caret.clone())
+}
+
+/// The one line of a usage error clap found: its first paragraph (the message, and the
+/// missing arguments or possible values it lists on the next lines), joined.
+pub fn usage_error(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or("");
+    let words: Vec<&str> = first.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if words.is_empty() {
+        return "error: bad arguments".to_string();
+    }
+    words.join(" ")
+}
+
+/// The memory budget the command line ran with, for the refusal of a space too large.
+static BUDGET: std::sync::OnceLock<MemoryBudget> = std::sync::OnceLock::new();
+
+/// Records the memory budget, so a refusal can name what bounds it.
+pub fn set_budget(budget: MemoryBudget) {
+    let _ = BUDGET.set(budget);
+}
 
 /// The whole error chain on one line (`context: cause`), with the library's error in the
 /// command line's words.
@@ -28,9 +76,13 @@ pub fn in_flag_words(e: &Error) -> String {
         Error::HeapTooLarge { max, limit } => {
             format!("--max {max} is above the largest heap size, {limit}")
         }
-        Error::TooLarge { canonical_would_help, .. } => {
+        Error::TooLarge { canonical_would_help, limit_bytes, .. } => {
             let hint = if *canonical_would_help { ", or use --canonical" } else { "" };
-            format!("{e}; lower --max or --heaps{hint}")
+            let bound = match BUDGET.get() {
+                Some(b) if b.bytes == *limit_bytes => format!(", bound by {}", b.source),
+                _ => String::new(),
+            };
+            format!("{e}{bound}; lower --max or --heaps{hint}")
         }
         Error::SplitsHeaps { spec } => format!(
             "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
@@ -42,7 +94,16 @@ pub fn in_flag_words(e: &Error) -> String {
              total cannot be counted in 64 bits"
         ),
         Error::MultisetsTooLarge { .. } => format!("{e}; lower --total"),
+        // A multiset space names itself by its total (`MultisetEngine::describe`).
+        Error::OutOfMemory { what, .. } if what.contains("every multiset") => {
+            format!("{e}; lower --total")
+        }
+        Error::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
         Error::Plot(plot) => plot_in_flag_words(plot),
+        Error::Sweep(SweepError::FamilyTooLarge { family, count, limit, forced }) => {
+            let advice = if *forced { " even with --force" } else { "; use --force to run it" };
+            format!("the family {family} has {count} games, above the limit of {limit}{advice}")
+        }
         other => other.to_string(),
     }
 }

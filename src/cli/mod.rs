@@ -7,11 +7,10 @@
 mod args;
 mod commands;
 mod explain;
+mod interrupt;
 mod output;
 mod progress;
 mod supervise;
-
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -20,6 +19,7 @@ use commands::{
     check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, solve, split,
     suite, verify,
 };
+use commands::{merge, sweep};
 
 /// What a command reports back besides errors.
 #[derive(Debug, PartialEq, Eq)]
@@ -35,6 +35,9 @@ pub enum Outcome {
 /// With no command, runs the built-in default suite.
 #[derive(Parser, Debug)]
 #[command(name = "nimtab", version, about, long_about = None)]
+// Plain styles: clap's error text then holds no colour codes of its own, so it can be
+// taken with the user's values intact (control characters and all) and escaped once.
+#[command(styles = clap::builder::Styles::plain())]
 pub struct Cli {
     /// Worker threads (default: all cores).
     #[arg(long, global = true, value_name = "K", value_parser = args::parse_threads)]
@@ -61,12 +64,16 @@ enum Command {
     /// Compare the DP labels with the XOR, Anti-Nim and SJ criteria.
     Verify(verify::Args),
     /// List every winning move from a position.
+    // Options may come before or after the heaps; a negative heap is still taken as a
+    // heap (and refused by name), not as an unknown option.
+    #[command(allow_negative_numbers = true)]
     Moves(moves::Args),
     /// Count misère Nim's classes S0..T2 and check the claims about them.
     Classes(classes::Args),
     /// Decide the split game for a range of stone counts.
     Split(split::Args),
     /// Play the table's strategy against an opponent.
+    #[command(allow_negative_numbers = true)]
     Play(play::Args),
     /// Answer a contest input (p2197 or shoi2008) read on stdin.
     Judge(judge::Args),
@@ -76,6 +83,11 @@ enum Command {
     Check(check::Args),
     /// Draw the P-positions of the 2-heap grid or a 3-heap slice as SVG or PNG.
     Plot(plot::Args),
+    /// Verify (or check a claim) on every game of a family: one CSV row per game, heap
+    /// count, rule and criterion.
+    Sweep(sweep::Args),
+    /// Merge the parts of a sharded sweep into the bytes of the whole run.
+    Merge(merge::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -84,44 +96,51 @@ pub struct Global {
     pub quiet: bool,
     /// Bytes of memory the tables may use.
     pub memory_limit: u64,
+    /// What bounds `memory_limit`.
+    pub memory_source: nimtab::host::MemorySource,
 }
 
-/// Parses the arguments, runs the command, maps the result to an exit status.
-pub fn main() -> ExitCode {
-    output::install_interrupt_handler();
+/// Parses the arguments, runs the command, and ends the process with its exit status.
+pub fn main() -> ! {
+    interrupt::install();
+    interrupt::exit(status())
+}
+
+/// The exit status of the command line given: 0, 1 or 2 (one line on stderr for 2).
+fn status() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
             // --help and --version: print as clap does, succeed.
             // A stdout that cannot take the help text is an error like any other.
             return match err.print() {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => 0,
                 Err(e) => {
                     output::note(&format!("nimtab: error: writing to stdout: {e}"));
-                    ExitCode::from(2)
+                    2
                 }
             };
         }
         Err(err) => {
-            // One line, naming the bad value; the rest of clap's text is usage advice.
-            let text = err.render().to_string();
-            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-            let mut first = lines.next().unwrap_or("error: bad arguments").to_string();
-            if first.ends_with(':') {
-                // "required arguments were not provided:" names them on the next line.
-                first = format!("{first} {}", lines.next().unwrap_or(""));
-            }
-            output::note(&format!("nimtab: {first}"));
-            return ExitCode::from(2);
+            // clap quotes values as given, so a newline in one would split the line. The
+            // arguments are parsed again with their control characters escaped, which fails
+            // the same way, and that error is the one worded.
+            let escaped = std::env::args_os().map(|a| output::escape(&a.to_string_lossy()));
+            let err = Cli::try_parse_from(escaped).err().unwrap_or(err);
+            output::note(&format!("nimtab: {}", explain::usage_error(&err)));
+            return 2;
         }
     };
     match run(cli) {
-        Ok(Outcome::Success) => ExitCode::SUCCESS,
-        Ok(Outcome::ClaimFailed) => ExitCode::from(1),
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Ok(Outcome::Success) => 0,
+        Ok(Outcome::ClaimFailed) => 1,
+        Err(err) if is_broken_pipe(&err) => 0,
         Err(err) => {
             output::note(&format!("nimtab: error: {}", explain::render(&err)));
-            ExitCode::from(2)
+            if let Some(display) = explain::display(&err) {
+                output::note_lines(&display);
+            }
+            2
         }
     }
 }
@@ -133,7 +152,10 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             .build_global()
             .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
     }
-    let global = Global { quiet: cli.quiet, memory_limit: nimtab::host::memory_limit() };
+    let budget = nimtab::host::memory_budget();
+    explain::set_budget(budget);
+    let global =
+        Global { quiet: cli.quiet, memory_limit: budget.bytes, memory_source: budget.source };
     match cli.command {
         Some(Command::Solve(a)) => solve::run(a, &global),
         Some(Command::Grundy(a)) => grundy::run(a, &global),
@@ -149,6 +171,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Crosscheck(a)) => crosscheck::run(a, &global),
         Some(Command::Check(a)) => check::run(a, &global),
         Some(Command::Plot(a)) => plot::run(a, &global),
+        Some(Command::Sweep(a)) => sweep::run(a, &global),
+        Some(Command::Merge(a)) => merge::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A progress bar counting positions.
+/// A progress bar counting positions (or games, for a sweep).
 pub struct Bar {
     bar: ProgressBar,
     started: Instant,
@@ -18,12 +18,17 @@ pub struct Bar {
 impl Bar {
     /// A bar for `total` positions, titled `what`.
     pub fn new(what: &str, total: u64, quiet: bool) -> Bar {
+        Bar::counting(what, total, "positions", quiet)
+    }
+
+    /// A bar for `total` things named `unit` (`positions`, `games`), titled `what`.
+    pub fn counting(what: &str, total: u64, unit: &str, quiet: bool) -> Bar {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template(
-            "{msg} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, eta {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> ");
+        let template = format!(
+            "{{msg}} [{{bar:30}}] {{percent:>3}}% {{human_pos}}/{{human_len}} {unit}, eta {{eta}}"
+        );
+        let style =
+            ProgressStyle::with_template(&template).expect("valid template").progress_chars("=> ");
         bar.set_style(style);
         bar.set_message(what.to_string());
         Bar {

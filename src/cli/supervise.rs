@@ -1,9 +1,37 @@
 //! Process supervision: runs a checked program with a timeout, bounded output, and its
-//! whole process group killed when it ends.
+//! whole process group killed when it ends (or when nimtab is interrupted).
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::cli::interrupt;
+
+/// Bytes of the program's stderr kept for the failure message; the rest is read and
+/// dropped, so a program that writes a lot there never blocks on a full pipe or dies of
+/// SIGPIPE.
+const STDERR_KEPT: usize = 1 << 16;
+
+/// What a pipe reader does once it has read its limit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Overflow {
+    /// Stop reading and close the pipe (the output is refused anyway).
+    Stop,
+    /// Keep reading and drop the rest (the output is only quoted).
+    Drain,
+}
+
+/// The running program's group, killed when this is dropped: on every way out of
+/// [`run_program`], early errors included.
+struct GroupGuard<'a>(&'a mut Child);
+
+impl Drop for GroupGuard<'_> {
+    fn drop(&mut self) {
+        kill_group(self.0.id());
+        let _ = self.0.kill();
+        interrupt::program_ended();
+    }
+}
 
 /// Runs `sh -c program` with `input` on stdin; returns its stdout, or why it failed
 /// (non-zero exit, killed, timed out, too much output, output not UTF-8).
@@ -23,19 +51,23 @@ pub fn run_program(
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let mut child = command.spawn().map_err(|e| format!("cannot start sh: {e}"))?;
-    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut child =
+        interrupt::spawn_program(&mut command).map_err(|e| format!("cannot start sh: {e}"))?;
+    let running = GroupGuard(&mut child);
+    let mut stdin = running.0.stdin.take().expect("stdin is piped");
     let input = input.to_vec();
     // A program may exit without reading its input; the broken pipe is not our error. The
     // writer is never joined: a process that keeps stdin open unread must not block us.
     std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let stdout = read_in_background(child.stdout.take().expect("stdout is piped"), max_output);
-    let stderr = read_in_background(child.stderr.take().expect("stderr is piped"), 1 << 16);
-    let status = wait_with_timeout(&mut child, timeout)?;
+    let stdout = running.0.stdout.take().expect("stdout is piped");
+    let stdout = read_in_background(stdout, max_output, Overflow::Stop);
+    let stderr = running.0.stderr.take().expect("stderr is piped");
+    let stderr = read_in_background(stderr, STDERR_KEPT, Overflow::Drain);
+    let status = wait_with_timeout(running.0, timeout)?;
     // Whatever the shell left running in its group (and holding our pipes) goes too.
-    kill_group(&mut child);
+    drop(running);
     // A process that left the group (setsid) can still hold the pipes: wait for the
     // output only until the deadline, with a short grace.
     let grace = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(200));
@@ -61,25 +93,34 @@ pub fn run_program(
     String::from_utf8(stdout).map_err(|_| "its output is not UTF-8 text".to_string())
 }
 
-/// Reads a pipe to its end, or until more than `limit` bytes came (then `true`), on a
-/// thread of its own; the result arrives on the returned channel.
+/// Reads a pipe on a thread of its own, keeping at most `limit` bytes (plus one chunk);
+/// the bytes and whether more came arrive on the returned channel when the pipe ends, or
+/// at once past the limit with [`Overflow::Stop`].
 fn read_in_background(
     mut pipe: impl Read + Send + 'static,
     limit: usize,
+    overflow: Overflow,
 ) -> std::sync::mpsc::Receiver<(Vec<u8>, bool)> {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
+        let mut too_much = false;
         let mut chunk = [0u8; 1 << 16];
-        let too_much = loop {
-            match pipe.read(&mut chunk) {
-                Ok(0) | Err(_) => break false,
-                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+        loop {
+            let n = match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            if bytes.len() <= limit {
+                bytes.extend_from_slice(&chunk[..n]);
             }
             if bytes.len() > limit {
-                break true;
+                too_much = true;
+                if overflow == Overflow::Stop {
+                    break;
+                }
             }
-        };
+        }
         let _ = send.send((bytes, too_much));
     });
     receive
@@ -95,7 +136,8 @@ fn wait_with_timeout(
             return Ok(status);
         }
         if started.elapsed() > timeout {
-            kill_group(child);
+            kill_group(child.id());
+            let _ = child.kill();
             let _ = child.wait();
             return Err(format!("it did not finish within {} s", timeout.as_secs_f64()));
         }
@@ -103,20 +145,21 @@ fn wait_with_timeout(
     }
 }
 
-/// Kills the program's whole process group (the shell and whatever it started), so the
-/// output pipes close and the readers finish.
-fn kill_group(child: &mut Child) {
+/// Kills a program's whole process group (the shell and whatever it started), so the
+/// output pipes close and the readers finish. `group` is the id of the child started in a
+/// group of its own, which is the group's id.
+pub fn kill_group(group: u32) {
     #[cfg(unix)]
     {
         extern "C" {
             fn kill(pid: i32, signal: i32) -> i32;
         }
         const SIGKILL: i32 = 9;
-        // SAFETY: kill(2) with a negative pid signals the group we created for this child;
+        let Ok(group) = i32::try_from(group) else { return };
+        // SAFETY: kill(2) with a negative pid signals the group we created for the child;
         // it touches no memory of ours.
         unsafe {
-            kill(-(child.id() as i32), SIGKILL);
+            kill(-group, SIGKILL);
         }
     }
-    let _ = child.kill();
 }

@@ -97,11 +97,8 @@ pub enum PlanError {
         limit: usize,
     },
     /// More positions than [`MAX_POSITIONS`].
-    #[error("the range holds {positions} positions; the limit is 10^7")]
-    TooManyPositions {
-        /// Positions of the plan (saturated).
-        positions: u128,
-    },
+    #[error("the range holds more than 10^7 positions, the limit")]
+    TooManyPositions,
 }
 
 impl CrosscheckPlan {
@@ -129,19 +126,18 @@ impl CrosscheckPlan {
         if self.batch == 0 || self.batch > limits.cases {
             return Err(PlanError::BadBatch { contest, batch: self.batch, limit: limits.cases });
         }
-        let positions = self.positions_count();
-        if positions > MAX_POSITIONS {
-            return Err(PlanError::TooManyPositions { positions });
+        match self.positions_count() {
+            Some(positions) if positions <= MAX_POSITIONS => Ok(()),
+            _ => Err(PlanError::TooManyPositions),
         }
-        Ok(())
     }
 
-    /// Number of positions the plan generates.
-    pub fn positions_count(&self) -> u128 {
-        let values = u128::from(self.max_heap - self.min_heap) + 1;
-        (self.min_heaps..=self.max_heaps)
-            .map(|n| values.saturating_pow(n as u32))
-            .fold(0u128, u128::saturating_add)
+    /// Number of positions the plan generates, or `None` beyond `u128`.
+    pub fn positions_count(&self) -> Option<u128> {
+        let values = u128::from(self.max_heap.checked_sub(self.min_heap)?) + 1;
+        (self.min_heaps..=self.max_heaps).try_fold(0u128, |total, n| {
+            total.checked_add(values.checked_pow(u32::try_from(n).ok()?)?)
+        })
     }
 
     /// Every position, by heap count, then in lexicographic order; generated lazily, so a
@@ -161,8 +157,8 @@ impl CrosscheckPlan {
         let ending: Ending = self.contest.ending();
         let mut engines = Vec::new();
         for n in self.min_heaps..=self.max_heaps {
-            let space = Space::new(n, self.max_heap)?;
-            let builder = Engine::builder(&nim, space).mode(Mode::Canonical);
+            let space = Space::in_mode(n, self.max_heap, Mode::Canonical)?;
+            let builder = Engine::builder(&nim, space);
             let engine = builder.memory_limit(memory_limit).build();
             engine.ensure_fits(1, true)?;
             engines.push(engine);
@@ -261,7 +257,7 @@ mod tests {
     #[test]
     fn positions_cover_every_tuple_of_the_range() {
         let positions: Vec<Vec<u32>> = plan().positions().collect();
-        assert_eq!(positions.len() as u128, plan().positions_count());
+        assert_eq!(Some(positions.len() as u128), plan().positions_count());
         assert_eq!(positions.len(), 3 + 9);
         assert_eq!(positions[3], vec![0, 0]);
     }

@@ -90,6 +90,16 @@ impl Contest {
         }
     }
 
+    /// The most bytes an input within the stated limits needs: 1 + T (1 + n) numbers of at
+    /// most 5 digits, each with a 2-byte separator (CRLF), doubled for stray whitespace and
+    /// leading zeros. A longer input breaks the limits; refusing it bounds the memory an
+    /// endless stdin can take.
+    pub fn max_input_bytes(self) -> u64 {
+        let limits = self.limits();
+        let numbers = 1 + limits.cases as u64 * (1 + limits.heaps as u64);
+        numbers * (5 + 2) * 2
+    }
+
     /// The closed-form criterion, the library's own (XOR, or Anti-Nim for misère):
     /// whether the first player wins.
     fn first_player_wins(self, heaps: &[u32]) -> bool {

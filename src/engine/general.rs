@@ -1,6 +1,7 @@
 //! Rows of any move rule, from explicit option lists.
 
 use crate::engine::bits::valid_columns;
+use crate::model::game::Game;
 
 /// Option lists of every heap size in one array: `targets[starts[h]..starts[h + 1]]`.
 #[derive(Clone, Debug, Default)]
@@ -10,11 +11,14 @@ pub(crate) struct FlatOptions {
 }
 
 impl FlatOptions {
-    pub(crate) fn new(options: &[Vec<u32>]) -> FlatOptions {
-        let mut starts = vec![0];
+    /// The option lists of every size `0..=max`, listed one size at a time (no list of
+    /// lists: with millions of sizes its per-list overhead would dwarf the options).
+    pub(crate) fn of_game(game: &Game, max: u32) -> FlatOptions {
+        let mut starts = Vec::with_capacity(max as usize + 2);
+        starts.push(0);
         let mut targets = Vec::new();
-        for list in options {
-            targets.extend_from_slice(list);
+        for h in 0..=max {
+            targets.extend_from_slice(&game.options(h));
             starts.push(targets.len());
         }
         FlatOptions { starts, targets }

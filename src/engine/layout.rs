@@ -16,17 +16,25 @@ use crate::model::space::{Mode, Space};
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
     space: Space,
-    /// Canonical mode: ranks sorted prefixes (length `n - 1`) and sorted tuples (length `n`).
+    /// Canonical mode: ranks sorted prefixes (length `n - 1`) and sorted tuples (length `n`);
+    /// `None` in full mode, or for an engine too large to prepare (which never runs).
     rankers: Option<(CanonicalRanker, CanonicalRanker)>,
 }
 
 impl Layout {
-    pub(crate) fn new(space: Space, mode: Mode) -> Layout {
+    /// The layout of `space`; its rankers only if `ranked` (they are sized by the largest
+    /// heap, and an engine that cannot run must not allocate them).
+    pub(crate) fn new(space: Space, ranked: bool) -> Layout {
         let k = space.heaps() - 1;
-        let rankers = mode.is_canonical().then(|| {
+        let rankers = (ranked && space.mode().is_canonical()).then(|| {
             (CanonicalRanker::new(space.max(), k), CanonicalRanker::new(space.max(), k + 1))
         });
         Layout { space, rankers }
+    }
+
+    /// The rankers of canonical mode; only a prepared layout is ever asked.
+    fn ranked(&self) -> &(CanonicalRanker, CanonicalRanker) {
+        self.rankers.as_ref().expect("a canonical layout that runs has its rankers")
     }
 
     pub(crate) fn space(&self) -> Space {
@@ -34,7 +42,7 @@ impl Layout {
     }
 
     pub(crate) fn mode(&self) -> Mode {
-        Mode::canonical_if(self.rankers.is_some())
+        self.space.mode()
     }
 
     /// Heaps in a prefix: `n - 1`.
@@ -58,48 +66,48 @@ impl Layout {
 
     /// Positions labelled.
     pub(crate) fn positions(&self) -> u64 {
-        self.space.positions_in(self.mode())
+        self.space.positions()
     }
 
     /// The row of a prefix (sorted, in canonical mode).
     pub(crate) fn row_index(&self, prefix: &[u32]) -> u64 {
-        match &self.rankers {
-            Some((ranker, _)) => ranker.rank(prefix),
-            None => self.space.index(prefix),
+        match self.mode() {
+            Mode::Canonical => self.ranked().0.rank(prefix),
+            Mode::Full => self.space.index(prefix),
         }
     }
 
     /// The first column of a prefix's row.
     pub(crate) fn lo(&self, prefix: &[u32]) -> u32 {
-        match self.rankers {
-            Some(_) => prefix.last().copied().unwrap_or(0),
-            None => 0,
+        match self.mode() {
+            Mode::Canonical => prefix.last().copied().unwrap_or(0),
+            Mode::Full => 0,
         }
     }
 
     /// The index of position `(prefix, lo)`; `buf` is scratch for the canonical rank.
     pub(crate) fn first_index(&self, row: u64, prefix: &[u32], buf: &mut Vec<u32>) -> u64 {
-        match &self.rankers {
-            Some((_, ranker)) => {
+        match self.mode() {
+            Mode::Canonical => {
                 buf.clear();
                 buf.extend_from_slice(prefix);
                 buf.push(self.lo(prefix));
-                ranker.rank(buf)
+                self.ranked().1.rank(buf)
             }
-            None => row * self.space.radix(),
+            Mode::Full => row * self.space.radix(),
         }
     }
 
     /// The prefix ranker of canonical mode.
     pub(crate) fn prefix_ranker(&self) -> Option<&CanonicalRanker> {
-        self.rankers.as_ref().map(|(prefix, _)| prefix)
+        self.mode().is_canonical().then(|| &self.ranked().0)
     }
 
     /// The position of an index (mixed-radix, or canonical rank).
     pub(crate) fn position(&self, index: u64) -> Vec<u32> {
-        match &self.rankers {
-            Some((_, ranker)) => ranker.unrank(index),
-            None => self.space.tuple(index),
+        match self.mode() {
+            Mode::Canonical => self.ranked().1.unrank(index),
+            Mode::Full => self.space.tuple(index),
         }
     }
 
@@ -110,7 +118,7 @@ impl Layout {
 
     /// Values of the first heap of the prefixes of layer `sum`.
     pub(crate) fn first_values(&self, sum: u64) -> RangeInclusive<u32> {
-        first_values(sum, self.prefix_len(), self.space.max(), self.rankers.is_some())
+        first_values(sum, self.prefix_len(), self.space.max(), self.mode().is_canonical())
     }
 
     /// Calls `visit` on every prefix of layer `sum` whose first heap is `first`, in

@@ -9,6 +9,8 @@ pub struct MemoryPlan {
     pub table_bytes: u64,
     /// Bytes of working state besides the tables kept, per ending.
     pub working_bytes: u64,
+    /// Bytes kept once whatever is labelled: option lists, ranks, per-size tables.
+    pub fixed_bytes: u64,
     /// Whether labelling needs a whole table as working state (every row solver but Nim's).
     pub needs_table: bool,
 }
@@ -17,7 +19,8 @@ impl MemoryPlan {
     /// Total bytes of a run over `endings` endings at once, keeping their tables or not.
     pub fn run(&self, endings: usize, keep_tables: bool) -> u64 {
         let table = if self.needs_table || keep_tables { self.table_bytes } else { 0 };
-        self.working_bytes.saturating_add(table).saturating_mul(endings as u64)
+        let per_ending = self.working_bytes.saturating_add(table);
+        per_ending.saturating_mul(endings as u64).saturating_add(self.fixed_bytes)
     }
 }
 

@@ -92,18 +92,11 @@ impl std::fmt::Debug for Engine<'_> {
 pub struct EngineBuilder<'g> {
     game: &'g Game,
     space: Space,
-    mode: Mode,
     parallel_threshold: u64,
     memory_limit: Option<u64>,
 }
 
 impl<'g> EngineBuilder<'g> {
-    /// Labels every tuple ([`Mode::Full`], the default) or sorted tuples only.
-    pub fn mode(mut self, mode: Mode) -> Self {
-        self.mode = mode;
-        self
-    }
-
     /// Bytes a run may allocate (default: [`host::memory_limit`], what this process can
     /// have). A run that needs more is refused before allocating.
     pub fn memory_limit(mut self, bytes: u64) -> Self {
@@ -119,9 +112,13 @@ impl<'g> EngineBuilder<'g> {
         self
     }
 
-    /// Prepares the option lists and the row layout.
+    /// Prepares the option lists and the row layout, if they fit in the memory limit.
+    ///
+    /// They are sized by the largest heap, so with a huge `max` they alone can exceed the
+    /// limit: then nothing is prepared, and every run is refused by its memory check (the
+    /// plan counts them), before anything is allocated.
     pub fn build(self) -> Engine<'g> {
-        let (game, space, mode) = (self.game, self.space, self.mode);
+        let (game, space, mode) = (self.game, self.space, self.space.mode());
         let max = space.max();
         let k = space.heaps() - 1;
         let mut kind = row_kind(game, max);
@@ -130,25 +127,45 @@ impl<'g> EngineBuilder<'g> {
         if kind == RowKind::Nim && mode == Mode::Full && k >= 2 && (k - 1) as u64 > space.radix() {
             kind = RowKind::General;
         }
+        let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
+        let prepared = fixed_bytes(game, space, kind) <= memory_limit;
         // Nim's row solver needs no option lists, and listing them costs O(max^2).
-        let lists = if kind == RowKind::Nim { Vec::new() } else { game.option_table(max) };
-        let options = FlatOptions::new(&lists);
-        let canonical = mode == Mode::Canonical;
+        let options = if kind == RowKind::Nim || !prepared {
+            FlatOptions::default()
+        } else {
+            FlatOptions::of_game(game, max)
+        };
+        let canonical = mode == Mode::Canonical && prepared;
         let short_ranker =
             (canonical && kind == RowKind::Nim && k >= 1).then(|| CanonicalRanker::new(max, k - 1));
         let reach_below =
             if canonical && kind != RowKind::Nim { reach_below(&options, max) } else { Vec::new() };
         Engine {
             game,
-            layout: Layout::new(space, mode),
+            layout: Layout::new(space, prepared),
             kind,
             options,
             short_ranker,
             reach_below,
             parallel_threshold: self.parallel_threshold,
-            memory_limit: self.memory_limit.unwrap_or_else(host::memory_limit),
+            memory_limit,
         }
     }
+}
+
+/// Bytes an engine keeps whatever it labels, all sized by the largest heap: option lists
+/// (4 bytes an option, 8 a size, and the growth of the list while it is built), canonical
+/// ranks (rows of `max + 2` words for the prefix, tuple and, in canonical Nim, shorter
+/// ranker), and per-size tables (Grundy values, terminal sizes, reach).
+fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
+    let sizes = u64::from(space.max()) + 2;
+    let options = match kind {
+        RowKind::Nim => 0,
+        _ => game.option_count(space.max()).saturating_mul(8).saturating_add(sizes * 8),
+    };
+    let n = space.heaps() as u64;
+    let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
+    options.saturating_add(ranks).saturating_add(sizes * 16)
 }
 
 /// `reach[m]`: the least size below `m` that a heap of size `>= m` can move to, or `m`.
@@ -186,17 +203,17 @@ fn row_kind(game: &Game, max: u32) -> RowKind {
 }
 
 impl<'g> Engine<'g> {
-    /// An engine over every tuple of `space`, with the default settings.
+    /// An engine over `space`, with the default settings.
     pub fn new(game: &'g Game, space: Space) -> Engine<'g> {
         Engine::builder(game, space).build()
     }
 
-    /// Settings for an engine over `space`: mode, memory limit, parallel threshold.
+    /// Settings for an engine over `space` (every tuple or sorted tuples only, as the
+    /// space says): memory limit, parallel threshold.
     pub fn builder(game: &'g Game, space: Space) -> EngineBuilder<'g> {
         EngineBuilder {
             game,
             space,
-            mode: Mode::Full,
             parallel_threshold: schedule::PARALLEL_THRESHOLD,
             memory_limit: None,
         }
@@ -240,7 +257,8 @@ impl<'g> Engine<'g> {
             RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
             _ => (0, true),
         };
-        MemoryPlan { table_bytes, working_bytes, needs_table }
+        let fixed_bytes = fixed_bytes(self.game, self.space(), self.kind);
+        MemoryPlan { table_bytes, working_bytes, fixed_bytes, needs_table }
     }
 
     /// Refuses a run over `endings` endings at once (keeping their tables or not) that
@@ -255,16 +273,13 @@ impl<'g> Engine<'g> {
             return Err(crate::Error::SplitsHeaps { spec: self.game.spec().to_string() });
         }
         let need = self.memory_plan().run(endings, keep_tables);
-        let what = || {
-            format!(
-                "{}, {} heaps, max {}",
-                self.game.spec(),
-                self.space().heaps(),
-                self.space().max()
-            )
-        };
         let canonical_would_help = self.mode() == Mode::Full && self.space().heaps() >= 3;
-        memory::refuse_above(need, self.memory_limit, what, canonical_would_help)
+        memory::refuse_above(need, self.memory_limit, || self.describe(), canonical_would_help)
+    }
+
+    /// The space as messages name it: `game, N heaps, max M`.
+    fn describe(&self) -> String {
+        format!("{}, {} heaps, max {}", self.game.spec(), self.space().heaps(), self.space().max())
     }
 
     /// Rows of Nim's accumulators: per prefix heap, one row per prefix without that heap.
@@ -294,10 +309,11 @@ impl<'g> Engine<'g> {
     /// of the rows for all) and returns their tables, in the order given.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the tables of all endings do not fit together.
+    /// [`crate::Error::TooLarge`] if the tables of all endings do not fit together;
+    /// [`crate::Error::OutOfMemory`] if the system refuses them anyway.
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.ensure_fits(endings.len(), true)?;
-        let (tables, ()) = self.run(endings, true, &(), progress);
+        let (tables, ()) = self.run(endings, true, &(), progress)?;
         Ok(tables)
     }
 
@@ -306,7 +322,8 @@ impl<'g> Engine<'g> {
     /// visitor's merged result.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the working state of all endings does not fit.
+    /// [`crate::Error::TooLarge`] if the working state of all endings does not fit;
+    /// [`crate::Error::OutOfMemory`] if the system refuses it anyway.
     pub fn stream<V: RowVisitor>(
         &self,
         endings: &[Ending],
@@ -314,26 +331,27 @@ impl<'g> Engine<'g> {
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
         self.ensure_fits(endings.len(), false)?;
-        Ok(self.run(endings, false, visitor, progress).1)
+        Ok(self.run(endings, false, visitor, progress)?.1)
     }
 
     /// The fused pass: allocates each ending's tables, runs, and hands back the tables if
-    /// `keep_tables`. The caller has checked the memory.
+    /// `keep_tables`. The caller has checked the memory against the plan; an allocation
+    /// the system refuses anyway is an error, not an abort.
     fn run<V: RowVisitor>(
         &self,
         endings: &[Ending],
         keep_tables: bool,
         visitor: &V,
         progress: &dyn Progress,
-    ) -> (Vec<Labels>, V::Acc) {
-        let w = self.layout.words_per_row();
+    ) -> Result<(Vec<Labels>, V::Acc)> {
         let plan = self.memory_plan();
-        let table_words =
-            if keep_tables || plan.needs_table { self.layout.rows() as usize * w } else { 0 };
-        let acc_words = (plan.working_bytes / 8) as usize;
-        let mut tables: Vec<Vec<u64>> = endings.iter().map(|_| vec![0u64; table_words]).collect();
-        let mut accumulators: Vec<Vec<u64>> =
-            endings.iter().map(|_| vec![0u64; acc_words]).collect();
+        let table_bytes = if keep_tables || plan.needs_table { plan.table_bytes } else { 0 };
+        let mut tables = Vec::with_capacity(endings.len());
+        let mut accumulators = Vec::with_capacity(endings.len());
+        for _ in endings {
+            tables.push(self.zeroed_words(table_bytes)?);
+            accumulators.push(self.zeroed_words(plan.working_bytes)?);
+        }
         let passes = endings
             .iter()
             .zip(tables.iter_mut().zip(accumulators.iter_mut()))
@@ -341,14 +359,25 @@ impl<'g> Engine<'g> {
             .collect();
         let result = Pass { engine: self, endings: passes }.run(visitor, progress);
         if !keep_tables {
-            return (Vec::new(), result);
+            return Ok((Vec::new(), result));
         }
         let labels = endings
             .iter()
             .zip(tables)
             .map(|(&ending, words)| Labels::new(self.layout.clone(), ending, words))
             .collect();
-        (labels, result)
+        Ok((labels, result))
+    }
+
+    /// `bytes / 8` zeroed words, or [`crate::Error::OutOfMemory`] if the system refuses
+    /// them (`vec!` would abort the process instead).
+    fn zeroed_words(&self, bytes: u64) -> Result<Vec<u64>> {
+        let refused = || crate::Error::OutOfMemory { what: self.describe(), bytes };
+        let words = usize::try_from(bytes / 8).map_err(|_| refused())?;
+        let mut table = Vec::new();
+        table.try_reserve_exact(words).map_err(|_| refused())?;
+        table.resize(words, 0);
+        Ok(table)
     }
 
     /// One ending's terminal sizes and tables, shared for the pass.

@@ -1,4 +1,5 @@
-//! Small CSV tables: Grundy values, misère classes and their moves, the split game.
+//! Small tables: Grundy values (CSV, or an OEIS b-file), misère classes and their moves,
+//! the split game.
 
 use std::io::{self, Write};
 
@@ -7,6 +8,18 @@ use crate::analysis::period::Periodicity;
 use crate::analysis::split::SplitOutcome;
 use crate::model::game::Game;
 use crate::model::position::Spaced;
+
+/// Writes the Grundy values of sizes `0..=max` as an OEIS b-file: `n a(n)` with one
+/// space, `n` consecutive from 0, a LF after every line, no header or comment.
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_grundy_bfile<W: Write + ?Sized>(out: &mut W, game: &Game, max: u32) -> io::Result<()> {
+    for (h, g) in game.grundy(max).iter().enumerate() {
+        writeln!(out, "{h} {g}")?;
+    }
+    Ok(())
+}
 
 /// Writes `heap,grundy` for heap sizes `0..=max`.
 ///

@@ -10,8 +10,8 @@ pub enum Align {
 }
 
 /// A table of text cells: a header row and data rows, rendered with columns two spaces
-/// apart and padded to their widest cell. The last column is never padded, and trailing
-/// spaces are trimmed.
+/// apart and padded to their widest cell. A left-aligned last column is not padded, and
+/// trailing spaces are trimmed.
 #[derive(Clone, Debug)]
 pub struct TextTable {
     align: Vec<Align>,
@@ -53,9 +53,9 @@ impl TextTable {
                 }
                 let w = widths[c];
                 match (c + 1 == columns, self.align[c]) {
-                    (true, _) => line.push_str(cell),
+                    (true, Align::Left) => line.push_str(cell),
                     (false, Align::Left) => line.push_str(&format!("{cell:<w$}")),
-                    (false, Align::Right) => line.push_str(&format!("{cell:>w$}")),
+                    (_, Align::Right) => line.push_str(&format!("{cell:>w$}")),
                 }
             }
             text.push_str(line.trim_end());
@@ -79,5 +79,8 @@ mod tests {
             table.render(),
             "name           n  note\nnim           12  -\nsubtract:1,2   3\n"
         );
+        let mut counts = TextTable::new(&["rule", "fail"], &[Align::Left, Align::Right]);
+        counts.push(vec!["misere".into(), "0".into()]);
+        assert_eq!(counts.render(), "rule    fail\nmisere     0\n", "a number is right-aligned");
     }
 }

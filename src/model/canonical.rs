@@ -13,6 +13,15 @@ pub fn multisets(max: u32, len: usize) -> u64 {
     c as u64
 }
 
+/// `C(max+len, len)` exactly, or `None` beyond `u128`.
+pub fn sorted_count(len: usize, max: u32) -> Option<u128> {
+    let mut c: u128 = 1;
+    for i in 1..=len as u128 {
+        c = c.checked_mul(u128::from(max) + i)? / i;
+    }
+    Some(c)
+}
+
 /// Ranks non-decreasing tuples of a fixed length in lexicographic order.
 #[derive(Clone, Debug)]
 pub struct CanonicalRanker {

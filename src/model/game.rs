@@ -207,6 +207,30 @@ impl Game {
         (0..=max).map(|h| self.options(h)).collect()
     }
 
+    /// How many options the sizes `0..=max` have in all (the length of [`Game::option_table`]'s
+    /// lists together), without listing them.
+    pub fn option_count(&self, max: u32) -> u64 {
+        let max = u64::from(max);
+        match &self.move_rule {
+            MoveRule::Nim => max * (max + 1) / 2,
+            MoveRule::Subtract(set) => {
+                set.iter().map(|&s| u64::from(s)).filter(|&s| s <= max).map(|s| max + 1 - s).sum()
+            }
+            MoveRule::Graph(moves) => {
+                moves.iter().take(max as usize + 1).map(|m| m.len() as u64).sum()
+            }
+            // One-heap options only, as `options` lists them: a heap of exactly k taken
+            // whole, and every heap above k that loses k and stays.
+            MoveRule::Octal(code) => {
+                let rule = code.heap_rule();
+                let vanish = rule.vanish.iter().filter(|&&k| (1..=max).contains(&u64::from(k)));
+                let shrink = rule.shrink.iter().map(|&k| u64::from(k)).filter(|&k| k < max);
+                vanish.count() as u64 + shrink.map(|k| max - k).sum::<u64>()
+            }
+            MoveRule::GrundysGame => 0,
+        }
+    }
+
     /// Whether a heap of size `h` has at least one move (without listing them).
     pub fn has_moves(&self, h: u32) -> bool {
         match &self.move_rule {
@@ -269,6 +293,24 @@ mod tests {
         // The same through the mex rule, on a move graph that is Nim.
         let pairs: Vec<(u32, u32)> = (1..6).flat_map(|f| (0..f).map(move |t| (f, t))).collect();
         assert_eq!(Game::graph("graph:nim", &pairs).unwrap().grundy(5), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn option_count_is_the_length_of_the_option_lists() {
+        let games = [
+            Game::nim(),
+            Game::subtract(&[1, 3, 40]).unwrap(),
+            Game::graph("graph:t", &[(1, 0), (3, 2), (3, 0), (9, 4)]).unwrap(),
+            Game::octal("0.137").unwrap(),
+            Game::octal("0.31").unwrap(),
+            Game::grundys_game(),
+        ];
+        for game in games {
+            for max in [0, 1, 5, 50] {
+                let lists: usize = game.option_table(max).iter().map(Vec::len).sum();
+                assert_eq!(game.option_count(max), lists as u64, "{} {max}", game.spec());
+            }
+        }
     }
 
     #[test]

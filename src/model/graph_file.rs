@@ -38,6 +38,14 @@ pub(crate) fn check_pairs(spec: &str, pairs: &[(u32, u32)]) -> Result<()> {
     Ok(())
 }
 
+/// The largest move-graph file read: 64 MiB is millions of moves, far more than any
+/// table a graph game can be labelled in; it bounds the memory a file (or a device such
+/// as `/dev/zero`) can make nimtab use.
+pub const MAX_GRAPH_BYTES: usize = 64 << 20;
+
+/// The longest line of a move-graph file: a row is two heap sizes.
+pub const MAX_GRAPH_LINE: usize = 256;
+
 /// Reads a move graph file: CSV with header `from,to`, one allowed move per row.
 pub(crate) fn read_graph_file(path: &Path) -> Result<Vec<(u32, u32)>> {
     let file_error = |reason: String| Error::GraphFile { path: path.to_path_buf(), reason };
@@ -45,15 +53,47 @@ pub(crate) fn read_graph_file(path: &Path) -> Result<Vec<(u32, u32)>> {
     read_graph_pairs(path, file)
 }
 
+/// Reads at most [`MAX_GRAPH_BYTES`] in lines of at most [`MAX_GRAPH_LINE`] bytes,
+/// checked as the bytes arrive, so an endless input is refused at once.
+fn read_bounded<R: std::io::Read>(path: &Path, mut input: R) -> Result<Vec<u8>> {
+    let file_error = |reason: String| Error::GraphFile { path: path.to_path_buf(), reason };
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let (mut line, mut line_len) = (1u64, 0usize);
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(file_error(e.to_string())),
+        };
+        for &b in &chunk[..n] {
+            if b == b'\n' {
+                (line, line_len) = (line + 1, 0);
+            } else if line_len == MAX_GRAPH_LINE {
+                let reason = format!("longer than {MAX_GRAPH_LINE} bytes");
+                return Err(Error::GraphLine { path: path.to_path_buf(), line, reason });
+            } else {
+                line_len += 1;
+            }
+        }
+        if bytes.len() + n > MAX_GRAPH_BYTES {
+            return Err(file_error(format!("larger than {} MiB", MAX_GRAPH_BYTES >> 20)));
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+}
+
 /// Parses the `from,to` pairs of a move-graph CSV, naming the line of any bad row.
 pub(crate) fn read_graph_pairs<R: std::io::Read>(path: &Path, input: R) -> Result<Vec<(u32, u32)>> {
     let line_error =
         |line: u64, reason: String| Error::GraphLine { path: path.to_path_buf(), line, reason };
+    let bytes = read_bounded(path, input)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
         .flexible(true)
-        .from_reader(input);
+        .from_reader(&bytes[..]);
     let header = reader.headers().map_err(|e| line_error(1, e.to_string()))?.clone();
     if header.len() != 2 || &header[0] != "from" || &header[1] != "to" {
         let got: Vec<&str> = header.iter().collect();
@@ -98,6 +138,7 @@ fn graph_size(text: &str) -> std::result::Result<u32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     fn read(text: &str) -> Result<Vec<(u32, u32)>> {
         read_graph_pairs(Path::new("g.csv"), text.as_bytes())
@@ -113,5 +154,15 @@ mod tests {
         assert!(huge.unwrap_err().to_string().contains("line 2: from value 4000000000 is above"));
         let header = read("a,b\n1,0\n").unwrap_err();
         assert!(header.to_string().contains("line 1: header must be 'from,to'"), "{header}");
+    }
+
+    #[test]
+    fn endless_or_huge_graph_input_is_refused_as_it_arrives() {
+        let zeros = std::io::repeat(0).take(1 << 40);
+        let long = read_graph_pairs(Path::new("z"), zeros).unwrap_err().to_string();
+        assert_eq!(long, "move graph z, line 1: longer than 256 bytes");
+        let rows = std::io::repeat(b'\n').take(1 << 40);
+        let big = read_graph_pairs(Path::new("z"), rows).unwrap_err().to_string();
+        assert_eq!(big, "cannot read move graph z: larger than 64 MiB");
     }
 }

@@ -1,7 +1,7 @@
 //! Bounded heap spaces: their limits, position counts and the mixed-radix index.
 
 use crate::error::{Error, Result};
-use crate::model::canonical::multisets;
+use crate::model::canonical::{multisets, sorted_count};
 
 /// The largest number of heaps a space may have.
 pub const MAX_HEAPS: usize = 64;
@@ -48,20 +48,39 @@ impl Mode {
     }
 }
 
-/// All tuples `(h1, …, hn)` with `0 <= hi <= max`.
+/// The positions of `n` heaps of at most `max` stones that one run labels: every tuple
+/// `(h1, …, hn)` with `0 <= hi <= max`, or only the sorted ones.
+///
+/// A space is refused when the count of *its* positions does not fit an index: 40 heaps of
+/// at most 3 stones are 4^40 tuples, beyond any table, but only 12 341 sorted tuples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Space {
     heaps: usize,
     max: u32,
+    mode: Mode,
 }
 
+/// The largest count of positions a space may have: indices are `u64`, and a count this
+/// size keeps every sum of indices and counts below overflow.
+const MAX_POSITIONS: u64 = u64::MAX / 2;
+
 impl Space {
-    /// A space of `heaps` heaps of at most `max` stones.
+    /// Every tuple of `heaps` heaps of at most `max` stones.
     ///
     /// # Errors
     /// [`Error::NoHeaps`], [`Error::TooManyHeaps`], [`Error::HeapTooLarge`], or
     /// [`Error::SpaceOverflow`] when `(max+1)^heaps` overflows any index.
     pub fn new(heaps: usize, max: u32) -> Result<Space> {
+        Space::in_mode(heaps, max, Mode::Full)
+    }
+
+    /// The positions of `mode` (every tuple, or sorted tuples only) of `heaps` heaps of at
+    /// most `max` stones.
+    ///
+    /// # Errors
+    /// [`Error::NoHeaps`], [`Error::TooManyHeaps`], [`Error::HeapTooLarge`], or
+    /// [`Error::SpaceOverflow`] when the count of those positions overflows any index.
+    pub fn in_mode(heaps: usize, max: u32, mode: Mode) -> Result<Space> {
         if heaps == 0 {
             return Err(Error::NoHeaps);
         }
@@ -69,16 +88,14 @@ impl Space {
             return Err(Error::TooManyHeaps { heaps, limit: MAX_HEAPS });
         }
         validate_max(u64::from(max))?;
-        let space = Space { heaps, max };
-        if space.positions_u128() > u128::from(u64::MAX / 2) {
-            // positions_u128 saturates, so name the count only when it is exact.
-            let count = match space.positions_u128() {
-                u128::MAX => "more than 2^127".to_string(),
-                n => n.to_string(),
-            };
-            return Err(Error::SpaceOverflow { heaps, max, count });
+        let count = match mode {
+            Mode::Full => tuple_count(heaps, max),
+            Mode::Canonical => sorted_count(heaps, max),
+        };
+        match count {
+            Some(n) if n <= u128::from(MAX_POSITIONS) => Ok(Space { heaps, max, mode }),
+            _ => Err(Error::SpaceOverflow { heaps, max, mode, count: count_text(count) }),
         }
-        Ok(space)
     }
 
     /// Number of heaps `n`.
@@ -91,40 +108,39 @@ impl Space {
         self.max
     }
 
+    /// Every tuple, or sorted tuples only.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
     /// The radix `M + 1`: values per heap.
     pub fn radix(&self) -> u64 {
         u64::from(self.max) + 1
     }
 
-    fn positions_u128(&self) -> u128 {
-        let r = u128::from(self.max) + 1;
-        let mut total: u128 = 1;
-        for _ in 0..self.heaps {
-            total = total.saturating_mul(r);
-        }
-        total
-    }
-
-    /// `(M+1)^n`, the number of positions.
+    /// The positions labelled: `(M+1)^n` tuples, or `C(M+n, n)` sorted tuples.
     pub fn positions(&self) -> u64 {
-        self.positions_u128() as u64
-    }
-
-    /// `C(M+n, n)`, the number of sorted positions.
-    pub fn canonical_positions(&self) -> u64 {
-        multisets(self.max, self.heaps)
-    }
-
-    /// The positions labelled in `mode`.
-    pub fn positions_in(&self, mode: Mode) -> u64 {
-        match mode {
-            Mode::Full => self.positions(),
+        match self.mode {
+            Mode::Full => self.tuples().unwrap_or(u64::MAX),
             Mode::Canonical => self.canonical_positions(),
         }
     }
 
+    /// `(M+1)^n`, every tuple, if that count fits an index (always, in full mode).
+    pub fn tuples(&self) -> Option<u64> {
+        tuple_count(self.heaps, self.max)
+            .filter(|&n| n <= u128::from(MAX_POSITIONS))
+            .map(|n| n as u64)
+    }
+
+    /// `C(M+n, n)`, the number of sorted tuples (never more than the tuples).
+    pub fn canonical_positions(&self) -> u64 {
+        multisets(self.max, self.heaps)
+    }
+
     /// The mixed-radix index of a tuple of any length (h1 is the most significant digit).
-    /// A prefix of `k` heaps gets the index of its row among the `(M+1)^k` prefixes.
+    /// A prefix of `k` heaps gets the index of its row among the `(M+1)^k` prefixes. Only
+    /// full mode indexes this way (its count fits; sorted tuples are ranked instead).
     pub fn index(&self, tuple: &[u32]) -> u64 {
         self.index_of(tuple.iter().copied())
     }
@@ -146,6 +162,17 @@ impl Space {
     }
 }
 
+/// `(max+1)^heaps`, or `None` beyond `u128`.
+pub fn tuple_count(heaps: usize, max: u32) -> Option<u128> {
+    let heaps = u32::try_from(heaps).ok()?;
+    (u128::from(max) + 1).checked_pow(heaps)
+}
+
+/// A position count for a message: exact, or "2^128 or more" beyond `u128`.
+fn count_text(count: Option<u128>) -> String {
+    count.map_or_else(|| "2^128 or more".to_string(), |n| n.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +186,18 @@ mod tests {
         let huge = Space::new(1, MAX_HEAP_SIZE + 1).unwrap_err().to_string();
         assert_eq!(huge, "heap size 4194304 is above the largest heap size, 4194303");
         assert!(Space::new(40, 255).unwrap_err().to_string().contains("beyond any table"));
+        let over = Space::new(64, MAX_HEAP_SIZE).unwrap_err().to_string();
+        assert!(over.contains("2^128 or more"), "{over}");
+    }
+
+    #[test]
+    fn a_sorted_space_is_judged_by_its_sorted_count() {
+        assert!(Space::new(40, 3).is_err());
+        let sorted = Space::in_mode(40, 3, Mode::Canonical).unwrap();
+        assert_eq!(sorted.positions(), 12_341);
+        assert_eq!(sorted.tuples(), None);
+        let over = Space::in_mode(64, 255, Mode::Canonical).unwrap_err().to_string();
+        assert!(over.contains("sorted positions, beyond any table"), "{over}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use nimtab::analysis::tally::Tally;
 use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
 use proptest::prelude::*;
 
-use crate::support::cli::{run, Run};
+use crate::support::cli::{run, run_limited, Run};
 use crate::support::reference::{RefGame, Reference};
 use crate::support::{all_tuples, engine_game, with_threads};
 
@@ -17,9 +17,8 @@ const ANTI_NIM: &str = "(rich > 0 && xor == 0) || (rich == 0 && xor != 0)";
 /// of task results is exercised even in small spaces.
 fn check(game: &Game, n: usize, max: u32, ending: Ending, claim: &str, canonical: bool) -> Tally {
     let program = Expr::parse_claim(claim).unwrap().compile(n, &game.grundy(max)).unwrap();
-    let space = Space::new(n, max).unwrap();
-    let mode = Mode::canonical_if(canonical);
-    let engine = Engine::builder(game, space).mode(mode).parallel_threshold(0).build();
+    let space = Space::in_mode(n, max, Mode::canonical_if(canonical)).unwrap();
+    let engine = Engine::builder(game, space).parallel_threshold(0).build();
     test_claim(&engine, ending, &program, 20, &NoProgress).unwrap()
 }
 
@@ -537,4 +536,42 @@ fn overlong_and_deeply_nested_claims_are_refused_at_a_column() {
         run(&[&args[..], &["--claim-p", &long]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the claim holds on all 2825761 positions"), "{out}");
+}
+
+#[test]
+fn check_refuses_a_huge_max_before_sizing_anything_by_it() {
+    // The Grundy values and option lists of 4 million sizes would take more than this
+    // address space: the spaces are checked for memory before anything is sized by --max.
+    let args = ["check", "--game", "subtract:1,2", "--heaps", "1..=2", "--max", "4194303"];
+    let args = [&args[..], &["--rule", "normal", "--claim-p", "true"]].concat();
+    let Run { status, stdout, stderr } = run_limited(200_000, &args);
+    assert_eq!((status, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let refusal = "nimtab: error: space too large: subtract:1,2, 1 heaps, max 4194303 needs ";
+    assert!(stderr.starts_with(refusal), "{stderr}");
+}
+
+#[test]
+fn control_characters_in_a_claim_keep_it_on_one_line_with_the_caret_in_place() {
+    let claim = |text: &str| {
+        run(&["check", "--game", "nim", "--heaps", "2", "--max", "3", "--rule", "normal"]
+            .into_iter()
+            .chain(["--claim-p", text])
+            .collect::<Vec<_>>())
+    };
+    let unknown = "unknown name 'xo'; expected one of h1..hN, g1..gN, n, sum, max, min, xor, \
+                   gxor, gmax, ones, rich, zeros, nonzero, true, false";
+    // The tab is shown as `\t`, two columns: the caret is under the x.
+    let tab = claim("\txo == 0");
+    assert_eq!(tab.status, 2);
+    assert_eq!(
+        tab.stderr,
+        format!("nimtab: error: --claim-p, column 2: {unknown}\n  \\txo == 0\n    ^\n")
+    );
+    // A newline inside the claim does not split the display.
+    let newline = claim("xo\n == 0");
+    assert_eq!(
+        newline.stderr,
+        format!("nimtab: error: --claim-p, column 1: {unknown}\n  xo\\n == 0\n  ^\n")
+    );
 }

@@ -104,7 +104,7 @@ fn labels_are_identical_with_one_and_two_threads() {
 fn fused_tables_equal_tables_labelled_one_ending_at_a_time() {
     let game = Game::subtract(&[2, 3, 5]).unwrap();
     for mode in [Mode::Full, Mode::Canonical] {
-        let engine = Engine::builder(&game, Space::new(3, 20).unwrap()).mode(mode).build();
+        let engine = Engine::new(&game, Space::in_mode(3, 20, mode).unwrap());
         let fused = engine.label_all(&Ending::ALL, &NoProgress).unwrap();
         for (table, ending) in fused.iter().zip(Ending::ALL) {
             let alone = engine.label(ending).unwrap();
@@ -135,4 +135,28 @@ fn a_run_above_the_memory_limit_is_refused_before_allocating() {
     assert!(matches!(refused, nimtab::Error::TooLarge { .. }), "{refused}");
     assert!(refused.to_string().starts_with("space too large: subtract:1,2, 3 heaps, max 255"));
     assert!(!refused.to_string().contains("--"), "library errors name values, not flags");
+}
+
+#[test]
+fn tables_the_system_refuses_are_an_error_not_an_abort() {
+    // 2^57 bytes of table, beyond any machine's address space: the limit (set to all of
+    // it) lets the run start, and the allocation itself fails.
+    let nim = Game::nim();
+    let engine = Engine::builder(&nim, Space::new(3, 1 << 20).unwrap()).memory_limit(u64::MAX);
+    let err = engine.build().label(Ending::Normal).unwrap_err();
+    assert!(matches!(err, nimtab::Error::OutOfMemory { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.starts_with("out of memory: nim, 3 heaps, max 1048576 needs "), "{text}");
+}
+
+#[test]
+fn an_engine_too_large_to_prepare_allocates_nothing_and_refuses_every_run() {
+    // One heap of up to 4194303 stones: tiny tables, but 4 million option lists.
+    let game = Game::subtract(&[1, 2]).unwrap();
+    let space = Space::new(1, nimtab::MAX_HEAP_SIZE).unwrap();
+    let engine = Engine::builder(&game, space).memory_limit(1 << 20).build();
+    let plan = engine.memory_plan();
+    assert!(plan.fixed_bytes > 8 * 4_194_303, "{plan:?}");
+    let err = engine.label(Ending::Normal).unwrap_err();
+    assert!(matches!(err, nimtab::Error::TooLarge { .. }), "{err}");
 }

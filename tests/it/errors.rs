@@ -1,7 +1,7 @@
 //! What every command promises: one error line and status 2 for bad input, no partial
 //! file after a signal, a quiet end on a closed pipe, no panic on a full stdout or stderr.
 
-use crate::support::cli::{command, run, Run};
+use crate::support::cli::{command, finish, limited, run, run_limited, Run};
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_status_0() {
@@ -90,5 +90,149 @@ fn error_lines_escape_control_characters_and_survive_a_full_stderr() {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
         let out = command().args(args).stderr(full).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// Asserts a clean refusal: status 2, nothing on stdout, one line on stderr holding `needle`.
+fn assert_refused(args: &[&str], got: &Run, needle: &str) {
+    assert_eq!((got.status, got.stdout.as_str()), (2, ""), "{args:?}: {}", got.stderr);
+    assert_eq!(got.stderr.lines().count(), 1, "{args:?}: {}", got.stderr);
+    assert!(got.stderr.contains(needle), "{args:?}: {}", got.stderr);
+}
+
+#[test]
+fn a_memory_limit_is_a_refusal_that_names_it_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.csv");
+    // 1.5 GiB of tables under a 400 MB address space.
+    let args = ["solve", "--game", "nim", "--heaps", "4", "--max", "255"];
+    let args = [&args[..], &["--out", out.to_str().unwrap()]].concat();
+    let refused = run_limited(400_000, &args);
+    assert_refused(&args, &refused, "bound by the address-space limit (ulimit -v)");
+    assert!(refused.stderr.starts_with("nimtab: error: space too large: nim, 4 heaps, max 255"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let info = run_limited(400_000, &["info", "--game", "nim", "--heaps", "2", "--max", "3"]);
+    assert_eq!(info.status, 0, "{}", info.stderr);
+    let last = info.stdout.lines().last().unwrap();
+    assert!(last.ends_with("MiB, bound by the address-space limit (ulimit -v)"), "{last}");
+}
+
+#[test]
+fn endless_inputs_are_refused_at_once_in_little_memory() {
+    // `yes 1` on stdin never ends; neither does /dev/zero.
+    let mut yes = std::process::Command::new("yes")
+        .arg("1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let judge = limited(200_000)
+        .args(["judge", "p2197"])
+        .stdin(yes.stdout.take().unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, stdout, stderr) = finish(judge, std::time::Duration::from_secs(60));
+    let _ = yes.kill();
+    let _ = yes.wait();
+    let got = Run { status: status.unwrap_or(-1), stdout, stderr };
+    assert_refused(&["judge"], &got, "bad contest input: more than 1400154 bytes");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let report = dir.path().join("R.md");
+    let cases: [(Vec<&str>, &str); 2] = [
+        (
+            vec!["grundy", "--game", "graph:/dev/zero", "--max", "4"],
+            "move graph /dev/zero, line 1: longer than 256 bytes",
+        ),
+        (
+            vec!["suite", "--bench", "/dev/zero", "--data-dir", data.to_str().unwrap()]
+                .into_iter()
+                .chain(["--report", report.to_str().unwrap()])
+                .collect(),
+            "--bench /dev/zero: larger than 1024 KiB",
+        ),
+    ];
+    for (args, needle) in cases {
+        assert_refused(&args, &run_limited(200_000, &args), needle);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn an_output_that_cannot_be_created_is_refused_before_any_work() {
+    // Nothing can be created in /proc, whoever runs the tests (root included).
+    let space = ["--game", "nim", "--heaps", "2", "--max", "3"];
+    let cases: [Vec<&str>; 9] = [
+        [&["check"][..], &space, &["--rule", "normal", "--claim-p", "xor == 1"]].concat(),
+        [&["solve"][..], &space].concat(),
+        [&["verify"][..], &space].concat(),
+        vec!["grundy", "--game", "nim", "--max", "3"],
+        vec!["split", "--stones", "3"],
+        vec!["plot", "--game", "nim", "--max", "3", "--rule", "normal"],
+        vec!["classes", "--heaps", "2", "--max", "3"],
+        vec!["suite", "--report", "/proc/R.md"],
+        vec!["suite", "--data-dir", "/proc/data"],
+    ];
+    for args in cases {
+        let out = match args[0] {
+            "verify" | "classes" => "/proc/out",
+            "plot" => "/proc/x.svg",
+            "suite" => "",
+            _ => "/proc/x.csv",
+        };
+        let extra: &[&str] = if out.is_empty() { &[] } else { &["--out", out] };
+        let args = [&args[..], extra].concat();
+        let dir = tempfile::tempdir().unwrap();
+        let got = crate::support::cli::run_in(dir.path(), &args);
+        assert_refused(&args, &got, "/proc");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?}");
+    }
+}
+
+#[test]
+fn an_output_directory_is_created_when_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let verify = dir.path().join("verify-out");
+    let args = ["verify", "--game", "nim", "--heaps", "2", "--max", "3"];
+    let got = run(&[&args[..], &["--out", verify.to_str().unwrap()]].concat());
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let summary = std::fs::read_to_string(verify.join("summary.csv")).unwrap();
+    assert!(summary.starts_with("game,heaps,max,rule,criterion"), "{summary}");
+    assert!(verify.join("counterexamples.csv").is_file());
+    let classes = dir.path().join("classes-out");
+    let got = run(&["classes", "--heaps", "2", "--max", "3", "--out", classes.to_str().unwrap()]);
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let names = |d: &std::path::Path| {
+        let mut n: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(&classes), ["classes.csv", "transitions.csv"]);
+    assert_eq!(names(dir.path()), ["classes-out", "verify-out"], "no staging left");
+    // Its parent must exist.
+    let deep = dir.path().join("no/such");
+    let args = ["classes", "--heaps", "2", "--max", "3", "--out", deep.to_str().unwrap()];
+    assert_refused(&args, &run(&args), "its parent");
+}
+
+#[test]
+fn a_value_with_control_characters_is_named_whole_on_one_line() {
+    let space = ["--heaps", "2", "--max", "3"];
+    let cases: [(Vec<&str>, &str); 5] = [
+        (
+            [&["solve", "--game", "subtract:1\n2"][..], &space].concat(),
+            r"bad subtraction set in 'subtract:1\n2'",
+        ),
+        (vec!["solve", "--game", "nim", "--heaps", "3\u{1}", "--max", "3"], r"got '3\u{1}'"),
+        ([&["info", "--game", "n\ri\tm"][..], &space].concat(), r"unknown game 'n\ri\tm'"),
+        (
+            [&["verify", "--game", "nim", "--rules", "normal\nsj"][..], &space].concat(),
+            r"normal\nsj",
+        ),
+        (vec!["solve", "--bo\ngus"], r"unexpected argument '--bo\ngus' found"),
+    ];
+    for (args, needle) in cases {
+        assert_refused(&args, &run(&args), needle);
     }
 }

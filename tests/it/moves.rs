@@ -54,3 +54,36 @@ fn moves_refuses_a_missing_or_negative_heap() {
 }
 
 // ---- classes ----
+
+#[test]
+fn options_may_follow_the_heaps() {
+    let moves = run_with_stdin(&["moves", "14", "21", "39", "--format", "csv"], "");
+    assert_eq!((moves.status, moves.stdout.as_str()), (0, "heap,from,to,take\n3,39,27,12\n"));
+    let play = run_with_stdin(&["play", "7", "8", "9", "--seed", "1", "--games", "100"], "");
+    assert_eq!(play.status, 0, "{}", play.stderr);
+    assert!(play.stdout.starts_with("table won 100 of 100 games from (7,8,9)"), "{}", play.stdout);
+    let negative = run_with_stdin(&["moves", "4", "-2", "--format", "csv"], "");
+    assert_eq!(negative.stderr, "nimtab: error: heap 2 is '-2': heap sizes cannot be negative\n");
+}
+
+#[test]
+fn a_position_the_sj_rule_has_ended_has_no_winning_move() {
+    // subtract:1,3,4 has Grundy values g(2) = g(7) = 0: under SJ (2,7) is over.
+    let game = ["--game", "subtract:1,3,4", "--rule", "sj"];
+    let moves =
+        run_with_stdin(&[&["moves"][..], &game, &["--format", "csv", "2", "7"]].concat(), "");
+    assert_eq!((moves.status, moves.stdout.as_str()), (0, "heap,from,to,take\n"));
+    assert_eq!(
+        moves.stderr,
+        "nimtab: (2,7) is over under the sj rule: the player to move has won\n"
+    );
+    let play = run_with_stdin(&[&["play"][..], &game, &["2", "7"]].concat(), "");
+    assert_eq!(play.status, 0, "{}", play.stderr);
+    assert_eq!(
+        play.stdout,
+        "(2,7) is already over under the sj rule: won by the side to move (the table)\n"
+    );
+    // A position that is not over is played as usual.
+    let earlier = run_with_stdin(&[&["moves"][..], &game, &["4", "7"]].concat(), "");
+    assert!(earlier.stdout.starts_with("take 1 from heap 1 (4 -> 3): (4,7) -> (3,7)\n"));
+}

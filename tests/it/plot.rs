@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use embedded_graphics::mono_font::MonoFont;
 use nimtab::export::plot::{cell_origin, cells, render, title, Format, Grid};
 use nimtab::{Ending, Game, Labels, Mode};
 
@@ -146,6 +147,90 @@ fn png_pixels_match_the_labels() {
             );
         }
     }
+}
+
+/// Decodes a grayscale PNG: width, height, pixels.
+fn decode(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Grayscale);
+    (info.width, info.height, pixels)
+}
+
+/// A text's ink: what `embedded-graphics` draws for it, as booleans.
+struct Mask {
+    width: u32,
+    ink: Vec<bool>,
+}
+
+impl embedded_graphics::prelude::OriginDimensions for Mask {
+    fn size(&self) -> embedded_graphics::prelude::Size {
+        embedded_graphics::prelude::Size::new(self.width, self.ink.len() as u32 / self.width)
+    }
+}
+
+impl embedded_graphics::prelude::DrawTarget for Mask {
+    type Color = embedded_graphics::pixelcolor::BinaryColor;
+    type Error = std::convert::Infallible;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = embedded_graphics::Pixel<Self::Color>>,
+    {
+        for embedded_graphics::Pixel(p, color) in pixels {
+            let i = (p.y as u32 * self.width + p.x as u32) as usize;
+            self.ink[i] = color.is_on();
+        }
+        Ok(())
+    }
+}
+
+/// Whether `text` in `font` appears somewhere in the picture, pixel for pixel: its glyphs'
+/// ink is black there and the rest of its box is not.
+fn shows_text(png: &(u32, u32, Vec<u8>), text: &str, font: &MonoFont<'_>) -> bool {
+    use embedded_graphics::mono_font::MonoTextStyle;
+    use embedded_graphics::pixelcolor::BinaryColor;
+    use embedded_graphics::prelude::{Drawable, Point};
+    use embedded_graphics::text::{Baseline, Text};
+    let w = font.character_size.width * text.chars().count() as u32;
+    let h = font.character_size.height;
+    let mut mask = Mask { width: w, ink: vec![false; (w * h) as usize] };
+    let style = MonoTextStyle::new(font, BinaryColor::On);
+    Text::with_baseline(text, Point::zero(), style, Baseline::Top).draw(&mut mask).unwrap();
+    let (width, height, pixels) = png;
+    (0..=height.saturating_sub(h)).any(|y| {
+        (0..=width.saturating_sub(w)).any(|x| {
+            mask.ink.iter().enumerate().all(|(i, &on)| {
+                let (dx, dy) = (i as u32 % w, i as u32 / w);
+                (pixels[((y + dy) * width + x + dx) as usize] == 0) == on
+            })
+        })
+    })
+}
+
+#[test]
+fn png_has_the_title_axis_names_ticks_and_a_legend() {
+    use embedded_graphics::mono_font::iso_8859_1::{FONT_6X10, FONT_6X13_ITALIC, FONT_7X13};
+    let nim =
+        decode(render(&Game::nim(), Ending::Misere, 7, Grid::TwoHeaps, Format::Png, 10).unwrap());
+    let title = title(&Game::nim(), Ending::Misere, Grid::TwoHeaps);
+    assert_eq!(title, "P-positions (h1, h2) of nim, misère play");
+    for (text, font) in [
+        (title.as_str(), &FONT_7X13),
+        ("h1", &FONT_6X13_ITALIC),
+        ("h2", &FONT_6X13_ITALIC),
+        ("P (player to move loses)", &FONT_6X10),
+        ("N (player to move wins)", &FONT_6X10),
+        ("6", &FONT_6X10),
+    ] {
+        assert!(shows_text(&nim, text, font), "'{text}' is not drawn");
+    }
+    assert!(!shows_text(&nim, "normal play", &FONT_7X13), "the rule is misère");
+    let game = Game::parse("subtract:1,3,4").unwrap();
+    let slice = render(&game, Ending::Sj, 12, Grid::ThreeHeapSlice(4), Format::Png, 4).unwrap();
+    let text = "P-positions (h1, h2, 4) of subtract:1,3,4, SJ rule";
+    assert!(shows_text(&decode(slice), text, &FONT_7X13), "the slice is named");
 }
 
 #[test]

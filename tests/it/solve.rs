@@ -111,6 +111,22 @@ fn nim_with_a_large_max_is_labelled_without_listing_options() {
 }
 
 #[test]
+fn grundy_bfile_is_n_space_value_with_consecutive_n_and_no_header() {
+    let out = solve_csv(&["grundy", "--game", "subtract:1,3,4", "--max", "9", "--format", "bfile"]);
+    assert_eq!(out, "0 0\n1 1\n2 0\n3 1\n4 2\n5 3\n6 2\n7 0\n8 1\n9 0\n");
+    let big = solve_csv(&["grundy", "--game", "nim", "--max", "1000", "--format", "bfile"]);
+    assert!(big.ends_with('\n') && !big.contains('\r') && !big.contains(','));
+    for (n, line) in big.lines().enumerate() {
+        assert_eq!(line, format!("{n} {n}"));
+    }
+    let csv = solve_csv(&["grundy", "--game", "nim", "--max", "2"]);
+    assert_eq!(csv, "heap,grundy\n0,0\n1,1\n2,2\n", "csv stays the default");
+    let bad = run(&["grundy", "--game", "nim", "--max", "2", "--format", "tsv"]);
+    assert_eq!(bad.status, 2);
+    assert!(bad.stderr.contains("'tsv'"), "{}", bad.stderr);
+}
+
+#[test]
 fn grundy_sequences_match_their_known_periods() {
     let expected: Vec<u32> = (0..30).map(|h| h % 3).collect();
     assert_eq!(grundy_values("subtract:1,2", 29), expected);

@@ -71,3 +71,22 @@ fn manifest_commands_regenerate_their_files() {
     }
     assert_eq!(checked, 20, "8 Grundy tables, 6 pictures, 3 periods, 3 misère P-lists");
 }
+
+#[test]
+fn regenerate_reports_a_file_the_manifest_does_not_list() {
+    let copy = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new("cp")
+        .args(["-r", "data/.", copy.path().to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::write(copy.path().join("plots/old-picture.svg"), "<svg/>").unwrap();
+    let out = std::process::Command::new("scripts/regenerate")
+        .arg(copy.path())
+        .env("NIMTAB_BIN", env!("CARGO_BIN_EXE_nimtab"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout, "differs: data/plots/old-picture.svg (not listed in MANIFEST.csv)\n");
+}

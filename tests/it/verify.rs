@@ -21,7 +21,7 @@ fn findings_limited(
     mode: Mode,
     limit: usize,
 ) -> Vec<Finding> {
-    let engine = Engine::builder(game, Space::new(n, max).unwrap()).mode(mode).build();
+    let engine = Engine::new(game, Space::in_mode(n, max, mode).unwrap());
     verify(&engine, &[ending], &Criterion::ALL, limit, &NoProgress).unwrap().findings
 }
 
@@ -189,7 +189,7 @@ fn strict_verify_succeeds_when_theorems_hold() {
 fn canonical_verify_says_so() {
     let r = run(&["verify", "--game", "nim", "--heaps", "3", "--max", "7", "--canonical"]);
     assert_eq!(r.status, 0);
-    assert!(r.stderr.contains("canonical"), "{}", r.stderr);
+    assert_eq!(r.stderr, "", "the table says it, so stderr stays quiet");
     assert!(r.stdout.starts_with("counts (canonical: sorted tuples only)"), "{}", r.stdout);
     assert!(r.stdout.contains(" 120 "), "C(10,3) = 120 sorted tuples: {}", r.stdout);
 }
@@ -205,8 +205,8 @@ fn findings_are_identical_with_one_and_two_threads() {
         for (n, max, mode) in [(3, 40, Mode::Full), (4, 12, Mode::Canonical), (2, 200, Mode::Full)]
         {
             let run = || {
-                let space = Space::new(n, max).unwrap();
-                let engine = Engine::builder(game, space).mode(mode).parallel_threshold(0).build();
+                let space = Space::in_mode(n, max, mode).unwrap();
+                let engine = Engine::builder(game, space).parallel_threshold(0).build();
                 verify(&engine, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap()
             };
             let one = with_threads(1, run);
@@ -228,4 +228,37 @@ fn per_ending_passes_give_the_findings_of_one_fused_pass() {
     let split = verify(&tight, &Ending::ALL, &Criterion::ALL, 5, &NoProgress).unwrap();
     assert_eq!((fused.passes, split.passes), (1, 3));
     assert_eq!(fused.findings, split.findings);
+}
+
+#[test]
+fn a_canonical_space_is_judged_by_its_sorted_count() {
+    // 4^40 tuples, beyond any table; C(43, 3) = 12341 sorted ones.
+    let space = ["--game", "nim", "--heaps", "40", "--max", "3"];
+    let verify = [&["verify"][..], &space, &["--canonical", "--rules", "misere"]].concat();
+    let r = run(&[&verify[..], &["--criteria", "anti-nim"]].concat());
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    let row = r.stdout.lines().nth(2).unwrap();
+    assert!(row.starts_with("nim      40    3  misere  anti-nim       12341"), "{row}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.csv");
+    let solve = [&["solve"][..], &space, &["--canonical", "--out", out.to_str().unwrap()]].concat();
+    let r = run(&solve);
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1 + 12341);
+    let r = run(&[&["info"][..], &space].concat());
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r
+        .stdout
+        .contains("\npositions            1208925819614629174706176 (beyond any table)\n"));
+    assert!(r.stdout.contains("\ncanonical positions  12341\n"), "{}", r.stdout);
+    // Every tuple is refused, and a canonical space beyond any table too: on one line.
+    for args in [
+        [&["verify"][..], &space].concat(),
+        vec!["verify", "--game", "nim", "--heaps", "64", "--max", "4000", "--canonical"],
+    ] {
+        let r = run(&args);
+        assert_eq!((r.status, r.stdout.as_str()), (2, ""), "{args:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("beyond any table"), "{}", r.stderr);
+    }
 }

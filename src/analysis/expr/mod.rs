@@ -76,10 +76,25 @@ impl ExprError {
     }
 
     /// The expression with a caret under the error's column, as two lines indented by
-    /// `indent` spaces (no trailing newline).
+    /// `indent` spaces (no trailing newline). Control characters in the expression are
+    /// shown escaped (a tab as `\t`, a newline as `\n`), so the expression stays on one
+    /// line, and the caret counts their escaped width.
     pub fn caret(&self, text: &str, indent: usize) -> String {
         let pad = " ".repeat(indent);
-        format!("{pad}{text}\n{pad}{}^", " ".repeat(self.column.saturating_sub(1)))
+        let shown = |c: char| -> String {
+            if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                c.to_string()
+            }
+        };
+        let line: String = text.chars().map(shown).collect();
+        let before: usize = text
+            .chars()
+            .take(self.column.saturating_sub(1))
+            .map(|c| shown(c).chars().count())
+            .sum();
+        format!("{pad}{line}\n{pad}{}^", " ".repeat(before))
     }
 }
 

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use nimtab::analysis::claim::test_claim;
 use nimtab::analysis::expr::{Expr, ExprError, Program};
 use nimtab::analysis::tally::Tally;
@@ -15,6 +15,7 @@ use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, Spaced};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::commands::total;
+use crate::cli::explain::ExpressionError;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -45,24 +46,28 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// The validated `check` settings: one compiled program per space.
+/// The validated `check` settings.
 struct Config {
     game: Game,
     max: u32,
     ending: Ending,
     claim: Expr,
-    /// Every space of the range with the claim compiled for its heap count.
-    programs: Vec<(Space, Program)>,
-    /// The multiset space of `--total` with the claim compiled for it, instead.
-    multisets: Option<(MultisetSpace, Program)>,
-    mode: Mode,
+    /// Every space of the range, in the mode asked for.
+    spaces: Vec<Space>,
+    /// The multiset space of `--total`, instead of `spaces`.
+    multisets: Option<MultisetSpace>,
     limit: usize,
     target: Option<Target>,
 }
 
-/// A bad expression as the error text: the message, then the expression with a caret.
-fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
-    anyhow!("--claim-p, column {}: {}\n{}", error.column, error.message, error.caret(text, 2))
+/// A bad expression as an error: the message, and the expression with a caret to show.
+pub fn expression_error(text: &str, error: &ExprError) -> anyhow::Error {
+    anyhow::Error::new(ExpressionError {
+        flag: "--claim-p",
+        column: error.column,
+        message: error.message.clone(),
+        caret: error.caret(text, 2),
+    })
 }
 
 impl Config {
@@ -74,37 +79,35 @@ impl Config {
         let claim = Expr::parse_claim(&a.claim_p).map_err(|e| expression_error(&a.claim_p, &e))?;
         let target = a.out.as_deref().map(|p| Target::new(Some(p))).transpose()?;
         let game = a.space.game()?;
-        let multisets = match a.space.multisets()? {
-            Some(space) => {
-                let grundy = game.grundy(space.total());
-                let program = claim.compile_multisets(space.total(), &grundy);
-                Some((space, program.map_err(|e| expression_error(&a.claim_p, &e))?))
-            }
-            None => None,
+        let multisets = a.space.multisets()?;
+        let spaces = match multisets {
+            Some(_) => Vec::new(),
+            None => a.space.spaces(Mode::canonical_if(a.canonical))?,
         };
-        // Every space is validated and the claim compiled for each heap count before any
-        // work, so `h4` with 3 heaps fails at once.
-        let spaces = if multisets.is_some() { Vec::new() } else { a.space.spaces()? };
-        let grundy = game.grundy(a.space.max());
-        let programs = spaces
-            .into_iter()
-            .map(|space| {
-                let program = claim.compile(space.heaps(), &grundy);
-                program.map(|p| (space, p)).map_err(|e| expression_error(&a.claim_p, &e))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let mode = Mode::canonical_if(a.canonical);
-        Ok(Config {
-            game,
-            max: a.space.max(),
-            ending,
-            claim,
-            programs,
-            multisets,
-            mode,
-            limit: a.limit,
-            target,
-        })
+        let (max, limit) = (a.space.max(), a.limit);
+        Ok(Config { game, max, ending, claim, spaces, multisets, limit, target })
+    }
+
+    /// The tally of the claim over the multiset space of `--total`.
+    fn multiset_tally(&self, space: &MultisetSpace, global: &Global) -> anyhow::Result<Tally> {
+        let grundy = self.game.grundy(space.total());
+        let program = self.claim.compile_multisets(space.total(), &grundy);
+        let program = program.map_err(|e| expression_error(self.claim.text(), &e))?;
+        let tally =
+            total::check(&self.game, space.clone(), self.ending, &program, self.limit, global);
+        tally.with_context(|| format!("evaluating the claim '{}'", self.claim.text()))
+    }
+
+    /// The claim compiled for every space's heap count, once every space is known to fit
+    /// (the Grundy values it reads are sized by `--max`), so `h4` with 3 heaps fails
+    /// before any labelling.
+    fn programs(&self) -> anyhow::Result<Vec<Program>> {
+        let grundy = self.game.grundy(self.max);
+        let compile = |space: &Space| {
+            let program = self.claim.compile(space.heaps(), &grundy);
+            program.map_err(|e| expression_error(self.claim.text(), &e))
+        };
+        self.spaces.iter().map(compile).collect()
     }
 }
 
@@ -112,22 +115,21 @@ impl Config {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let engines: Vec<Engine> = config
-        .programs
+        .spaces
         .iter()
-        .map(|&(space, _)| {
-            let builder = Engine::builder(&config.game, space).mode(config.mode);
-            let engine = builder.memory_limit(global.memory_limit).build();
+        .map(|&space| {
+            let engine = Engine::builder(&config.game, space).memory_limit(global.memory_limit);
+            let engine = engine.build();
             engine.ensure_fits(1, false).map(|()| engine)
         })
         .collect::<nimtab::Result<_>>()?;
+    let programs = config.programs()?;
     let mut tallies = Vec::new();
-    if let Some((space, program)) = &config.multisets {
-        let (game, claim) = (&config.game, &config.claim);
-        let tally = total::check(game, space.clone(), config.ending, program, config.limit, global);
-        let tally = tally.with_context(|| format!("evaluating the claim '{}'", claim.text()))?;
-        tallies.push((0, tally));
+    if let Some(space) = &config.multisets {
+        tallies.push((0, config.multiset_tally(space, global)?));
     }
-    for (engine, (space, program)) in engines.iter().zip(&config.programs) {
+    for (engine, program) in engines.iter().zip(&programs) {
+        let space = engine.space();
         let bar =
             Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
         let tally = test_claim(engine, config.ending, program, config.limit, &bar);
@@ -146,7 +148,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
                 None => {
                     write_counterexample_rows(out, game, config.max, config.ending, text, rows)?
                 }
-                Some((space, _)) => {
+                Some(space) => {
                     let total = space.total();
                     write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
                 }
@@ -169,12 +171,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<()> {
     // Built whole, then written through output::write_to like every other command.
     let mut out: Vec<u8> = Vec::new();
-    let mode = if config.mode == Mode::Canonical { ", canonical (sorted tuples only)" } else { "" };
+    let canonical = config.spaces.first().is_some_and(|s| s.mode() == Mode::Canonical);
+    let mode = if canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
     let (game, ending) = (config.game.spec(), config.ending);
     match &config.multisets {
         None => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
-        Some((space, _)) => {
+        Some(space) => {
             let total = space.total();
             writeln!(
                 out,

@@ -24,7 +24,8 @@ pub struct Args {
     /// Largest heap size.
     #[arg(long, value_name = "M", value_parser = args::parse_max, allow_hyphen_values = true)]
     max: u32,
-    /// Directory for classes.csv and transitions.csv (default: the current directory).
+    /// Directory for classes.csv and transitions.csv (default: the current directory;
+    /// created if missing).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Exit with status 1 if a claim fails.
@@ -50,9 +51,7 @@ impl Config {
         }
         let space = Space::new(a.heaps.lo, a.max)?;
         let dir = a.out.unwrap_or_else(|| PathBuf::from("."));
-        if !dir.is_dir() {
-            anyhow::bail!("--out {}: no such directory", dir.display());
-        }
+        output::check_dir_target(&dir)?;
         // Every position is visited with all its moves: about heaps * max / 2 per position.
         let moves =
             u128::from(space.positions()) * space.heaps() as u128 * (u128::from(a.max) + 1) / 2;
@@ -77,8 +76,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let tables = engine.label_all(&[Ending::Normal, Ending::Misere], &bar)?;
     bar.finish();
     let report = class_report(config.space, &tables[0], &tables[1]);
-    output::write_file(&config.dir.join("classes.csv"), |out| write_classes(out, &report))?;
-    output::write_file(&config.dir.join("transitions.csv"), |out| write_transitions(out, &report))?;
+    let mut staged = output::StagedDir::new(&config.dir)?;
+    let mut bytes = Vec::new();
+    write_classes(&mut bytes, &report)?;
+    staged.add("classes.csv", &std::mem::take(&mut bytes))?;
+    write_transitions(&mut bytes, &report)?;
+    staged.add("transitions.csv", &bytes)?;
+    output::commit(Vec::new(), vec![staged])?;
     let mut failed = false;
     for claim in &report.claims {
         match &claim.counterexample {

@@ -33,9 +33,26 @@ pub struct Args {
     /// Test cases per input file (default: the contest's limit, 10 or 500).
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
     batch: Option<usize>,
-    /// Seconds each run may take.
-    #[arg(long, value_name = "S", default_value_t = 10.0, allow_hyphen_values = true)]
+    /// Seconds each run may take (0.001 to 86400).
+    #[arg(long, value_name = "S", default_value = "10", value_parser = parse_timeout)]
+    #[arg(allow_hyphen_values = true)]
     timeout: f64,
+}
+
+/// The shortest timeout: below a millisecond no program could even start.
+const MIN_TIMEOUT: f64 = 0.001;
+/// The longest timeout: a day.
+const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// `--timeout`: seconds from [`MIN_TIMEOUT`] to [`MAX_TIMEOUT`], named as given if not.
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (MIN_TIMEOUT..=MAX_TIMEOUT).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "--timeout must be a number of seconds, at least {MIN_TIMEOUT} and at most \
+             {MAX_TIMEOUT}, got '{text}'"
+        )),
+    }
 }
 
 /// The validated `crosscheck` settings.
@@ -57,13 +74,7 @@ impl Config {
             max_heap: a.max,
             batch: a.batch.unwrap_or(contest.limits().cases),
         };
-        plan.validate().map_err(|e| anyhow::anyhow!(plan_in_flag_words(&e)))?;
-        if !(a.timeout.is_finite() && a.timeout > 0.0 && a.timeout <= 86_400.0) {
-            anyhow::bail!(
-                "--timeout must be a number of seconds above 0 and at most 86400, got {}",
-                a.timeout
-            );
-        }
+        plan.validate().map_err(|e| anyhow::anyhow!(plan_in_flag_words(&e, &a)))?;
         if a.program.trim().is_empty() {
             anyhow::bail!("--program is empty");
         }
@@ -72,7 +83,7 @@ impl Config {
 }
 
 /// A refused plan in the flags' words.
-fn plan_in_flag_words(e: &PlanError) -> String {
+fn plan_in_flag_words(e: &PlanError, a: &Args) -> String {
     match e {
         PlanError::NoHeapCounts { lo, hi } => format!("--heaps {lo}..={hi} is empty"),
         PlanError::TooManyHeaps { contest, heaps, limit } => {
@@ -85,7 +96,11 @@ fn plan_in_flag_words(e: &PlanError) -> String {
         PlanError::BadBatch { contest, batch, limit } => {
             format!("--batch {batch} must be between 1 and {contest}'s limit of {limit} cases")
         }
-        PlanError::TooManyPositions { .. } => e.to_string(),
+        PlanError::TooManyPositions => {
+            let (lo, hi) = (a.heaps.lo, a.heaps.hi);
+            let range = if lo == hi { lo.to_string() } else { format!("{lo}..={hi}") };
+            format!("--heaps {range} --min-heap {} --max {}: {e}", a.min_heap, a.max)
+        }
     }
 }
 
@@ -115,7 +130,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             Err(why) => return Ok(program_failed(files, &why.to_string())),
         };
         for mismatch in &found {
-            writeln!(out, "{mismatch}").context("writing to stdout")?;
+            // The program's answer is quoted escaped: it cannot drive the terminal.
+            writeln!(out, "{}", output::escape(&mismatch.to_string()))
+                .context("writing to stdout")?;
         }
         mismatches += found.len();
         checked += cases.len();

@@ -1,6 +1,6 @@
 //! `nimtab info`: the size of a space and the memory its tables need.
 
-use nimtab::{Engine, Mode, Space};
+use nimtab::{Engine, Game, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::commands::total;
@@ -12,6 +12,9 @@ use crate::cli::{Global, Outcome};
 pub struct Args {
     #[command(flatten)]
     space: SpaceArgs,
+    /// Only sorted tuples (h1 <= ... <= hN): show only their figures.
+    #[arg(long, conflicts_with = "total")]
+    canonical: bool,
 }
 
 fn mib(bytes: u64) -> String {
@@ -28,30 +31,54 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return Err(nimtab::Error::SplitsHeaps { spec: game.spec().to_string() }.into());
     }
     let heaps = a.space.single_heaps("info")?;
-    let space = Space::new(heaps, a.space.max())?;
+    // The sorted tuples are checked first: a space whose every tuple is beyond any table
+    // can still have few sorted ones.
+    let sorted = Space::in_mode(heaps, a.space.max(), Mode::Canonical)?;
+    let full = if a.canonical { None } else { Some(Space::new(heaps, a.space.max())) };
     let mut text = format!(
-        "game                 {}\nheaps                {}\nmax                  {}\n\
-         positions            {}\ncanonical positions  {}\n",
+        "game                 {}\nheaps                {}\nmax                  {}\n",
         game.spec(),
-        space.heaps(),
-        space.max(),
-        space.positions(),
-        space.canonical_positions()
+        heaps,
+        a.space.max()
     );
-    for (name, mode) in [("full", Mode::Full), ("canonical", Mode::Canonical)] {
-        let engine = Engine::builder(&game, space).mode(mode).build();
-        let plan = engine.memory_plan();
-        let path = if plan.needs_table { "table" } else { "nim line accumulators" };
-        text.push_str(&format!(
-            "{name:<9} memory     {} per rule table, {} working per rule ({path}); \
-             verify of 3 rules needs {}, solve of 3 rules {}\n",
-            mib(plan.table_bytes),
-            mib(plan.working_bytes),
-            mib(plan.run(3, false)),
-            mib(plan.run(3, true)),
-        ));
+    if let Some(full) = &full {
+        let positions = match (full, nimtab::tuple_count(heaps, a.space.max())) {
+            (Ok(space), _) => space.positions().to_string(),
+            (Err(_), Some(count)) => format!("{count} (beyond any table)"),
+            (Err(_), None) => "2^128 or more (beyond any table)".to_string(),
+        };
+        text.push_str(&format!("positions            {positions}\n"));
     }
-    text.push_str(&format!("memory available     {}\n", mib(global.memory_limit)));
+    text.push_str(&format!("canonical positions  {}\n", sorted.positions()));
+    if let Some(full) = full {
+        let line = match full {
+            Ok(space) => memory_line(&game, space),
+            Err(_) => "beyond any table; use --canonical".to_string(),
+        };
+        text.push_str(&format!("full      memory     {line}\n"));
+    }
+    text.push_str(&format!("canonical memory     {}\n", memory_line(&game, sorted)));
+    text.push_str(&format!(
+        "memory available     {}, bound by {}\n",
+        mib(global.memory_limit),
+        global.memory_source
+    ));
     output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
     Ok(Outcome::Success)
+}
+
+/// What the tables of one space need: per rule, and for verify and solve of 3 rules.
+fn memory_line(game: &Game, space: Space) -> String {
+    // A limit of 0 prepares nothing: only the plan is wanted here.
+    let engine = Engine::builder(game, space).memory_limit(0).build();
+    let plan = engine.memory_plan();
+    let path = if plan.needs_table { "table" } else { "nim line accumulators" };
+    format!(
+        "{} per rule table, {} working per rule ({path}); verify of 3 rules needs {}, \
+         solve of 3 rules {}",
+        mib(plan.table_bytes),
+        mib(plan.working_bytes),
+        mib(plan.run(3, false)),
+        mib(plan.run(3, true)),
+    )
 }

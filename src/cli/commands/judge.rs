@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use nimtab::contest::judge::{parse_input, Contest, Judge};
 
 use crate::cli::{output, Global, Outcome};
@@ -18,8 +18,26 @@ pub struct Args {
 /// Runs `nimtab judge`.
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let contest = Contest::parse(&a.format)?;
-    let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text).context("reading the contest input on stdin")?;
+    let limit = contest.max_input_bytes();
+    let mut bytes = Vec::new();
+    // One byte past the limit tells an input that is too long from one that fits.
+    std::io::stdin()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .context("reading the contest input on stdin")?;
+    if bytes.len() as u64 > limit {
+        let l = contest.limits();
+        bail!(
+            "bad contest input: more than {limit} bytes, beyond what {}'s limits need \
+             (T <= {}, n <= {}, heaps <= {})",
+            contest.name(),
+            l.cases,
+            l.heaps,
+            l.max_heap
+        );
+    }
+    let text =
+        String::from_utf8(bytes).ok().context("bad contest input: it is not text (not UTF-8)")?;
     // The whole input is checked before the first answer, so bad input prints no answers.
     let cases = parse_input(&text).context("bad contest input")?;
     let judge = Judge::new(contest)?;

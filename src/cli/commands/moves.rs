@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use nimtab::analysis::moves::{
-    nim_formula_moves, smallest_table, winning_moves, Move, MoveDifference,
+    ended_by_rule, nim_formula_moves, smallest_table, winning_moves, Move, MoveDifference,
 };
 use nimtab::{Ending, Game, MoveRule, Tuple};
 
@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_name = "F", default_value = "text", value_parser = ["text", "csv"])]
     format: String,
     /// Heap sizes of the position.
-    #[arg(value_name = "H", required = true, allow_hyphen_values = true)]
+    #[arg(value_name = "H", required = true)]
     heaps: Vec<String>,
 }
 
@@ -45,7 +45,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let labels = smallest_table(&config.game, config.ending, &config.position, global.memory_limit)
         .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
-    let moves = winning_moves(&config.game, &labels, &config.position);
+    // A position the rule has ended has no winning move, whatever moves are legal.
+    let ended = ended_by_rule(&config.game, config.ending, &config.position);
+    let moves =
+        if ended { Vec::new() } else { winning_moves(&config.game, &labels, &config.position) };
     let here = Tuple(&config.position).to_string();
     output::write_to(&output::Target::Stdout, |out| {
         if config.csv {
@@ -65,7 +68,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             "nimtab: {here} is a P-position: lost for the player to move ({})",
             config.ending
         ));
-    } else if moves.is_empty() {
+    } else if ended {
         output::note(&format!(
             "nimtab: {here} is over under the {} rule: the player to move has won",
             config.ending

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: Option<u64>,
     /// Heap sizes of the start position.
-    #[arg(value_name = "H", required = true, allow_hyphen_values = true)]
+    #[arg(value_name = "H", required = true)]
     heaps: Vec<String>,
 }
 
@@ -68,13 +68,22 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let labels = smallest_table(&config.game, config.ending, &config.start, global.memory_limit)
         .with_context(|| format!("labelling the space of {}", Tuple(&config.start)))?;
     let play = Match::new(&config.game, config.ending, &labels);
+    let here = Tuple(&config.start).to_string();
+    if let Some(mover_wins) = play.mover_wins_at_end(&config.start) {
+        // Nothing to play: the rule has decided the game before the first move.
+        let result = if mover_wins { "won" } else { "lost" };
+        output::line(format_args!(
+            "{here} is already over under the {} rule: {result} by the side to move (the table)",
+            config.ending
+        ))?;
+        return Ok(Outcome::Success);
+    }
     let mut rng = SplitMix64::new(config.seed);
     let start_is_p = labels.is_p(&config.start);
     // The claim: from an N-position the table always wins; from a P-position it always
     // loses against an optimal opponent. Against a random one a P start proves nothing.
     let table_must_win = !start_is_p;
     let table_must_lose = start_is_p && config.opponent == Opponent::Optimal;
-    let here = Tuple(&config.start).to_string();
     let (won, games) = match config.games {
         None => {
             let record = play.play(&config.start, config.opponent, &mut rng);

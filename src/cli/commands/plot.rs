@@ -64,7 +64,7 @@ impl Config {
         let Some(format) = Format::from_extension(&name) else {
             bail!("--out {name}: the file name must end in .svg or .png");
         };
-        output::check_parent(&a.out)?;
+        output::check_file_target(&a.out)?;
         let scale = match a.scale {
             Some(0) => bail!("--scale must be at least 1, got 0"),
             Some(s) => s,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Mode, MultisetSpace, Space};
+use nimtab::{Ending, Engine, Game, MultisetSpace, Space};
 
 use crate::cli::args::TableArgs;
 use crate::cli::commands::total;
@@ -42,7 +42,6 @@ struct Tuples {
     game: Game,
     space: Space,
     endings: Vec<Ending>,
-    mode: Mode,
     filter: RowFilter,
     target: Target,
 }
@@ -64,9 +63,8 @@ impl Config {
             return Ok(Config::Multisets { game, space, endings, filter, target });
         }
         let heaps = a.table.space.single_heaps("solve")?;
-        let space = Space::new(heaps, a.table.space.max())?;
-        let mode = a.table.mode();
-        Ok(Config::Tuples(Tuples { game, space, endings, mode, filter, target }))
+        let space = Space::in_mode(heaps, a.table.space.max(), a.table.mode())?;
+        Ok(Config::Tuples(Tuples { game, space, endings, filter, target }))
     }
 }
 
@@ -78,10 +76,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             return total::solve(&game, space, &endings, filter, &target, global);
         }
     };
-    let engine = Engine::builder(&config.game, config.space)
-        .mode(config.mode)
-        .memory_limit(global.memory_limit)
-        .build();
+    let engine =
+        Engine::builder(&config.game, config.space).memory_limit(global.memory_limit).build();
     engine.ensure_fits(config.endings.len(), true)?;
     let bar = Bar::new("solve", engine.positions(), global.quiet);
     let tables = engine.label_all(&config.endings, &bar)?;

@@ -1,10 +1,11 @@
 //! `nimtab suite` (and `nimtab` alone): the default suite, its data files and REPORT.md.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use nimtab::analysis::verify::{passes, verify};
+use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render, title, Format};
@@ -12,7 +13,8 @@ use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::export::takebreak_report::takebreak_section;
 use nimtab::suite::{
-    default_plots, default_suite, grundy_file_name, SUITE_CRITERIA, SUITE_ENDINGS, SUITE_LIMIT,
+    default_plots, default_suite, grundy_file_name, SuiteJob, SUITE_CRITERIA, SUITE_ENDINGS,
+    SUITE_LIMIT,
 };
 use nimtab::{Engine, Space};
 
@@ -46,6 +48,7 @@ impl Default for Args {
 }
 
 /// The suite's generated files: name in the manifest, bytes, and generating command.
+#[derive(Default)]
 struct Generated {
     files: Vec<(String, Vec<u8>, String)>,
 }
@@ -56,71 +59,25 @@ impl Generated {
     }
 }
 
-/// Runs the default suite.
+/// The largest benchmark file included in the report: `scripts/bench` writes a few KiB.
+const MAX_BENCH_BYTES: u64 = 1 << 20;
+
+/// Runs the default suite: every output location checked, every space checked for
+/// memory, then the work, then all files put in place together.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let bench = bench_section(&a.bench)?;
-    output::check_parent(&a.report)?;
-    for sub in ["grundy", "plots"] {
-        std::fs::create_dir_all(a.data_dir.join(sub))
-            .with_context(|| format!("creating {}", a.data_dir.join(sub).display()))?;
-    }
+    output::check_dir_target(&a.data_dir)?;
+    output::check_file_target(&a.report)?;
     let jobs = default_suite()?;
-    let mut engines = Vec::new();
-    for job in &jobs {
-        for &(n, max) in &job.spaces {
-            let space = Space::new(n, max)?;
-            let engine =
-                Engine::builder(&job.game, space).memory_limit(global.memory_limit).build();
-            engine.ensure_fits(1, false)?;
-            engines.push(engine);
-        }
-    }
-    let passes_of = |e: &Engine| e.positions() * passes(e, SUITE_ENDINGS.len()) as u64;
-    let total: u64 = engines.iter().map(passes_of).sum::<u64>() + suite_takebreak::positions()?;
-    let bar = Bar::new("suite", total, global.quiet);
-    let mut findings = Vec::new();
-    for engine in &engines {
-        bar.set_message(&format!("{} n={}", engine.game().spec(), engine.space().heaps()));
-        let run = verify(engine, &SUITE_ENDINGS, &SUITE_CRITERIA, SUITE_LIMIT, &bar)?;
-        findings.extend(run.findings);
-    }
-    bar.set_message("take-and-break games");
-    let takebreak = suite_takebreak::run(&bar)?;
+    let engines = suite_engines(&jobs, global)?;
+    let mut findings = verify_engines(&engines, global)?;
+    let takebreak = suite_takebreak::run(global)?;
     findings.extend(takebreak.iter().flat_map(|f| f.findings.iter().cloned()));
-    bar.finish();
-
-    let mut generated = Generated { files: Vec::new() };
-    let mut bytes = Vec::new();
-    write_summary(&mut bytes, &findings)?;
-    generated.add("summary.csv", std::mem::take(&mut bytes), "nimtab");
-    write_counterexamples(&mut bytes, &findings)?;
-    generated.add("counterexamples.csv", std::mem::take(&mut bytes), "nimtab");
-    for job in &jobs {
-        let max = job.spaces.iter().map(|s| s.1).max().unwrap_or(0);
-        write_grundy(&mut bytes, &job.game, max)?;
-        let command = format!("nimtab grundy --game {} --max {max}", job.game.spec());
-        let name = format!("grundy/{}", grundy_file_name(&job.game));
-        generated.add(&name, std::mem::take(&mut bytes), &command);
-    }
-    let mut pictures = Vec::new();
-    for plot in default_plots()? {
-        let bytes = render(&plot.game, plot.ending, plot.max, plot.grid, Format::Svg, plot.scale)?;
-        let name = format!("plots/{}", plot.file);
-        generated.add(&name, bytes, &plot.command("data/plots"));
-        pictures.push((title(&plot.game, plot.ending, plot.grid), name));
-    }
-    suite_takebreak::create_dirs(&a.data_dir)?;
+    let (mut generated, pictures) = generate(&jobs, &findings)?;
     for (name, bytes, command) in suite_takebreak::files(&takebreak)? {
         generated.add(&name, bytes, &command);
     }
-    let mut manifest = Vec::new();
-    for (name, content, command) in &generated.files {
-        output::write_file(&a.data_dir.join(name), |w| w.write_all(content))?;
-        manifest.push(ManifestEntry::new(&format!("data/{name}"), content, command));
-    }
-    output::write_file(&a.data_dir.join("MANIFEST.csv"), |w| write_manifest(w, &manifest))?;
-
     let run = RunInfo {
         command: "nimtab".to_string(),
         machine: nimtab::host::machine_description(),
@@ -130,8 +87,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let mut sections = vec![plots_section(&a.data_dir, &pictures), takebreak_section(&takebreak)];
     sections.extend(bench);
     let report = render_report(&findings, &run, &sections);
-    output::write_file(&a.report, |w| w.write_all(report.as_bytes()))?;
-
+    write_all(&a, &generated, &report)?;
     let failed = findings.iter().filter(|f| f.theorem_failed()).count();
     output::write_to(&output::Target::Stdout, |w| {
         w.write_all(summary_table(&findings).as_bytes())?;
@@ -147,6 +103,82 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         )
     })?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// An engine per space of the suite, each checked for memory before any is run.
+fn suite_engines<'g>(jobs: &'g [SuiteJob], global: &Global) -> anyhow::Result<Vec<Engine<'g>>> {
+    let mut engines = Vec::new();
+    for job in jobs {
+        for &(n, max) in &job.spaces {
+            let space = Space::new(n, max)?;
+            let engine =
+                Engine::builder(&job.game, space).memory_limit(global.memory_limit).build();
+            engine.ensure_fits(1, false)?;
+            engines.push(engine);
+        }
+    }
+    Ok(engines)
+}
+
+/// Every rule and criterion of the suite on every space, with one progress bar.
+fn verify_engines(engines: &[Engine], global: &Global) -> anyhow::Result<Vec<Finding>> {
+    let passes_of = |e: &Engine| e.positions() * passes(e, SUITE_ENDINGS.len()) as u64;
+    let bar = Bar::new("suite", engines.iter().map(passes_of).sum(), global.quiet);
+    let mut findings = Vec::new();
+    for engine in engines {
+        bar.set_message(&format!("{} n={}", engine.game().spec(), engine.space().heaps()));
+        let run = verify(engine, &SUITE_ENDINGS, &SUITE_CRITERIA, SUITE_LIMIT, &bar)?;
+        findings.extend(run.findings);
+    }
+    bar.finish();
+    Ok(findings)
+}
+
+/// The data files' bytes (summary, counterexamples, Grundy tables, pictures), and the
+/// pictures' titles and names for the report.
+fn generate(
+    jobs: &[SuiteJob],
+    findings: &[Finding],
+) -> anyhow::Result<(Generated, Vec<(String, String)>)> {
+    let mut generated = Generated::default();
+    let mut bytes = Vec::new();
+    write_summary(&mut bytes, findings)?;
+    generated.add("summary.csv", std::mem::take(&mut bytes), "nimtab");
+    write_counterexamples(&mut bytes, findings)?;
+    generated.add("counterexamples.csv", std::mem::take(&mut bytes), "nimtab");
+    for job in jobs {
+        let max = job.spaces.iter().map(|s| s.1).max().unwrap_or(0);
+        write_grundy(&mut bytes, &job.game, max)?;
+        let command = format!("nimtab grundy --game {} --max {max}", job.game.spec());
+        let name = format!("grundy/{}", grundy_file_name(&job.game));
+        generated.add(&name, std::mem::take(&mut bytes), &command);
+    }
+    let mut pictures = Vec::new();
+    for plot in default_plots()? {
+        let bytes = render(&plot.game, plot.ending, plot.max, plot.grid, Format::Svg, plot.scale)?;
+        let name = format!("plots/{}", plot.file);
+        generated.add(&name, bytes, &plot.command("data/plots"));
+        pictures.push((title(&plot.game, plot.ending, plot.grid), name));
+    }
+    Ok((generated, pictures))
+}
+
+/// Writes the data files and their manifest into a staging directory beside the data
+/// directory, and the report under a temporary name, then puts them all in place at
+/// once: the data directory never holds files of two runs, and a failure or an
+/// interrupt leaves it as it was.
+fn write_all(a: &Args, generated: &Generated, report: &str) -> anyhow::Result<()> {
+    let mut staged = output::StagedDir::beside(&a.data_dir)?;
+    let mut manifest = Vec::new();
+    for (name, content, command) in &generated.files {
+        staged.add(name, content)?;
+        manifest.push(ManifestEntry::new(&format!("data/{name}"), content, command));
+    }
+    let mut bytes = Vec::new();
+    write_manifest(&mut bytes, &manifest)?;
+    staged.add("MANIFEST.csv", &bytes)?;
+    let (report, ()) = output::stage_file(&a.report, |w| w.write_all(report.as_bytes()))?;
+    output::commit(vec![report], vec![staged])
 }
 
 /// The suite's pictures, linked from the report (paths relative to the report).
@@ -167,8 +199,20 @@ fn bench_section(path: &Path) -> anyhow::Result<Option<Section>> {
     if !path.exists() {
         return Ok(None);
     }
-    let body = std::fs::read_to_string(path)
-        .with_context(|| format!("--bench {}: cannot read it as text", path.display()))?;
+    let cannot_read = || format!("--bench {}: cannot read it as text", path.display());
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    // Read one byte past the limit to know whether there is more (a device like
+    // /dev/zero never ends).
+    let mut bytes = Vec::new();
+    file.take(MAX_BENCH_BYTES + 1).read_to_end(&mut bytes).with_context(cannot_read)?;
+    if bytes.len() as u64 > MAX_BENCH_BYTES {
+        anyhow::bail!(
+            "--bench {}: larger than {} KiB, not a benchmark file",
+            path.display(),
+            MAX_BENCH_BYTES >> 10
+        );
+    }
+    let body = String::from_utf8(bytes).ok().with_context(cannot_read)?;
     Ok(Some(Section {
         title: "Benchmarks".to_string(),
         body: format!("Recorded by `scripts/bench` in `{}`.\n\n{body}", path.display()),

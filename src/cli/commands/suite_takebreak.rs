@@ -1,9 +1,6 @@
 //! The default suite's take-and-break part: the games' facts, and the data files they write
 //! (Grundy values, certified periods, misère P-positions of small totals).
 
-use std::path::Path;
-
-use anyhow::Context;
 use nimtab::analysis::period::PeriodOutcome;
 use nimtab::export::csv::{write_grundy, write_period};
 use nimtab::export::labels_csv::RowFilter;
@@ -13,27 +10,23 @@ use nimtab::suite_takebreak::{
     misere_p_command, takebreak_facts, takebreak_suite, TakeBreakFacts, MISERE_P_TOTAL, PERIOD_MAX,
     SUITE_TOTAL,
 };
-use nimtab::{Ending, MultisetEngine, MultisetSpace, NoProgress, Progress};
+use nimtab::{Ending, MultisetEngine, MultisetSpace, NoProgress};
 
-/// Positions the part labels, for the progress bar.
-pub fn positions() -> anyhow::Result<u64> {
-    let games = takebreak_suite()?.len() as u64;
-    Ok(games * MultisetSpace::new(SUITE_TOTAL.into())?.positions())
-}
+use crate::cli::progress::Bar;
+use crate::cli::Global;
 
-/// Labels and compares every game of the part.
-pub fn run(progress: &dyn Progress) -> anyhow::Result<Vec<TakeBreakFacts>> {
+/// Labels and compares every game of the part, with a progress bar of its own.
+pub fn run(global: &Global) -> anyhow::Result<Vec<TakeBreakFacts>> {
     let jobs = takebreak_suite()?;
-    Ok(jobs.iter().map(|job| takebreak_facts(job, progress)).collect::<nimtab::Result<_>>()?)
-}
-
-/// Creates the part's folders under the data directory.
-pub fn create_dirs(data_dir: &Path) -> anyhow::Result<()> {
-    for sub in ["periods", "misere-p"] {
-        let dir = data_dir.join(sub);
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    Ok(())
+    let each = MultisetSpace::new(SUITE_TOTAL.into())?.positions();
+    let bar = Bar::new("take-and-break", each * jobs.len() as u64, global.quiet);
+    let facts = jobs.iter().map(|job| {
+        bar.set_message(job.game.spec());
+        takebreak_facts(job, &bar)
+    });
+    let facts = facts.collect::<nimtab::Result<Vec<_>>>()?;
+    bar.finish();
+    Ok(facts)
 }
 
 /// The part's files: name under the data directory, bytes, and the command that

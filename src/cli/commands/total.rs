@@ -56,14 +56,15 @@ pub fn info(game: &Game, space: MultisetSpace, global: &Global) -> anyhow::Resul
         "game                 {}\ntotal                {}\n\
          positions            {} (every multiset of non-empty heaps of total at most {})\n\
          memory               {} for 1 rule, {} for 3 rules (packed bits and rank tables)\n\
-         memory available     {}\n",
+         memory available     {}, bound by {}\n",
         game.spec(),
         space.total(),
         space.positions(),
         space.total(),
         mib(engine.memory_bytes(1)),
         mib(engine.memory_bytes(3)),
-        mib(global.memory_limit)
+        mib(global.memory_limit),
+        global.memory_source
     );
     output::write_to(&Target::Stdout, |w| w.write_all(text.as_bytes()))?;
     Ok(Outcome::Success)

@@ -1,8 +1,8 @@
 //! `nimtab verify`: compare the DP labels with the XOR, Anti-Nim and SJ criteria.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, MultisetSpace, Space};
@@ -24,7 +24,7 @@ pub struct Args {
     /// Counterexamples kept per (heaps, rule, criterion).
     #[arg(long, value_name = "K", default_value = "20", value_parser = parse_limit)]
     limit: usize,
-    /// Also write DIR/summary.csv and DIR/counterexamples.csv.
+    /// Also write DIR/summary.csv and DIR/counterexamples.csv (DIR is created if missing).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Exit with status 1 if a theorem fails.
@@ -47,7 +47,6 @@ struct Config {
     multisets: Option<MultisetSpace>,
     endings: Vec<Ending>,
     criteria: Vec<Criterion>,
-    mode: Mode,
     limit: usize,
     out: Option<PathBuf>,
     strict: bool,
@@ -59,34 +58,14 @@ impl Config {
         let criteria = Criterion::parse_list(&a.criteria)
             .with_context(|| format!("--criteria '{}'", a.criteria))?;
         if let Some(dir) = &a.out {
-            check_out_dir(dir)?;
+            output::check_dir_target(dir)?;
         }
         let game = a.table.space.game()?;
         let multisets = a.table.space.multisets()?;
-        let spaces = if multisets.is_some() { Vec::new() } else { a.table.space.spaces()? };
-        let mode = a.table.mode();
-        Ok(Config {
-            game,
-            spaces,
-            multisets,
-            endings,
-            criteria,
-            mode,
-            limit: a.limit,
-            out: a.out,
-            strict: a.strict,
-        })
+        let spaces = if multisets.is_some() { Vec::new() } else { a.table.spaces()? };
+        let (limit, out, strict) = (a.limit, a.out, a.strict);
+        Ok(Config { game, spaces, multisets, endings, criteria, limit, out, strict })
     }
-}
-
-fn check_out_dir(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        bail!("--out {}: not a directory", dir.display());
-    }
-    if !dir.is_dir() {
-        bail!("--out {}: directory does not exist", dir.display());
-    }
-    Ok(())
 }
 
 /// Verifies every space of the configuration; each space is refused (too large) before
@@ -100,7 +79,7 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
         .spaces
         .iter()
         .map(|&space| {
-            let builder = Engine::builder(&config.game, space).mode(config.mode);
+            let builder = Engine::builder(&config.game, space);
             let engine = builder.memory_limit(global.memory_limit).build();
             engine.ensure_fits(1, false).map(|()| engine)
         })
@@ -132,16 +111,16 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
 /// Runs `nimtab verify`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let canonical = config.mode == Mode::Canonical;
-    if canonical && !global.quiet {
-        output::note("nimtab: canonical: counting sorted tuples (h1 <= ... <= hN) only");
-    }
+    let canonical = config.spaces.iter().any(|s| s.mode() == Mode::Canonical);
     let findings = verify_all(&config, global)?;
     if let Some(dir) = &config.out {
-        output::write_file(&dir.join("summary.csv"), |w| write_summary(w, &findings))?;
-        output::write_file(&dir.join("counterexamples.csv"), |w| {
-            write_counterexamples(w, &findings)
-        })?;
+        let mut staged = output::StagedDir::new(dir)?;
+        let mut bytes = Vec::new();
+        write_summary(&mut bytes, &findings)?;
+        staged.add("summary.csv", &std::mem::take(&mut bytes))?;
+        write_counterexamples(&mut bytes, &findings)?;
+        staged.add("counterexamples.csv", &bytes)?;
+        output::commit(Vec::new(), vec![staged])?;
     }
     output::write_to(&output::Target::Stdout, |w| {
         if canonical {

@@ -115,13 +115,29 @@ impl<'g> MultisetEngine<'g> {
         if need <= self.memory_limit {
             return Ok(());
         }
-        let what = format!(
+        let what = self.describe();
+        Err(Error::MultisetsTooLarge { what, need_bytes: need, limit_bytes: self.memory_limit })
+    }
+
+    /// `words` zeroed mark words, or [`Error::OutOfMemory`] if the system refuses them
+    /// (`vec!` would abort the process instead).
+    fn zeroed_marks(&self, words: u64) -> Result<Vec<AtomicU64>> {
+        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let words = usize::try_from(words).map_err(|_| refused())?;
+        let mut marks = Vec::new();
+        marks.try_reserve_exact(words).map_err(|_| refused())?;
+        marks.resize_with(words, || AtomicU64::new(0));
+        Ok(marks)
+    }
+
+    /// The space as messages name it.
+    fn describe(&self) -> String {
+        format!(
             "{}, every multiset of heaps of total at most {} ({} positions)",
             self.game.spec(),
             self.space.total(),
             self.space.positions()
-        );
-        Err(Error::MultisetsTooLarge { what, need_bytes: need, limit_bytes: self.memory_limit })
+        )
     }
 
     /// Labels every position under each of `endings` (at most three, without repeats)
@@ -129,7 +145,8 @@ impl<'g> MultisetEngine<'g> {
     ///
     /// # Errors
     /// [`Error::MultisetsTooLarge`] if the tables do not fit in the memory limit;
-    /// [`Error::Invalid`] for no ending, a repeated one, or more than three.
+    /// [`Error::OutOfMemory`] if the system refuses them anyway; [`Error::Invalid`] for no
+    /// ending, a repeated one, or more than three.
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<MultisetLabels> {
         let mut distinct = endings.to_vec();
         distinct.sort();
@@ -140,7 +157,7 @@ impl<'g> MultisetEngine<'g> {
         self.ensure_fits(endings.len())?;
         let total = self.space.total();
         let packing = Packing { endings: endings.len() as u32 };
-        let words = packing.words(self.space.positions()) as usize;
+        let marks = self.zeroed_marks(packing.words(self.space.positions()))?;
         let forces = endings
             .iter()
             .map(|&e| (e != Ending::Normal).then(|| e.terminal_sizes(self.game, total)))
@@ -150,7 +167,7 @@ impl<'g> MultisetEngine<'g> {
             moves: Predecessors::of(self.game, total),
             forces,
             packing,
-            marks: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            marks,
             parallel_threshold: self.parallel_threshold,
             chunk: self.parallel_threshold.clamp(16, CHUNK),
         };

@@ -1,9 +1,8 @@
 //! Pictures of P-positions: the 2-heap grid or one slice `h3 = K` of the 3-heap grid,
 //! one square cell per position (row `h1` downwards, column `h2` rightwards), as SVG or PNG.
 //!
-//! Both formats are deterministic byte for byte (`svg.rs`, `png.rs`). The SVG carries a
-//! title and labelled axes; the PNG carries the cells and the tick numbers (a built-in
-//! 3×5 digit font) but no title, which would need a full font.
+//! Both formats are deterministic byte for byte (`svg.rs`, `png.rs`) and carry a title
+//! naming the game, the rule and the slice, and labelled axes; the PNG also has a legend.
 
 mod png;
 mod svg;
@@ -171,7 +170,7 @@ pub fn render(
     let cells = cells(game, ending, max, grid)?;
     match format {
         Format::Svg => Ok(svg::svg(&cells, &layout, &title(game, ending, grid)).into_bytes()),
-        Format::Png => Ok(png::png(&cells, &layout)?),
+        Format::Png => Ok(png::png(&cells, &layout, &title(game, ending, grid))?),
     }
 }
 
@@ -218,9 +217,9 @@ impl Layout {
         let side = max + 1;
         let digits = max.to_string().len() as u32;
         let grid = u64::from(side) * u64::from(scale);
-        let (left, top, margin, label) = match format {
+        let (left, top, margin, bottom, label) = match format {
             // Room for the title, the h2 axis name and its ticks; the h1 name and ticks.
-            Format::Svg => (digits * 8 + 34, 64, 12, digits * 8 + 4),
+            Format::Svg => (digits * 8 + 34, 64, 12, 12, digits * 8 + 4),
             Format::Png => png::margins(digits),
         };
         if grid + u64::from(left + margin) > u64::from(MAX_IMAGE_SIDE) {
@@ -237,7 +236,7 @@ impl Layout {
             left,
             top,
             width: left + grid + margin,
-            height: top + grid + margin,
+            height: top + grid + bottom,
             step,
         })
     }

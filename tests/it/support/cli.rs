@@ -1,8 +1,12 @@
 //! The one way tests run the binary: arguments (and optionally stdin) in, status and
-//! both streams out.
+//! both streams out; also under a memory limit, in a directory, or interrupted.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What one run of the binary gave.
 #[derive(Debug)]
@@ -25,10 +29,33 @@ pub fn run(args: &[&str]) -> Run {
     run_with_stdin(args, "")
 }
 
+/// The binary run by `sh` under an address-space limit of `kib` KiB (`ulimit -v`), so
+/// that a test can see memory stay bounded: more would fail an allocation.
+pub fn limited(kib: u64) -> Command {
+    let mut sh = Command::new("sh");
+    sh.arg("-c").arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""));
+    sh.arg(env!("CARGO_BIN_EXE_nimtab"));
+    sh
+}
+
+/// Runs nimtab with `args` under an address-space limit of `kib` KiB.
+pub fn run_limited(kib: u64, args: &[&str]) -> Run {
+    output_of(limited(kib).args(args), "")
+}
+
+/// Runs nimtab with `args` in the directory `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Run {
+    output_of(command().args(args).current_dir(dir), "")
+}
+
 /// Runs nimtab with `args`, writing `stdin` to its standard input.
 pub fn run_with_stdin(args: &[&str], stdin: &str) -> Run {
-    let mut child = command()
-        .args(args)
+    output_of(command().args(args), stdin)
+}
+
+/// Runs a prepared command, writing `stdin` to its standard input.
+pub fn output_of(command: &mut Command, stdin: &str) -> Run {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -44,6 +71,36 @@ pub fn run_with_stdin(args: &[&str], stdin: &str) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// Sends `signal` (`INT`, `TERM`, `HUP`) to a process.
+pub fn send_signal(pid: u32, signal: &str) {
+    let status = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status();
+    assert!(status.is_ok_and(|s| s.success()), "kill -{signal} {pid}");
+}
+
+/// Waits for a child with piped output to end and returns what it gave (`None` as status:
+/// killed by a signal). A watchdog kills it after `limit`: a hang guard, not a speed test.
+pub fn finish(child: Child, limit: Duration) -> (Option<i32>, String, String) {
+    let pid = child.id();
+    let done = Arc::new(AtomicBool::new(false));
+    let watched = Arc::clone(&done);
+    let watchdog = std::thread::spawn(move || {
+        let started = Instant::now();
+        while !watched.load(Ordering::SeqCst) {
+            if started.elapsed() > limit {
+                let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    });
+    let out = child.wait_with_output().expect("nimtab's output");
+    done.store(true, Ordering::SeqCst);
+    assert!(!watchdog.join().unwrap(), "nimtab did not end within {limit:?}");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code(), text(out.stdout), text(out.stderr))
 }
 
 /// A fixture file's path in `tests/data/`.

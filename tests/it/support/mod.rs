@@ -30,7 +30,7 @@ pub fn engine_game(game: &RefGame) -> Game {
 /// small test spaces exercise the parallel path.
 pub fn label(game: &Game, n: usize, max: u32, ending: Ending, mode: Mode) -> Labels {
     let engine =
-        Engine::builder(game, Space::new(n, max).unwrap()).mode(mode).parallel_threshold(0).build();
+        Engine::builder(game, Space::in_mode(n, max, mode).unwrap()).parallel_threshold(0).build();
     engine.label(ending).unwrap()
 }
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The Python package: a virtual environment, `pip install ./python` (maturin builds the
+# PyO3 extension), the extension crate's fmt and clippy, pytest against the CLI, and the
+# Dask end-to-end test on a real local cluster (.ci/dask.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=${NIMTAB_VENV:-$PWD/target/pyvenv}   # under target/: ignored by git; a fixed path
+py=$venv/bin/python                       # keeps pyo3's build cache valid between runs
+stage() { echo "== python: $1 (at ${SECONDS}s)"; }
+
+stage "virtual environment $venv"
+[ -x "$py" ] || python3 -m venv "$venv"
+# Pinned to the versions the tests were written against. pandas is optional for nimtab;
+# it is installed here to test the DataFrame path too.
+"$py" -m pip install -q --disable-pip-version-check \
+  "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1
+
+stage "pip install ./python"
+"$py" -m pip install -q --disable-pip-version-check ./python
+
+stage "cargo fmt and clippy of python/ (its own workspace)"
+cargo fmt --manifest-path python/Cargo.toml -- --check
+cargo clippy --manifest-path python/Cargo.toml --all-targets --quiet -- -D warnings
+
+stage "pytest python/tests"
+cargo build --release --quiet --bin nimtab
+export NIMTAB_BIN=$PWD/target/release/nimtab
+# From the repository root: inside python/, the source folder nimtab/ (without the
+# compiled module) would shadow the installed package.
+"$py" -m pytest -q -p no:cacheprovider python/tests
+
+stage "Dask cluster on 127.0.0.1"
+PYTHON=$py .ci/dask.sh

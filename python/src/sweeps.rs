@@ -1,0 +1,201 @@
+//! Verifications and sweeps as the CLI writes them (CSV bytes), shards and their merge.
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use nimtab::analysis::expr::Expr;
+use nimtab::analysis::verify::verify;
+use nimtab::export::summary::write_summary;
+use nimtab::sweep::{
+    merge as merge_parts, write_header, write_part_header, write_rows, Family, Shard, Sweep,
+    SweepSpace, Test,
+};
+use nimtab::{host, Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
+
+use crate::{run_detached, value_error};
+
+/// verify_csv(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads) -> bytes
+///
+/// The `summary.csv` that `nimtab verify --out DIR` writes for the same arguments.
+#[pyfunction]
+#[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules, criteria, canonical = false, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn verify_csv<'py>(
+    py: Python<'py>,
+    game: String,
+    heaps_lo: usize,
+    heaps_hi: usize,
+    max: u32,
+    rules: String,
+    criteria: String,
+    canonical: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = run_detached(py, threads, move || -> nimtab::Result<Vec<u8>> {
+        let endings = Ending::parse_list(&rules)?;
+        let criteria = Criterion::parse_list(&criteria)?;
+        let game = Game::parse(&game)?;
+        let mode = Mode::canonical_if(canonical);
+        let spaces = (heaps_lo..=heaps_hi)
+            .map(|n| Space::in_mode(n, max, mode))
+            .collect::<nimtab::Result<Vec<_>>>()?;
+        if spaces.is_empty() {
+            return Err(nimtab::Error::Invalid(format!(
+                "heaps {heaps_lo}..={heaps_hi}: the range is empty"
+            )));
+        }
+        let mut findings = Vec::new();
+        for space in spaces {
+            let engine = Engine::builder(&game, space).build();
+            engine.ensure_fits(1, false)?;
+            findings.extend(verify(&engine, &endings, &criteria, 1, &NoProgress)?.findings);
+        }
+        let mut out = Vec::new();
+        write_summary(&mut out, &findings)?;
+        Ok(out)
+    })?
+    .map_err(value_error)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The settings of a sweep as Python passes them.
+struct SweepArgs {
+    games: Option<String>,
+    game_list: Option<Vec<String>>,
+    heaps: (usize, usize),
+    max: u32,
+    rules: String,
+    criteria: String,
+    claim: Option<String>,
+    canonical: bool,
+    force: bool,
+}
+
+impl SweepArgs {
+    fn sweep(&self) -> nimtab::Result<Sweep> {
+        let family = match (&self.games, &self.game_list) {
+            (Some(text), _) => Family::parse(text, self.force)?,
+            (None, Some(list)) => Family::from_specs(list, self.force)?,
+            (None, None) => return Err(nimtab::Error::Invalid("no games given".to_string())),
+        };
+        let mode = Mode::canonical_if(self.canonical);
+        let space = SweepSpace::heaps(self.heaps.0, self.heaps.1, self.max, mode)?;
+        let endings = Ending::parse_list(&self.rules)?;
+        let test = match &self.claim {
+            Some(text) => Test::Claim(
+                Expr::parse_claim(text)
+                    .map_err(|e| nimtab::Error::Sweep(nimtab::sweep::SweepError::Claim(e)))?,
+            ),
+            None => Test::Criteria(Criterion::parse_list(&self.criteria)?),
+        };
+        Sweep::new(family, space, &endings, test)
+    }
+}
+
+/// sweep_csv(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim, canonical,
+/// force, shard, threads) -> bytes
+///
+/// What `nimtab sweep` writes: the whole CSV, or with `shard=(i, n)` the part of shard i.
+#[pyfunction]
+#[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
+    canonical = false, force = false, shard = None, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_csv<'py>(
+    py: Python<'py>,
+    games: Option<String>,
+    game_list: Option<Vec<String>>,
+    heaps_lo: usize,
+    heaps_hi: usize,
+    max: u32,
+    rules: String,
+    criteria: String,
+    claim: Option<String>,
+    canonical: bool,
+    force: bool,
+    shard: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let args = SweepArgs {
+        games,
+        game_list,
+        heaps: (heaps_lo, heaps_hi),
+        max,
+        rules,
+        criteria,
+        claim,
+        canonical,
+        force,
+    };
+    let bytes = run_detached(py, threads, move || -> nimtab::Result<Vec<u8>> {
+        let sweep = args.sweep()?;
+        let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
+        let games = match shard {
+            Some(shard) => sweep.shard_games(shard),
+            None => 0..sweep.games(),
+        };
+        let mut out = Vec::new();
+        match shard {
+            Some(shard) => write_part_header(&mut out, &sweep, shard)?,
+            None => write_header(&mut out)?,
+        }
+        // Batch by batch: the bytes, not every game's rows, are what is kept.
+        sweep.run_batches(games, host::memory_limit(), &NoProgress, |rows| {
+            Ok(write_rows(&mut out, &rows)?)
+        })?;
+        Ok(out)
+    })?
+    .map_err(value_error)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// sweep_games(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim,
+/// canonical, force) -> int
+///
+/// Validates a sweep (every game parsed, the claim compiled) and returns its game count.
+#[pyfunction]
+#[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
+    canonical = false, force = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_games(
+    py: Python<'_>,
+    games: Option<String>,
+    game_list: Option<Vec<String>>,
+    heaps_lo: usize,
+    heaps_hi: usize,
+    max: u32,
+    rules: String,
+    criteria: String,
+    claim: Option<String>,
+    canonical: bool,
+    force: bool,
+) -> PyResult<usize> {
+    let args = SweepArgs {
+        games,
+        game_list,
+        heaps: (heaps_lo, heaps_hi),
+        max,
+        rules,
+        criteria,
+        claim,
+        canonical,
+        force,
+    };
+    let count = run_detached(py, None, move || args.sweep().map(|s| s.games()))?;
+    count.map_err(value_error)
+}
+
+/// merge(parts) -> bytes: the parts of a sharded sweep (bytes, in any order) merged into
+/// the bytes of the whole run. Parts are named `part 1`, `part 2`… in messages.
+#[pyfunction]
+pub fn merge<'py>(
+    py: Python<'py>,
+    parts: Vec<Bound<'py, PyBytes>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let parts: Vec<(String, Vec<u8>)> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("part {} of the list", i + 1), p.as_bytes().to_vec()))
+        .collect();
+    let merged = run_detached(py, None, move || merge_parts(&parts))?.map_err(value_error)?;
+    Ok(PyBytes::new(py, &merged))
+}

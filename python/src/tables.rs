@@ -1,0 +1,131 @@
+//! Label tables as numpy arrays, and Grundy values.
+
+use numpy::ndarray::{Array2, ArrayD, IxDyn};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use nimtab::{Ending, Engine, Game, Labels, Mode, NoProgress, Space, Tuples};
+
+use crate::{run_detached, value_error};
+
+/// One label per position, in index order (lexicographic; sorted tuples in canonical
+/// mode), and the positions themselves when `with_positions`.
+fn dense(labels: &Labels, with_positions: bool) -> (Vec<bool>, Vec<u32>) {
+    let space = labels.space();
+    let (n, max) = (space.heaps(), space.max());
+    let mut cells = Vec::with_capacity(labels.positions() as usize);
+    let mut positions = Vec::new();
+    let prefixes = match labels.mode() {
+        Mode::Full => Tuples::new(n - 1, 0, max),
+        Mode::Canonical => Tuples::sorted(n - 1, 0, max),
+    };
+    prefixes.for_each(|prefix| {
+        let row = labels.row(prefix);
+        let lo = match labels.mode() {
+            Mode::Full => 0,
+            Mode::Canonical => prefix.last().copied().unwrap_or(0),
+        };
+        for h in lo..=max {
+            cells.push(row[h as usize]);
+            if with_positions {
+                positions.extend_from_slice(prefix);
+                positions.push(h);
+            }
+        }
+    });
+    (cells, positions)
+}
+
+/// Refuses arrays that would not fit in the memory this process may use: one byte per
+/// position and rule, besides the engine's own tables.
+fn check_array_size(engine: &Engine<'_>, rules: usize) -> nimtab::Result<()> {
+    let bytes = engine.positions().saturating_mul(rules as u64);
+    let limit = engine.memory_limit();
+    engine.ensure_fits(rules, true)?;
+    if bytes > limit / 2 {
+        let space = engine.space();
+        return Err(nimtab::Error::Invalid(format!(
+            "solve of {}, {} heaps, max {} returns {bytes} bytes of arrays, more than half \
+             of the {limit} bytes this process may use; lower max or heaps, or use canonical",
+            engine.game().spec(),
+            space.heaps(),
+            space.max()
+        )));
+    }
+    Ok(())
+}
+
+type Solved = (Vec<String>, Vec<Vec<bool>>, Vec<u32>);
+
+/// What `solve` hands Python: rule names, one array per rule, the canonical positions.
+type SolvedArrays<'py> =
+    (Bound<'py, PyList>, Vec<Bound<'py, PyAny>>, Option<Bound<'py, PyArray2<u32>>>);
+
+/// solve(game, heaps, max, rules, canonical, threads) -> (rules, arrays, positions)
+///
+/// Full mode: one bool array of shape (max+1,)*heaps per rule, and no positions.
+/// Canonical: one flat bool array per rule, in index order, and the sorted positions as
+/// an array of shape (count, heaps).
+#[pyfunction]
+#[pyo3(signature = (game, heaps, max, rules, canonical = false, threads = None))]
+pub fn solve<'py>(
+    py: Python<'py>,
+    game: String,
+    heaps: usize,
+    max: u32,
+    rules: String,
+    canonical: bool,
+    threads: Option<usize>,
+) -> PyResult<SolvedArrays<'py>> {
+    let mode = Mode::canonical_if(canonical);
+    let solved: nimtab::Result<Solved> = run_detached(py, threads, move || {
+        let endings = Ending::parse_list(&rules)?;
+        let game = Game::parse(&game)?;
+        let engine = Engine::builder(&game, Space::in_mode(heaps, max, mode)?).build();
+        check_array_size(&engine, endings.len())?;
+        let tables = engine.label_all(&endings, &NoProgress)?;
+        let mut positions = Vec::new();
+        let mut arrays = Vec::new();
+        for (i, table) in tables.iter().enumerate() {
+            let (cells, p) = dense(table, canonical && i == 0);
+            arrays.push(cells);
+            if i == 0 {
+                positions = p;
+            }
+        }
+        Ok((endings.iter().map(|e| e.name().to_string()).collect(), arrays, positions))
+    })?;
+    let (names, arrays, positions) = solved.map_err(value_error)?;
+    let arrays = arrays
+        .into_iter()
+        .map(|cells| -> PyResult<Bound<'py, PyAny>> {
+            if canonical {
+                return Ok(cells.into_pyarray(py).into_any());
+            }
+            let shape = vec![max as usize + 1; heaps];
+            let array = ArrayD::from_shape_vec(IxDyn(&shape), cells).map_err(value_error)?;
+            let array: Bound<'py, PyArrayDyn<bool>> = array.into_pyarray(py);
+            Ok(array.into_any())
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let positions = if canonical {
+        let count = positions.len() / heaps;
+        let array = Array2::from_shape_vec((count, heaps), positions).map_err(value_error)?;
+        Some(array.into_pyarray(py))
+    } else {
+        None
+    };
+    Ok((PyList::new(py, names)?, arrays, positions))
+}
+
+/// grundy(game, max) -> numpy uint32 array of the Grundy values of sizes 0..=max.
+#[pyfunction]
+pub fn grundy<'py>(py: Python<'py>, game: String, max: u64) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let values = run_detached(py, None, move || -> nimtab::Result<Vec<u32>> {
+        let max = nimtab::validate_max(max)?;
+        Ok(Game::parse(&game)?.grundy(max))
+    })?
+    .map_err(value_error)?;
+    Ok(values.into_pyarray(py))
+}

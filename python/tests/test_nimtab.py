@@ -1,0 +1,227 @@
+"""The Python package against the command line: solve arrays against `nimtab solve` CSV,
+verify rows against `summary.csv`, sweep bytes against `nimtab sweep`, and errors.
+
+Run from the repository root (`python -m pytest python/tests`): from inside python/,
+the source folder nimtab/ (without the compiled module) would shadow the installed
+package. The CLI is NIMTAB_BIN, or target/release/nimtab.
+"""
+
+import csv
+import io
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nimtab
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = os.environ.get("NIMTAB_BIN", str(ROOT / "target" / "release" / "nimtab"))
+GRAPH = "graph:" + str(ROOT / "data" / "graphs" / "sj-counterexample.csv")
+
+
+def cli(*args, check=True):
+    """Runs the command line; returns (status, stdout bytes, stderr text)."""
+    done = subprocess.run([CLI, *args], capture_output=True, cwd=ROOT)
+    if check:
+        assert done.returncode == 0, done.stderr.decode()
+    return done.returncode, done.stdout, done.stderr.decode()
+
+
+def cli_error(*args):
+    """The one error line of a refused command, without the `nimtab: error: ` prefix."""
+    status, _, stderr = cli(*args, check=False)
+    assert status == 2, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    return lines[0].removeprefix("nimtab: error: ")
+
+
+@pytest.mark.parametrize(
+    "game,heaps,max_",
+    [("nim", 1, 9), ("nim", 3, 5), ("subtract:1,3,4", 2, 20), ("subtract:2,5", 4, 4), (GRAPH, 3, 3)],
+)
+def test_solve_arrays_match_the_cli_csv(game, heaps, max_):
+    _, out, _ = cli("solve", "--game", game, "--heaps", str(heaps), "--max", str(max_))
+    rows = list(csv.reader(io.StringIO(out.decode())))
+    header, rows = rows[0], rows[1:]
+    tables = nimtab.solve(game, heaps, max_)
+    assert list(tables) == ["normal", "misere", "sj"]
+    for rule, array in tables.items():
+        assert array.dtype == np.bool_ and array.shape == (max_ + 1,) * heaps
+        column = header.index(rule)
+        for row in rows:
+            position = tuple(int(h) for h in row[:heaps])
+            assert array[position] == (row[column] == "P"), (rule, position)
+    assert len(rows) == array.size
+
+
+def test_canonical_solve_gives_sorted_positions_and_flat_labels():
+    _, out, _ = cli("solve", "--game", "subtract:1,3,4", "--heaps", "3", "--max", "12", "--canonical")
+    header, *rows = list(csv.reader(io.StringIO(out.decode())))
+    result = nimtab.solve("subtract:1,3,4", 3, 12, rules=["misere", "normal"], canonical=True)
+    assert isinstance(result, nimtab.Canonical)
+    assert list(result.labels) == ["normal", "misere"], "rules come in column order"
+    assert result.positions.shape == (len(rows), 3)
+    assert [list(p) for p in result.positions] == [[int(h) for h in r[:3]] for r in rows]
+    assert (np.diff(result.positions, axis=1) >= 0).all()
+    misere = [r[header.index("misere")] == "P" for r in rows]
+    assert result.labels["misere"].tolist() == misere
+    full = nimtab.solve("subtract:1,3,4", 3, 12, rules="misere")["misere"]
+    assert all(full[tuple(p)] == v for p, v in zip(result.positions, result.labels["misere"]))
+
+
+def test_grundy_matches_the_cli():
+    _, out, _ = cli("grundy", "--game", "subtract:2,3,7", "--max", "50", "--format", "bfile")
+    expected = [int(line.split()[1]) for line in out.decode().splitlines()]
+    values = nimtab.grundy("subtract:2,3,7", 50)
+    assert values.dtype == np.uint32 and values.tolist() == expected
+
+
+def test_verify_rows_match_summary_csv(tmp_path):
+    args = ["--heaps", "1..=3", "--max", "3", "--rules", "misere,sj", "--criteria", "sj,xor"]
+    cli("verify", "--game", GRAPH, *args, "--out", str(tmp_path))
+    summary = (tmp_path / "summary.csv").read_text()
+    rows = nimtab.verify(GRAPH, (1, 3), 3, rules=["misere", "sj"], criteria="sj,xor")
+    expected = list(csv.DictReader(io.StringIO(summary)))
+    assert len(rows) == len(expected) == 12
+    for row, line in zip(rows, expected):
+        first = row["first_counterexample"]
+        as_text = {k: str(v) for k, v in row.items()}
+        as_text["first_counterexample"] = " ".join(map(str, first)) if first else ""
+        assert as_text == line
+    # Criteria come in column order (xor, then sj), whatever order they were given in.
+    assert [r["criterion"] for r in rows[:2]] == ["xor", "sj"]
+    assert rows[1]["first_counterexample"] == (3,) and rows[1]["disagree"] == 1
+    assert nimtab._nimtab.verify_csv(GRAPH, 1, 3, 3, "misere,sj", "sj,xor") == summary.encode()
+
+
+SWEEP = ["--games", "subtract:subsets(1..=4)", "--heaps", "1..=3", "--max", "15"]
+
+
+def test_sweep_bytes_and_shards_match_the_cli(tmp_path):
+    out = tmp_path / "sweep.csv"
+    cli("sweep", *SWEEP, "--out", str(out))
+    data = nimtab.sweep_csv("subtract:subsets(1..=4)", range(1, 4), 15)
+    assert data == out.read_bytes()
+    parts = [nimtab.sweep_csv("subtract:subsets(1..=4)", (1, 3), 15, shard=(i, 3)) for i in (1, 2, 3)]
+    cli("sweep", *SWEEP, "--shard", "2/3", "--out", str(tmp_path / "p2.csv"))
+    assert parts[1] == (tmp_path / "p2.csv").read_bytes()
+    assert nimtab.merge([parts[2], parts[0], parts[1]]) == data
+    with pytest.raises(ValueError, match=r"^part 2/3 of sweep [0-9a-f]{16} is missing$"):
+        nimtab.merge([parts[0], parts[2]])
+    rows = nimtab.sweep("subtract:subsets(1..=4)", (1, 3), 15)
+    assert len(rows) == 15 * 3 * 3 * 3
+    assert rows[0]["game"] == "subtract:1" and rows[-1]["game"] == "subtract:1,2,3,4"
+
+
+def test_a_claim_sweep_and_a_list_of_games(tmp_path):
+    out = tmp_path / "claim.csv"
+    games = ["nim", "subtract:1,2", GRAPH]
+    claim = "(gmax > 1 && gxor == 0) || (gmax <= 1 && gxor != 0)"
+    cli("sweep", "--games", ";".join(games), "--heaps", "1..=2", "--max", "3",
+        "--rules", "misere,sj", "--claim-p", claim, "--out", str(out))
+    data = nimtab.sweep_csv(games, (1, 2), 3, rules=("misere", "sj"), claim=claim)
+    assert data == out.read_bytes()
+    rows = nimtab.sweep(games, (1, 2), 3, rules=("misere", "sj"), claim=claim)
+    failing = {(r["game"], r["heaps"], r["rule"]) for r in rows if r["disagree"]}
+    assert failing == {(GRAPH, 1, "misere"), (GRAPH, 2, "misere")}
+
+
+@pytest.mark.parametrize(
+    "call,cli_args",
+    [
+        (lambda: nimtab.solve("foo", 2, 3), ["solve", "--game", "foo", "--heaps", "2", "--max", "3"]),
+        (lambda: nimtab.grundy("subtract:0,2", 5), ["grundy", "--game", "subtract:0,2", "--max", "5"]),
+        (lambda: nimtab.verify("nim", 2, 3, rules="normal,foo"),
+         ["verify", "--game", "nim", "--heaps", "2", "--max", "3", "--rules", "normal,foo"]),
+        (lambda: nimtab.verify("nim", 2, 3, criteria="xor,bar"),
+         ["verify", "--game", "nim", "--heaps", "2", "--max", "3", "--criteria", "xor,bar"]),
+        (lambda: nimtab.sweep("subtract:subsets(1..=x)", 2, 3),
+         ["sweep", "--games", "subtract:subsets(1..=x)", "--heaps", "2", "--max", "3"]),
+        (lambda: nimtab.sweep("nim;octal:0.??", 2, 3),
+         ["sweep", "--games", "nim;octal:0.??", "--heaps", "2", "--max", "3"]),
+        (lambda: nimtab.sweep("nim;nim", 2, 3), ["sweep", "--games", "nim;nim", "--heaps", "2", "--max", "3"]),
+    ],
+)
+def test_errors_are_value_errors_with_the_cli_message(call, cli_args):
+    with pytest.raises(ValueError) as e:
+        call()
+    message = str(e.value)
+    assert "\n" not in message
+    # The command line may name the flag first (`--rules 'normal,foo': ...`).
+    assert cli_error(*cli_args).endswith(message), (message, cli_error(*cli_args))
+
+
+def test_size_limits_and_bad_values():
+    with pytest.raises(ValueError, match=r"^the family 'subtract:subsets\(1..=14\)' has 16383 games, above the limit of 10000"):
+        nimtab.sweep("subtract:subsets(1..=14)", 1, 3)
+    assert cli_error("sweep", "--games", "subtract:subsets(1..=14)", "--heaps", "1", "--max", "3").startswith(
+        "the family 'subtract:subsets(1..=14)' has 16383 games, above the limit of 10000"
+    )
+    with pytest.raises(ValueError, match="^a space needs at least one heap, got 0$"):
+        nimtab.solve("nim", 0, 3)
+    with pytest.raises(ValueError, match="^threads must be at least 1, got 0$"):
+        nimtab.solve("nim", 2, 3, threads=0)
+    with pytest.raises(ValueError, match=r"^claim, column 1: h3 names heap 3, but positions have 2 heaps$"):
+        nimtab.sweep("nim", 2, 3, claim="h3 == 0")
+    with pytest.raises(ValueError, match="^space too large: nim, 6 heaps, max 255"):
+        nimtab.solve("nim", 6, 255)
+    with pytest.raises(OverflowError):
+        nimtab.solve("nim", -1, 3)
+
+
+def test_threads_do_not_change_results():
+    one = nimtab.sweep_csv("subtract:subsets(1..=5)", (1, 3), 20, threads=1)
+    two = nimtab.sweep_csv("subtract:subsets(1..=5)", (1, 3), 20, threads=2)
+    assert one == two
+    a = nimtab.solve("subtract:1,4", 3, 30, threads=1)
+    b = nimtab.solve("subtract:1,4", 3, 30, threads=2)
+    assert all(np.array_equal(a[r], b[r]) for r in a)
+
+
+def test_the_gil_is_released_while_the_engine_runs():
+    # A sweep of a second or so runs in a thread while this thread ticks every ms: with
+    # the GIL held there would be no tick between the call's start and end.
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        nimtab.sweep_csv("subtract:subsets(1..=7)", 4, 24, rules="misere", criteria="sj", threads=1)
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    worker.join()
+    start, end = span["start"], span["end"]
+    points = [start] + [t for t in ticks if start < t < end] + [end]
+    gap = max(b - a for a, b in zip(points, points[1:]))
+    assert end - start > 0.1, end - start
+    assert gap < (end - start) / 3, (gap, end - start)
+
+
+def test_panics_become_runtime_errors():
+    for in_rayon in (False, True):
+        with pytest.raises(RuntimeError, match="internal error"):
+            nimtab._nimtab._panic(in_rayon)
+
+
+def test_rows_as_a_data_frame_when_pandas_is_installed(monkeypatch):
+    pandas = pytest.importorskip("pandas")
+    frame = nimtab.verify("nim", (1, 2), 7, as_frame=True)
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame.columns)[:5] == ["game", "heaps", "max", "rule", "criterion"]
+    assert len(frame) == 2 * 3 * 3
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="as_frame=True needs pandas"):
+        nimtab.sweep("nim", 1, 3, as_frame=True)
+    assert len(nimtab.sweep("nim", 1, 3)) == 9, "rows need no pandas"

@@ -1,0 +1,98 @@
+"""Sweeps on a real dask.distributed cluster on the loopback address.
+
+Run by .ci/dask.sh, which starts `dask scheduler` and two `dask worker` processes and
+passes their address and process ids: NIMTAB_DASK_SCHEDULER, NIMTAB_DASK_WORKER_PIDS.
+The kill test stops one worker for good, so it runs last.
+"""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from distributed import Client
+
+import nimtab
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = os.environ.get("NIMTAB_BIN", str(ROOT / "target" / "release" / "nimtab"))
+# Long enough (a few seconds on two single-threaded workers) to kill a worker mid-sweep.
+FAMILY = "subtract:subsets(1..=9)"
+SWEEP = dict(heaps=(1, 4), max=40, rules="misere", criteria="sj")
+SHARDS = 12
+
+
+@pytest.fixture(scope="module")
+def client():
+    with Client(os.environ["NIMTAB_DASK_SCHEDULER"], timeout="30s") as c:
+        c.wait_for_workers(2, timeout=60)
+        yield c
+
+
+@pytest.fixture(scope="module")
+def local_bytes():
+    return nimtab.sweep_csv(FAMILY, **SWEEP)
+
+
+def worker_pids(client):
+    """Worker address -> process id, checked against the ids the CI script recorded."""
+    pids = client.run(os.getpid)
+    recorded = {int(p) for p in os.environ["NIMTAB_DASK_WORKER_PIDS"].split()}
+    assert set(pids.values()) <= recorded, (pids, recorded)
+    return pids
+
+
+def test_the_ci_sweep_on_the_cluster_equals_the_cli_bytes(client, tmp_path):
+    out = tmp_path / "sweep.csv"
+    args = ["sweep", "--games", "subtract:subsets(1..=6)", "--heaps", "1..=3", "--max", "31"]
+    subprocess.run([CLI, *args, "--out", str(out)], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    on_cluster = nimtab.sweep_csv("subtract:subsets(1..=6)", (1, 3), 31, client=client)
+    assert on_cluster == out.read_bytes()
+    rows = nimtab.sweep("subtract:subsets(1..=6)", (1, 3), 31, client=client, shards=5)
+    assert len(rows) == 63 * 3 * 3 * 3
+
+
+def test_a_sweep_on_the_cluster_equals_the_local_sweep(client, local_bytes):
+    assert len(worker_pids(client)) == 2
+    on_cluster = nimtab.sweep_csv(FAMILY, **SWEEP, client=client, shards=SHARDS)
+    assert on_cluster == local_bytes
+
+
+def test_errors_reach_the_caller_before_any_task(client):
+    with pytest.raises(ValueError, match="unknown game 'octal:0.00'"):
+        nimtab.sweep("octal:0.??", 2, 3, client=client)
+
+
+def test_a_killed_worker_s_shards_are_recomputed(client, local_bytes):
+    pids = worker_pids(client)
+    result = {}
+
+    def run():
+        try:
+            result["bytes"] = nimtab.sweep_csv(FAMILY, **SWEEP, client=client, shards=SHARDS)
+        except BaseException as e:  # reported by the main thread
+            result["error"] = e
+
+    sweeping = threading.Thread(target=run)
+    started = time.monotonic()
+    sweeping.start()
+    victim = None
+    while sweeping.is_alive() and victim is None:
+        done = any(client.has_what().values())
+        busy = [w for w, keys in client.processing().items() if keys]
+        if done and busy:
+            victim = busy[0]
+        else:
+            time.sleep(0.02)
+    assert victim is not None, "the sweep ended before a worker could be killed"
+    tasks = len(client.processing()[victim])
+    os.kill(pids[victim], signal.SIGKILL)
+    print(f"killed worker {pids[victim]} after {time.monotonic() - started:.2f}s with {tasks} task(s)")
+    sweeping.join(timeout=240)
+    assert not sweeping.is_alive(), "the sweep did not finish after the kill"
+    assert "error" not in result, result.get("error")
+    assert result["bytes"] == local_bytes
+    assert len(client.nthreads()) == 1

@@ -1,0 +1,242 @@
+//! `nimtab sweep`: the criteria (or a claim) on every game of a family, one CSV row per
+//! (game, heap count, rule, criterion or claim); `--shard I/N` writes one part of it.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use nimtab::analysis::expr::Expr;
+use nimtab::export::text_table::{Align, TextTable};
+use nimtab::sweep::{
+    add_summary, summarize, write_header, write_part_header, write_rows, Family, Shard,
+    SummaryLine, Sweep, SweepRow, SweepSpace, Test,
+};
+use nimtab::{Criterion, Error, Game, Mode};
+
+use crate::cli::args::{parse_heap_range, parse_max, CountRange, RulesArg};
+use crate::cli::commands::check::expression_error;
+use crate::cli::output::{self, Target};
+use crate::cli::progress::Bar;
+use crate::cli::{Global, Outcome};
+
+/// Arguments of `nimtab sweep`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The family: game specs separated by ';', or a pattern: subtract:subsets(1..=K),
+    /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7.
+    #[arg(long, value_name = "FAMILY", required_unless_present = "games_file")]
+    games: Option<String>,
+    /// A file of game specs or patterns, one per line ('#' starts a comment).
+    #[arg(long = "games-file", value_name = "FILE", conflicts_with = "games")]
+    games_file: Option<PathBuf>,
+    #[command(flatten)]
+    space: SweepSpaceArgs,
+    #[command(flatten)]
+    rules: RulesArg,
+    /// Criteria, a comma list of xor, anti-nim, sj.
+    #[arg(long, value_name = "C", default_value = "xor,anti-nim,sj")]
+    criteria: String,
+    /// A claim instead of the criteria: P exactly when EXPR (as in `check`).
+    #[arg(
+        long = "claim-p",
+        value_name = "EXPR",
+        allow_hyphen_values = true,
+        conflicts_with = "criteria"
+    )]
+    claim_p: Option<String>,
+    /// Run only part I of N (balanced by estimated positions) and write it as a part for
+    /// `nimtab merge`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+    /// Output CSV file (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Exit with status 1 if a theorem fails for any game.
+    #[arg(long)]
+    strict: bool,
+    /// Run a family of more than 10000 games (up to 4194304).
+    #[arg(long)]
+    force: bool,
+}
+
+/// The space every game is checked on. A new kind of space (`--total T`) is a flag here
+/// and a variant of [`SweepSpace`]; nothing else in the command changes.
+#[derive(clap::Args, Debug)]
+pub struct SweepSpaceArgs {
+    /// Heap count N or range A..=B.
+    #[arg(long, value_name = "N|A..=B", value_parser = parse_heap_range)]
+    heaps: CountRange,
+    /// Largest heap size.
+    #[arg(long, value_name = "M", value_parser = parse_max, allow_hyphen_values = true)]
+    max: u32,
+    /// Only sorted tuples (h1 <= ... <= hN).
+    #[arg(long)]
+    canonical: bool,
+}
+
+impl SweepSpaceArgs {
+    fn space(&self) -> anyhow::Result<SweepSpace> {
+        let mode = Mode::canonical_if(self.canonical);
+        Ok(SweepSpace::heaps(self.heaps.lo, self.heaps.hi, self.max, mode)?)
+    }
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| format!("--shard: {e}"))
+}
+
+/// The validated `sweep` settings.
+struct Config {
+    sweep: Sweep,
+    shard: Option<Shard>,
+    target: Target,
+    strict: bool,
+}
+
+impl Config {
+    fn new(a: Args) -> anyhow::Result<Config> {
+        let endings = a.rules.endings()?;
+        let space = a.space.space()?;
+        let test = match &a.claim_p {
+            Some(text) => Test::Claim(claim(text, &space)?),
+            None => Test::Criteria(
+                Criterion::parse_list(&a.criteria)
+                    .with_context(|| format!("--criteria '{}'", a.criteria))?,
+            ),
+        };
+        let target = Target::new(a.out.as_deref())?;
+        let family = match (&a.games, &a.games_file) {
+            (_, Some(path)) => {
+                let contents = std::fs::read_to_string(path)
+                    .with_context(|| format!("--games-file {}: cannot read it", path.display()))?;
+                Family::from_lines(&path.display().to_string(), &contents, a.force)
+                    .map_err(Error::from)?
+            }
+            (Some(text), None) => Family::parse(text, a.force).map_err(Error::from)?,
+            (None, None) => unreachable!("clap requires --games or --games-file"),
+        };
+        let sweep = Sweep::new(family, space, &endings, test)?;
+        Ok(Config { sweep, shard: a.shard, target, strict: a.strict })
+    }
+}
+
+/// Parses the claim and compiles it for every heap count, so that a bad expression is
+/// shown with a caret before any work.
+fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
+    let expr = Expr::parse_claim(text).map_err(|e| expression_error(text, &e))?;
+    for s in space.spaces() {
+        let grundy = Game::nim().grundy(s.max());
+        expr.compile(s.heaps(), &grundy).map_err(|e| expression_error(text, &e))?;
+    }
+    Ok(expr)
+}
+
+/// What the batches of a run add up to: the summary lines, the failed theorems.
+#[derive(Default)]
+struct Totals {
+    lines: Vec<SummaryLine>,
+    failed: Vec<SweepRow>,
+    failures: usize,
+}
+
+impl Totals {
+    fn add(&mut self, rows: &[SweepRow]) {
+        add_summary(&mut self.lines, summarize(rows));
+        for r in rows.iter().filter(|r| r.theorem_failed()) {
+            self.failures += 1;
+            if self.failed.len() < 10 {
+                self.failed.push(r.clone());
+            }
+        }
+    }
+}
+
+/// Runs `nimtab sweep`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let config = Config::new(a)?;
+    let totals = write_rows_in_batches(&config, global)?;
+    let summary = summary_text(&totals.lines);
+    // The CSV has stdout: the summary is a note then.
+    if config.target == Target::Stdout {
+        if !global.quiet {
+            output::note_lines(summary.trim_end());
+        }
+    } else {
+        output::write_to(&Target::Stdout, |w| w.write_all(summary.as_bytes()))?;
+    }
+    note_theorem_failures(&totals);
+    if config.strict && totals.failures > 0 {
+        return Ok(Outcome::ClaimFailed);
+    }
+    Ok(Outcome::Success)
+}
+
+/// Runs the games batch by batch, writing each batch's rows as it is done, so that only
+/// one batch is held in memory. Every game is checked to fit before any is run; a later
+/// error (a claim that cannot be evaluated) leaves no file under the name asked for.
+fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Totals> {
+    let sweep = &config.sweep;
+    let games = match config.shard {
+        Some(shard) => sweep.shard_games(shard),
+        None => 0..sweep.games(),
+    };
+    let bar = Bar::counting("sweep", games.len() as u64, "games", global.quiet);
+    let mut totals = Totals::default();
+    // The library's error, kept typed while the writer only carries an I/O error.
+    let mut failure: Option<nimtab::Error> = None;
+    let written = output::write_to(&config.target, |w| {
+        match config.shard {
+            Some(shard) => write_part_header(w, sweep, shard)?,
+            None => write_header(w)?,
+        }
+        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
+            write_rows(w, &rows)?;
+            totals.add(&rows);
+            Ok(())
+        });
+        match run {
+            Ok(()) => Ok(()),
+            Err(Error::Io(e)) => Err(e),
+            Err(e) => {
+                failure = Some(e);
+                Err(std::io::Error::other("the sweep stopped"))
+            }
+        }
+    });
+    bar.finish();
+    match (written, failure) {
+        (_, Some(e)) => Err(e.into()),
+        (Err(e), None) => Err(e),
+        (Ok(()), None) => Ok(totals),
+    }
+}
+
+/// Games that hold and fail per (rule, criterion or claim), as an aligned table.
+fn summary_text(lines: &[SummaryLine]) -> String {
+    let header = ["rule", "criterion", "games", "hold", "fail"];
+    let align = [Align::Left, Align::Left, Align::Right, Align::Right, Align::Right];
+    let mut table = TextTable::new(&header, &align);
+    for line in lines {
+        table.push(vec![
+            line.ending.name().to_string(),
+            line.test.clone(),
+            line.games.to_string(),
+            line.hold.to_string(),
+            line.fail.to_string(),
+        ]);
+    }
+    table.render()
+}
+
+/// Notes the failed theorems (the first ten, and how many more).
+fn note_theorem_failures(totals: &Totals) {
+    for r in &totals.failed {
+        output::note(&format!(
+            "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
+            r.test, r.ending, r.game, r.heaps, r.tally.disagree
+        ));
+    }
+    if totals.failures > totals.failed.len() {
+        let more = totals.failures - totals.failed.len();
+        output::note(&format!("nimtab: ... and {more} more theorem failures"));
+    }
+}

@@ -1,0 +1,173 @@
+//! Ctrl-C, SIGTERM and SIGHUP: what an interrupt must undo, and how it agrees with the exit.
+//!
+//! One lock guards everything an interrupt touches: the temporary files and staging
+//! directories in flight, the checked program's process group, and two flags. The handler
+//! takes the lock and never gives it back (it exits while holding it), so whatever the
+//! main thread does under the lock happens wholly before the interrupt or not at all:
+//!
+//! - a temporary is created and registered in one step, so the handler removes every
+//!   temporary that exists, and none can appear after it ran;
+//! - the renames that put output in place (the commit) run under the lock, and once they
+//!   are done an interrupt is ignored: the files are complete, the rest of the run only
+//!   prints, and it ends with its own exit status;
+//! - the exit and every note on stderr take the lock too, so a run never prints
+//!   "interrupted" and exits 0, and says nothing after the message.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::cli::output;
+use crate::cli::supervise::kill_group;
+
+/// What the handler must know, guarded by [`STATE`].
+struct State {
+    /// The handler ran: nothing new may be created.
+    interrupted: bool,
+    /// The output is in place: an interrupt no longer changes anything.
+    committed: bool,
+    /// Temporary files and staging directories to remove on an interrupt.
+    temporaries: Vec<PathBuf>,
+    /// The process group of the checked program running now, if any.
+    program_group: Option<u32>,
+}
+
+static STATE: Mutex<State> = Mutex::new(State {
+    interrupted: false,
+    committed: false,
+    temporaries: Vec::new(),
+    program_group: None,
+});
+
+/// The lock; a panic elsewhere must not stop the handler from cleaning up.
+fn state() -> MutexGuard<'static, State> {
+    STATE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP.
+pub fn install() {
+    let _ = ctrlc::set_handler(on_interrupt);
+}
+
+/// Kills the checked program's group; unless the output is already in place, removes
+/// every temporary, says so and exits 130, still holding the lock.
+fn on_interrupt() {
+    let mut state = state();
+    if let Some(group) = state.program_group.take() {
+        kill_group(group);
+    }
+    if state.committed {
+        return;
+    }
+    state.interrupted = true;
+    for path in state.temporaries.drain(..) {
+        remove_temporary(&path);
+    }
+    output::note_now("nimtab: interrupted; no partial output was left");
+    std::process::exit(130);
+}
+
+fn remove_temporary(path: &Path) {
+    if path.is_dir() {
+        let _ = std::fs::remove_dir_all(path);
+    } else {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The error of anything attempted after an interrupt (the handler is about to exit).
+fn interrupted() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "interrupted")
+}
+
+/// Creates a new temporary file and registers it in one step.
+pub fn create_temporary_file(path: &Path) -> io::Result<File> {
+    let mut state = state();
+    if state.interrupted {
+        return Err(interrupted());
+    }
+    let file = File::create_new(path)?;
+    state.temporaries.push(path.to_path_buf());
+    Ok(file)
+}
+
+/// Creates a new staging directory and registers it in one step.
+pub fn create_staging_dir(path: &Path) -> io::Result<()> {
+    let mut state = state();
+    if state.interrupted {
+        return Err(interrupted());
+    }
+    std::fs::create_dir(path)?;
+    state.temporaries.push(path.to_path_buf());
+    Ok(())
+}
+
+/// Creates a new file (and its parent directories) inside a registered staging directory:
+/// the directory's removal covers it, but it must not appear while the handler removes
+/// the directory.
+pub fn create_in_staging(path: &Path) -> io::Result<File> {
+    let state = state();
+    if state.interrupted {
+        return Err(interrupted());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    File::create_new(path)
+}
+
+/// Removes a temporary that is no longer needed (a failed write, a probe) and forgets it.
+pub fn discard(path: &Path) {
+    let mut state = state();
+    remove_temporary(path);
+    state.temporaries.retain(|p| p != path);
+}
+
+/// Puts the output in place: runs `renames` under the lock, forgets `temporaries` (they
+/// were renamed or removed), and from then on ignores interrupts if it succeeded.
+pub fn commit(temporaries: &[PathBuf], renames: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    let mut state = state();
+    if state.interrupted {
+        return Err(interrupted());
+    }
+    let result = renames();
+    state.temporaries.retain(|p| !temporaries.contains(p));
+    if result.is_ok() {
+        state.committed = true;
+    }
+    result
+}
+
+/// Starts the checked program in a process group of its own, recording the group so an
+/// interrupt kills it too.
+pub fn spawn_program(command: &mut Command) -> io::Result<Child> {
+    let mut state = state();
+    if state.interrupted {
+        return Err(interrupted());
+    }
+    let child = command.spawn()?;
+    state.program_group = Some(child.id());
+    Ok(child)
+}
+
+/// The program's group has been killed: an interrupt no longer needs to.
+pub fn program_ended() {
+    state().program_group = None;
+}
+
+/// Runs `f` holding the lock: after an interrupt it never runs (the handler holds the
+/// lock until the process ends).
+pub fn holding<T>(f: impl FnOnce() -> T) -> T {
+    let _held = state();
+    f()
+}
+
+/// Ends the process with `code`, holding the lock so that a late interrupt cannot change
+/// the status or print its message.
+pub fn exit(code: u8) -> ! {
+    let _held = state();
+    let _ = io::stdout().flush();
+    std::process::exit(i32::from(code))
+}

@@ -1,0 +1,115 @@
+//! Why a sweep, a shard or a merge is refused: each message names the bad value.
+
+use crate::analysis::expr::ExprError;
+
+/// Everything a sweep can refuse, before or after its work.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SweepError {
+    /// A family text or line that is not a spec, a list or a known pattern.
+    #[error("bad family '{text}': {reason}")]
+    FamilySyntax {
+        /// The item as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A family with no games (an empty file).
+    #[error("the family {family} has no games")]
+    EmptyFamily {
+        /// The family, as `'TEXT'` or `file NAME`.
+        family: String,
+    },
+    /// More games than the limit (without force) or the hard limit (with it).
+    #[error(
+        "the family {family} has {count} games, above the limit of {limit}{}",
+        if *.forced { "" } else { " (forcing allows more)" }
+    )]
+    FamilyTooLarge {
+        /// The family, as `'TEXT'` or `file NAME`.
+        family: String,
+        /// Games it expands to (saturated at `u64::MAX`).
+        count: u64,
+        /// The limit in force.
+        limit: u64,
+        /// Whether the family was forced (the hard limit applies).
+        forced: bool,
+    },
+    /// The same spec twice: its rows would be ambiguous in a merge.
+    #[error("game '{spec}' is listed twice in the family (games {first} and {second})")]
+    DuplicateGame {
+        /// The spec.
+        spec: String,
+        /// 1-based position of its first occurrence.
+        first: usize,
+        /// 1-based position of the second.
+        second: usize,
+    },
+    /// A spec that is not a game (unknown, or a bad set or graph).
+    #[error("{origin}: {message}")]
+    BadGame {
+        /// Where the spec came from: `game 3 of the family`, `FILE, line 7`.
+        origin: String,
+        /// Why it is not a game.
+        message: String,
+    },
+    /// A claim that names a heap some space of the sweep lacks.
+    #[error("claim, {0}")]
+    Claim(ExprError),
+    /// A game whose run failed (a claim that cannot be evaluated at some position).
+    #[error("game {game}: {message}")]
+    InGame {
+        /// The game's spec.
+        game: String,
+        /// What failed.
+        message: String,
+    },
+    /// A shard `I/N` without `1 <= I <= N`, or not of that form.
+    #[error("shard '{text}' must be I/N with 1 <= I <= N")]
+    BadShard {
+        /// The shard as given.
+        text: String,
+    },
+    /// A merge of no parts.
+    #[error("no parts to merge")]
+    NoParts,
+    /// A file that is not a part written by a sharded sweep.
+    #[error("{part} is not a sweep part: {reason}")]
+    NotAPart {
+        /// The part's name.
+        part: String,
+        /// What is missing or wrong.
+        reason: String,
+    },
+    /// A part of another sweep (or of another split of this one).
+    #[error("{part} is part {shard} of sweep {sweep}, not of sweep {expected} like {first}")]
+    ForeignPart {
+        /// The foreign part's name.
+        part: String,
+        /// Its `I/N`.
+        shard: String,
+        /// Its sweep's fingerprint.
+        sweep: String,
+        /// The fingerprint of the first part.
+        expected: String,
+        /// The first part's name.
+        first: String,
+    },
+    /// Two parts of the same shard.
+    #[error("part {shard} is given twice: {first} and {second}")]
+    DuplicatePart {
+        /// The shard, `I/N`.
+        shard: String,
+        /// The first file.
+        first: String,
+        /// The second file.
+        second: String,
+    },
+    /// A shard with no part.
+    #[error("part {shard} of sweep {sweep} is missing")]
+    MissingPart {
+        /// The shard, `I/N`.
+        shard: String,
+        /// The sweep's fingerprint.
+        sweep: String,
+    },
+}

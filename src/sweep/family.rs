@@ -1,0 +1,415 @@
+//! Families of games: literal lists, every subtraction set of a range, octal codes with
+//! wildcards, and files of specifications, expanded to specification strings in order.
+//!
+//! Expansion only produces strings; whether each names a game is decided by
+//! [`crate::Game::parse`] when the sweep is built, so a family may name games this
+//! build does not know (`octal:` codes) and fail then with the spec named.
+
+use super::SweepError;
+
+/// Games a family may have without being forced: a larger family is usually a typo
+/// (`subsets(1..=30)` is a billion games).
+pub const FAMILY_LIMIT: u64 = 10_000;
+
+/// Games a family may have even when forced: the specs are kept in memory.
+pub const FAMILY_HARD_LIMIT: u64 = 1 << 22;
+
+/// Where a family's games came from, for messages and sweep descriptions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A `--games` text: specs and patterns separated by `;`.
+    Text(String),
+    /// A file: one spec or pattern per line.
+    File(String),
+}
+
+impl Source {
+    /// The family in messages: `'TEXT'` or `file NAME`.
+    fn named(&self) -> String {
+        match self {
+            Source::Text(text) => format!("'{text}'"),
+            Source::File(name) => format!("file {name}"),
+        }
+    }
+}
+
+/// The games of a sweep, as specification strings in the family's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    source: Source,
+    specs: Vec<String>,
+    /// Where each spec came from: item or line number (1-based).
+    origins: Vec<usize>,
+}
+
+impl Family {
+    /// Expands a family text: items separated by `;`, each a game specification or a
+    /// pattern (`subtract:subsets(1..=K)`, `subtract:subsets(1..=K, size<=s)`, an
+    /// `octal:` code with `?` for every digit 0–7). More than [`FAMILY_LIMIT`] games
+    /// needs `force`.
+    ///
+    /// # Errors
+    /// [`SweepError::FamilySyntax`], [`SweepError::EmptyFamily`],
+    /// [`SweepError::FamilyTooLarge`], [`SweepError::DuplicateGame`].
+    pub fn parse(text: &str, force: bool) -> Result<Family, SweepError> {
+        let items: Vec<(usize, &str)> = text.split(';').map(str::trim).enumerate().collect();
+        if let Some((i, _)) = items.iter().find(|(_, item)| item.is_empty()) {
+            let reason = format!("item {} of the ';' list is empty", i + 1);
+            return Err(SweepError::FamilySyntax { text: text.to_string(), reason });
+        }
+        Family::expand(Source::Text(text.to_string()), &items, force)
+    }
+
+    /// Reads a family from the lines of a file named `name`: one spec or pattern per
+    /// line; blank lines and `#` comments (to the end of the line) are skipped.
+    ///
+    /// # Errors
+    /// As [`Family::parse`]; a bad pattern's message names the line.
+    pub fn from_lines(name: &str, contents: &str, force: bool) -> Result<Family, SweepError> {
+        let items: Vec<(usize, &str)> = contents
+            .lines()
+            .enumerate()
+            .map(|(i, line)| (i, line.split('#').next().unwrap_or("").trim()))
+            .filter(|(_, item)| !item.is_empty())
+            .collect();
+        Family::expand(Source::File(name.to_string()), &items, force)
+    }
+
+    /// A family given as a list of specs, each taken literally (no patterns).
+    ///
+    /// # Errors
+    /// [`SweepError::EmptyFamily`], [`SweepError::FamilyTooLarge`],
+    /// [`SweepError::DuplicateGame`].
+    pub fn from_specs(specs: &[String], force: bool) -> Result<Family, SweepError> {
+        let source = Source::Text(specs.join(";"));
+        check_size(&source, specs.len() as u128, force)?;
+        let specs: Vec<String> = specs.iter().map(|s| s.trim().to_string()).collect();
+        let origins = (1..=specs.len()).collect();
+        Family::checked(Family { source, specs, origins })
+    }
+
+    fn expand(source: Source, items: &[(usize, &str)], force: bool) -> Result<Family, SweepError> {
+        let mut total: u128 = 0;
+        let mut patterns = Vec::with_capacity(items.len());
+        for &(i, item) in items {
+            let pattern = Pattern::parse(item).map_err(|reason| {
+                let text = item.to_string();
+                let reason = match &source {
+                    Source::Text(_) => reason,
+                    Source::File(name) => format!("{name}, line {}: {reason}", i + 1),
+                };
+                SweepError::FamilySyntax { text, reason }
+            })?;
+            total = total.saturating_add(pattern.count());
+            patterns.push((i + 1, pattern));
+        }
+        check_size(&source, total, force)?;
+        let mut family = Family { source, specs: Vec::new(), origins: Vec::new() };
+        for (origin, pattern) in patterns {
+            pattern.push_specs(&mut family.specs);
+            family.origins.resize(family.specs.len(), origin);
+        }
+        Family::checked(family)
+    }
+
+    /// Refuses an empty family and a spec listed twice.
+    fn checked(family: Family) -> Result<Family, SweepError> {
+        if family.specs.is_empty() {
+            return Err(SweepError::EmptyFamily { family: family.source.named() });
+        }
+        let mut seen = std::collections::HashMap::with_capacity(family.specs.len());
+        for (i, spec) in family.specs.iter().enumerate() {
+            if let Some(first) = seen.insert(spec.as_str(), i) {
+                return Err(SweepError::DuplicateGame {
+                    spec: spec.clone(),
+                    first: first + 1,
+                    second: i + 1,
+                });
+            }
+        }
+        Ok(family)
+    }
+
+    /// The specs, in the family's order.
+    pub fn specs(&self) -> &[String] {
+        &self.specs
+    }
+
+    /// Where the `i`-th game (0-based) came from: `item 3` of a text, `FILE, line 7`.
+    pub fn origin(&self, i: usize) -> String {
+        match &self.source {
+            Source::Text(_) if self.origins.len() == 1 => "the family".to_string(),
+            Source::Text(_) => format!("game {} of the family", i + 1),
+            Source::File(name) => format!("{name}, line {}", self.origins[i]),
+        }
+    }
+
+    /// The family as the user gave it: its text, or `file NAME`.
+    pub fn describe(&self) -> String {
+        match &self.source {
+            Source::Text(text) => text.clone(),
+            Source::File(name) => format!("file {name}"),
+        }
+    }
+}
+
+fn check_size(source: &Source, count: u128, force: bool) -> Result<(), SweepError> {
+    let limit = if force { FAMILY_HARD_LIMIT } else { FAMILY_LIMIT };
+    if count > u128::from(limit) {
+        let family = source.named();
+        let count = u64::try_from(count).unwrap_or(u64::MAX);
+        return Err(SweepError::FamilyTooLarge { family, count, limit, forced: force });
+    }
+    Ok(())
+}
+
+/// One item of a family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pattern {
+    /// A game specification, taken as it is.
+    Literal(String),
+    /// Every non-empty subset of `lo..=hi` with at most `size` elements, as `subtract:`.
+    Subsets { lo: u32, hi: u32, size: u32 },
+    /// An `octal:` code whose `?` stand for every digit 0–7.
+    Octal(String),
+}
+
+impl Pattern {
+    fn parse(item: &str) -> Result<Pattern, String> {
+        if let Some(args) = item.strip_prefix("subtract:subsets") {
+            return parse_subsets(args);
+        }
+        if item.starts_with("octal:") && item.contains('?') {
+            return Ok(Pattern::Octal(item.to_string()));
+        }
+        if item.contains('?') || item.contains("subsets(") {
+            return Err(format!(
+                "'{item}' is not a family pattern: expected subtract:subsets(A..=B), \
+                 subtract:subsets(A..=B, size<=S) or an octal: code with ?"
+            ));
+        }
+        Ok(Pattern::Literal(item.to_string()))
+    }
+
+    /// Games the pattern expands to (saturating).
+    fn count(&self) -> u128 {
+        match self {
+            Pattern::Literal(_) => 1,
+            Pattern::Subsets { lo, hi, size } => {
+                let n = u64::from(hi - lo + 1);
+                let mut sum: u128 = 0;
+                // Stop once past any limit: a huge range would otherwise take ages to count.
+                for k in 1..=u64::from(*size).min(n) {
+                    sum = sum.saturating_add(choose(n, k));
+                    if sum > u128::from(FAMILY_HARD_LIMIT) {
+                        break;
+                    }
+                }
+                sum
+            }
+            Pattern::Octal(code) => {
+                let wild = code.matches('?').count() as u32;
+                8u128.checked_pow(wild).unwrap_or(u128::MAX)
+            }
+        }
+    }
+
+    /// Appends the specs in order; the caller has bounded [`Pattern::count`].
+    fn push_specs(&self, out: &mut Vec<String>) {
+        match self {
+            Pattern::Literal(spec) => out.push(spec.clone()),
+            Pattern::Subsets { lo, hi, size } => {
+                for set in subsets(*lo, *hi, *size) {
+                    let list: Vec<String> = set.iter().map(u32::to_string).collect();
+                    out.push(format!("subtract:{}", list.join(",")));
+                }
+            }
+            Pattern::Octal(code) => octal_codes(code, out),
+        }
+    }
+}
+
+/// `(A..=B)` or `(A..=B, size<=S)` after `subtract:subsets`.
+fn parse_subsets(args: &str) -> Result<Pattern, String> {
+    let usage = || {
+        format!(
+            "'subtract:subsets{args}' is not subtract:subsets(A..=B) or \
+             subtract:subsets(A..=B, size<=S) with 1 <= A <= B"
+        )
+    };
+    let inner =
+        args.trim().strip_prefix('(').and_then(|a| a.strip_suffix(')')).ok_or_else(usage)?;
+    let (range, size) = match inner.split_once(',') {
+        Some((range, size)) => (range, Some(size.trim())),
+        None => (inner, None),
+    };
+    let (lo, hi) = range.split_once("..=").ok_or_else(usage)?;
+    let lo: u32 = lo.trim().parse().map_err(|_| usage())?;
+    let hi: u32 = hi.trim().parse().map_err(|_| usage())?;
+    if lo == 0 || lo > hi {
+        return Err(usage());
+    }
+    let size = match size {
+        None => hi - lo + 1,
+        Some(text) => {
+            let bound = text.strip_prefix("size<=").map(str::trim).ok_or_else(usage)?;
+            match bound.parse::<u32>() {
+                Ok(s) if s >= 1 => s,
+                _ => return Err(format!("'{text}': the size bound must be a positive integer")),
+            }
+        }
+    };
+    Ok(Pattern::Subsets { lo, hi, size })
+}
+
+/// `C(n, k)`, saturating.
+fn choose(n: u64, k: u64) -> u128 {
+    let mut c: u128 = 1;
+    for i in 0..k {
+        c = c.saturating_mul(u128::from(n - i)) / u128::from(i + 1);
+    }
+    c
+}
+
+/// The non-empty subsets of `lo..=hi` with at most `size` elements in binary counting
+/// order (element `lo + j` is bit `j`): each subset of a smaller range comes first, so
+/// `subsets(1..=K)` is a prefix of `subsets(1..=K+1)`.
+fn subsets(lo: u32, hi: u32, size: u32) -> Vec<Vec<u32>> {
+    // Adding element v doubles the list: the old sets, then each with v added.
+    let mut all: Vec<Vec<u32>> = vec![Vec::new()];
+    for v in lo..=hi {
+        let grown: Vec<Vec<u32>> = all
+            .iter()
+            .filter(|set| (set.len() as u32) < size)
+            .map(|set| set.iter().copied().chain([v]).collect())
+            .collect();
+        all.extend(grown);
+    }
+    all.remove(0);
+    all
+}
+
+/// Every code with each `?` replaced by a digit 0–7, the first `?` varying slowest.
+fn octal_codes(code: &str, out: &mut Vec<String>) {
+    let wild = code.matches('?').count() as u32;
+    for n in 0..8u64.pow(wild) {
+        let mut digit = wild;
+        let spec: String = code
+            .chars()
+            .map(|c| {
+                if c != '?' {
+                    return c;
+                }
+                digit -= 1;
+                char::from(b'0' + (n >> (3 * digit) & 7) as u8)
+            })
+            .collect();
+        out.push(spec);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs(text: &str) -> Vec<String> {
+        Family::parse(text, false).unwrap().specs().to_vec()
+    }
+
+    #[test]
+    fn subsets_come_in_binary_counting_order() {
+        let all = specs("subtract:subsets(1..=3)");
+        let expected = ["1", "2", "1,2", "3", "1,3", "2,3", "1,2,3"];
+        let expected: Vec<String> = expected.iter().map(|s| format!("subtract:{s}")).collect();
+        assert_eq!(all, expected);
+        assert_eq!(specs("subtract:subsets(1..=10)").len(), 1023);
+        let six = specs("subtract:subsets(1..=6)");
+        assert_eq!(six.len(), 63);
+        assert_eq!(six[..7], all[..], "a smaller range is a prefix");
+    }
+
+    #[test]
+    fn subset_sizes_can_be_bounded() {
+        let pairs = specs("subtract:subsets(2..=4, size<=2)");
+        assert_eq!(pairs, ["2", "3", "2,3", "4", "2,4", "3,4"].map(|s| format!("subtract:{s}")));
+        assert_eq!(specs("subtract:subsets( 1..=10 ,size<=1 )").len(), 10);
+        assert_eq!(Pattern::parse("subtract:subsets(1..=20, size<=3)").unwrap().count(), 1350);
+    }
+
+    #[test]
+    fn octal_wildcards_expand_to_every_digit_in_order() {
+        let codes = specs("octal:0.??");
+        assert_eq!(codes.len(), 64);
+        assert_eq!(codes[0], "octal:0.00");
+        assert_eq!(codes[1], "octal:0.01");
+        assert_eq!(codes[8], "octal:0.10");
+        assert_eq!(codes[63], "octal:0.77");
+        assert_eq!(
+            specs("octal:4.?7"),
+            (0..8).map(|d| format!("octal:4.{d}7")).collect::<Vec<_>>()
+        );
+        assert_eq!(specs("octal:0.137"), ["octal:0.137"], "no wildcard: one game");
+    }
+
+    #[test]
+    fn lists_files_and_patterns_combine_in_order() {
+        assert_eq!(
+            specs(" nim ; subtract:1,3,4;graph:x.csv"),
+            ["nim", "subtract:1,3,4", "graph:x.csv"]
+        );
+        assert_eq!(
+            specs("nim;subtract:subsets(1..=2)"),
+            ["nim", "subtract:1", "subtract:2", "subtract:1,2"]
+        );
+        let file = "# games\nnim\n\n  subtract:1,2   # the classic\nsubtract:subsets(3..=3)\n";
+        let family = Family::from_lines("games.txt", file, false).unwrap();
+        assert_eq!(family.specs(), ["nim", "subtract:1,2", "subtract:3"]);
+        assert_eq!(family.origin(1), "games.txt, line 4");
+        assert_eq!(family.origin(2), "games.txt, line 5");
+        let listed = Family::parse("nim;subtract:2", false).unwrap();
+        assert_eq!(listed.origin(1), "game 2 of the family");
+    }
+
+    #[test]
+    fn bad_families_are_refused_by_value() {
+        let err = |text: &str| Family::parse(text, false).unwrap_err().to_string();
+        assert!(
+            err("subtract:subsets(3..=2)").contains("1 <= A <= B"),
+            "{}",
+            err("subtract:subsets(3..=2)")
+        );
+        assert!(err("subtract:subsets(1..=4, size<=0)").contains("positive integer"));
+        assert!(err("subtract:subsets[1..=4]").contains("subtract:subsets(A..=B)"));
+        assert!(err("nim;;nim").contains("item 2 of the ';' list is empty"));
+        assert!(err("subtract:?").contains("not a family pattern"));
+        assert_eq!(
+            err("nim;subtract:1;nim"),
+            "game 'nim' is listed twice in the family (games 1 and 3)"
+        );
+        let empty = Family::from_lines("empty.txt", "# nothing\n\n", false).unwrap_err();
+        assert_eq!(empty.to_string(), "the family file empty.txt has no games");
+        let line =
+            Family::from_lines("f.txt", "nim\nsubtract:subsets(0..=3)\n", false).unwrap_err();
+        assert!(line.to_string().contains("f.txt, line 2: "), "{line}");
+    }
+
+    #[test]
+    fn large_families_need_force_and_stay_bounded() {
+        let big = Family::parse("subtract:subsets(1..=14)", false).unwrap_err();
+        assert_eq!(
+            big,
+            SweepError::FamilyTooLarge {
+                family: "'subtract:subsets(1..=14)'".into(),
+                count: 16383,
+                limit: FAMILY_LIMIT,
+                forced: false
+            }
+        );
+        assert_eq!(Family::parse("subtract:subsets(1..=14)", true).unwrap().specs().len(), 16383);
+        let huge = Family::parse("subtract:subsets(1..=64)", true).unwrap_err();
+        assert!(matches!(huge, SweepError::FamilyTooLarge { forced: true, .. }));
+        assert!(Family::parse("octal:0.????????????????????????????", true).is_err());
+        let wide = Family::parse("subtract:subsets(1..=4000000000, size<=3)", true).unwrap_err();
+        assert!(matches!(wide, SweepError::FamilyTooLarge { forced: true, .. }), "{wide}");
+    }
+}

@@ -1,0 +1,179 @@
+//! Running a sweep: games in parallel (work stealing), each game's spaces through the
+//! engine (itself parallel inside), rows collected in the family's order.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::{Sweep, SweepError, SweepRow, Test};
+use crate::analysis::claim::test_claim;
+use crate::analysis::verify::verify;
+use crate::engine::{Engine, NoProgress, Progress};
+use crate::error::{Error, Result};
+use crate::model::game::Game;
+
+/// Whether a game's run may share the memory limit with runs of other games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// Every space fits in the limit divided by the threads: runs beside other games.
+    Shared,
+    /// A space needs more: the game runs alone afterwards, with the whole limit.
+    Alone,
+}
+
+/// Games per batch of [`Sweep::run_batches`]: a batch's rows are all that is kept in
+/// memory at once, whatever the family's size.
+pub const BATCH_GAMES: usize = 1024;
+
+impl Sweep {
+    /// Checks the games `games` like [`Sweep::run`], a batch of [`BATCH_GAMES`] games at a
+    /// time, and hands each batch's rows to `each` in the family's order. Every game is
+    /// checked to fit in memory before the first batch starts.
+    ///
+    /// # Errors
+    /// The errors of [`Sweep::run`], and the first error `each` returns.
+    ///
+    /// # Panics
+    /// If `games` reaches past the family.
+    pub fn run_batches(
+        &self,
+        games: Range<usize>,
+        memory_limit: u64,
+        progress: &dyn Progress,
+        mut each: impl FnMut(Vec<SweepRow>) -> Result<()>,
+    ) -> Result<()> {
+        self.slots(games.clone(), memory_limit)?;
+        let mut start = games.start;
+        while start < games.end {
+            let end = games.end.min(start + BATCH_GAMES);
+            each(self.run(start..end, memory_limit, progress)?)?;
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// Where each game of `games` runs; an error if one does not fit even alone.
+    fn slots(&self, games: Range<usize>, memory_limit: u64) -> Result<Vec<Slot>> {
+        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
+        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
+        games.map(|i| self.slot(&self.games[i], memory_limit, share)).collect()
+    }
+
+    /// Checks the games `games` (indices into the family) and returns their rows in the
+    /// family's order: per game, heap count by heap count, ending by ending, criterion by
+    /// criterion. Games run in parallel on the current rayon pool; progress advances by
+    /// one per finished game.
+    ///
+    /// Runs share `memory_limit`: a game whose tables fit in its share (the limit divided
+    /// by the threads) runs beside others, a larger one alone with the whole limit.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] before any work if a game does not fit even alone;
+    /// [`SweepError::InGame`] for the first game, in family order, whose claim cannot be
+    /// evaluated somewhere.
+    ///
+    /// # Panics
+    /// If `games` reaches past the family.
+    pub fn run(
+        &self,
+        games: Range<usize>,
+        memory_limit: u64,
+        progress: &dyn Progress,
+    ) -> Result<Vec<SweepRow>> {
+        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
+        let slots = self.slots(games.clone(), memory_limit)?;
+        let mut results: Vec<Option<Result<Vec<SweepRow>>>> = games
+            .clone()
+            .into_par_iter()
+            .zip(slots.par_iter())
+            .map(|(i, &slot)| {
+                (slot == Slot::Shared).then(|| {
+                    let rows = self.run_game(&self.games[i], share);
+                    progress.advance(1);
+                    rows
+                })
+            })
+            .collect();
+        for (result, i) in results.iter_mut().zip(games) {
+            if result.is_none() {
+                *result = Some(self.run_game(&self.games[i], memory_limit));
+                progress.advance(1);
+            }
+        }
+        let mut rows = Vec::with_capacity(results.len() * self.rows_per_game());
+        for result in results {
+            rows.extend(result.expect("every game ran")?);
+        }
+        Ok(rows)
+    }
+
+    /// Where a game runs; an error if one of its spaces does not fit even alone.
+    fn slot(&self, game: &Game, limit: u64, share: u64) -> Result<Slot> {
+        let endings = match self.test {
+            Test::Criteria(_) => self.endings.len(),
+            Test::Claim(_) => 1,
+        };
+        let mut slot = Slot::Shared;
+        for &space in self.space.spaces() {
+            let engine = Engine::builder(game, space).memory_limit(limit).build();
+            engine.ensure_fits(1, false)?;
+            let need = engine.memory_plan().run(endings, false);
+            if need > share {
+                slot = Slot::Alone;
+            }
+        }
+        Ok(slot)
+    }
+
+    /// Every row of one game.
+    fn run_game(&self, game: &Game, memory_limit: u64) -> Result<Vec<SweepRow>> {
+        let mut rows = Vec::with_capacity(self.rows_per_game());
+        for &space in self.space.spaces() {
+            let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
+            match &self.test {
+                Test::Criteria(criteria) => {
+                    // Only the first counterexample is reported.
+                    let run = verify(&engine, &self.endings, criteria, 1, &NoProgress)?;
+                    rows.extend(run.findings.into_iter().map(|f| SweepRow {
+                        game: f.game,
+                        heaps: f.heaps,
+                        max: f.max,
+                        ending: f.ending,
+                        test: f.criterion.name().to_string(),
+                        theorem: f.theorem,
+                        tally: f.tally,
+                    }));
+                }
+                Test::Claim(expr) => {
+                    let grundy = game.grundy(space.max());
+                    let program =
+                        expr.compile(space.heaps(), &grundy).map_err(SweepError::Claim)?;
+                    for &ending in &self.endings {
+                        let tally = test_claim(&engine, ending, &program, 1, &NoProgress)
+                            .map_err(|e| in_game(game, e))?;
+                        rows.push(SweepRow {
+                            game: game.spec().to_string(),
+                            heaps: space.heaps(),
+                            max: space.max(),
+                            ending,
+                            test: expr.text().to_string(),
+                            theorem: false,
+                            tally,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// A claim's evaluation error, with the game named.
+fn in_game(game: &Game, e: Error) -> Error {
+    match e {
+        Error::Eval(eval) => {
+            SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }.into()
+        }
+        other => other,
+    }
+}

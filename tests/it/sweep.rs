@@ -1,0 +1,297 @@
+//! `sweep` and `merge`: rows equal a loop of `verify` runs, bytes do not depend on the
+//! thread count, shards merge back to the unsharded bytes, and bad families, parts and
+//! merges are refused with one line.
+
+use std::path::{Path, PathBuf};
+
+use nimtab::analysis::claim::test_claim;
+use nimtab::analysis::expr::Expr;
+use nimtab::sweep::{summarize, write_csv, Family, Sweep, SweepSpace, Test, BATCH_GAMES};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
+
+use crate::support::cli::{run, Run};
+use crate::support::with_threads;
+
+/// The sweep CI pins: every subtraction set of 1..=6, 1 to 3 heaps of at most 31.
+const SUBSETS: &str = "subtract:subsets(1..=6)";
+
+fn sweep_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args =
+        vec!["sweep", "--games", SUBSETS, "--heaps", "1..=3", "--max", "31", "--out", out];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// Runs `nimtab [global...] sweep ... --out DIR/NAME` and returns the file's bytes.
+fn sweep_to(dir: &Path, name: &str, global: &[&str], extra: &[&str]) -> Vec<u8> {
+    let out = dir.join(name);
+    let out_text = out.to_str().unwrap();
+    let args: Vec<&str> = global.iter().copied().chain(sweep_args(out_text, extra)).collect();
+    let Run { status, stderr, .. } = run(&args);
+    assert_eq!(status, 0, "{args:?}: {stderr}");
+    std::fs::read(&out).unwrap()
+}
+
+#[test]
+fn sweep_equals_a_loop_of_verify_runs_row_for_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let swept = String::from_utf8(sweep_to(dir.path(), "sweep.csv", &[], &[])).unwrap();
+    let specs = Family::parse(SUBSETS, false).unwrap().specs().to_vec();
+    assert_eq!(specs.len(), 63);
+    let mut looped = Vec::new();
+    for spec in &specs {
+        let Run { status, stderr, .. } = run(&[
+            "verify",
+            "--game",
+            spec,
+            "--heaps",
+            "1..=3",
+            "--max",
+            "31",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!(status, 0, "{spec}: {stderr}");
+        let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+        let mut lines = summary.lines();
+        let header = lines.next().unwrap();
+        if looped.is_empty() {
+            looped.push(header.to_string());
+        }
+        looped.extend(lines.map(str::to_string));
+    }
+    let swept: Vec<&str> = swept.lines().collect();
+    assert_eq!(swept.len(), 1 + 63 * 3 * 3 * 3);
+    assert_eq!(swept, looped);
+}
+
+#[test]
+fn one_and_two_threads_write_identical_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = sweep_to(dir.path(), "one.csv", &["--threads", "1"], &[]);
+    let two = sweep_to(dir.path(), "two.csv", &["--threads", "2"], &[]);
+    assert!(!one.is_empty());
+    assert_eq!(one, two);
+    let claim = ["--rules", "misere", "--claim-p", "gxor == 0"];
+    let one = sweep_to(dir.path(), "c1.csv", &["--threads", "1"], &claim);
+    let two = sweep_to(dir.path(), "c2.csv", &["--threads", "2"], &claim);
+    assert_eq!(one, two);
+}
+
+/// Writes shards `1/N..=N/N` of the CI sweep and returns their paths.
+fn parts(dir: &Path, n: usize, extra: &[&str]) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|i| {
+            let shard = format!("{i}/{n}");
+            let mut args = vec!["--shard", shard.as_str()];
+            args.extend_from_slice(extra);
+            sweep_to(dir, &format!("part-{i}-of-{n}.csv"), &[], &args);
+            dir.join(format!("part-{i}-of-{n}.csv"))
+        })
+        .collect()
+}
+
+fn merge(parts: &[&Path], out: &Path) -> Run {
+    let mut args = vec!["merge".to_string()];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap().to_string()));
+    args.extend(["--out".to_string(), out.to_str().unwrap().to_string()]);
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn shards_merged_equal_the_unsharded_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = sweep_to(dir.path(), "whole.csv", &[], &[]);
+    let parts = parts(dir.path(), 3, &[]);
+    let first = std::fs::read_to_string(&parts[1]).unwrap();
+    assert!(first.starts_with("# nimtab sweep "), "{first}");
+    assert!(first.lines().next().unwrap().contains(" part 2/3: games 21..42 of 63, 567 rows"));
+    assert!(first.lines().nth(1).unwrap().contains("games subtract:subsets(1..=6); heaps 1..=3"));
+    let out = dir.path().join("merged.csv");
+    // Given in any order.
+    let Run { status, stderr, .. } = merge(&[&parts[2], &parts[0], &parts[1]], &out);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+}
+
+#[test]
+fn merge_refuses_a_missing_duplicated_or_foreign_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = parts(dir.path(), 3, &[]);
+    let other_dir = dir.path().join("other");
+    std::fs::create_dir(&other_dir).unwrap();
+    let foreign = parts(&other_dir, 3, &["--rules", "misere"]);
+    let out = dir.path().join("merged.csv");
+    let refused = |parts: &[&Path], message: &str| {
+        let Run { status, stderr, .. } = merge(parts, &out);
+        assert_eq!(status, 2, "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "expected '{message}' in: {stderr}");
+        assert!(!out.exists());
+    };
+    refused(&[&p[0], &p[2]], "part 2/3 of sweep ");
+    refused(&[&p[0], &p[2]], "is missing");
+    refused(&[&p[0], &p[1], &p[1], &p[2]], "part 2/3 is given twice");
+    let foreign_name = foreign[1].to_str().unwrap();
+    refused(&[&p[0], &foreign[1], &p[2]], &format!("{foreign_name} is part 2/3 of sweep "));
+    let whole = dir.path().join("whole.csv");
+    sweep_to(dir.path(), "whole.csv", &[], &[]);
+    refused(&[&p[0], &whole], "whole.csv is not a sweep part");
+    // A part cut short: its header announces more rows than it holds.
+    let text = std::fs::read_to_string(&p[1]).unwrap();
+    let cut = dir.path().join("cut.csv");
+    std::fs::write(&cut, &text[..text.len() - 40]).unwrap();
+    refused(&[&p[0], &cut, &p[2]], "cut.csv is not a sweep part");
+}
+
+#[test]
+fn bad_families_are_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "# no games\n\n").unwrap();
+    let base = ["sweep", "--heaps", "2", "--max", "7"];
+    for (family, message) in [
+        (vec!["--games", "subtract:subsets(1..=0)"], "bad family 'subtract:subsets(1..=0)'"),
+        (vec!["--games", "nim;;nim"], "item 2 of the ';' list is empty"),
+        (
+            vec!["--games", "subtract:subsets(1..=14)"],
+            "16383 games, above the limit of 10000; use --force",
+        ),
+        (vec!["--games-file", empty.to_str().unwrap()], "empty.txt has no games"),
+        (vec!["--games", "nim;subtract:2;nim"], "game 'nim' is listed twice"),
+        (vec!["--games", "nim;octal:0.18"], "game 2 of the family: bad octal code in 'octal:0.18'"),
+        (vec!["--games", "nim;octal:0.17"], "game 2 of the family: octal:0.17 can split a heap"),
+        (vec!["--games", "octal:0.??"], "game 5 of the family: octal:0.04 can split a heap"),
+        (vec!["--games", "nim", "--shard", "4/3"], "shard '4/3' must be I/N with 1 <= I <= N"),
+        (vec!["--games", "nim", "--criteria", "xor", "--claim-p", "xor == 0"], "cannot be used"),
+        (vec!["--games", "nim", "--claim-p", "h3 == 0"], "h3 names heap 3"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(family.iter().copied()).collect();
+        let Run { status, stderr, stdout } = run(&args);
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: expected '{message}' in: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        if !message.contains("heap 3") {
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn a_games_file_with_comments_and_strict_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.txt");
+    std::fs::write(&file, "# three games\nnim\nsubtract:1,3,4  # the classic\n\nsubtract:2,3\n")
+        .unwrap();
+    let r = run(&[
+        "sweep",
+        "--games-file",
+        file.to_str().unwrap(),
+        "--heaps",
+        "1..=2",
+        "--max",
+        "15",
+        "--rules",
+        "misere",
+        "--criteria",
+        "anti-nim,sj",
+        "--strict",
+    ]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let rows: Vec<&str> = r.stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3 * 2 * 2, "{}", r.stdout);
+    assert!(rows[0].starts_with("nim,1,15,misere,anti-nim,"), "{rows:?}");
+    assert!(rows[11].starts_with("\"subtract:2,3\",2,15,misere,sj,"), "{rows:?}");
+    assert!(r.stdout.contains("\"subtract:1,3,4\",2,15,misere,anti-nim,256,"), "{}", r.stdout);
+    // The summary goes to stderr when the CSV has stdout: nim holds Anti-Nim, the
+    // subtraction games do not.
+    assert!(r.stderr.contains("misere  anti-nim       3     1     2\n"), "{}", r.stderr);
+}
+
+fn subsets_sweep(test: Test) -> Sweep {
+    let family = Family::parse("subtract:subsets(1..=4)", false).unwrap();
+    let space = SweepSpace::heaps(1, 3, 12, Mode::Full).unwrap();
+    Sweep::new(family, space, &[Ending::Misere, Ending::Sj], test).unwrap()
+}
+
+#[test]
+fn library_rows_do_not_depend_on_threads_and_claims_match_check() {
+    // The SJ criterion as a claim: it holds under the SJ rule for every game.
+    let claim = Expr::parse_claim("(gmax > 1 && gxor == 0) || (gmax <= 1 && gxor != 0)").unwrap();
+    let sweep = subsets_sweep(Test::Claim(claim.clone()));
+    let rows = with_threads(1, || sweep.run(0..15, 1 << 30, &NoProgress).unwrap());
+    let parallel = with_threads(2, || sweep.run(0..15, 1 << 30, &NoProgress).unwrap());
+    assert_eq!(rows, parallel);
+    assert_eq!(rows.len(), 15 * 3 * 2);
+    let mut i = 0;
+    for spec in Family::parse("subtract:subsets(1..=4)", false).unwrap().specs() {
+        let game = Game::parse(spec).unwrap();
+        for n in 1..=3 {
+            let engine = Engine::new(&game, Space::new(n, 12).unwrap());
+            let program = claim.compile(n, &game.grundy(12)).unwrap();
+            for ending in [Ending::Misere, Ending::Sj] {
+                let tally = test_claim(&engine, ending, &program, 1, &NoProgress).unwrap();
+                assert_eq!((rows[i].game.as_str(), rows[i].heaps), (spec.as_str(), n));
+                assert_eq!(rows[i].tally, tally, "{spec} {n} {ending}");
+                i += 1;
+            }
+        }
+    }
+    let lines = summarize(&rows);
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[1].ending, lines[1].games, lines[1].fail), (Ending::Sj, 15, 0));
+}
+
+#[test]
+fn a_claim_that_cannot_be_evaluated_names_the_game() {
+    let sweep = subsets_sweep(Test::Claim(Expr::parse_claim("h1 / gxor == 1").unwrap()));
+    let err = sweep.run(0..3, 1 << 30, &NoProgress).unwrap_err().to_string();
+    assert_eq!(err, "game subtract:1: division by zero at position (0)");
+    let criteria = subsets_sweep(Test::Criteria(vec![Criterion::Sj]));
+    // Equal weights: game 7 of 15 sits exactly at the middle and opens the second half.
+    assert_eq!(criteria.shard_games(nimtab::sweep::Shard::new(2, 2).unwrap()), 7..15);
+}
+
+#[test]
+fn batches_write_the_bytes_of_one_run_and_an_error_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.csv");
+    let family = "subtract:subsets(1..=11)";
+    let small = ["--heaps", "1", "--max", "3", "--rules", "misere", "--criteria", "sj"];
+    let mut args = vec!["sweep", "--games", family, "--out", out.to_str().unwrap()];
+    args.extend(small);
+    let r = run(&args);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let sweep = Sweep::new(
+        Family::parse(family, false).unwrap(),
+        SweepSpace::heaps(1, 1, 3, Mode::Full).unwrap(),
+        &[Ending::Misere],
+        Test::Criteria(vec![Criterion::Sj]),
+    )
+    .unwrap();
+    assert!(sweep.games() > BATCH_GAMES, "the family spans two batches");
+    let mut expected = Vec::new();
+    write_csv(&mut expected, &sweep.run(0..sweep.games(), 1 << 30, &NoProgress).unwrap()).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), expected);
+    // A claim that cannot be evaluated stops the sweep: status 2, one line, no file.
+    std::fs::remove_file(&out).unwrap();
+    let claim = ["--rules", "misere", "--claim-p", "h1 / gxor == 1"];
+    let r = run(&[
+        "sweep",
+        "--games",
+        family,
+        "--heaps",
+        "1",
+        "--max",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .into_iter()
+    .chain(claim)
+    .collect::<Vec<_>>());
+    assert_eq!(r.status, 2, "{}", r.stderr);
+    assert_eq!(r.stderr, "nimtab: error: game subtract:1: division by zero at position (0)\n");
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temporary file left");
+}
