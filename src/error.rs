@@ -11,10 +11,10 @@ use crate::model::space::Mode;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A game specification that is not `nim`, `subtract:S`, `graph:PATH`, `wythoff`,
-    /// `moore:K` or `circular:K`.
+    /// `moore:K`, `circular:K`, `octal:CODE` or `grundys-game`.
     #[error(
         "unknown game '{spec}': expected nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, \
-         wythoff, moore:K or circular:K"
+         wythoff, moore:K, circular:K, octal:CODE (e.g. octal:0.77) or grundys-game"
     )]
     UnknownGame {
         /// The specification as given.
@@ -40,7 +40,10 @@ pub enum Error {
     },
     /// A use that needs heap Grundy values (the SJ rule, the `grundy` table) with a game
     /// that is not a sum of heaps.
-    #[error("{what} needs a sum of heaps (nim, subtract:S or graph:PATH, without --pass); {spec} is not one")]
+    #[error(
+        "{what} needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or grundys-game, \
+         without --pass); {spec} is not one"
+    )]
     NotASum {
         /// The game's specification.
         spec: String,
@@ -68,6 +71,15 @@ pub enum Error {
         /// What the criterion is for.
         reason: String,
     },
+    /// A criterion compared over a multiset space that it says nothing about.
+    #[error(
+        "criterion {criterion} does not apply to a space of multisets of heaps: only xor, \
+         anti-nim and sj do"
+    )]
+    CriterionNotForMultisets {
+        /// The criterion's name.
+        criterion: String,
+    },
     /// A `subtract:` set that is empty or holds a bad value.
     #[error("bad subtraction set in '{spec}': {reason}")]
     BadSubtractionSet {
@@ -75,6 +87,48 @@ pub enum Error {
         spec: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// An `octal:` code that is empty or holds a bad digit.
+    #[error("bad octal code in '{spec}': {reason}")]
+    BadOctalCode {
+        /// The specification as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A game whose moves split heaps, asked for over tuples of a fixed heap count.
+    #[error(
+        "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
+         its moves; label multisets of heaps of a bounded total instead"
+    )]
+    SplitsHeaps {
+        /// The game's specification.
+        spec: String,
+    },
+    /// A bound on the total above the largest one multisets can be ranked for.
+    #[error(
+        "total {total} is above the largest total, {limit}: the multisets of a larger total \
+         cannot be counted in 64 bits"
+    )]
+    TotalAboveLimit {
+        /// The total asked for.
+        total: u64,
+        /// The largest total accepted.
+        limit: u32,
+    },
+    /// A multiset space whose tables do not fit in the memory allowed.
+    #[error(
+        "space too large: {what} needs {:.2} GiB of memory but only {:.2} GiB is available",
+        gib(*.need_bytes),
+        gib(*.limit_bytes)
+    )]
+    MultisetsTooLarge {
+        /// The space, as `game, total at most T (N positions)`.
+        what: String,
+        /// Memory needed, in bytes.
+        need_bytes: u64,
+        /// Memory allowed, in bytes.
+        limit_bytes: u64,
     },
     /// A move-graph file that cannot be read at all.
     #[error("cannot read move graph {path}: {reason}")]

@@ -44,6 +44,20 @@
 //! # Ok::<(), nimtab::Error>(())
 //! ```
 //!
+//! Take-and-break games (`octal:0.77` is Kayles) split heaps, so their positions are
+//! multisets of heaps; a [`MultisetEngine`] labels every multiset of a bounded total:
+//!
+//! ```
+//! use nimtab::{Ending, Game, MultisetEngine, MultisetSpace, NoProgress};
+//!
+//! let kayles = Game::octal("0.77")?;
+//! let space = MultisetSpace::new(20)?; // every multiset of heaps of total at most 20
+//! let labels = MultisetEngine::new(&kayles, space).label_all(&[Ending::Misere], &NoProgress)?;
+//! assert_eq!(labels.label_of(Ending::Misere, &[2, 2]), Some(true));
+//! assert_eq!(labels.label_of(Ending::Misere, &[3, 1]), Some(false));
+//! # Ok::<(), nimtab::Error>(())
+//! ```
+//!
 //! # Errors
 //!
 //! Every fallible call returns [`Error`], whose messages name the bad value: an unknown
@@ -62,9 +76,11 @@ pub mod host;
 mod model;
 mod random;
 pub mod suite;
+pub mod suite_takebreak;
 pub mod sweep;
 
 pub use analysis::criteria::Criterion;
+pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};
 pub use engine::{
     Engine, EngineBuilder, GrundyValues, Labels, MemoryPlan, NoProgress, Progress, RowView,
     RowVisitor,
@@ -74,6 +90,8 @@ pub use model::canonical::{multisets, CanonicalRanker};
 pub use model::ending::Ending;
 pub use model::enumerate::Tuples;
 pub use model::game::{Game, GameKind, MoveRule};
+pub use model::multiset::{MultisetSpace, Walk, MAX_TOTAL};
+pub use model::octal::{HeapRule, OctalCode};
 pub use model::options::{LastHeap, PositionOptions};
 pub use model::position::{parse_size, Label, SizeError, Spaced, SpacedState, Tuple};
 pub use model::space::{tuple_count, validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};

@@ -62,7 +62,7 @@ def test_a_sweep_on_the_cluster_equals_the_local_sweep(client, local_bytes):
 
 
 def test_errors_reach_the_caller_before_any_task(client):
-    with pytest.raises(ValueError, match="unknown game 'octal:0.00'"):
+    with pytest.raises(ValueError, match="octal:0.04 can split a heap"):
         nimtab.sweep("octal:0.??", 2, 3, client=client)
 
 

@@ -117,7 +117,7 @@ impl Criterion {
         let reason = match self {
             Criterion::Xor | Criterion::AntiNim | Criterion::Sj if !game.is_sum() => {
                 "it reads the heaps' Grundy values, which only sums of heaps have (nim, \
-                 subtract:S, graph:PATH, without --pass)"
+                 subtract:S, graph:PATH, octal:CODE, grundys-game, without --pass)"
             }
             Criterion::Moore | Criterion::MooreMisere if moore_k(game).is_none() => {
                 "it is Moore's P-set of Nim_K, for moore:K and nim (K = 1), without --pass"
@@ -142,11 +142,15 @@ impl Criterion {
     }
 
     /// Whether a zero-disagreement result is a theorem for this game and ending, so that a
-    /// disagreement means a bug (`verify --strict`).
+    /// disagreement means a bug (`verify --strict`). The SJ theorem needs heaps that never
+    /// split: splitting a heap of Grundy value 1 into two heaps of one value above 1 leads
+    /// from a position the criterion calls P (values at most 1, XOR 1) to another it calls
+    /// P (XOR 0, a value above 1), which its case analysis does not allow.
     pub fn is_theorem(self, game: &Game, ending: Ending) -> bool {
         let sum = game.is_sum();
         match (self, ending) {
-            (Criterion::Xor, Ending::Normal) | (Criterion::Sj, Ending::Sj) => sum,
+            (Criterion::Xor, Ending::Normal) => sum,
+            (Criterion::Sj, Ending::Sj) => sum && !game.splits(),
             (Criterion::AntiNim, Ending::Misere) => {
                 sum && matches!(game.move_rule(), MoveRule::Nim)
             }

@@ -6,6 +6,8 @@ pub mod classes;
 pub mod criteria;
 pub mod expr;
 pub mod moves;
+pub mod multisets;
+pub mod period;
 pub mod play;
 mod predictor;
 pub mod split;

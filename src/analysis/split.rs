@@ -1,28 +1,26 @@
 //! The split game: A splits N stones into heaps, then B moves first.
 //!
 //! A bounded tuple space with N heaps of up to N stones is far too large, so the labels
-//! come from a retrograde DP over *partitions*: every multiset of non-empty heaps with
-//! at most `max_stones` stones in all. Labels depend only on the multiset, a heap of 0
-//! stones has no move and so does not change a normal-play label, and every move lowers
-//! the total, so partitions are labelled in order of increasing total from the move rule.
+//! are those of the multiset space: every multiset of non-empty heaps with at most
+//! `max_stones` stones in all, labelled under normal play by the multiset engine from the
+//! game's move rule. Within a total its rank order is the reverse lexicographic order of
+//! the parts, the order in which the splits are tried.
 
-use std::collections::HashMap;
-
+use crate::engine::multiset::{MultisetEngine, MultisetLabels};
+use crate::engine::NoProgress;
 use crate::error::{Error, Result};
+use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::multiset::MultisetSpace;
 
-/// The most stones `split` handles: the partitions of every total up to it are stored
-/// (about 1.1 million for 50 stones).
-pub const MAX_STONES: u32 = 50;
+/// The most stones `split` handles: every partition of every total up to it is labelled
+/// (6.6 million of them for 60 stones: about a second for Kayles).
+pub const MAX_STONES: u32 = 60;
 
 /// Normal-play labels of every partition of at most `max_stones` stones.
 #[derive(Debug)]
 pub struct PartitionLabels {
-    max_stones: u32,
-    /// Key: the parts in non-increasing order; value: whether the position is P.
-    labels: HashMap<Vec<u8>, bool>,
-    /// `partitions[t]`: the partitions of `t`, in reverse lexicographic order.
-    partitions: Vec<Vec<Vec<u8>>>,
+    labels: MultisetLabels,
 }
 
 /// Who wins the split game with a given number of stones.
@@ -46,26 +44,17 @@ impl PartitionLabels {
     /// Labels every partition of `0..=max_stones` stones under normal play of `game`.
     ///
     /// # Errors
-    /// [`Error::Invalid`] above [`MAX_STONES`].
+    /// [`Error::Invalid`] above [`MAX_STONES`]; the engine's refusal of a table that
+    /// does not fit in memory.
     pub fn new(game: &Game, max_stones: u32) -> Result<PartitionLabels> {
         if max_stones > MAX_STONES {
             return Err(Error::Invalid(format!(
-                "{max_stones} stones is above the limit of {MAX_STONES} (every partition is stored)"
+                "{max_stones} stones is above the limit of {MAX_STONES} (every partition is \
+                 labelled)"
             )));
         }
-        let options = game.option_table(max_stones);
-        let mut labels: HashMap<Vec<u8>, bool> = HashMap::new();
-        let mut partitions = Vec::new();
-        for total in 0..=max_stones {
-            let mut of_total = Vec::new();
-            partitions_of(total, total, &mut Vec::new(), &mut of_total);
-            for parts in &of_total {
-                let p = !has_p_option(parts, &options, &labels);
-                labels.insert(parts.clone(), p);
-            }
-            partitions.push(of_total);
-        }
-        Ok(PartitionLabels { max_stones, labels, partitions })
+        let engine = MultisetEngine::new(game, MultisetSpace::new(max_stones.into())?);
+        Ok(PartitionLabels { labels: engine.label_all(&[Ending::Normal], &NoProgress)? })
     }
 
     /// Whether the position (heaps in any order, zeros allowed) is P.
@@ -73,61 +62,24 @@ impl PartitionLabels {
     /// # Panics
     /// If the heaps hold more than the table's stones.
     pub fn is_p(&self, heaps: &[u32]) -> bool {
-        let total: u32 = heaps.iter().sum();
-        assert!(total <= self.max_stones, "position above the table's stones");
-        let mut key: Vec<u8> = heaps.iter().filter(|&&h| h > 0).map(|&h| h as u8).collect();
-        key.sort_unstable_by(|a, b| b.cmp(a));
-        self.labels[&key]
+        let rank = self.labels.space().rank(heaps).expect("position above the table's stones");
+        self.labels.is_p(0, rank)
     }
 
     /// The split game with `stones` stones: every split into one or more non-empty heaps
-    /// (the single heap included) is looked up, B moving first.
+    /// (the single heap included) is looked up in rank order, B moving first.
+    ///
+    /// # Panics
+    /// If `stones` is above the table's stones.
     pub fn outcome(&self, stones: u32) -> SplitOutcome {
-        let witness = self.partitions[stones as usize]
-            .iter()
-            .filter(|parts| !parts.is_empty())
-            .find(|parts| self.labels[*parts])
-            .map(|parts| parts.iter().map(|&h| u32::from(h)).collect());
+        let space = self.labels.space();
+        // The empty position (rank 0) is no split.
+        let first = space.first_rank(stones).max(1);
+        let witness = (first..space.first_rank(stones + 1))
+            .find(|&rank| self.labels.is_p(0, rank))
+            .map(|rank| space.unrank(rank));
         SplitOutcome { stones, witness }
     }
-}
-
-/// Appends the partitions of `total` with parts at most `largest`, in reverse
-/// lexicographic order, each prefixed by `prefix`.
-fn partitions_of(total: u32, largest: u32, prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
-    if total == 0 {
-        out.push(prefix.clone());
-        return;
-    }
-    for part in (1..=largest.min(total)).rev() {
-        prefix.push(part as u8);
-        partitions_of(total - part, part, prefix, out);
-        prefix.pop();
-    }
-}
-
-/// Whether some move from `parts` reaches a P-position already labelled.
-fn has_p_option(parts: &[u8], options: &[Vec<u32>], labels: &HashMap<Vec<u8>, bool>) -> bool {
-    let mut next = Vec::with_capacity(parts.len());
-    for (i, &part) in parts.iter().enumerate() {
-        // Equal parts give equal options: try each distinct size once.
-        if i > 0 && parts[i - 1] == part {
-            continue;
-        }
-        for &to in &options[part as usize] {
-            next.clear();
-            next.extend(parts[..i].iter().copied());
-            next.extend(parts[i + 1..].iter().copied());
-            if to > 0 {
-                let at = next.partition_point(|&h| u32::from(h) >= to);
-                next.insert(at, to as u8);
-            }
-            if labels[&next] {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// The first stone count of the outcomes where the parity claim (A wins iff the count is
@@ -139,13 +91,6 @@ pub fn parity_counterexample(outcomes: &[SplitOutcome]) -> Option<&SplitOutcome>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn partitions_come_largest_part_first() {
-        let mut out = Vec::new();
-        partitions_of(4, 4, &mut Vec::new(), &mut out);
-        assert_eq!(out, vec![vec![4], vec![3, 1], vec![2, 2], vec![2, 1, 1], vec![1, 1, 1, 1]]);
-    }
 
     #[test]
     fn even_nim_split_is_won_by_equal_halves() {

@@ -99,13 +99,16 @@ impl FirstCounterexamples {
         }
     }
 
-    /// The kept counterexamples in index order, with their positions in the engine's space.
-    fn into_counterexamples(self, engine: &Engine<'_>) -> Vec<Counterexample> {
+    /// The kept counterexamples in index order, with their positions and pass states.
+    fn into_counterexamples(
+        self,
+        state: impl Fn(u64) -> (Vec<u32>, Option<bool>),
+    ) -> Vec<Counterexample> {
         let sorted = self.kept.into_sorted_vec();
         sorted
             .into_iter()
             .map(|(index, dp_is_p)| {
-                let (position, pass) = engine.state(index);
+                let (position, pass) = state(index);
                 Counterexample { index, position, dp_is_p, pass }
             })
             .collect()
@@ -166,12 +169,23 @@ impl Disagreements {
 
     /// The tally over `positions` positions of which `p_positions` are P.
     pub(crate) fn into_tally(self, engine: &Engine<'_>, positions: u64, p_positions: u64) -> Tally {
+        self.into_tally_with(positions, p_positions, |index| engine.state(index))
+    }
+
+    /// The tally, with the positions and pass states of the counterexamples' indices from
+    /// `state`.
+    pub(crate) fn into_tally_with(
+        self,
+        positions: u64,
+        p_positions: u64,
+        state: impl Fn(u64) -> (Vec<u32>, Option<bool>),
+    ) -> Tally {
         Tally {
             positions,
             p_positions,
             agree: positions - self.count,
             disagree: self.count,
-            counterexamples: self.first.into_counterexamples(engine),
+            counterexamples: self.first.into_counterexamples(state),
         }
     }
 }

@@ -19,6 +19,9 @@ pub struct Finding {
     pub max: u32,
     /// Every tuple, or sorted tuples only.
     pub mode: Mode,
+    /// `Some(T)` for a multiset space (every multiset of non-empty heaps of total at most
+    /// `T`; `heaps` is then 0 and `max` is `T`), `None` for a tuple space.
+    pub total: Option<u32>,
     /// The ending of the DP.
     pub ending: Ending,
     /// The criterion compared; `None` when no criterion applies to the game (the
@@ -200,6 +203,7 @@ fn verify_fused(
             heaps: space.heaps(),
             max: space.max(),
             mode: engine.mode(),
+            total: None,
             ending,
             criterion,
             theorem: criterion.is_some_and(|c| c.is_theorem(game, ending)),

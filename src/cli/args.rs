@@ -2,7 +2,7 @@
 //! positions, thread counts, ending lists.
 
 use anyhow::{bail, Context};
-use nimtab::{parse_size, Ending, Game, Mode, SizeError, Space};
+use nimtab::{parse_size, Ending, Game, Mode, MultisetSpace, SizeError, Space};
 
 /// The most worker threads accepted: far above any machine's cores, far below what
 /// makes starting the pool itself slow or fail.
@@ -11,8 +11,8 @@ pub const MAX_THREADS: usize = 256;
 /// `--game G`, required, and `--pass`.
 #[derive(clap::Args, Debug)]
 pub struct GameArg {
-    /// Game: nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, wythoff, moore:K or
-    /// circular:K.
+    /// Game: nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, wythoff, moore:K,
+    /// circular:K, octal:CODE (e.g. octal:0.77) or grundys-game.
     #[arg(long = "game", value_name = "G")]
     pub spec: String,
     /// Add one pass, shared by both players: a player may pass instead of moving while
@@ -50,14 +50,38 @@ impl GameMaxArgs {
     }
 }
 
-/// The game and space flags of the table commands: `--game G --heaps N|A..=B --max M`.
+/// The game and space flags of the table commands: `--game G` and either
+/// `--heaps N|A..=B --max M` (tuples) or `--total T` (multisets).
 #[derive(clap::Args, Debug)]
 pub struct SpaceArgs {
     #[command(flatten)]
-    game_max: GameMaxArgs,
+    game: GameArg,
+    /// Largest heap size (with --heaps).
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = parse_max,
+        allow_hyphen_values = true,
+        required_unless_present = "total"
+    )]
+    max: Option<u32>,
     /// Heap count N (or a range A..=B where the command takes one).
-    #[arg(long, value_name = "N|A..=B", value_parser = parse_heap_range)]
-    pub heaps: CountRange,
+    #[arg(
+        long,
+        value_name = "N|A..=B",
+        value_parser = parse_heap_range,
+        required_unless_present = "total"
+    )]
+    heaps: Option<CountRange>,
+    /// Every multiset of non-empty heaps of total at most T, instead of --heaps and --max.
+    #[arg(
+        long,
+        value_name = "T",
+        value_parser = parse_total,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["heaps", "max"]
+    )]
+    total: Option<u64>,
 }
 
 /// `--game G --pass --rule R` of the commands that play from one position (defaults:
@@ -125,7 +149,7 @@ pub struct TableArgs {
     #[command(flatten)]
     pub rules: RulesArg,
     /// Only sorted tuples (h1 <= ... <= hN).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "total")]
     pub canonical: bool,
 }
 
@@ -144,17 +168,30 @@ impl TableArgs {
 impl SpaceArgs {
     /// The game, reading a graph file if named.
     pub fn game(&self) -> anyhow::Result<Game> {
-        self.game_max.game()
+        self.game.game()
     }
 
-    /// Largest heap size.
+    /// The multiset space of `--total T`, if given (validated, and refused for a `game`
+    /// that is not a sum of heaps); `None` for `--heaps`.
+    pub fn multisets(&self, game: &Game) -> anyhow::Result<Option<MultisetSpace>> {
+        let Some(total) = self.total else { return Ok(None) };
+        game.require_sum("a space of multisets of heaps (--total)")?;
+        Ok(Some(MultisetSpace::new(total)?))
+    }
+
+    /// Largest heap size of a tuple space (clap requires it without `--total`).
     pub fn max(&self) -> u32 {
-        self.game_max.max
+        self.max.unwrap_or(0)
+    }
+
+    /// The heap counts of a tuple space (clap requires them without `--total`).
+    fn heaps(&self) -> CountRange {
+        self.heaps.unwrap_or(CountRange { lo: 1, hi: 1 })
     }
 
     /// The one heap count of a command that labels a single space.
     pub fn single_heaps(&self, command: &str) -> anyhow::Result<usize> {
-        match self.heaps {
+        match self.heaps() {
             CountRange { lo, hi } if lo == hi => Ok(lo),
             CountRange { lo, hi } => {
                 bail!("{command} takes one heap count, got --heaps {lo}..={hi}")
@@ -165,8 +202,13 @@ impl SpaceArgs {
     /// Every space of the heap range in `mode`, each validated (by the count of the
     /// positions it labels) before any work.
     pub fn spaces(&self, mode: Mode) -> anyhow::Result<Vec<Space>> {
-        self.heaps.counts().map(|n| Ok(Space::in_mode(n, self.max(), mode)?)).collect()
+        self.heaps().counts().map(|n| Ok(Space::in_mode(n, self.max(), mode)?)).collect()
     }
+}
+
+/// `--total`: a non-negative integer (its limit is checked with the space).
+pub fn parse_total(text: &str) -> Result<u64, String> {
+    text.parse::<u64>().map_err(|_| format!("--total must be a non-negative integer, got '{text}'"))
 }
 
 /// `--threads`: an integer from 1 to [`MAX_THREADS`].

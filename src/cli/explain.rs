@@ -84,6 +84,20 @@ pub fn in_flag_words(e: &Error) -> String {
             };
             format!("{e}{bound}; lower --max or --heaps{hint}")
         }
+        Error::SplitsHeaps { spec } => format!(
+            "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
+             its moves; use --total T (every multiset of heaps of total at most T) instead of \
+             --heaps and --max"
+        ),
+        Error::TotalAboveLimit { total, limit } => format!(
+            "--total {total} is above the largest total, {limit}: the multisets of a larger \
+             total cannot be counted in 64 bits"
+        ),
+        Error::MultisetsTooLarge { .. } => format!("{e}; lower --total"),
+        // A multiset space names itself by its total (`MultisetEngine::describe`).
+        Error::OutOfMemory { what, .. } if what.contains("every multiset") => {
+            format!("{e}; lower --total")
+        }
         Error::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
         Error::Plot(plot) => plot_in_flag_words(plot),
         Error::Sweep(SweepError::FamilyTooLarge { family, count, limit, forced }) => {

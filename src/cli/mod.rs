@@ -16,7 +16,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use commands::{
-    check, classes, crosscheck, grundy, info, judge, moves, play, plot, solve, split, suite, verify,
+    check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, solve, split,
+    suite, verify,
 };
 use commands::{merge, sweep};
 
@@ -54,6 +55,8 @@ enum Command {
     Solve(solve::Args),
     /// Write the Grundy values of one heap as CSV.
     Grundy(grundy::Args),
+    /// Find the least period of a game's Grundy values and certify it by a theorem.
+    Period(period::Args),
     /// Show the size of a space and the memory its tables need.
     Info(info::Args),
     /// Run the default suite: verify, write data/ and REPORT.md (what `nimtab` alone does).
@@ -156,6 +159,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Some(Command::Solve(a)) => solve::run(a, &global),
         Some(Command::Grundy(a)) => grundy::run(a, &global),
+        Some(Command::Period(a)) => period::run(a, &global),
         Some(Command::Info(a)) => info::run(a, &global),
         Some(Command::Verify(a)) => verify::run(a, &global),
         Some(Command::Suite(a)) => suite::run(a, &global),

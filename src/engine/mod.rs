@@ -15,13 +15,15 @@ mod bands;
 mod bits;
 mod explicit;
 mod general;
-mod grundy;
+pub(crate) mod grundy;
 mod labels;
 pub(crate) mod layout;
 mod lines;
 mod memory;
+pub(crate) mod multiset;
 mod nim;
 mod pass;
+mod position_grundy;
 mod prefix_moves;
 mod row_kind;
 mod run;
@@ -31,9 +33,9 @@ mod sources;
 mod subtract;
 mod visitor;
 
-pub use grundy::GrundyValues;
 pub use labels::Labels;
 pub use memory::MemoryPlan;
+pub use position_grundy::GrundyValues;
 pub use visitor::{NoProgress, Progress, RowView, RowVisitor};
 
 pub(crate) use bits::valid_columns;
@@ -311,7 +313,9 @@ impl<'g> Engine<'g> {
     /// would need more than the memory limit, before any work.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
+    /// [`crate::Error::TooLarge`] with the bytes needed and allowed;
+    /// [`crate::Error::SplitsHeaps`] for a game whose moves split heaps (its positions
+    /// leave any space of a fixed heap count).
     pub fn ensure_fits(&self, endings: usize, keep_tables: bool) -> Result<()> {
         self.refuse_above(self.memory_plan().run(endings, keep_tables))
     }
@@ -327,6 +331,9 @@ impl<'g> Engine<'g> {
 
     /// Refuses a run needing `need` bytes above the memory limit.
     fn refuse_above(&self, need: u64) -> Result<()> {
+        if self.game.splits() {
+            return Err(crate::Error::SplitsHeaps { spec: self.game.spec().to_string() });
+        }
         let canonical_would_help =
             self.mode() == Mode::Full && self.space().heaps() >= 3 && self.game.is_symmetric();
         memory::refuse_above(need, self.memory_limit, || self.describe(), canonical_would_help)

@@ -45,6 +45,7 @@ pub(crate) fn row_kind(game: &Game, space: Space, mode: Mode, general: bool) -> 
         MoveRule::Subtract(set) => {
             subtract::history_mask(set, max).map_or(RowKind::General, RowKind::Subtract)
         }
+        MoveRule::Octal(_) | MoveRule::GrundysGame => RowKind::General,
         MoveRule::Graph(moves) => {
             // A graph that lets every size up to max drop to every smaller one is Nim.
             let is_nim = (0..=max as usize).all(|h| {

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use crate::analysis::classes::{Class, ClassReport};
+use crate::analysis::period::Periodicity;
 use crate::analysis::split::SplitOutcome;
 use crate::model::game::Game;
 use crate::model::position::Spaced;
@@ -30,6 +31,22 @@ pub fn write_grundy<W: Write + ?Sized>(out: &mut W, game: &Game, max: u32) -> io
         writeln!(out, "{h},{g}")?;
     }
     Ok(())
+}
+
+/// Writes `game,preperiod,period,checked_through` and the one row of a certified period.
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_period<W: Write + ?Sized>(
+    out: &mut W,
+    game: &str,
+    found: &Periodicity,
+) -> io::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(["game", "preperiod", "period", "checked_through"])?;
+    let numbers = [found.preperiod, found.period, found.checked_through].map(|n| n.to_string());
+    csv.write_record([game, &numbers[0], &numbers[1], &numbers[2]])?;
+    csv.flush()
 }
 
 /// Writes `class,positions,p_normal,p_misere`, one row per class.

@@ -21,7 +21,7 @@ pub enum RowFilter {
 
 /// Appends the decimal digits of `value` to `buf`, a byte at a time: the numbers are a few
 /// digits long, and a copy call per number would cost more than the digits.
-fn push_number(buf: &mut Vec<u8>, mut value: u64) {
+pub(crate) fn push_number(buf: &mut Vec<u8>, mut value: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     loop {

@@ -6,8 +6,10 @@
 pub mod csv;
 pub mod labels_csv;
 pub mod manifest;
+pub mod multiset_csv;
 pub mod plot;
 pub mod report;
 pub mod report_games;
 pub mod summary;
+pub mod takebreak_report;
 pub mod text_table;

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::verify::Finding;
+use crate::export::summary::space_cells;
 use crate::model::ending::Ending;
 use crate::model::position::{Label, SpacedState};
 
@@ -82,13 +83,14 @@ fn what_was_verified(out: &mut String, findings: &[Finding]) {
     let _ = writeln!(out, "| game | heaps | max | positions per rule |");
     let _ = writeln!(out, "|---|---|---|---|");
     for game in games(findings) {
-        let mut spaces: Vec<(usize, u32, u64)> = Vec::new();
+        let mut spaces: Vec<([String; 2], u64)> = Vec::new();
         for f in findings.iter().filter(|f| f.game == game) {
-            if !spaces.iter().any(|s| s.0 == f.heaps) {
-                spaces.push((f.heaps, f.max, f.tally.positions));
+            let cells = space_cells(f);
+            if !spaces.iter().any(|s| s.0 == cells) {
+                spaces.push((cells, f.tally.positions));
             }
         }
-        for (heaps, max, positions) in spaces {
+        for ([heaps, max], positions) in spaces {
             let _ = writeln!(out, "| `{game}` | {heaps} | {max} | {positions} |");
         }
     }
@@ -116,8 +118,8 @@ fn matrix(out: &mut String, findings: &[Finding]) {
         out,
         "Rows are game × rule, columns the criteria (`·` where a criterion does not apply \
          to the game); **bold** cells are theorems (XOR under normal play, SJ under the SJ \
-         rule, Anti-Nim under misère Nim, Moore's rules for Nim and Nim_K, Wythoff's pairs \
-         and the misère Wythoff set), which must show 0.\n"
+         rule for games whose heaps never split, Anti-Nim under misère Nim, Moore's rules \
+         for Nim and Nim_K, Wythoff's pairs and the misère Wythoff set), which must show 0.\n"
     );
     let header: Vec<&str> = criteria.iter().map(|c| c.name()).collect();
     let _ = writeln!(out, "| game | rule | {} |", header.join(" | "));
@@ -207,11 +209,14 @@ fn families(out: &mut String, findings: &[Finding]) {
                 let c = &first.tally.counterexamples[0];
                 let dp = Label::of(c.dp_is_p);
                 let predicted = dp.flipped();
+                let space = match first.total {
+                    None => format!("{} heaps", first.heaps),
+                    Some(total) => format!("total at most {total}"),
+                };
                 let _ = writeln!(
                     out,
-                    "- `{game}`: {d} of {p} positions; first ({} heaps): `({})` is {dp} by \
+                    "- `{game}`: {d} of {p} positions; first ({space}): `({})` is {dp} by \
                      the DP, {predicted} by the criterion.",
-                    first.heaps,
                     SpacedState(&c.position, c.pass)
                 );
             }
@@ -280,8 +285,15 @@ fn explanation(criterion: Criterion, ending: Ending) -> &'static str {
              section on Wythoff's game); each criterion applied to the other rule \
              disagrees exactly there."
         }
-        (Criterion::Xor, Ending::Normal) | (Criterion::Sj, Ending::Sj) => {
+        (Criterion::Xor, Ending::Normal) => {
             "This is a theorem: any disagreement here is a bug in the engine or the criterion."
+        }
+        (Criterion::Sj, Ending::Sj) => {
+            "The SJ theorem is proved for heaps that never split, and for them a disagreement \
+             here is a bug (the matrix marks those cells as theorems). A take-and-break move \
+             can split a heap of Grundy value 1 into two heaps of one value above 1: from a \
+             position the criterion calls P (values at most 1, XOR 1) it reaches another it \
+             calls P (XOR 0, a value above 1), so for splitting games the criterion fails."
         }
     }
 }
@@ -298,6 +310,7 @@ mod tests {
             heaps: 1,
             max: 3,
             mode: Mode::Full,
+            total: None,
             ending,
             criterion: Some(criterion),
             theorem: criterion == Criterion::Sj && ending == Ending::Sj,

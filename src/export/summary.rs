@@ -31,6 +31,20 @@ pub fn summary_header() -> Vec<&'static str> {
 pub const COUNTEREXAMPLE_HEADER: [&str; 8] =
     ["game", "heaps", "max", "rule", "criterion", "position", "dp", "predicted"];
 
+/// The `heaps` and `max` cells naming a finding's space: the heap count and largest heap
+/// of a tuple space; `any` and `total<=T` for the multisets of total at most `T`.
+pub fn space_cells(f: &Finding) -> [String; 2] {
+    match f.total {
+        None => [f.heaps.to_string(), f.max.to_string()],
+        Some(total) => multiset_space_cells(total),
+    }
+}
+
+/// The `heaps` and `max` cells of the multiset space of total at most `total`.
+pub fn multiset_space_cells(total: u32) -> [String; 2] {
+    ["any".to_string(), format!("total<={total}")]
+}
+
 /// The criterion column of a finding that compares no criterion (none applies).
 pub const NO_CRITERION: &str = "none";
 
@@ -42,10 +56,11 @@ fn finding_cells(f: &Finding, first: String, nothing: &str) -> Vec<String> {
         Some(c) => (c.name(), t.agree.to_string(), t.disagree.to_string()),
         None => (NO_CRITERION, nothing.to_string(), nothing.to_string()),
     };
+    let [heaps, max] = space_cells(f);
     vec![
         f.game.clone(),
-        f.heaps.to_string(),
-        f.max.to_string(),
+        heaps,
+        max,
         f.ending.name().to_string(),
         criterion.to_string(),
         t.positions.to_string(),
@@ -85,7 +100,13 @@ pub fn write_counterexamples<W: Write + ?Sized>(
     for f in findings {
         let Some(criterion) = f.criterion.map(|c| c.name()) else { continue };
         let rows = &f.tally.counterexamples;
-        write_counterexample_rows(out, &f.game, f.max, f.ending, criterion, rows)?;
+        match f.total {
+            None => write_counterexample_rows(out, &f.game, f.max, f.ending, criterion, rows)?,
+            Some(total) => {
+                let cells = multiset_space_cells(total);
+                write_rows(out, &f.game, |_| cells.clone(), f.ending, criterion, rows)?;
+            }
+        }
     }
     Ok(())
 }
@@ -103,13 +124,44 @@ pub fn write_counterexample_rows<W: Write + ?Sized>(
     criterion: &str,
     counterexamples: &[Counterexample],
 ) -> io::Result<()> {
+    let cells = |c: &Counterexample| [c.position.len().to_string(), max.to_string()];
+    write_rows(out, game, cells, ending, criterion, counterexamples)
+}
+
+/// Writes counterexample rows of one multiset space (total at most `total`); the space
+/// columns read `any` and `total<=T`.
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_multiset_counterexample_rows<W: Write + ?Sized>(
+    out: &mut W,
+    game: &str,
+    total: u32,
+    ending: Ending,
+    criterion: &str,
+    counterexamples: &[Counterexample],
+) -> io::Result<()> {
+    let cells = multiset_space_cells(total);
+    write_rows(out, game, |_| cells.clone(), ending, criterion, counterexamples)
+}
+
+/// Writes counterexample rows whose `heaps` and `max` cells come from `space`.
+fn write_rows<W: Write + ?Sized>(
+    out: &mut W,
+    game: &str,
+    space: impl Fn(&Counterexample) -> [String; 2],
+    ending: Ending,
+    criterion: &str,
+    counterexamples: &[Counterexample],
+) -> io::Result<()> {
     let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
     for c in counterexamples {
         let dp = Label::of(c.dp_is_p);
+        let [heaps, max] = space(c);
         csv.write_record([
             game,
-            &c.position.len().to_string(),
-            &max.to_string(),
+            &heaps,
+            &max,
             ending.name(),
             criterion,
             &SpacedState(&c.position, c.pass).to_string(),

@@ -1,6 +1,7 @@
 //! Games: the move rule of one heap, the moves of games that are not sums, and the pass.
 //!
-//! A *sum* (`nim`, `subtract:S`, `graph:PATH`) moves one heap at a time by its move rule.
+//! A *sum* (`nim`, `subtract:S`, `graph:PATH`, `octal:CODE`, `grundys-game`) moves one heap
+//! at a time by its move rule (take-and-break games may also split it: `take_break.rs`).
 //! Wythoff's game, Moore's Nim_K and circular Nim also move several heaps at once; their
 //! moves on one heap alone are Nim's. Any game may carry a *pass*: one per game, shared by
 //! both players, allowed while the position has a move.
@@ -9,6 +10,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
+use crate::model::octal::OctalCode;
 use crate::model::options::PositionOptions;
 
 /// Parses the `K` of `moore:K` or `circular:K`: a positive integer.
@@ -21,7 +23,8 @@ fn parse_k(spec: &str, text: &str) -> Result<u32> {
     }
 }
 
-/// How one heap may change in a move: always to a strictly smaller size.
+/// How one heap may change in a move: to a strictly smaller size, or (take-and-break
+/// games) to two heaps whose sizes sum to at most its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveRule {
     /// Nim: any smaller size.
@@ -30,6 +33,10 @@ pub enum MoveRule {
     Subtract(Vec<u32>),
     /// A move graph given as data: `moves[from]` lists the allowed smaller sizes, ascending.
     Graph(Vec<Vec<u32>>),
+    /// A take-and-break game given by its octal code (`model/octal.rs`).
+    Octal(OctalCode),
+    /// Grundy's game: split a heap into two non-empty heaps of different sizes.
+    GrundysGame,
 }
 
 /// How the heaps of a position move: one at a time (a sum), or several at once.
@@ -57,13 +64,13 @@ pub struct Game {
 
 impl Game {
     /// Parses `nim`, `subtract:S`, `graph:PATH` (the graph file is read here), `wythoff`,
-    /// `moore:K` or `circular:K`.
+    /// `moore:K`, `circular:K`, `octal:CODE` or `grundys-game`.
     ///
     /// A subtraction set may list a value twice; it is normalised to a sorted set.
     ///
     /// # Errors
     /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], [`Error::BadGame`] (a `K`
-    /// that is not a positive integer), or a graph file's error.
+    /// that is not a positive integer), [`Error::BadOctalCode`], or a graph file's error.
     pub fn parse(spec: &str) -> Result<Game> {
         let spec = spec.trim();
         if spec == "nim" {
@@ -77,6 +84,9 @@ impl Game {
         }
         if let Some(k) = spec.strip_prefix("circular:") {
             return Ok(Game::multi_heap(spec, GameKind::Circular(parse_k(spec, k)?)));
+        }
+        if let Some(game) = Game::parse_take_break(spec) {
+            return game;
         }
         if let Some(list) = spec.strip_prefix("subtract:") {
             return Game::parse_subtract(spec, list);
@@ -128,7 +138,7 @@ impl Game {
         self
     }
 
-    fn sum(spec: &str, move_rule: MoveRule) -> Game {
+    pub(crate) fn sum(spec: &str, move_rule: MoveRule) -> Game {
         Game { spec: spec.to_string(), move_rule, kind: GameKind::Sum, pass: false }
     }
 
@@ -260,7 +270,9 @@ impl Game {
         out
     }
 
-    /// The sizes a heap of size `h` may move to alone, ascending.
+    /// The sizes a heap of size `h` may move to alone, ascending. A game that
+    /// [`Game::splits`] lists only its moves that leave at most one heap here (see
+    /// [`Game::heap_options`]).
     pub fn options(&self, h: u32) -> Vec<u32> {
         match &self.move_rule {
             MoveRule::Nim => (0..h).collect(),
@@ -270,6 +282,10 @@ impl Game {
                 out
             }
             MoveRule::Graph(moves) => moves.get(h as usize).cloned().unwrap_or_default(),
+            MoveRule::Octal(_) | MoveRule::GrundysGame => {
+                let options = self.heap_options(h).into_iter();
+                options.filter(|&(_, b)| b == 0).map(|(a, _)| a).collect()
+            }
         }
     }
 
@@ -290,6 +306,15 @@ impl Game {
             MoveRule::Graph(moves) => {
                 moves.iter().take(max as usize + 1).map(|m| m.len() as u64).sum()
             }
+            // One-heap options only, as `options` lists them: a heap of exactly k taken
+            // whole, and every heap above k that loses k and stays.
+            MoveRule::Octal(code) => {
+                let rule = code.heap_rule();
+                let vanish = rule.vanish.iter().filter(|&&k| (1..=max).contains(&u64::from(k)));
+                let shrink = rule.shrink.iter().map(|&k| u64::from(k)).filter(|&k| k < max);
+                vanish.count() as u64 + shrink.map(|k| max - k).sum::<u64>()
+            }
+            MoveRule::GrundysGame => 0,
         }
     }
 
@@ -299,16 +324,25 @@ impl Game {
             MoveRule::Nim => h > 0,
             MoveRule::Subtract(set) => set.first().is_some_and(|&s| s <= h),
             MoveRule::Graph(moves) => moves.get(h as usize).is_some_and(|m| !m.is_empty()),
+            MoveRule::Octal(_) | MoveRule::GrundysGame => {
+                self.heap_rule().is_some_and(|rule| rule.has_moves(h))
+            }
         }
     }
 
     /// Grundy values `g(0..=max)` by the mex rule.
     ///
     /// For Nim the mex of `{0, …, h-1}` is `h`; it is returned directly, because listing
-    /// Nim's options would cost `O(max^2)`.
+    /// Nim's options would cost `O(max^2)`. Take-and-break games (whose option values are
+    /// XORs of two heaps' values) go through the rare/common engine of `engine/grundy`.
     pub fn grundy(&self, max: u32) -> Vec<u32> {
         if self.move_rule == MoveRule::Nim {
             return (0..=max).collect();
+        }
+        if let (MoveRule::Octal(_) | MoveRule::GrundysGame, Some(rule)) =
+            (&self.move_rule, self.heap_rule())
+        {
+            return crate::engine::grundy::sequence(&rule, max);
         }
         let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
         let mut seen: Vec<bool> = Vec::new();
@@ -354,6 +388,9 @@ mod tests {
             Game::nim(),
             Game::subtract(&[1, 3, 40]).unwrap(),
             Game::graph("graph:t", &[(1, 0), (3, 2), (3, 0), (9, 4)]).unwrap(),
+            Game::octal("0.137").unwrap(),
+            Game::octal("0.31").unwrap(),
+            Game::grundys_game(),
         ];
         for game in games {
             for max in [0, 1, 5, 50] {

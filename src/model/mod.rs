@@ -5,9 +5,12 @@ pub mod ending;
 pub mod enumerate;
 pub mod game;
 mod graph_file;
+pub mod multiset;
+pub mod octal;
 pub mod options;
 pub mod position;
 pub mod space;
+pub mod take_break;
 
 /// Parses a comma list with `parse`; the result is deduplicated and sorted (column order
 /// for rules and criteria).

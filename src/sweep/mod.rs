@@ -157,8 +157,8 @@ impl Sweep {
     /// any work.
     ///
     /// # Errors
-    /// [`SweepError::BadGame`] naming the first spec that is not a game and where it
-    /// came from; [`SweepError::Claim`] for a claim naming a heap the space lacks;
+    /// [`SweepError::BadGame`] naming the first spec that is not a game, or a game that
+    /// splits heaps (tuple spaces do not hold its moves), and where it came from; [`SweepError::Claim`] for a claim naming a heap the space lacks;
     /// [`Error::Invalid`] for no endings or no criteria.
     pub fn new(family: Family, space: SweepSpace, endings: &[Ending], test: Test) -> Result<Sweep> {
         if endings.is_empty() {
@@ -180,9 +180,16 @@ impl Sweep {
             .iter()
             .enumerate()
             .map(|(i, spec)| {
-                Game::parse(spec).map_err(|e| {
-                    SweepError::BadGame { origin: family.origin(i), message: e.to_string() }.into()
-                })
+                let bad = |e: Error| SweepError::BadGame {
+                    origin: family.origin(i),
+                    message: e.to_string(),
+                };
+                let game = Game::parse(spec).map_err(bad)?;
+                // A game that splits heaps leaves every tuple space: refused here, by name.
+                if game.splits() {
+                    return Err(bad(Error::SplitsHeaps { spec: spec.clone() }).into());
+                }
+                Ok(game)
             })
             .collect::<Result<Vec<Game>>>()?;
         Ok(Sweep { family, games, space, endings: endings.to_vec(), test })

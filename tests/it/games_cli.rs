@@ -69,13 +69,31 @@ fn solve_grundy_of_wythoff_is_the_a004481_table() {
 fn what_a_game_cannot_do_is_refused_in_one_line() {
     refused(
         &["solve", "--game", "wythoff", "--heaps", "2", "--max", "3", "--rules", "sj"],
-        "the SJ rule needs a sum of heaps (nim, subtract:S or graph:PATH, without --pass); wythoff is not one",
+        "the SJ rule needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or \
+         grundys-game, without --pass); wythoff is not one",
     );
     refused(
         &["solve", "--game", "nim", "--pass", "--heaps", "2", "--max", "3", "--rules", "normal,sj"],
         "nim --pass is not one",
     );
     refused(&["grundy", "--game", "moore:2", "--max", "3"], "moore:2 is not one");
+    // Multisets hold heaps only: no multi-heap moves, no pass, no whole-position values.
+    refused(
+        &["verify", "--game", "wythoff", "--total", "5", "--rules", "normal"],
+        "a space of multisets of heaps (--total) needs a sum of heaps",
+    );
+    refused(
+        &["solve", "--game", "octal:0.77", "--pass", "--total", "5", "--rules", "normal"],
+        "octal:0.77 --pass is not one",
+    );
+    refused(
+        &["solve", "--game", "octal:0.77", "--total", "5", "--grundy"],
+        "--grundy is not available with --total",
+    );
+    refused(
+        &["verify", "--game", "nim", "--total", "5", "--criteria", "xor,moore"],
+        "criterion moore does not apply to a space of multisets of heaps",
+    );
     refused(
         &["verify", "--game", "wythoff", "--heaps", "3", "--max", "3", "--criteria", "wythoff"],
         "criterion wythoff does not apply to wythoff with 3 heaps",

@@ -115,7 +115,7 @@ fn position_cases() -> Vec<Vec<&'static str>> {
         vec!["classes", "--heaps", "9", "--max", "30"],
         vec!["split"],
         vec!["split", "--stones", "0"],
-        vec!["split", "--stones", "51"],
+        vec!["split", "--stones", "61"],
         vec!["split", "--stones", "9..=3"],
         vec!["split", "--stones", "3", "--game", "foo"],
         vec!["judge"],

@@ -41,6 +41,26 @@ fn partition_labels_match_the_engine_on_small_spaces() {
 }
 
 #[test]
+fn split_games_of_take_and_break_agree_with_the_multiset_reference() {
+    use crate::support::multiset_reference::{all_multisets, TbGame, TbReference, TbRule};
+    for spec in ["octal:0.77", "grundys-game"] {
+        let labels = PartitionLabels::new(&Game::parse(spec).unwrap(), 14).unwrap();
+        let mut reference = TbReference::new(TbGame::parse(spec), TbRule::Normal);
+        let mut splits = all_multisets(14);
+        // Reverse lexicographic order of the parts: the order in which splits are tried.
+        splits.sort_by(|a, b| b.cmp(a));
+        for stones in 1..=14 {
+            let of_n = splits.iter().filter(|s| s.iter().sum::<u32>() == stones);
+            let witness = of_n.clone().find(|s| reference.is_p(s)).cloned();
+            assert_eq!(labels.outcome(stones).witness, witness, "{spec} {stones}");
+            for split in of_n {
+                assert_eq!(labels.is_p(split), reference.is_p(split), "{spec} {split:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn split_refuses_an_empty_or_oversized_range() {
     let empty = run_with_stdin(&["split", "--stones", "9..=3"], "");
     assert_eq!(empty.status, 2);

@@ -69,7 +69,7 @@ fn manifest_commands_regenerate_their_files() {
         let _ = std::fs::remove_file(&fresh);
         checked += 1;
     }
-    assert_eq!(checked, 15, "5 Grundy tables and 10 pictures");
+    assert_eq!(checked, 24, "8 Grundy tables, 10 pictures, 3 periods, 3 misère P-lists");
 }
 
 #[test]

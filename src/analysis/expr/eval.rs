@@ -26,6 +26,8 @@ pub(super) struct Aggregate {
     pub(super) rich: i64,
     pub(super) zeros: i64,
     pub(super) nonzero: i64,
+    /// Heaps added.
+    pub(super) count: i64,
 }
 
 impl Aggregate {
@@ -41,6 +43,7 @@ impl Aggregate {
         rich: 0,
         zeros: 0,
         nonzero: 0,
+        count: 0,
     };
 
     pub(super) fn add(&mut self, h: i64, g: i64) {
@@ -54,6 +57,7 @@ impl Aggregate {
         self.rich += i64::from(h > 1);
         self.zeros += i64::from(h == 0);
         self.nonzero += i64::from(h != 0);
+        self.count += 1;
     }
 }
 
@@ -183,7 +187,7 @@ impl Program {
             Feature::Value => state.value,
             Feature::Heap(k) => i64::from(position[k - 1]),
             Feature::Grundy(k) => self.grundy[position[k - 1] as usize],
-            Feature::Heaps => self.heaps as i64,
+            Feature::Heaps => all.count,
             Feature::Sum => all.sum,
             Feature::Max => all.max,
             Feature::Min => all.min,
@@ -197,7 +201,7 @@ impl Program {
         }
     }
 
-    fn eval_at(
+    pub(super) fn eval_at(
         &self,
         node: &Node,
         position: &[u32],

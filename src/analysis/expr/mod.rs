@@ -31,6 +31,7 @@ use std::fmt;
 use crate::model::position::Spaced;
 
 mod eval;
+mod multiset;
 mod parse;
 mod row;
 mod syntax;

@@ -7,11 +7,14 @@ use anyhow::{bail, Context};
 use nimtab::analysis::claim::test_claim_with;
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
 use nimtab::analysis::tally::Tally;
-use nimtab::export::summary::{write_counterexample_rows, COUNTEREXAMPLE_HEADER};
+use nimtab::export::summary::{
+    write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
+};
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, Space, SpacedState};
+use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, SpacedState};
 
 use crate::cli::args::SpaceArgs;
+use crate::cli::commands::total;
 use crate::cli::explain::ExpressionError;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -38,7 +41,7 @@ pub struct Args {
     #[arg(long)]
     grundy: bool,
     /// Only sorted tuples (h1 <= ... <= hN).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "total")]
     canonical: bool,
     /// Counterexamples kept per heap count.
     #[arg(long, value_name = "K", default_value_t = 20)]
@@ -57,6 +60,8 @@ struct Config {
     /// Every space of the range, in the mode asked for.
     spaces: Vec<Space>,
     grundy: bool,
+    /// The multiset space of `--total`, instead of `spaces`.
+    multisets: Option<MultisetSpace>,
     limit: usize,
     target: Option<Target>,
 }
@@ -105,12 +110,29 @@ impl Config {
             game.require_sum("--rule sj")?;
         }
         check_features(&claim, &game, a.grundy)?;
-        let spaces = a.space.spaces(Mode::canonical_if(a.canonical))?;
+        let multisets = a.space.multisets(&game)?;
+        if multisets.is_some() && a.grundy {
+            bail!("--grundy is not available with --total (the multiset tables have no Grundy values)");
+        }
+        let spaces = match multisets {
+            Some(_) => Vec::new(),
+            None => a.space.spaces(Mode::canonical_if(a.canonical))?,
+        };
         for space in &spaces {
             game.check_heaps(space.heaps())?;
         }
         let (max, limit, grundy) = (a.space.max(), a.limit, a.grundy);
-        Ok(Config { game, max, ending, claim, spaces, grundy, limit, target })
+        Ok(Config { game, max, ending, claim, spaces, grundy, multisets, limit, target })
+    }
+
+    /// The tally of the claim over the multiset space of `--total`.
+    fn multiset_tally(&self, space: &MultisetSpace, global: &Global) -> anyhow::Result<Tally> {
+        let grundy = self.game.grundy(space.total());
+        let program = self.claim.compile_multisets(space.total(), &grundy);
+        let program = program.map_err(|e| expression_error(self.claim.text(), &e))?;
+        let tally =
+            total::check(&self.game, space.clone(), self.ending, &program, self.limit, global);
+        tally.with_context(|| format!("evaluating the claim '{}'", self.claim.text()))
     }
 
     /// The claim compiled for every space's heap count, once every space is known to fit
@@ -142,6 +164,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         })
         .collect::<nimtab::Result<_>>()?;
     let mut tallies = Vec::new();
+    if let Some(space) = &config.multisets {
+        tallies.push((0, config.multiset_tally(space, global)?));
+    }
     let programs = config.programs()?;
     for (engine, program) in engines.iter().zip(&programs) {
         let space = engine.space();
@@ -171,14 +196,16 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
         for (_, tally) in &tallies {
             let (game, text) = (config.game.spec(), config.claim.text());
-            write_counterexample_rows(
-                out,
-                game,
-                config.max,
-                config.ending,
-                text,
-                &tally.counterexamples,
-            )?;
+            let rows = &tally.counterexamples;
+            match &config.multisets {
+                None => {
+                    write_counterexample_rows(out, game, config.max, config.ending, text, rows)?
+                }
+                Some(space) => {
+                    let total = space.total();
+                    write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
+                }
+            }
         }
         Ok(())
     };
@@ -200,7 +227,17 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
     let canonical = config.spaces.first().is_some_and(|s| s.mode() == Mode::Canonical);
     let mode = if canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
-    writeln!(out, "game {}, rule {}, max {}{mode}", config.game.spec(), config.ending, config.max)?;
+    let (game, ending) = (config.game.spec(), config.ending);
+    match &config.multisets {
+        None => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
+        Some(space) => {
+            let total = space.total();
+            writeln!(
+                out,
+                "game {game}, rule {ending}, every multiset of heaps of total <= {total}"
+            )?
+        }
+    }
     let header = ["heaps", "positions", "p_positions", "agree", "disagree", "first_counterexample"];
     let mut align = [Align::Right; 6];
     align[5] = Align::Left;
@@ -209,7 +246,8 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
             format!("({}) is {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
-        let counts = [n.to_string(), t.positions.to_string(), t.p_positions.to_string()];
+        let heaps = if config.multisets.is_some() { "any".to_string() } else { n.to_string() };
+        let counts = [heaps, t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];
         table.push(counts.into_iter().chain(rest).collect());
     }

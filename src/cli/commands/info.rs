@@ -3,6 +3,7 @@
 use nimtab::{Engine, Game, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
+use crate::cli::commands::total;
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
@@ -12,7 +13,7 @@ pub struct Args {
     #[command(flatten)]
     space: SpaceArgs,
     /// Only sorted tuples (h1 <= ... <= hN): show only their figures.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "total")]
     canonical: bool,
 }
 
@@ -22,8 +23,14 @@ fn mib(bytes: u64) -> String {
 
 /// Runs `nimtab info`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let heaps = a.space.single_heaps("info")?;
     let game = a.space.game()?;
+    if let Some(space) = a.space.multisets(&game)? {
+        return total::info(&game, space, global);
+    }
+    if game.splits() {
+        return Err(nimtab::Error::SplitsHeaps { spec: game.spec().to_string() }.into());
+    }
+    let heaps = a.space.single_heaps("info")?;
     // The sorted tuples are checked first: a space whose every tuple is beyond any table
     // can still have few sorted ones.
     let sorted = Space::in_mode(heaps, a.space.max(), Mode::Canonical)?;

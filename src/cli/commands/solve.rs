@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::export::labels_csv::{write_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Space};
+use nimtab::{Ending, Engine, Game, MultisetSpace, Space};
 
 use crate::cli::args::TableArgs;
+use crate::cli::commands::total;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -28,8 +29,20 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// The validated `solve` settings.
-struct Config {
+/// The validated `solve` settings: a tuple space, or a multiset space (`--total`).
+enum Config {
+    Tuples(Tuples),
+    Multisets {
+        game: Game,
+        space: MultisetSpace,
+        endings: Vec<Ending>,
+        filter: RowFilter,
+        target: Target,
+    },
+}
+
+/// The settings of a tuple space.
+struct Tuples {
     game: Game,
     space: Space,
     endings: Vec<Ending>,
@@ -52,15 +65,26 @@ impl Config {
             Some(_) => RowFilter::OnlyN,
         };
         let target = Target::new(a.out.as_deref())?;
+        if let Some(space) = a.table.space.multisets(&game)? {
+            if a.grundy {
+                bail!("--grundy is not available with --total (the multiset tables have no Grundy values)");
+            }
+            return Ok(Config::Multisets { game, space, endings, filter, target });
+        }
         let heaps = a.table.space.single_heaps("solve")?;
         let space = Space::in_mode(heaps, a.table.space.max(), a.table.mode())?;
-        Ok(Config { game, space, endings, grundy: a.grundy, filter, target })
+        Ok(Config::Tuples(Tuples { game, space, endings, grundy: a.grundy, filter, target }))
     }
 }
 
 /// Runs `nimtab solve`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let config = Config::new(a)?;
+    let config = match Config::new(a)? {
+        Config::Tuples(tuples) => tuples,
+        Config::Multisets { game, space, endings, filter, target } => {
+            return total::solve(&game, space, &endings, filter, &target, global);
+        }
+    };
     let engine =
         Engine::builder(&config.game, config.space).memory_limit(global.memory_limit).build();
     engine.ensure_supported(&config.endings)?;

@@ -12,12 +12,14 @@ use nimtab::export::plot::{render_in, title_in, Format};
 use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
+use nimtab::export::takebreak_report::takebreak_section;
 use nimtab::suite::{
     default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
     SUITE_LIMIT,
 };
 use nimtab::{Engine, Space};
 
+use crate::cli::commands::suite_takebreak;
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -70,15 +72,20 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     output::check_file_target(&a.report)?;
     let jobs = default_suite()?;
     let engines = suite_engines(&jobs, global)?;
-    let findings = verify_engines(&engines, global)?;
-    let (generated, pictures) = generate(&jobs, &findings)?;
+    let mut findings = verify_engines(&engines, global)?;
+    let takebreak = suite_takebreak::run(global)?;
+    findings.extend(takebreak.iter().flat_map(|f| f.findings.iter().cloned()));
+    let (mut generated, pictures) = generate(&jobs, &findings)?;
+    for (name, bytes, command) in suite_takebreak::files(&takebreak)? {
+        generated.add(&name, bytes, &command);
+    }
     let run = RunInfo {
         command: "nimtab".to_string(),
         machine: nimtab::host::machine_description(),
         threads: rayon::current_num_threads(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    let mut sections = vec![plots_section(&a.data_dir, &pictures)];
+    let mut sections = vec![plots_section(&a.data_dir, &pictures), takebreak_section(&takebreak)];
     sections.extend(game_sections(&findings));
     sections.extend(bench);
     let report = render_report(&findings, &run, &sections);

@@ -3,11 +3,13 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
+use nimtab::analysis::multisets::{check_multiset_criterion, MULTISET_CRITERIA};
 use nimtab::analysis::verify::{passes, verify, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, MultisetSpace, Space};
 
 use crate::cli::args::TableArgs;
+use crate::cli::commands::total;
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -44,6 +46,8 @@ struct Config {
     game: Game,
     /// Every space with the criteria compared there.
     spaces: Vec<(Space, Vec<Criterion>)>,
+    /// The multiset space of `--total` with its criteria, instead of `spaces`.
+    multisets: Option<(MultisetSpace, Vec<Criterion>)>,
     endings: Vec<Ending>,
     limit: usize,
     out: Option<PathBuf>,
@@ -63,6 +67,20 @@ impl Config {
         if let Some(dir) = &a.out {
             output::check_dir_target(dir)?;
         }
+        if let Some(space) = a.table.space.multisets(&game)? {
+            let criteria = match listed {
+                Some(listed) => {
+                    for &criterion in &listed {
+                        check_multiset_criterion(&game, criterion)?;
+                    }
+                    listed
+                }
+                None => MULTISET_CRITERIA.to_vec(),
+            };
+            let (limit, out, strict) = (a.limit, a.out, a.strict);
+            let multisets = Some((space, criteria));
+            return Ok(Config { game, spaces: Vec::new(), multisets, endings, limit, out, strict });
+        }
         let mut spaces = Vec::new();
         for space in a.table.spaces()? {
             game.check_heaps(space.heaps())?;
@@ -77,13 +95,18 @@ impl Config {
             };
             spaces.push((space, criteria));
         }
-        Ok(Config { game, spaces, endings, limit: a.limit, out: a.out, strict: a.strict })
+        let (limit, out, strict) = (a.limit, a.out, a.strict);
+        Ok(Config { game, spaces, multisets: None, endings, limit, out, strict })
     }
 }
 
 /// Verifies every space of the configuration; each space is refused (too large) before
 /// any is labelled.
 fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> {
+    if let Some((space, criteria)) = &config.multisets {
+        let endings = &config.endings;
+        return total::verify(&config.game, space.clone(), endings, criteria, config.limit, global);
+    }
     let engines: Vec<Engine> = config
         .spaces
         .iter()
@@ -140,12 +163,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     })?;
     let failed: Vec<&Finding> = findings.iter().filter(|f| f.theorem_failed()).collect();
     for f in &failed {
+        let space = match f.total {
+            None => format!("{} heaps", f.heaps),
+            Some(total) => format!("total at most {total}"),
+        };
         output::note(&format!(
-            "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
+            "nimtab: theorem failed: {} under {} rule for {} ({space}): {} disagreements",
             f.criterion.map_or("none", |c| c.name()),
             f.ending,
             f.game,
-            f.heaps,
             f.tally.disagree
         ));
     }

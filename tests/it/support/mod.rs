@@ -2,6 +2,7 @@
 //! descriptions, spaces, thread pools and random games.
 
 pub mod cli;
+pub mod multiset_reference;
 pub mod reference;
 
 use nimtab::{Ending, Engine, Game, Labels, Mode, Space};

@@ -1,0 +1,54 @@
+//! The default suite's take-and-break part: the games' facts, and the data files they write
+//! (Grundy values, certified periods, misère P-positions of small totals).
+
+use nimtab::analysis::period::PeriodOutcome;
+use nimtab::export::csv::{write_grundy, write_period};
+use nimtab::export::labels_csv::RowFilter;
+use nimtab::export::multiset_csv::write_multiset_table;
+use nimtab::suite::grundy_file_name;
+use nimtab::suite_takebreak::{
+    misere_p_command, takebreak_facts, takebreak_suite, TakeBreakFacts, MISERE_P_TOTAL, PERIOD_MAX,
+    SUITE_TOTAL,
+};
+use nimtab::{Ending, MultisetEngine, MultisetSpace, NoProgress};
+
+use crate::cli::progress::Bar;
+use crate::cli::Global;
+
+/// Labels and compares every game of the part, with a progress bar of its own.
+pub fn run(global: &Global) -> anyhow::Result<Vec<TakeBreakFacts>> {
+    let jobs = takebreak_suite()?;
+    let each = MultisetSpace::new(SUITE_TOTAL.into())?.positions();
+    let bar = Bar::new("take-and-break", each * jobs.len() as u64, global.quiet);
+    let facts = jobs.iter().map(|job| {
+        bar.set_message(job.game.spec());
+        takebreak_facts(job, &bar)
+    });
+    let facts = facts.collect::<nimtab::Result<Vec<_>>>()?;
+    bar.finish();
+    Ok(facts)
+}
+
+/// The part's files: name under the data directory, bytes, and the command that
+/// writes the same bytes.
+pub fn files(facts: &[TakeBreakFacts]) -> anyhow::Result<Vec<(String, Vec<u8>, String)>> {
+    let mut files = Vec::new();
+    for f in facts {
+        let game = &f.job.game;
+        let name = grundy_file_name(game);
+        let mut bytes = Vec::new();
+        write_grundy(&mut bytes, game, PERIOD_MAX)?;
+        let command = format!("nimtab grundy --game {} --max {PERIOD_MAX}", game.spec());
+        files.push((format!("grundy/{name}"), std::mem::take(&mut bytes), command));
+        if let PeriodOutcome::Certified(found) = &f.period {
+            write_period(&mut bytes, game.spec(), found)?;
+            let command = format!("nimtab period --game {} --max {PERIOD_MAX}", game.spec());
+            files.push((format!("periods/{name}"), std::mem::take(&mut bytes), command));
+        }
+        let space = MultisetSpace::new(MISERE_P_TOTAL.into())?;
+        let labels = MultisetEngine::new(game, space).label_all(&[Ending::Misere], &NoProgress)?;
+        write_multiset_table(&mut bytes, game, &labels, RowFilter::OnlyP)?;
+        files.push((format!("misere-p/{name}"), bytes, misere_p_command(game)));
+    }
+    Ok(files)
+}

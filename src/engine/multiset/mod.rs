@@ -1,0 +1,270 @@
+//! The multiset engine: P/N labels of every multiset of heaps of total at most `T`.
+//!
+//! A take-and-break move replaces one heap by at most two whose sizes sum to at most its
+//! own, so tuples of a fixed heap count are not closed under moves; multisets of bounded
+//! total are. Every move lowers the total, or keeps it and adds a heap (an in-place
+//! split), so layers in order of (total, heap count descending) put every option of a
+//! position in an earlier layer (`solve.rs`). Labels come from the move rule only: a
+//! position is P iff the ending does not force it N and no option is P; Grundy values
+//! only find the SJ rule's terminal positions.
+
+mod labels;
+mod moves;
+mod solve;
+
+pub use labels::MultisetLabels;
+
+use std::sync::atomic::AtomicU64;
+
+use crate::engine::visitor::Progress;
+use crate::error::{Error, Result};
+use crate::host;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
+use crate::model::multiset::MultisetSpace;
+use labels::Packing;
+use moves::Predecessors;
+use solve::Solver;
+
+/// Positions per parallel task by default, and the default parallel threshold.
+const CHUNK: u64 = 1 << 14;
+
+/// Labels the positions of one multiset space of one game.
+#[derive(Clone, Debug)]
+pub struct MultisetEngine<'g> {
+    game: &'g Game,
+    space: MultisetSpace,
+    parallel_threshold: u64,
+    memory_limit: u64,
+}
+
+/// Settings of a [`MultisetEngine`], applied by [`MultisetEngineBuilder::build`].
+#[derive(Clone, Debug)]
+pub struct MultisetEngineBuilder<'g> {
+    game: &'g Game,
+    space: MultisetSpace,
+    parallel_threshold: u64,
+    memory_limit: Option<u64>,
+}
+
+impl<'g> MultisetEngineBuilder<'g> {
+    /// Bytes a run may allocate (default: [`host::memory_limit`]).
+    pub fn memory_limit(mut self, bytes: u64) -> Self {
+        self.memory_limit = Some(bytes);
+        self
+    }
+
+    /// Positions per layer below which a layer runs on the calling thread (default
+    /// 16384); tasks hold that many consecutive ranks, at least 16. 0 makes every layer
+    /// parallel in tasks of 16 positions, which tests use on small spaces.
+    pub fn parallel_threshold(mut self, positions: u64) -> Self {
+        self.parallel_threshold = positions;
+        self
+    }
+
+    /// The engine.
+    pub fn build(self) -> MultisetEngine<'g> {
+        MultisetEngine {
+            game: self.game,
+            space: self.space,
+            parallel_threshold: self.parallel_threshold,
+            memory_limit: self.memory_limit.unwrap_or_else(host::memory_limit),
+        }
+    }
+}
+
+impl<'g> MultisetEngine<'g> {
+    /// An engine with the default settings.
+    pub fn new(game: &'g Game, space: MultisetSpace) -> MultisetEngine<'g> {
+        MultisetEngine::builder(game, space).build()
+    }
+
+    /// Settings for an engine over `space`.
+    pub fn builder(game: &'g Game, space: MultisetSpace) -> MultisetEngineBuilder<'g> {
+        MultisetEngineBuilder { game, space, parallel_threshold: CHUNK, memory_limit: None }
+    }
+
+    /// The game labelled.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// The space labelled.
+    pub fn space(&self) -> &MultisetSpace {
+        &self.space
+    }
+
+    /// Bytes a run over `endings` endings needs: the packed bits (one per position and
+    /// ending, `64 / endings` positions per word), the rank tables and the move tables.
+    pub fn memory_bytes(&self, endings: usize) -> u64 {
+        let packing = Packing { endings: endings.clamp(1, 3) as u32 };
+        let t = u64::from(self.space.total()) + 1;
+        let rank_tables = 8 * (t * t + t + 1);
+        packing.words(self.space.positions()).saturating_mul(8)
+            + rank_tables
+            + Predecessors::bytes_bound(self.space.total())
+    }
+
+    /// Refuses a run over `endings` endings that would need more than the memory limit,
+    /// before anything is allocated.
+    ///
+    /// # Errors
+    /// [`Error::NotASum`] for a game whose moves change several heaps or that has a pass
+    /// (a multiset holds heaps, not a shared resource or an order);
+    /// [`Error::MultisetsTooLarge`] with the bytes needed and allowed.
+    pub fn ensure_fits(&self, endings: usize) -> Result<()> {
+        self.game.require_sum("a space of multisets of heaps")?;
+        let need = self.memory_bytes(endings);
+        if need <= self.memory_limit {
+            return Ok(());
+        }
+        let what = self.describe();
+        Err(Error::MultisetsTooLarge { what, need_bytes: need, limit_bytes: self.memory_limit })
+    }
+
+    /// `words` zeroed mark words, or [`Error::OutOfMemory`] if the system refuses them
+    /// (`vec!` would abort the process instead).
+    fn zeroed_marks(&self, words: u64) -> Result<Vec<AtomicU64>> {
+        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let words = usize::try_from(words).map_err(|_| refused())?;
+        let mut marks = Vec::new();
+        marks.try_reserve_exact(words).map_err(|_| refused())?;
+        marks.resize_with(words, || AtomicU64::new(0));
+        Ok(marks)
+    }
+
+    /// The space as messages name it.
+    fn describe(&self) -> String {
+        format!(
+            "{}, every multiset of heaps of total at most {} ({} positions)",
+            self.game.spec(),
+            self.space.total(),
+            self.space.positions()
+        )
+    }
+
+    /// Labels every position under each of `endings` (at most three, without repeats)
+    /// in one pass, on rayon's current pool.
+    ///
+    /// # Errors
+    /// [`Error::MultisetsTooLarge`] if the tables do not fit in the memory limit;
+    /// [`Error::OutOfMemory`] if the system refuses them anyway; [`Error::Invalid`] for no
+    /// ending, a repeated one, or more than three.
+    pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<MultisetLabels> {
+        let mut distinct = endings.to_vec();
+        distinct.sort();
+        distinct.dedup();
+        if endings.is_empty() || distinct.len() != endings.len() {
+            return Err(Error::Invalid(format!("expected distinct endings, got {endings:?}")));
+        }
+        self.ensure_fits(endings.len())?;
+        let total = self.space.total();
+        let packing = Packing { endings: endings.len() as u32 };
+        let marks = self.zeroed_marks(packing.words(self.space.positions()))?;
+        let forces = endings
+            .iter()
+            .map(|&e| (e != Ending::Normal).then(|| e.terminal_sizes(self.game, total)))
+            .collect();
+        let solver = Solver {
+            space: &self.space,
+            moves: Predecessors::of(self.game, total),
+            forces,
+            packing,
+            marks,
+            parallel_threshold: self.parallel_threshold,
+            chunk: self.parallel_threshold.clamp(16, CHUNK),
+        };
+        solver.run(progress);
+        let words = solver.into_p_words();
+        Ok(MultisetLabels { space: self.space.clone(), endings: endings.to_vec(), packing, words })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+    use crate::model::multiset::Walk;
+
+    fn labels(spec: &str, total: u64) -> MultisetLabels {
+        let game = Game::parse(spec).unwrap();
+        let engine = MultisetEngine::new(&game, MultisetSpace::new(total).unwrap());
+        engine.label_all(&Ending::ALL, &NoProgress).unwrap()
+    }
+
+    #[test]
+    fn misere_kayles_single_heaps_that_are_p() {
+        let table = labels("octal:0.77", 40);
+        let p: Vec<u32> =
+            (1..=40).filter(|&h| table.label_of(Ending::Misere, &[h]) == Some(true)).collect();
+        assert_eq!(p, vec![1, 4, 9, 12, 20]);
+        assert_eq!(table.label_of(Ending::Normal, &[]), Some(true));
+        assert_eq!(table.label_of(Ending::Sj, &[]), Some(false));
+    }
+
+    #[test]
+    fn rank_after_ranks_the_changed_position() {
+        let space = MultisetSpace::new(40).unwrap();
+        let game = Game::octal("0.77").unwrap();
+        let solver = Solver {
+            space: &space,
+            moves: Predecessors::of(&game, 40),
+            forces: vec![None],
+            packing: Packing { endings: 1 },
+            marks: Vec::new(),
+            parallel_threshold: 0,
+            chunk: 16,
+        };
+        let walk = Walk::at(&[7, 7, 4, 2, 2, 2, 1]);
+        for (b, c, a) in [(0, 0, 3), (0, 0, 7), (4, 0, 6), (7, 2, 10), (2, 2, 5), (1, 0, 2)] {
+            let mut changed = walk.heaps();
+            for gone in [b, c].into_iter().filter(|&h| h > 0) {
+                let at = changed.iter().position(|&h| h == gone).unwrap();
+                changed.remove(at);
+            }
+            changed.push(a);
+            let total = changed.iter().sum();
+            let expected = space.rank(&changed).unwrap();
+            assert_eq!(solver.rank_after(walk.runs(), total, b, c, a), expected, "{b} {c} {a}");
+        }
+    }
+
+    #[test]
+    fn layer_prefixes_come_in_rank_order() {
+        for total in 1..=12 {
+            for heaps in 1..=total {
+                let prefixes = solve::layer_prefixes(total, heaps);
+                let mut sorted = prefixes.clone();
+                sorted.sort_unstable_by(|a, b| b.cmp(a));
+                assert_eq!(prefixes, sorted, "({total}, {heaps})");
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_and_counts_read_the_packed_bits() {
+        let table = labels("octal:0.137", 18);
+        let positions = table.space().positions();
+        for j in 0..3 {
+            let mut bits = vec![0u64; (positions as usize).div_ceil(64)];
+            table.chunk_bits(j, 0, positions as usize, &mut bits);
+            let ones: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
+            assert_eq!(ones, table.p_count(j));
+            for rank in 0..positions {
+                let bit = bits[rank as usize / 64] >> (rank % 64) & 1 == 1;
+                assert_eq!(bit, table.is_p(j, rank));
+            }
+        }
+    }
+
+    #[test]
+    fn runs_beyond_memory_and_bad_ending_lists_are_refused() {
+        let game = Game::nim();
+        let space = MultisetSpace::new(60).unwrap();
+        let engine = MultisetEngine::builder(&game, space).memory_limit(1 << 19).build();
+        let err = engine.label_all(&[Ending::Normal], &NoProgress).unwrap_err().to_string();
+        assert!(err.contains("total at most 60 (6639349 positions)"), "{err}");
+        let small = MultisetEngine::new(&game, MultisetSpace::new(3).unwrap());
+        assert!(small.label_all(&[Ending::Sj, Ending::Sj], &NoProgress).is_err());
+    }
+}

@@ -1,0 +1,226 @@
+//! Take-and-break move rules: octal codes and Grundy's game, as removal sets per heap.
+
+use std::fmt;
+
+/// An octal code `D0.D1D2…Dt`, stored without trailing zero digits.
+///
+/// Digit `Dk` says how a move that removes `k` tokens from one heap may leave it: bit 1
+/// the heap is taken whole (it had exactly `k` tokens), bit 2 one non-empty heap
+/// remains, bit 4 two non-empty heaps remain. `D0` is 0 or 4 (4: a heap may be split in
+/// two non-empty heaps without removing a token).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OctalCode {
+    /// `digits[k]` is `Dk`; `digits[0]` is 0 or 4; the last entry, if `k >= 1`, is not 0.
+    digits: Vec<u8>,
+}
+
+impl OctalCode {
+    /// Parses `D0.D1D2…` (`0.77`, `4.07`); the error says what is wrong, in words.
+    ///
+    /// # Errors
+    /// A sentence naming the bad character or the missing part.
+    pub fn parse(code: &str) -> Result<OctalCode, String> {
+        let code = code.trim();
+        if code.is_empty() {
+            return Err("the code is empty: expected D0.D1D2... such as 0.77".into());
+        }
+        let mut chars = code.chars();
+        let lead = chars.next().unwrap_or('0');
+        if chars.next() != Some('.') {
+            return Err("expected D0.D1D2... with D0 = 0 or 4 and a point after it".into());
+        }
+        let d0 = match lead {
+            '0' => 0,
+            '4' => 4,
+            other => {
+                return Err(format!("the digit before the point must be 0 or 4, got '{other}'"))
+            }
+        };
+        let mut digits = vec![d0];
+        for (index, c) in chars.enumerate() {
+            match c.to_digit(8) {
+                Some(d) => digits.push(d as u8),
+                None => {
+                    let k = index + 1;
+                    return Err(format!("'{c}' (digit D{k}) is not an octal digit 0-7"));
+                }
+            }
+        }
+        if digits.len() == 1 {
+            return Err(format!("no digits after the point (write {lead}.0 for none)"));
+        }
+        while digits.len() > 1 && digits[digits.len() - 1] == 0 {
+            digits.pop();
+        }
+        Ok(OctalCode { digits })
+    }
+
+    /// The digit `Dk` (0 beyond the last non-zero digit).
+    pub fn digit(&self, k: usize) -> u8 {
+        self.digits.get(k).copied().unwrap_or(0)
+    }
+
+    /// The removal sets this code allows.
+    pub fn heap_rule(&self) -> HeapRule {
+        let with_bit = |bit: u8| -> Vec<u32> {
+            (0..self.digits.len())
+                .filter(|&k| self.digits[k] & bit != 0)
+                .map(|k| k as u32)
+                .collect()
+        };
+        HeapRule {
+            // D0's bits 1 and 2 are never set, so k = 0 appears only among the splits.
+            vanish: with_bit(1),
+            shrink: with_bit(2),
+            split: with_bit(4),
+            unequal_split: false,
+        }
+    }
+}
+
+impl fmt::Display for OctalCode {
+    /// Canonical text: `D0.` then `D1…Dt` without trailing zeros (`0.0` when there is none).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.", self.digits[0])?;
+        if self.digits.len() == 1 {
+            return f.write_str("0");
+        }
+        self.digits[1..].iter().try_for_each(|d| write!(f, "{d}"))
+    }
+}
+
+/// How one heap may move in a take-and-break game: remove `k` tokens and leave zero, one
+/// or two non-empty heaps. Octal games and Grundy's game are both described this way.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeapRule {
+    /// `k` (ascending) such that a heap of exactly `k` tokens may be taken whole.
+    pub vanish: Vec<u32>,
+    /// `k >= 1` (ascending) such that a heap of `n > k` tokens may become one heap of `n - k`.
+    pub shrink: Vec<u32>,
+    /// `k >= 0` (ascending) such that a heap of `n >= k + 2` tokens may become two
+    /// non-empty heaps with `n - k` tokens in all.
+    pub split: Vec<u32>,
+    /// Whether the two heaps of a split must differ in size (Grundy's game).
+    pub unequal_split: bool,
+}
+
+impl HeapRule {
+    /// Grundy's game: split a heap into two non-empty heaps of different sizes.
+    pub fn grundys_game() -> HeapRule {
+        HeapRule { vanish: Vec::new(), shrink: Vec::new(), split: vec![0], unequal_split: true }
+    }
+
+    /// What a heap of `n` tokens may become, as pairs `(a, b)` with `a >= b >= 0` where 0
+    /// is no heap: `(0, 0)` the heap is taken whole, `(a, 0)` one heap remains, `(a, b)`
+    /// with `b >= 1` two remain. Without repeats, in ascending order.
+    pub fn options(&self, n: u32) -> Vec<(u32, u32)> {
+        let mut options = Vec::new();
+        if self.vanish.binary_search(&n).is_ok() {
+            options.push((0, 0));
+        }
+        for &k in self.shrink.iter().take_while(|&&k| k < n) {
+            options.push((n - k, 0));
+        }
+        for &k in self.split.iter().take_while(|&&k| k + 2 <= n) {
+            let rest = n - k;
+            for b in 1..=rest / 2 {
+                if !(self.unequal_split && 2 * b == rest) {
+                    options.push((rest - b, b));
+                }
+            }
+        }
+        options.sort_unstable();
+        options.dedup();
+        options
+    }
+
+    /// Whether a heap of `n` tokens has a move (without listing them).
+    pub fn has_moves(&self, n: u32) -> bool {
+        let splits = |&k: &u32| {
+            let rest = n.saturating_sub(k);
+            k + 2 <= n && !(self.unequal_split && rest < 3)
+        };
+        self.vanish.binary_search(&n).is_ok()
+            || self.shrink.first().is_some_and(|&k| k < n)
+            || self.split.iter().any(splits)
+    }
+
+    /// `t`, the most tokens one move removes (0 when no move removes any).
+    pub fn max_removal(&self) -> u32 {
+        [&self.vanish, &self.shrink, &self.split]
+            .iter()
+            .filter_map(|set| set.last().copied())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether some move leaves two heaps.
+    pub fn splits(&self) -> bool {
+        !self.split.is_empty()
+    }
+
+    /// Whether some move splits a heap without removing a token: such a move keeps the
+    /// total and adds a heap (`D0 = 4`, Grundy's game).
+    pub fn splits_in_place(&self) -> bool {
+        self.split.first() == Some(&0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(code: &str) -> HeapRule {
+        OctalCode::parse(code).unwrap().heap_rule()
+    }
+
+    #[test]
+    fn codes_are_kept_without_trailing_zeros() {
+        for (input, canonical) in [("0.77", "0.77"), ("0.770", "0.77"), ("4.07", "4.07")] {
+            assert_eq!(OctalCode::parse(input).unwrap().to_string(), canonical);
+        }
+        assert_eq!(OctalCode::parse("0.0").unwrap().to_string(), "0.0");
+        assert_eq!(OctalCode::parse("0.137").unwrap().digit(3), 7);
+    }
+
+    #[test]
+    fn malformed_codes_name_the_problem() {
+        assert!(OctalCode::parse("").unwrap_err().contains("empty"));
+        assert!(OctalCode::parse("77").unwrap_err().contains("D0 = 0 or 4"));
+        assert!(OctalCode::parse("2.7").unwrap_err().contains("'2'"));
+        assert_eq!(
+            OctalCode::parse("0.78").unwrap_err(),
+            "'8' (digit D2) is not an octal digit 0-7"
+        );
+        assert!(OctalCode::parse("0.").unwrap_err().contains("0.0"));
+    }
+
+    #[test]
+    fn kayles_and_grundys_game_have_the_expected_options() {
+        // Kayles, heap 4: remove 1 leaving 3 or 2+1; remove 2 leaving 2 or 1+1.
+        assert_eq!(rule("0.77").options(4), vec![(1, 1), (2, 0), (2, 1), (3, 0)]);
+        assert_eq!(rule("0.77").options(2), vec![(0, 0), (1, 0)]);
+        assert_eq!(HeapRule::grundys_game().options(6), vec![(4, 2), (5, 1)]);
+        assert!(HeapRule::grundys_game().options(2).is_empty());
+        assert_eq!(rule("4.0").options(4), vec![(2, 2), (3, 1)]);
+    }
+
+    #[test]
+    fn has_moves_agrees_with_the_options() {
+        let rules =
+            [rule("0.77"), rule("0.07"), rule("0.137"), rule("4.07"), HeapRule::grundys_game()];
+        for r in &rules {
+            for n in 0..30 {
+                assert_eq!(r.has_moves(n), !r.options(n).is_empty(), "{r:?} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn removal_bounds_and_split_kinds() {
+        assert_eq!(rule("0.137").max_removal(), 3);
+        assert_eq!(HeapRule::grundys_game().max_removal(), 0);
+        assert!(rule("4.07").splits_in_place() && !rule("0.07").splits_in_place());
+        assert!(!rule("0.33").splits() && rule("0.77").splits());
+    }
+}

@@ -1,0 +1,122 @@
+//! The default suite's take-and-break games: Kayles, Dawson's Kayles and Dawson's Chess
+//! over multisets of heaps, their certified periods, and what their tables show.
+
+use crate::analysis::multisets::{compare_multiset_labels, MULTISET_CRITERIA};
+use crate::analysis::period::{find_period, Certificate, PeriodOutcome};
+use crate::analysis::verify::Finding;
+use crate::engine::multiset::{MultisetEngine, MultisetLabels};
+use crate::engine::Progress;
+use crate::error::Result;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
+use crate::model::multiset::MultisetSpace;
+use crate::suite::SUITE_LIMIT;
+
+/// The bound on the total of the suite's multiset spaces (1.3 million positions each).
+pub const SUITE_TOTAL: u32 = 50;
+
+/// Heap sizes whose Grundy values the suite writes and certifies the periods from.
+pub const PERIOD_MAX: u32 = 300;
+
+/// The misère P-positions listed (and written to `data/misere-p/`) up to this total.
+pub const MISERE_P_TOTAL: u32 = 10;
+
+/// One take-and-break game of the suite, with its common name.
+#[derive(Clone, Debug)]
+pub struct TakeBreakJob {
+    /// The game, `octal:CODE`.
+    pub game: Game,
+    /// Its name in the literature.
+    pub name: &'static str,
+}
+
+/// Kayles (`0.77`), Dawson's Kayles (`0.07`) and Dawson's Chess (`0.137`).
+///
+/// # Errors
+/// Only if a built-in code were malformed (a test parses them).
+pub fn takebreak_suite() -> Result<Vec<TakeBreakJob>> {
+    let job = |code: &str, name| Ok(TakeBreakJob { game: Game::octal(code)?, name });
+    vec![job("0.77", "Kayles"), job("0.07", "Dawson's Kayles"), job("0.137", "Dawson's Chess")]
+        .into_iter()
+        .collect()
+}
+
+/// What the suite learns about one take-and-break game from its tables.
+#[derive(Clone, Debug)]
+pub struct TakeBreakFacts {
+    /// The game and its name.
+    pub job: TakeBreakJob,
+    /// The period of its Grundy values from heap sizes `0..=PERIOD_MAX`.
+    pub period: PeriodOutcome,
+    /// Verify's findings over the multisets of total at most [`SUITE_TOTAL`], every
+    /// ending and criterion.
+    pub findings: Vec<Finding>,
+    /// The misère P-positions of total at most [`MISERE_P_TOTAL`], in rank order.
+    pub misere_p: Vec<Vec<u32>>,
+    /// Single heaps of at most [`SUITE_TOTAL`] tokens that are misère P.
+    pub misere_p_heaps: Vec<u32>,
+    /// Positions where misère play and the SJ rule label differently, and the first.
+    pub misere_sj_differ: (u64, Option<Vec<u32>>),
+    /// Heap sizes up to [`SUITE_TOTAL`] of Grundy value 0 that still have a move: the SJ
+    /// rule ends the game at them where misère play goes on.
+    pub zero_heaps_with_moves: Vec<u32>,
+}
+
+/// Labels one game's multisets under every ending (`progress` counts them), compares
+/// them with every criterion, and reads the facts the report states from them.
+///
+/// # Errors
+/// The engine's refusal of a table that does not fit in memory.
+pub fn takebreak_facts(job: &TakeBreakJob, progress: &dyn Progress) -> Result<TakeBreakFacts> {
+    let game = &job.game;
+    let engine = MultisetEngine::new(game, MultisetSpace::new(SUITE_TOTAL.into())?);
+    let labels = engine.label_all(&Ending::ALL, progress)?;
+    let findings = compare_multiset_labels(game, &labels, &MULTISET_CRITERIA, SUITE_LIMIT);
+    let grundy = game.grundy(PERIOD_MAX);
+    let space = labels.space();
+    let misere = 1;
+    let misere_p = (0..space.first_rank(MISERE_P_TOTAL + 1))
+        .filter(|&rank| labels.is_p(misere, rank))
+        .map(|rank| space.unrank(rank))
+        .collect();
+    let misere_p_heaps = (1..=SUITE_TOTAL)
+        .filter(|&h| labels.label_of(Ending::Misere, &[h]) == Some(true))
+        .collect();
+    let zero_heaps_with_moves =
+        (1..=SUITE_TOTAL).filter(|&h| grundy[h as usize] == 0 && game.has_moves(h)).collect();
+    Ok(TakeBreakFacts {
+        job: job.clone(),
+        period: find_period(Certificate::for_game(game), &grundy),
+        findings,
+        misere_p,
+        misere_p_heaps,
+        misere_sj_differ: differences(&labels, 1, 2),
+        zero_heaps_with_moves,
+    })
+}
+
+/// Positions where the `i`-th and `j`-th endings' labels differ, and the first of them.
+fn differences(labels: &MultisetLabels, i: usize, j: usize) -> (u64, Option<Vec<u32>>) {
+    let positions = labels.space().positions();
+    let mut differ = (0..positions).filter(|&rank| labels.is_p(i, rank) != labels.is_p(j, rank));
+    let first = differ.next();
+    let count = u64::from(first.is_some()) + differ.count() as u64;
+    (count, first.map(|rank| labels.space().unrank(rank)))
+}
+
+/// The `nimtab solve` command that writes a game's misère P-positions of small totals.
+pub fn misere_p_command(game: &Game) -> String {
+    format!("nimtab solve --game {} --total {MISERE_P_TOTAL} --rules misere --only p", game.spec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suite_games_parse() {
+        let jobs = takebreak_suite().unwrap();
+        let specs: Vec<&str> = jobs.iter().map(|j| j.game.spec()).collect();
+        assert_eq!(specs, ["octal:0.77", "octal:0.07", "octal:0.137"]);
+    }
+}

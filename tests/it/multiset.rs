@@ -1,0 +1,255 @@
+//! Multiset spaces (`--total T`): every cell of `solve` against the reference, the row
+//! order, thread independence, verify and check, info and the refusals.
+
+use nimtab::{Ending, Game, MultisetEngine, MultisetLabels, MultisetSpace, NoProgress};
+use proptest::prelude::*;
+
+use crate::support::cli::run;
+use crate::support::multiset_reference::{all_multisets, TbGame, TbReference, TbRule};
+use crate::support::with_threads;
+use crate::takebreak::GAMES;
+
+const RULES: [TbRule; 3] = [TbRule::Normal, TbRule::Misere, TbRule::Sj];
+
+/// Parses a `solve --total` row: heaps, total, gxor and the labels.
+fn parse_row(line: &str) -> (Vec<u32>, u32, u32, Vec<bool>) {
+    let cells: Vec<&str> = line.split(',').collect();
+    let heaps = cells[0].split(' ').filter(|s| !s.is_empty()).map(|h| h.parse().unwrap()).collect();
+    let labels = cells[3..].iter().map(|&c| c == "P").collect();
+    (heaps, cells[1].parse().unwrap(), cells[2].parse().unwrap(), labels)
+}
+
+#[test]
+fn solve_total_agrees_with_the_reference_on_every_cell_up_to_total_14() {
+    for spec in GAMES {
+        let r = run(&["solve", "--game", spec, "--total", "14"]);
+        assert_eq!(r.status, 0, "{spec}: {}", r.stderr);
+        let mut lines = r.stdout.lines();
+        assert_eq!(lines.next(), Some("heaps,total,gxor,normal,misere,sj"));
+        let mut references: Vec<TbReference> =
+            RULES.iter().map(|&rule| TbReference::new(TbGame::parse(spec), rule)).collect();
+        let rows: Vec<_> = lines.map(parse_row).collect();
+        assert_eq!(rows.len(), all_multisets(14).len(), "{spec}: one row per multiset");
+        for (heaps, total, gxor, labels) in &rows {
+            assert_eq!(heaps.iter().sum::<u32>(), *total);
+            let g = heaps.iter().fold(0, |x, &h| x ^ references[0].grundy(h));
+            assert_eq!(*gxor, g, "{spec} {heaps:?}");
+            for (reference, &label) in references.iter_mut().zip(labels) {
+                assert_eq!(label, reference.is_p(heaps), "{spec} {heaps:?}");
+            }
+        }
+        // Rows by total, then in reverse lexicographic order of the non-increasing heaps.
+        let keys: Vec<(u32, Vec<u32>)> = rows.iter().map(|r| (r.1, r.0.clone())).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        assert_eq!(keys, sorted, "{spec}");
+        assert!(rows.iter().all(|r| r.0.windows(2).all(|w| w[0] >= w[1])));
+    }
+}
+
+#[test]
+fn the_first_rows_show_the_empty_position_and_the_order() {
+    let r = run(&["solve", "--game", "octal:0.77", "--total", "4"]);
+    let expected = "heaps,total,gxor,normal,misere,sj\n,0,0,P,N,N\n1,1,1,N,P,P\n2,2,2,N,N,N\n\
+                    1 1,2,0,P,N,N\n3,3,3,N,N,N\n2 1,3,3,N,N,N\n1 1 1,3,1,N,P,P\n4,4,1,N,P,P\n\
+                    3 1,4,2,N,N,N\n2 2,4,0,P,P,P\n2 1 1,4,2,N,N,N\n1 1 1 1,4,0,P,N,N\n";
+    assert_eq!(r.stdout, expected);
+}
+
+#[test]
+fn misere_kayles_p_positions_of_small_totals() {
+    let r =
+        run(&["solve", "--game", "octal:0.77", "--total", "8", "--rules", "misere", "--only", "p"]);
+    let found: Vec<&str> = r.stdout.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let expected = [
+        "1",
+        "1 1 1",
+        "4",
+        "2 2",
+        "1 1 1 1 1",
+        "5 1",
+        "4 1 1",
+        "3 3",
+        "3 2 1",
+        "2 2 1 1",
+        "1 1 1 1 1 1 1",
+        "5 1 1 1",
+        "4 1 1 1 1",
+        "3 3 1 1",
+        "3 2 1 1 1",
+        "2 2 2 2",
+        "2 2 1 1 1 1",
+    ];
+    assert_eq!(found, expected);
+}
+
+fn labels(game: &Game, total: u64, threads: usize) -> MultisetLabels {
+    let space = MultisetSpace::new(total).unwrap();
+    let engine = MultisetEngine::builder(game, space).parallel_threshold(0).build();
+    with_threads(threads, || engine.label_all(&Ending::ALL, &NoProgress).unwrap())
+}
+
+#[test]
+fn labels_do_not_depend_on_the_thread_count() {
+    let graph =
+        Game::graph("graph:test", &[(1, 0), (3, 1), (4, 2), (5, 4), (7, 3), (7, 0)]).unwrap();
+    let games =
+        ["octal:0.77", "octal:4.07", "grundys-game", "nim"].map(|s| Game::parse(s).unwrap());
+    for game in games.iter().chain([&graph]) {
+        let one = labels(game, 24, 1);
+        for threads in [2, 3] {
+            assert!(one == labels(game, 24, threads), "{} with {threads} threads", game.spec());
+        }
+    }
+}
+
+#[test]
+fn solve_output_is_byte_identical_for_any_thread_count() {
+    // Totals from 35 up hold more than 16384 positions each: those layers run in parallel.
+    let solve = |threads: &str| {
+        let args = ["--threads", threads, "solve", "--game", "octal:0.137", "--total", "38"];
+        let r = run(&[&args[..], &["--rules", "misere", "--only", "p"]].concat());
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let one = solve("1");
+    assert!(one.lines().count() > 10_000);
+    assert_eq!(one, solve("2"));
+    assert_eq!(one, solve("3"));
+}
+
+#[test]
+fn move_graphs_and_nim_are_labelled_over_multisets_as_the_reference_says() {
+    let pairs = vec![(1, 0), (2, 0), (2, 1), (3, 2), (5, 3), (6, 1), (6, 5)];
+    let graph = Game::graph("graph:test", &pairs).unwrap();
+    let table = labels(&graph, 16, 2);
+    for (j, &rule) in RULES.iter().enumerate() {
+        let mut reference = TbReference::new(TbGame::Graph(pairs.clone()), rule);
+        for heaps in all_multisets(16) {
+            assert_eq!(table.label_of(Ending::ALL[j], &heaps), Some(reference.is_p(&heaps)));
+        }
+    }
+    let nim = labels(&Game::nim(), 26, 2);
+    for heaps in all_multisets(26) {
+        let xor_zero = heaps.iter().fold(0, |x, &h| x ^ h) == 0;
+        assert_eq!(nim.label_of(Ending::Normal, &heaps), Some(xor_zero), "{heaps:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn random_octal_codes_agree_with_the_reference(
+        d0 in prop_oneof![Just(0u8), Just(4u8)],
+        digits in proptest::collection::vec(0u8..8, 1..=3),
+    ) {
+        let tail: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+        let spec = format!("octal:{d0}.{tail}");
+        let table = labels(&Game::parse(&spec).unwrap(), 10, 2);
+        for (j, &rule) in RULES.iter().enumerate() {
+            let mut reference = TbReference::new(TbGame::parse(&spec), rule);
+            for heaps in all_multisets(10) {
+                let expected = reference.is_p(&heaps);
+                prop_assert_eq!(table.label_of(Ending::ALL[j], &heaps), Some(expected), "{}", spec);
+            }
+        }
+    }
+}
+
+#[test]
+fn verify_total_names_the_space_and_finds_the_theorems() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let r = run(&[
+        "verify",
+        "--game",
+        "octal:0.77",
+        "--total",
+        "12",
+        "--out",
+        out,
+        "--strict",
+        "--rules",
+        "normal",
+    ]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines[1], "octal:0.77,any,total<=12,normal,xor,272,58,272,0,");
+    assert_eq!(lines[2], "octal:0.77,any,total<=12,normal,anti-nim,272,58,237,35,");
+    let cex = std::fs::read_to_string(dir.path().join("counterexamples.csv")).unwrap();
+    assert!(cex
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("octal:0.77,any,total<=12,normal,anti-nim,,P,N"));
+    // SJ under the SJ rule is no theorem for a game that splits heaps: no THEOREM FAILED.
+    let sj = run(&[
+        "verify",
+        "--game",
+        "octal:0.77",
+        "--total",
+        "12",
+        "--rules",
+        "sj",
+        "--criteria",
+        "sj",
+        "--strict",
+    ]);
+    assert_eq!(sj.status, 0, "{}", sj.stderr);
+    assert!(sj.stdout.contains("(5 1) dp P") && !sj.stdout.contains("THEOREM"), "{}", sj.stdout);
+}
+
+#[test]
+fn check_total_reads_heaps_in_non_increasing_order() {
+    let claim = |text: &str| {
+        run(&["check", "--game", "nim", "--total", "16", "--rule", "normal", "--claim-p", text])
+    };
+    // 915 multisets of total at most 16; h1 is the largest heap, a missing heap reads 0.
+    for text in [
+        "xor == 0",
+        "xor == 0 && h1 == max && h1 >= h2 && h2 >= h3",
+        "gxor == 0 && (h16 == 0 || n == 16)",
+    ] {
+        let r = claim(text);
+        assert_eq!(r.status, 0, "{text}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("game nim, rule normal, every multiset of heaps of total <= 16"));
+        assert!(r.stdout.contains("the claim holds on all 915 positions"), "{}", r.stdout);
+    }
+    let pairs = claim("n == 2 && h1 == h2");
+    assert_eq!(pairs.status, 1);
+    assert!(pairs.stdout.contains("  any        915"), "{}", pairs.stdout);
+    assert!(pairs.stdout.contains("() is P"), "{}", pairs.stdout);
+    assert!(pairs.stdout.contains("nim,any,total<=16,normal,n == 2 && h1 == h2,3 2 1,P,N"));
+}
+
+#[test]
+fn info_total_counts_positions_and_memory() {
+    let r = run(&["info", "--game", "octal:0.77", "--total", "80"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("positions            123223639 (every multiset"), "{}", r.stdout);
+    assert!(r.stdout.contains("for 3 rules"));
+}
+
+#[test]
+fn total_errors_are_one_line_with_status_2() {
+    for (args, says) in [
+        (
+            &["solve", "--game", "nim", "--total", "400"][..],
+            "--total 400 is above the largest total, 372",
+        ),
+        (&["verify", "--game", "octal:0.77", "--total", "300"], "lower --total"),
+        (&["solve", "--game", "nim", "--total", "-1"], "--total must be a non-negative integer"),
+        (&["solve", "--game", "nim", "--total", "5", "--heaps", "2"], "cannot be used with"),
+        (&["solve", "--game", "nim", "--total", "5", "--canonical"], "cannot be used with"),
+    ] {
+        let r = run(args);
+        assert_eq!(r.status, 2, "{args:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    }
+    let too_large = run(&["verify", "--game", "octal:0.77", "--total", "300"]).stderr;
+    assert!(too_large
+        .contains("space too large: octal:0.77, every multiset of heaps of total at most 300"));
+}
