@@ -3,7 +3,7 @@
 //!
 //! A chunk plays the part of a tuple space's row: its positions' bits are packed into
 //! words (bit `i` for rank `first + i`), predictions are packed the same way, and the
-//! shared [`Disagreements`] counts them and keeps the counterexamples of smallest rank.
+//! shared `Disagreements` tally counts them and keeps the counterexamples of smallest rank.
 
 use rayon::prelude::*;
 
