@@ -27,6 +27,7 @@ mod row_kind;
 mod run;
 mod schedule;
 mod shared_rows;
+mod sorted_planes;
 mod sources;
 mod subtract;
 mod visitor;

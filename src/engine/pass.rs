@@ -73,8 +73,11 @@ impl Pass<'_, '_, '_> {
     /// Labels every row, streaming each finished row to `visitor`.
     pub(crate) fn run<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
         let e = self.engine;
-        if e.kind == RowKind::Nim && e.layout.mode() == Mode::Full && e.layout.prefix_len() >= 1 {
-            return self.run_planes(visitor, progress);
+        if e.kind == RowKind::Nim && e.layout.prefix_len() >= 1 {
+            return match e.layout.mode() {
+                Mode::Full => self.run_planes(visitor, progress),
+                Mode::Canonical => self.run_sorted_planes(visitor, progress),
+            };
         }
         let layout = &e.layout;
         let schedule = Schedule {
@@ -150,8 +153,8 @@ impl Pass<'_, '_, '_> {
         let row = layout.row_index(&scratch.prefix);
         self.block_forced(scratch, row as usize);
         match self.engine.kind {
-            // Full-mode Nim with a prefix runs by planes; here: canonical, or no prefix.
-            RowKind::Nim => self.nim_row(scratch, lo),
+            // Nim with a prefix runs by planes; here: the one row of a single heap.
+            RowKind::Nim => self.nim_row(scratch),
             RowKind::Lines => self.lines_row(scratch, row as usize),
             RowKind::Sources => self.sources_row(scratch),
             RowKind::Explicit => self.explicit_row(scratch, lo),

@@ -47,32 +47,10 @@ pub(crate) fn general_sources_canonical(e: &Engine<'_>, scratch: &mut Scratch) {
     }
 }
 
-/// Canonical Nim: for each distinct prefix value `a`, the accumulator of the prefix
-/// without one `a` holds the P-rows of every prefix with `a` lowered. The last heap can
-/// also drop below the prefix's largest heap `m`; that reaches a P-position iff bit `m`
-/// of the accumulator of the prefix without `m` is set. Returns that accumulator's
-/// row + 1 (0 if there is no prefix).
-pub(crate) fn nim_sources_canonical(e: &Engine<'_>, scratch: &mut Scratch) -> usize {
-    scratch.sources.clear();
-    let Some(ranker) = &e.short_ranker else { return 0 };
-    for i in distinct_values(&scratch.prefix) {
-        let slot = short_rank(ranker, &scratch.prefix, i, &mut scratch.other);
-        scratch.sources.push(slot);
-    }
-    scratch.sources.last().map_or(0, |&slot| slot + 1)
-}
-
 /// Positions of the last copy of each value of a sorted tuple: lowering any copy of a
 /// value gives the same sorted tuple, so one copy stands for all.
 fn distinct_values(sorted: &[u32]) -> impl Iterator<Item = usize> + '_ {
     (0..sorted.len()).filter(|&i| i + 1 == sorted.len() || sorted[i] != sorted[i + 1])
-}
-
-/// Rank of `sorted` with element `i` removed, using `buf` as scratch.
-fn short_rank(ranker: &CanonicalRanker, sorted: &[u32], i: usize, buf: &mut Vec<u32>) -> usize {
-    buf.clear();
-    buf.extend(sorted.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &h)| h));
-    ranker.rank(buf) as usize
 }
 
 /// Rank of `sorted` with element `i` replaced by the smaller `value`, re-sorted.
