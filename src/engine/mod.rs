@@ -28,6 +28,7 @@ mod run;
 mod schedule;
 mod shared_rows;
 mod sorted_planes;
+mod sorted_table_planes;
 mod sources;
 mod subtract;
 mod visitor;

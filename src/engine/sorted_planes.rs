@@ -18,6 +18,7 @@ use crate::engine::layout::first_values;
 use crate::engine::nim::solve_nim_row;
 use crate::engine::pass::{block_pass_columns, Pass};
 use crate::engine::schedule::{run_layers, Schedule};
+use crate::engine::sources::distinct_values;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::model::canonical::CanonicalRanker;
 use crate::model::enumerate::for_each_with_sum;
@@ -62,9 +63,16 @@ impl Pass<'_, '_, '_> {
             let mut done = 0;
             let mut buf = std::mem::take(&mut scratch.outer);
             buf[0] = first;
-            for_each_with_sum(&mut buf, 1, sum - u64::from(first), max, Mode::Canonical, &mut |o| {
-                done += self.sorted_plane(o, scratch, visitor, acc);
-            });
+            for_each_with_sum(
+                &mut buf,
+                1,
+                sum - u64::from(first),
+                max,
+                Mode::Canonical,
+                &mut |o| {
+                    done += self.sorted_plane(o, scratch, visitor, acc);
+                },
+            );
             scratch.outer = buf;
             done
         };
@@ -95,7 +103,8 @@ impl Pass<'_, '_, '_> {
     ) -> u64 {
         let e = self.engine;
         let ranker = e.short_ranker.as_ref().expect("canonical Nim has a short ranker");
-        let (w, r, max) = (e.layout.words_per_row(), e.layout.space().radix() as usize, e.layout.space().max());
+        let (w, r, max) =
+            (e.layout.words_per_row(), e.layout.space().radix() as usize, e.layout.space().max());
         let top = outer.last().copied().unwrap_or(0);
         s.prefix.clear();
         s.prefix.extend_from_slice(outer);
@@ -177,7 +186,7 @@ fn stream_starts(
     streams: &mut Vec<(usize, u32)>,
 ) {
     streams.clear();
-    for i in (0..outer.len()).filter(|&i| i + 1 == outer.len() || outer[i] != outer[i + 1]) {
+    for i in distinct_values(outer) {
         buf.clear();
         buf.extend(outer.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &h)| h));
         buf.push(top);
