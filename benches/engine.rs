@@ -48,12 +48,14 @@ const fn case(name: &'static str, heaps: usize, max: u32, game: fn() -> Game) ->
     Case { name, heaps, max, canonical: false, game, job: Job::Verify }
 }
 
-const CASES: [Case; 11] = [
+const CASES: [Case; 13] = [
     case("nim-3-255", 3, 255, Game::nim),
     case("nim-4-255", 4, 255, Game::nim),
     case("sub134-3-1023", 3, 1023, subtract_134),
     case("graph-3-1023", 3, 1023, random_graph),
     Case { canonical: true, ..case("nim-6-63-canonical", 6, 63, Game::nim) },
+    Case { canonical: true, ..case("nim-5-255-canonical", 5, 255, Game::nim) },
+    Case { canonical: true, ..case("sub134-5-127-canonical", 5, 127, subtract_134) },
     case("wythoff-2-65535", 2, 65535, Game::wythoff),
     case("moore2-4-63", 4, 63, moore_2),
     Case { job: Job::Grundy, ..case("circular2-5-31-pass-grundy", 5, 31, circular_2_pass) },

@@ -3,7 +3,7 @@
 use crate::analysis::criteria::Criterion;
 use crate::analysis::predictor::RowPredictor;
 use crate::analysis::tally::{p_count, Disagreements, Tally};
-use crate::engine::{Engine, Progress, RowView, RowVisitor};
+use crate::engine::{valid_columns, Engine, Progress, RowView, RowVisitor};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
@@ -60,6 +60,8 @@ struct VerifyAcc {
     disagreements: Vec<Disagreements>,
     /// One row of words for predictions that are not stored densely.
     scratch: Vec<u64>,
+    /// One row of words: a prediction restricted to the row's columns.
+    within: Vec<u64>,
 }
 
 /// The row visitor that compares DP rows with criterion predictions.
@@ -83,6 +85,7 @@ impl RowVisitor for Comparer<'_> {
                 .map(|_| Disagreements::new(self.limit))
                 .collect(),
             scratch: vec![0; self.words],
+            within: vec![0; self.words],
         }
     }
 
@@ -112,9 +115,13 @@ impl Comparer<'_> {
     /// Counts and compares the row in one pass state (`None` without a pass).
     fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<bool>) {
         let available = pass == Some(true);
-        acc.positions += (self.columns - row.lo as usize) as u64;
+        let lo = row.lo as usize;
+        // Canonical rows start at `lo`: the words below it are clear in the DP rows and
+        // outside the row in the predictions.
+        let from = lo / 64;
+        acc.positions += (self.columns - lo) as u64;
         for (j, count) in acc.p_positions.iter_mut().enumerate() {
-            *count += p_count(row.state_bits(j, available));
+            *count += p_count(&row.state_bits(j, available)[from..]);
         }
         if self.criteria.is_empty() {
             return;
@@ -124,12 +131,25 @@ impl Comparer<'_> {
         for (c, &criterion) in self.criteria.iter().enumerate() {
             // The prediction depends on the row only, not on the ending: look it up once.
             let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
+            for (i, (out, &word)) in acc.within.iter_mut().zip(predicted).enumerate().skip(from) {
+                *out = word & valid_columns(i, lo, self.columns);
+            }
             for j in 0..self.endings {
-                let tally = &mut acc.disagreements[j * c_count + c];
-                tally.compare_row(row, pass, row.state_bits(j, available), predicted, self.columns);
+                let dp_bits = row.state_bits(j, available);
+                // Most rows agree with most criteria: a word-wise check first.
+                if differs(&dp_bits[from..], &acc.within[from..]) {
+                    let tally = &mut acc.disagreements[j * c_count + c];
+                    tally.compare_row(row, pass, dp_bits, &acc.within, self.columns);
+                }
             }
         }
     }
+}
+
+/// Whether two rows of words differ anywhere.
+#[inline]
+fn differs(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).fold(0, |any, (x, y)| any | (x ^ y)) != 0
 }
 
 /// Labels the engine's space under every ending and compares every position with each

@@ -29,6 +29,8 @@ mod row_kind;
 mod run;
 mod schedule;
 mod shared_rows;
+mod sorted_planes;
+mod sorted_table_planes;
 mod sources;
 mod subtract;
 mod visitor;

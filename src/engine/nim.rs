@@ -10,32 +10,20 @@
 use crate::engine::bits::{first_set, or_into};
 use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::schedule::{run_layers, Schedule};
-use crate::engine::sources::nim_sources_canonical;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::Mode;
 
 impl Pass<'_, '_, '_> {
-    /// A canonical Nim row (or the one row of a 1-heap space), on every track.
-    pub(crate) fn nim_row(&self, scratch: &mut Scratch, lo: u32) {
+    /// The one row of a single heap (no prefix, so no sources), on every track.
+    pub(crate) fn nim_row(&self, scratch: &mut Scratch) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
-        let below = nim_sources_canonical(e, scratch);
-        for (j, track) in self.tracks.iter().enumerate() {
-            let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
-            for &slot in &scratch.sources {
-                track.accumulators.or_into(slot, blocked);
-            }
+        for j in 0..self.tracks.len() {
             self.block_pass(j, scratch);
-            let below_p = below != 0 && track.accumulators.bit(below - 1, lo as usize);
             let (blocked, row) =
                 (&scratch.blocked[j * w..(j + 1) * w], &mut scratch.rows[j * w..(j + 1) * w]);
-            solve_nim_row(lo as usize, r, below_p, blocked, row);
-            if let Some(column) = first_set(row) {
-                for &slot in &scratch.sources {
-                    track.accumulators.set_bit(slot, column);
-                }
-            }
+            solve_nim_row(0, r, false, blocked, row);
         }
     }
 

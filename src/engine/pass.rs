@@ -10,7 +10,7 @@ use crate::engine::bits::{clear_below, or_into, set_bit};
 use crate::engine::general::solve_general_row;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
-use crate::engine::sources::{general_sources_canonical, general_sources_full};
+use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::engine::{Engine, RowKind};
@@ -43,13 +43,16 @@ pub(crate) struct Pass<'e, 'g, 'a> {
 /// Per-task scratch buffers, allocated once per task, never per position.
 pub(crate) struct Scratch {
     /// The enumerator's buffer; `prefix` is the copy the row is labelled from.
-    enumeration: Vec<u32>,
+    pub enumeration: Vec<u32>,
     pub prefix: Vec<u32>,
     pub other: Vec<u32>,
     /// Rows (accumulator or table) that block this row; the same for every track.
     pub sources: Vec<usize>,
     /// Canonical table rows: `(column, row)` pairs to preload below the prefix max.
     pub preload: Vec<(u32, usize)>,
+    /// Canonical table rows by sorted planes: per lowering of an outer prefix value, the
+    /// source row of the plane's first row, and the value lowered.
+    pub streams: Vec<(usize, u32)>,
     /// Multi-heap general path: the source rows of the prefix moves and their transforms.
     pub moves: Vec<(usize, LastHeap)>,
     /// Multi-heap line solver: the accumulator rows of this row, and per box one row.
@@ -73,8 +76,17 @@ impl Pass<'_, '_, '_> {
     /// Labels every row, streaming each finished row to `visitor`.
     pub(crate) fn run<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
         let e = self.engine;
-        if e.kind == RowKind::Nim && e.layout.mode() == Mode::Full && e.layout.prefix_len() >= 1 {
-            return self.run_planes(visitor, progress);
+        if e.layout.prefix_len() >= 1 {
+            match (e.kind, e.layout.mode()) {
+                (RowKind::Nim, Mode::Full) => return self.run_planes(visitor, progress),
+                (RowKind::Nim, Mode::Canonical) => {
+                    return self.run_sorted_planes(visitor, progress)
+                }
+                (RowKind::Subtract(_) | RowKind::General, Mode::Canonical) => {
+                    return self.run_sorted_table_planes(visitor, progress)
+                }
+                _ => {}
+            }
         }
         let layout = &e.layout;
         let schedule = Schedule {
@@ -95,7 +107,7 @@ impl Pass<'_, '_, '_> {
         )
     }
 
-    fn scratch(&self) -> Scratch {
+    pub(crate) fn scratch(&self) -> Scratch {
         let k = self.engine.layout.prefix_len();
         let w = self.engine.layout.words_per_row();
         let words = w * self.tracks.len();
@@ -106,6 +118,7 @@ impl Pass<'_, '_, '_> {
             other: vec![0; k + 1],
             sources: Vec::new(),
             preload: Vec::new(),
+            streams: Vec::new(),
             moves: Vec::new(),
             slots: Vec::new(),
             box_reads: vec![0; boxes * w],
@@ -150,19 +163,20 @@ impl Pass<'_, '_, '_> {
         let row = layout.row_index(&scratch.prefix);
         self.block_forced(scratch, row as usize);
         match self.engine.kind {
-            // Full-mode Nim with a prefix runs by planes; here: canonical, or no prefix.
-            RowKind::Nim => self.nim_row(scratch, lo),
+            // Nim with a prefix runs by planes; here: the one row of a single heap.
+            RowKind::Nim => self.nim_row(scratch),
             RowKind::Lines => self.lines_row(scratch, row as usize),
             RowKind::Sources => self.sources_row(scratch),
             RowKind::Explicit => self.explicit_row(scratch, lo),
             kind => self.table_row(scratch, kind, row, lo),
         }
-        self.finish_row(scratch, visitor, acc, row, lo)
+        let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
+        self.finish_row(scratch, visitor, acc, (row, lo), first_index)
     }
 
     /// Clears the row buffers and blocks, on every track, the columns the ending forces N
     /// and the excluded columns of table row `row`.
-    fn block_forced(&self, scratch: &mut Scratch, row: usize) {
+    pub(crate) fn block_forced(&self, scratch: &mut Scratch, row: usize) {
         let w = self.engine.layout.words_per_row();
         scratch.blocked.fill(0);
         scratch.rows.fill(0);
@@ -190,15 +204,18 @@ impl Pass<'_, '_, '_> {
         block_pass_columns(blocked, used, scratch.prefix_stuck, &self.engine.no_move_mask);
     }
 
-    /// A row of a table-based solver: block the columns whose prefix moves reach a P, then
-    /// solve along the last heap, track by track.
+    /// A row of a table-based solver in full mode, or of a single heap (canonical rows
+    /// with a prefix run by sorted planes).
     fn table_row(&self, scratch: &mut Scratch, kind: RowKind, row: u64, lo: u32) {
+        general_sources_full(self.engine, scratch, row);
+        self.solve_table_row(scratch, kind, lo);
+    }
+
+    /// Blocks the columns whose prefix moves reach a P (the rows `scratch.sources`, and
+    /// the preloaded columns), then solves along the last heap, track by track.
+    pub(crate) fn solve_table_row(&self, scratch: &mut Scratch, kind: RowKind, lo: u32) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
-        match e.layout.mode() {
-            Mode::Canonical => general_sources_canonical(e, scratch),
-            Mode::Full => general_sources_full(e, scratch, row),
-        }
         for (j, track) in self.tracks.iter().enumerate() {
             {
                 let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
@@ -222,14 +239,15 @@ impl Pass<'_, '_, '_> {
         }
     }
 
-    /// Stores the finished row of every track and hands it to the visitor.
-    fn finish_row<V: RowVisitor>(
+    /// Stores the finished row `row` (first column `lo`, first position `first_index`) of
+    /// every track and hands it to the visitor.
+    pub(crate) fn finish_row<V: RowVisitor>(
         &self,
         scratch: &mut Scratch,
         visitor: &V,
         acc: &mut V::Acc,
-        row: u64,
-        lo: u32,
+        (row, lo): (u64, u32),
+        first_index: u64,
     ) -> u64 {
         let layout = &self.engine.layout;
         let w = layout.words_per_row();
@@ -239,7 +257,6 @@ impl Pass<'_, '_, '_> {
                 track.table.store(row as usize, bits);
             }
         }
-        let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
         let view = RowView {
             prefix: &scratch.prefix,
             lo,

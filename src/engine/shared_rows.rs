@@ -15,16 +15,22 @@
 //! 2. **Within a layer**, each row is written by at most one task, and a row written in
 //!    the layer is read only by the task that writes it. The rows each solver touches:
 //!    - *Table rows* (general and subtraction rows, and any kept table): a task writes
-//!      the table row of the prefix it labels — its own row, unique in the layer. It
-//!      reads the rows of the prefix with one heap lowered (`sources.rs`), and in
-//!      canonical mode the rows of the prefix with its largest heap lowered (the
-//!      preload): every such prefix has a smaller sum, so it belongs to an earlier layer.
-//!    - *Canonical Nim accumulators*: the row of the sorted prefix `Q` with one heap
-//!      value `a` removed collects the P-columns of every row `Q + a`. A task labelling
-//!      prefix `P` reads and then writes the rows `P - a` for each distinct value `a` of
-//!      `P`. If another prefix `P'` of the same layer had `P' - a' = P - a`, the equal
-//!      sums give `a' = a` and so `P' = P`: the rows `P - a` are owned by `P`'s task, and
-//!      no other task of the layer reads or writes them.
+//!      the table row of the prefix it labels — its own row, unique in the layer. In
+//!      full mode it reads the rows of the prefix with one heap lowered (`sources.rs`):
+//!      every such prefix has a smaller sum, so it belongs to an earlier layer.
+//!    - *Canonical table rows by sorted planes* (`sorted_table_planes.rs`): a task
+//!      labels every row `(O, hk)` of a sorted outer prefix `O`, and layers are planes of
+//!      equal outer sum. It writes its own rows, and reads the rows of `O` with one value
+//!      lowered (then `hk`): plane `O - o + o'`, of smaller outer sum, an earlier layer;
+//!      or of `O` and a lowered `hk` re-sorted: its own earlier row when that is at least
+//!      `max(O)`, else a row of plane `O - max(O) + h`, of smaller outer sum.
+//!    - *Canonical Nim accumulators* (`sorted_planes.rs`): the row of a sorted tuple `Q`
+//!      (one heap fewer than a prefix) collects the P-columns of every row `Q + a`. The
+//!      plane of `O` reads the row `O` once, into a local buffer, and reads and writes
+//!      the rows `(O - o, hk)`. Another plane `O'` of the layer touching `(O - o, hk)` has
+//!      a row `(O - o, hk) + a'` with the same outer sum: `a' = o` and so `O' = O`. The
+//!      row `O` itself is written only by planes of smaller outer sum (rows `O + a` with
+//!      `a < max(O)`), all earlier layers.
 //!    - *Full-mode Nim planes* (`nim.rs`): a plane is every row sharing the first
 //!      `k - 1` prefix heaps (the outer prefix `O`), and layers are planes of equal outer
 //!      sum. The plane of `O` reads and writes the accumulator rows of the lines through

@@ -23,60 +23,14 @@ pub(crate) fn general_sources_full(e: &Engine<'_>, scratch: &mut Scratch, row: u
     }
 }
 
-/// Canonical mode, any move rule: the rows reached by moving one prefix heap (re-sorted),
-/// and the columns below the largest prefix heap `m` to preload: column `h` holds the
-/// label of `(prefix - m + h, m)`, reached by moving the last heap under `m`.
-pub(crate) fn general_sources_canonical(e: &Engine<'_>, scratch: &mut Scratch) {
-    let ranker = e.layout.prefix_ranker().expect("canonical layout has a ranker");
-    let k = e.layout.prefix_len();
-    scratch.sources.clear();
-    scratch.preload.clear();
-    if k == 0 {
-        return;
-    }
-    for i in distinct_values(&scratch.prefix) {
-        for &o in e.options.of(scratch.prefix[i] as usize) {
-            let slot = replaced_rank(ranker, &scratch.prefix, i, o, &mut scratch.other);
-            scratch.sources.push(slot);
-        }
-    }
-    let m = scratch.prefix[k - 1];
-    for h in e.reach_below[m as usize]..m {
-        let slot = replaced_rank(ranker, &scratch.prefix, k - 1, h, &mut scratch.other);
-        scratch.preload.push((h, slot));
-    }
-}
-
-/// Canonical Nim: for each distinct prefix value `a`, the accumulator of the prefix
-/// without one `a` holds the P-rows of every prefix with `a` lowered. The last heap can
-/// also drop below the prefix's largest heap `m`; that reaches a P-position iff bit `m`
-/// of the accumulator of the prefix without `m` is set. Returns that accumulator's
-/// row + 1 (0 if there is no prefix).
-pub(crate) fn nim_sources_canonical(e: &Engine<'_>, scratch: &mut Scratch) -> usize {
-    scratch.sources.clear();
-    let Some(ranker) = &e.short_ranker else { return 0 };
-    for i in distinct_values(&scratch.prefix) {
-        let slot = short_rank(ranker, &scratch.prefix, i, &mut scratch.other);
-        scratch.sources.push(slot);
-    }
-    scratch.sources.last().map_or(0, |&slot| slot + 1)
-}
-
 /// Positions of the last copy of each value of a sorted tuple: lowering any copy of a
 /// value gives the same sorted tuple, so one copy stands for all.
-fn distinct_values(sorted: &[u32]) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn distinct_values(sorted: &[u32]) -> impl Iterator<Item = usize> + '_ {
     (0..sorted.len()).filter(|&i| i + 1 == sorted.len() || sorted[i] != sorted[i + 1])
 }
 
-/// Rank of `sorted` with element `i` removed, using `buf` as scratch.
-fn short_rank(ranker: &CanonicalRanker, sorted: &[u32], i: usize, buf: &mut Vec<u32>) -> usize {
-    buf.clear();
-    buf.extend(sorted.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &h)| h));
-    ranker.rank(buf) as usize
-}
-
 /// Rank of `sorted` with element `i` replaced by the smaller `value`, re-sorted.
-fn replaced_rank(
+pub(crate) fn replaced_rank(
     ranker: &CanonicalRanker,
     sorted: &[u32],
     i: usize,

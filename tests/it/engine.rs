@@ -25,8 +25,10 @@ fn assert_matches_reference(game: &RefGame, n: usize, max: u32) {
 
 #[test]
 fn engine_matches_reference_on_nim() {
-    // The last two spaces have many heaps and a tiny max: Nim falls back to the table.
-    for (n, max) in small_spaces().into_iter().chain([(5, 1), (6, 2)]) {
+    // (5, 1) and (6, 2) have many heaps and a tiny max: full-mode Nim falls back to the
+    // table. The last two give canonical Nim's sorted planes outer prefixes of 3 and 4
+    // heaps with repeated values.
+    for (n, max) in small_spaces().into_iter().chain([(5, 1), (6, 2), (5, 6), (6, 3)]) {
         assert_matches_reference(&RefGame::Nim, n, max);
     }
 }
@@ -35,7 +37,8 @@ fn engine_matches_reference_on_nim() {
 fn engine_matches_reference_on_subtraction_games() {
     let sets: [&[u32]; 5] = [&[1, 2], &[1, 3, 4], &[2, 3, 5], &[2, 5], &[1, 70]];
     for set in sets {
-        for (n, max) in small_spaces() {
+        // 5 and 6 heaps: canonical planes whose outer prefixes hold repeated values.
+        for (n, max) in small_spaces().into_iter().chain([(5, 6), (6, 3)]) {
             assert_matches_reference(&RefGame::Subtract(set.to_vec()), n, max);
         }
     }
@@ -44,7 +47,7 @@ fn engine_matches_reference_on_subtraction_games() {
 #[test]
 fn engine_matches_reference_on_the_sj_counterexample_graph() {
     let graph = RefGame::Graph(vec![(1, 0), (2, 0), (2, 1), (3, 2)]);
-    for (n, max) in [(1, 5), (2, 5), (3, 5), (4, 5)] {
+    for (n, max) in [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5), (6, 3)] {
         assert_matches_reference(&graph, n, max);
     }
 }

@@ -96,10 +96,11 @@ fn anti_nim_fails_for_subtract_one_two() {
 fn verify_counts_equal_a_brute_force_count() {
     let games = [RefGame::Nim, RefGame::Subtract(vec![1, 3, 4]), RefGame::Subtract(vec![2, 5])];
     // Rows of one word and a roomy limit; rows of three words and a limit that fills up
-    // in the first row (counting must still reach the row's last word).
-    for (game, n, max, limit) in
-        games.iter().flat_map(|g| [(g.clone(), 3, 12, 20), (g.clone(), 2, 150, 3)])
-    {
+    // in the first row (counting must still reach the row's last word); five heaps, whose
+    // canonical rows are indexed plane by plane.
+    let cases =
+        |g: &RefGame| [(g.clone(), 3, 12, 20), (g.clone(), 2, 150, 3), (g.clone(), 5, 6, 40)];
+    for (game, n, max, limit) in games.iter().flat_map(cases) {
         let engine_game = engine_game(&game);
         let grundy = engine_game.grundy(max);
         for (ending, ref_ending) in ENDINGS {

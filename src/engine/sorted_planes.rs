@@ -1,0 +1,195 @@
+//! Canonical Nim by sorted planes: the rows of one sorted outer prefix, last prefix heap rising.
+//!
+//! A *sorted plane* is every canonical row `(O, hk)` sharing the first `k - 1` prefix heaps
+//! `O` (sorted), with `hk` from `max(O)` to `M`. A row's sources are the accumulators of its
+//! prefix without one distinct value: without `hk` that is `O` itself, the same for the
+//! whole plane, kept in a local buffer; without a value `o` of `O` it is `(O - o, hk)`,
+//! which is sorted as written, so its rank rises by one with `hk`. The rows, their
+//! indices and every source of a plane therefore step by constants: ranks are computed
+//! once per plane, and the accumulators are read and written sequentially.
+//!
+//! Planes run in layers of equal outer sum (`shared_rows.rs` gives the argument): an
+//! accumulator `O` only receives rows `O + a` with `a < max(O)` from planes of smaller
+//! outer sum, and is read by no plane after `O`'s own, so its local buffer is not stored
+//! back.
+
+use crate::engine::bits::{bit, first_set, or_into, set_bit};
+use crate::engine::layout::first_values;
+use crate::engine::nim::solve_nim_row;
+use crate::engine::pass::{block_pass_columns, Pass};
+use crate::engine::schedule::{run_layers, Schedule};
+use crate::engine::sources::distinct_values;
+use crate::engine::visitor::{Progress, RowView, RowVisitor};
+use crate::model::canonical::CanonicalRanker;
+use crate::model::enumerate::for_each_with_sum;
+use crate::model::space::Mode;
+
+/// Per-task buffers of the sorted planes, allocated once per task.
+pub(crate) struct PlaneScratch {
+    /// The enumerator's buffer of outer prefixes.
+    outer: Vec<u32>,
+    /// The row's prefix, and scratch for a rank.
+    prefix: Vec<u32>,
+    other: Vec<u32>,
+    /// Per distinct value `o` of the outer prefix: the accumulator row of `(O - o, max(O))`
+    /// and `o`.
+    streams: Vec<(usize, u32)>,
+    /// Per track, `words_per_row` words each: the line of `O`, blocked columns, the rows.
+    line: Vec<u64>,
+    blocked: Vec<u64>,
+    rows: Vec<u64>,
+}
+
+impl Pass<'_, '_, '_> {
+    /// Canonical Nim with at least one prefix heap, plane by plane.
+    pub(crate) fn run_sorted_planes<V: RowVisitor>(
+        &self,
+        visitor: &V,
+        progress: &dyn Progress,
+    ) -> V::Acc {
+        let e = self.engine;
+        let space = e.layout.space();
+        let (outer, max) = (e.layout.prefix_len() - 1, space.max());
+        let schedule = Schedule {
+            layers: outer as u64 * u64::from(max) + 1,
+            positions: space.positions(),
+            parallel_threshold: e.parallel_threshold,
+        };
+        let firsts = |sum| first_values(sum, outer, max, true);
+        let work = |scratch: &mut PlaneScratch, acc: &mut V::Acc, first, sum: u64| {
+            if outer == 0 {
+                return self.sorted_plane(&[], scratch, visitor, acc);
+            }
+            let mut done = 0;
+            let mut buf = std::mem::take(&mut scratch.outer);
+            buf[0] = first;
+            for_each_with_sum(
+                &mut buf,
+                1,
+                sum - u64::from(first),
+                max,
+                Mode::Canonical,
+                &mut |o| {
+                    done += self.sorted_plane(o, scratch, visitor, acc);
+                },
+            );
+            scratch.outer = buf;
+            done
+        };
+        run_layers(schedule, visitor, progress, firsts, || self.plane_scratch(), work)
+    }
+
+    fn plane_scratch(&self) -> PlaneScratch {
+        let k = self.engine.layout.prefix_len();
+        let words = self.engine.layout.words_per_row() * self.tracks.len();
+        PlaneScratch {
+            outer: vec![0; k - 1],
+            prefix: Vec::with_capacity(k),
+            other: Vec::with_capacity(k + 1),
+            streams: Vec::with_capacity(k),
+            line: vec![0; words],
+            blocked: vec![0; words],
+            rows: vec![0; words],
+        }
+    }
+
+    /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
+    fn sorted_plane<V: RowVisitor>(
+        &self,
+        outer: &[u32],
+        s: &mut PlaneScratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+    ) -> u64 {
+        let e = self.engine;
+        let ranker = e.short_ranker.as_ref().expect("canonical Nim has a short ranker");
+        let (w, r, max) =
+            (e.layout.words_per_row(), e.layout.space().radix() as usize, e.layout.space().max());
+        let top = outer.last().copied().unwrap_or(0);
+        s.prefix.clear();
+        s.prefix.extend_from_slice(outer);
+        s.prefix.push(top);
+        let first_row = e.layout.row_index(&s.prefix) as usize;
+        let mut first_index = e.layout.first_index(first_row as u64, &s.prefix, &mut s.other);
+        let line_row = ranker.rank(outer) as usize;
+        for (track, line) in self.tracks.iter().zip(s.line.chunks_exact_mut(w)) {
+            line.copy_from_slice(track.accumulators.row(line_row));
+        }
+        stream_starts(ranker, outer, top, &mut s.other, &mut s.streams);
+        let outer_terminal: Vec<bool> =
+            self.tracks.iter().map(|t| outer.iter().all(|&h| t.terminal[h as usize])).collect();
+        let outer_stuck = outer.iter().all(|&h| e.no_move[h as usize]);
+        let mut done = 0;
+        for hk in top..=max {
+            let step = (hk - top) as usize;
+            let row = first_row + step;
+            *s.prefix.last_mut().expect("a prefix heap") = hk;
+            s.rows.fill(0);
+            for (j, track) in self.tracks.iter().enumerate() {
+                let (earlier, rest) = s.rows.split_at_mut(j * w);
+                let out = &mut rest[..w];
+                let line = &mut s.line[j * w..(j + 1) * w];
+                let blocked = &mut s.blocked[j * w..(j + 1) * w];
+                blocked.copy_from_slice(line);
+                if outer_terminal[j] && track.terminal[hk as usize] {
+                    or_into(blocked, &track.terminal_mask);
+                }
+                if let Some(excluded) = track.excluded {
+                    or_into(blocked, &excluded[row * w..(row + 1) * w]);
+                }
+                // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
+                for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
+                    track.accumulators.or_into(start + step, blocked);
+                }
+                if track.pass_available {
+                    let stuck = outer_stuck && e.no_move[hk as usize];
+                    block_pass_columns(blocked, &earlier[(j - 1) * w..], stuck, &e.no_move_mask);
+                }
+                // The last heap dropping below `hk` lands on the line at column `hk`.
+                let below = bit(line, hk as usize);
+                solve_nim_row(hk as usize, r, below, blocked, out);
+                if let Some(column) = first_set(out) {
+                    set_bit(line, column);
+                    for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
+                        track.accumulators.set_bit(start + step, column);
+                    }
+                }
+                if !track.table.is_empty() {
+                    track.table.store(row, out);
+                }
+            }
+            let view = RowView {
+                prefix: &s.prefix,
+                lo: hk,
+                bits: &s.rows,
+                words_per_row: w,
+                first_index,
+                pass: e.game.has_pass(),
+            };
+            visitor.visit(acc, &view);
+            // The row of `hk` holds the sorted tuples `(O, hk, h)` for `h` in `hk..=M`.
+            let columns = u64::from(max - hk) + 1;
+            first_index += columns;
+            done += columns * e.pass_states() as u64;
+        }
+        done
+    }
+}
+
+/// Per distinct value `o` of the sorted `outer` (its last copy stands for all), the rank of
+/// `(outer - o, top)`, the accumulator of the plane's first row without `o`; and `o`.
+fn stream_starts(
+    ranker: &CanonicalRanker,
+    outer: &[u32],
+    top: u32,
+    buf: &mut Vec<u32>,
+    streams: &mut Vec<(usize, u32)>,
+) {
+    streams.clear();
+    for i in distinct_values(outer) {
+        buf.clear();
+        buf.extend(outer.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &h)| h));
+        buf.push(top);
+        streams.push((ranker.rank(buf) as usize, outer[i]));
+    }
+}

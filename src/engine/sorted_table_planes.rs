@@ -1,0 +1,131 @@
+//! Canonical table rows (subtraction sets, option lists) by sorted planes.
+//!
+//! As for Nim (`sorted_planes.rs`), the rows `(O, hk)` of one sorted outer prefix `O` run
+//! together, `hk` rising from `max(O)`. Lowering a value `o` of `O` to `o'` reaches the
+//! row `(O with o lowered to o', re-sorted, hk)`: its prefix is sorted as written, so its
+//! rank rises by one with `hk`, and these *streams* are ranked once per plane and read in
+//! sequence. Lowering `hk` to `h` (and preloading the columns below it) reaches the row
+//! of `O` and `h` re-sorted: for `h >= max(O)` an earlier row of the same plane, by
+//! arithmetic; below it a row of an earlier plane, ranked directly (for a subtraction
+//! set, only in the plane's first few rows).
+//!
+//! Planes run in layers of equal outer sum; every row a plane reads is its own earlier
+//! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
+
+use crate::engine::layout::first_values;
+use crate::engine::pass::{Pass, Scratch};
+use crate::engine::schedule::{run_layers, Schedule};
+use crate::engine::sources::{distinct_values, replaced_rank};
+use crate::engine::visitor::{Progress, RowVisitor};
+use crate::engine::Engine;
+use crate::model::canonical::CanonicalRanker;
+use crate::model::enumerate::for_each_with_sum;
+use crate::model::space::Mode;
+
+impl Pass<'_, '_, '_> {
+    /// Canonical table rows with at least one prefix heap, plane by plane.
+    pub(crate) fn run_sorted_table_planes<V: RowVisitor>(
+        &self,
+        visitor: &V,
+        progress: &dyn Progress,
+    ) -> V::Acc {
+        let e = self.engine;
+        let space = e.layout.space();
+        let (outer, max) = (e.layout.prefix_len() - 1, space.max());
+        let schedule = Schedule {
+            layers: outer as u64 * u64::from(max) + 1,
+            positions: space.positions(),
+            parallel_threshold: e.parallel_threshold,
+        };
+        let firsts = |sum| first_values(sum, outer, max, true);
+        let work = |scratch: &mut Scratch, acc: &mut V::Acc, first, sum: u64| {
+            if outer == 0 {
+                return self.sorted_table_plane(&[], scratch, visitor, acc);
+            }
+            let mut done = 0;
+            let mut buf = std::mem::take(&mut scratch.enumeration);
+            buf[0] = first;
+            let rest = sum - u64::from(first);
+            for_each_with_sum(&mut buf[..outer], 1, rest, max, Mode::Canonical, &mut |o| {
+                done += self.sorted_table_plane(o, scratch, visitor, acc);
+            });
+            scratch.enumeration = buf;
+            done
+        };
+        run_layers(schedule, visitor, progress, firsts, || self.scratch(), work)
+    }
+
+    /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
+    fn sorted_table_plane<V: RowVisitor>(
+        &self,
+        outer: &[u32],
+        scratch: &mut Scratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+    ) -> u64 {
+        let e = self.engine;
+        let ranker = e.layout.prefix_ranker().expect("a canonical layout");
+        let max = e.layout.space().max();
+        let top = outer.last().copied().unwrap_or(0);
+        scratch.prefix.clear();
+        scratch.prefix.extend_from_slice(outer);
+        scratch.prefix.push(top);
+        let first_row = e.layout.row_index(&scratch.prefix);
+        let mut first_index = e.layout.first_index(first_row, &scratch.prefix, &mut scratch.other);
+        plane_streams(e, ranker, outer, scratch);
+        let mut done = 0;
+        for hk in top..=max {
+            let row = first_row + u64::from(hk - top);
+            *scratch.prefix.last_mut().expect("a prefix heap") = hk;
+            self.block_forced(scratch, row as usize);
+            row_sources(e, ranker, first_row as usize, scratch);
+            self.solve_table_row(scratch, e.kind, hk);
+            done += self.finish_row(scratch, visitor, acc, (row, hk), first_index);
+            // The row of `hk` holds the sorted tuples `(O, hk, h)` for `h` in `hk..=M`.
+            first_index += u64::from(max - hk) + 1;
+        }
+        done
+    }
+}
+
+/// The streams of the plane whose first row's prefix is `scratch.prefix` (`outer` and its
+/// largest value): per distinct value `o` of `outer` (its last copy stands for all) and
+/// option `o'` of `o`, the rank of `(outer with o lowered to o', re-sorted, max(outer))`.
+fn plane_streams(e: &Engine<'_>, ranker: &CanonicalRanker, outer: &[u32], scratch: &mut Scratch) {
+    let Scratch { prefix, other, streams, .. } = scratch;
+    streams.clear();
+    for i in distinct_values(outer) {
+        for &lowered in e.options.of(outer[i] as usize) {
+            streams.push((replaced_rank(ranker, prefix, i, lowered, other), outer[i]));
+        }
+    }
+}
+
+/// The source rows and preloaded columns of the row `(outer, hk)` in `scratch.prefix`,
+/// in the plane whose first row is `first_row`.
+fn row_sources(e: &Engine<'_>, ranker: &CanonicalRanker, first_row: usize, scratch: &mut Scratch) {
+    let Scratch { prefix, other, streams, sources, preload, .. } = scratch;
+    let k = prefix.len();
+    let hk = prefix[k - 1];
+    let top = if k >= 2 { prefix[k - 2] } else { 0 };
+    let step = (hk - top) as usize;
+    sources.clear();
+    preload.clear();
+    // With `hk = max(outer)`, lowering that value in `outer` is lowering `hk`, below.
+    sources.extend(streams.iter().filter(|&&(_, o)| o != hk).map(|&(start, _)| start + step));
+    let lowered_row = |h: u32, other: &mut Vec<u32>| {
+        if h >= top {
+            first_row + (h - top) as usize
+        } else {
+            replaced_rank(ranker, prefix, k - 1, h, other)
+        }
+    };
+    for &h in e.options.of(hk as usize) {
+        sources.push(lowered_row(h, other));
+    }
+    // Column `h` below `hk` holds the label of `(outer, h, hk)`, in the row of `outer`
+    // and `h` at column `hk`: the last heap dropping under the prefix's largest.
+    for h in e.reach_below[hk as usize]..hk {
+        preload.push((h, lowered_row(h, other)));
+    }
+}
