@@ -49,9 +49,8 @@ impl<'a> LabelLines<'a> {
         });
         let value_limit = values.map_or(0, |v| u64::from(v.largest()));
         let numbers = Numbers::up_to(u64::from(max).max(xor_limit).max(value_limit));
-        let digits = |v: u64| v.checked_ilog10().unwrap_or(0) as u64 + 2;
-        let extra_digits = grundy.as_ref().map_or(0, |_| digits(xor_limit))
-            + values.map_or(0, |_| digits(value_limit));
+        let extra_digits = grundy.as_ref().map_or(0, |_| field_len(xor_limit))
+            + values.map_or(0, |_| field_len(value_limit));
         let (patterns, pattern_len) = patterns(labels.len());
         // The last heap, the pass, gxor and the value, any of them possibly beyond the table.
         let line_tail = 4 * SLOW_NUMBER + pattern_len;
@@ -84,8 +83,7 @@ impl<'a> LabelLines<'a> {
         let layout = self.layout();
         let per_row = layout.positions() / layout.rows().max(1) * self.states as u64;
         // A line of the largest numbers: the heaps, the pass, gxor, the value, the labels.
-        let digits = |v: u64| v.checked_ilog10().unwrap_or(0) as u64 + 2;
-        let heaps = digits(u64::from(layout.space().max())) * (layout.prefix_len() as u64 + 1);
+        let heaps = field_len(u64::from(layout.space().max())) * (layout.prefix_len() as u64 + 1);
         let line = heaps + self.states as u64 + self.extra_digits + self.pattern_len as u64;
         CHUNK_BYTES / (per_row * line).max(1)
     }
@@ -97,7 +95,7 @@ impl<'a> LabelLines<'a> {
         let mut prefix = layout.prefix_of_row(rows.start);
         let mut index = layout.first_index(rows.start, &prefix, &mut Vec::with_capacity(k + 1));
         let mut prefix_bytes = Vec::with_capacity(8 * k + 16);
-        let mut words: Vec<&[u64]> = Vec::with_capacity(self.labels.len() * self.states);
+        let mut patterns = Vec::new();
         let mut lines = 0;
         for row in rows {
             let lo = layout.lo(&prefix);
@@ -111,13 +109,16 @@ impl<'a> LabelLines<'a> {
                 .grundy
                 .as_ref()
                 .map_or(0, |g| prefix.iter().fold(0, |x, &h| x ^ u64::from(g[h as usize])));
-            words.clear();
-            for s in 0..self.states {
-                words.extend(self.labels.iter().map(|l| l.row_words(row, s == 1)));
-            }
             let columns = (max - lo + 1) as usize;
-            let row =
-                Row { lo, index, prefix: &prefix_bytes, prefix_len, prefix_xor, words: &words };
+            self.row_patterns(row, lo, columns, &mut patterns);
+            let row = Row {
+                lo,
+                index,
+                prefix: &prefix_bytes,
+                prefix_len,
+                prefix_xor,
+                patterns: &patterns,
+            };
             let room = columns * self.states * (prefix_len + self.line_tail);
             out.append(room, |buf| {
                 let (bytes, written) = self.row_lines(&row, max, buf);
@@ -130,19 +131,39 @@ impl<'a> LabelLines<'a> {
         lines
     }
 
+    /// Fills `patterns` with the P/N pattern of every column `lo..lo + columns` of row
+    /// `row` in each state (column-major): the set bits of the endings' words, visited once
+    /// per row rather than once per line.
+    fn row_patterns(&self, row: u64, lo: u32, columns: usize, patterns: &mut Vec<u8>) {
+        patterns.clear();
+        patterns.resize(columns * self.states, 0);
+        for s in 0..self.states {
+            for (e, labels) in self.labels.iter().enumerate() {
+                for (w, &word) in labels.row_words(row, s == 1).iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let h = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        // Bits below a canonical row's first column and padding are 0.
+                        if let Some(p) = h
+                            .checked_sub(lo as usize)
+                            .and_then(|c| patterns.get_mut(c * self.states + s))
+                        {
+                            *p |= 1 << e;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Writes the lines of one row at the start of `buf`; returns the bytes and the lines.
     fn row_lines(&self, row: &Row<'_>, max: u32, buf: &mut [u8]) -> (usize, u64) {
-        let endings = self.labels.len();
         let stride = self.pattern_len.next_multiple_of(16);
         let (mut at, mut lines) = (0, 0);
-        for h in row.lo..=max {
-            let (word, bit) = (h as usize / 64, h % 64);
-            for s in 0..self.states {
-                let words = &row.words[s * endings..(s + 1) * endings];
-                let mut pattern = 0usize;
-                for (e, ending) in words.iter().enumerate() {
-                    pattern |= ((ending[word] >> bit & 1) as usize) << e;
-                }
+        for (h, patterns) in (row.lo..=max).zip(row.patterns.chunks_exact(self.states)) {
+            for (s, &pattern) in patterns.iter().enumerate() {
+                let pattern = usize::from(pattern);
                 let keep = match self.filter {
                     RowFilter::All => true,
                     RowFilter::OnlyP => pattern & 1 == 1,
@@ -177,14 +198,19 @@ impl<'a> LabelLines<'a> {
 }
 
 /// One row being written: its first column and index, its prefix's bytes and XOR, and the
-/// words of each state's endings.
+/// P/N pattern of each column and state (bit `e`: ending `e` is P).
 struct Row<'r> {
     lo: u32,
     index: u64,
     prefix: &'r [u8],
     prefix_len: usize,
     prefix_xor: u64,
-    words: &'r [&'r [u64]],
+    patterns: &'r [u8],
+}
+
+/// Bytes of `value` in decimal and its comma.
+fn field_len(value: u64) -> u64 {
+    u64::from(value.checked_ilog10().unwrap_or(0)) + 2
 }
 
 /// The label fields of every P/N pattern of `endings` endings (`P,N,P\n`), each padded to
