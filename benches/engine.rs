@@ -3,11 +3,17 @@
 //! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
 //! the library, or every Grundy value), `general` (the same on the general path of
 //! multi-heap games) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
-//! `engine check` to compare them on small spaces. Each measurement runs in its own
+//! `engine check` to compare them on small spaces; `engine bandwidth THREADS` (the
+//! machine's streaming memory bandwidth) and `engine write-csv library|plain THREADS` (the
+//! `solve` table to /dev/null). Each measurement runs in its own
 //! process so that its peak memory (VmHWM) is its own. `scripts/bench` runs every case
 //! and formats the table.
 
 // Not `benches/naive.rs`: Cargo would discover a file there as a bench target of its own.
+#[path = "engine/bandwidth.rs"]
+mod bandwidth;
+#[path = "engine/csv_write.rs"]
+mod csv_write;
 #[path = "engine/joint.rs"]
 mod joint;
 #[path = "engine/measure.rs"]
@@ -137,6 +143,7 @@ fn run(args: &[String]) -> Result<(), String> {
         let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
         format!(
             "usage: engine CASE engine|general|naive [THREADS] | engine check | engine header\n\
+             | engine bandwidth THREADS | engine write-csv library|plain THREADS\n\
              cases: {}",
             names.join(", ")
         )
@@ -147,10 +154,12 @@ fn run(args: &[String]) -> Result<(), String> {
             return Ok(());
         }
         Some("check") => return check_naive_against_engine(),
+        Some("bandwidth") => return print_bandwidth(args.get(1).map(String::as_str)),
+        Some("write-csv") => return print_csv_write(&args[1..]),
         // Plain `cargo bench` passes no case: run the quick correctness check, point at the
         // script and succeed, rather than fail the whole `cargo bench`.
         None => {
-            eprintln!("{}\nrun scripts/bench for the issue-5 table", usage());
+            eprintln!("{}\nrun scripts/bench for the benchmark table", usage());
             return check_naive_against_engine();
         }
         _ => {}
@@ -158,12 +167,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let [case_name, method, rest @ ..] = args else { return Err(usage()) };
     let case = CASES.iter().find(|c| c.name == case_name).ok_or_else(usage)?;
     if let Some(threads) = rest.first() {
-        let threads: usize =
-            threads.parse().map_err(|_| format!("bad thread count '{threads}'"))?;
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-            .map_err(|e| e.to_string())?;
+        set_threads(threads)?;
     }
     let game = (case.game)();
     let space = Space::new(case.heaps, case.max).map_err(|e| e.to_string())?;
@@ -190,6 +194,45 @@ fn run(args: &[String]) -> Result<(), String> {
         m.measured_positions,
         m.check
     );
+    Ok(())
+}
+
+/// Sizes rayon's global pool.
+fn set_threads(threads: &str) -> Result<usize, String> {
+    let threads: usize = threads.parse().map_err(|_| format!("bad thread count '{threads}'"))?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    Ok(threads)
+}
+
+/// `bandwidth,THREADS,BUFFER_MIB,PASSES,BEST_GB_S,MEDIAN_GB_S`: bytes read + written.
+fn print_bandwidth(threads: Option<&str>) -> Result<(), String> {
+    let threads: usize = match threads {
+        Some(t) => t.parse().map_err(|_| format!("bad thread count '{t}'"))?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let b = bandwidth::measure(threads.max(1));
+    println!(
+        "bandwidth,{},{},{},{:.2},{:.2}",
+        b.threads,
+        bandwidth::BUFFER_BYTES >> 20,
+        bandwidth::PASSES,
+        b.bytes_per_second / 1e9,
+        b.median_bytes_per_second / 1e9
+    );
+    Ok(())
+}
+
+/// `write-csv,WRITER,THREADS,BYTES,ROWS,SECONDS,CPU_SECONDS`.
+fn print_csv_write(args: &[String]) -> Result<(), String> {
+    let [writer, threads] = args else {
+        return Err("usage: engine write-csv library|plain THREADS".into());
+    };
+    let threads = set_threads(threads)?;
+    let w = csv_write::measure(writer)?;
+    println!("write-csv,{writer},{threads},{},{},{:.3},{:.3}", w.bytes, w.rows, w.seconds, w.cpu);
     Ok(())
 }
 

@@ -131,6 +131,22 @@ impl Labels {
         &bits[start..start + self.space().radix() as usize]
     }
 
+    /// The row layout of the table.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The words of row `row` (in row order: mixed-radix, or the rank of the sorted
+    /// prefix) with the pass available (`true`) or used; bit `h` is column `h`.
+    pub(crate) fn row_words(&self, row: u64, pass_available: bool) -> &[u64] {
+        let bits = match (&self.pass_available, pass_available) {
+            (Some(available), true) => available,
+            _ => &self.bits,
+        };
+        let w = self.layout.words_per_row();
+        &bits.as_raw_slice()[row as usize * w..(row as usize + 1) * w]
+    }
+
     /// Every position of the table with its label as a game starts it, in index order
     /// (lexicographic; sorted tuples only in canonical mode).
     pub fn iter(&self) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {

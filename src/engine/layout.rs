@@ -111,6 +111,34 @@ impl Layout {
         }
     }
 
+    /// The prefix of row `row` (sorted, in canonical mode).
+    pub(crate) fn prefix_of_row(&self, row: u64) -> Vec<u32> {
+        match self.mode() {
+            Mode::Canonical => self.ranked().0.unrank(row),
+            Mode::Full => {
+                let (k, r) = (self.prefix_len(), self.space.radix());
+                let mut prefix = vec![0u32; k];
+                let mut rest = row;
+                for slot in prefix.iter_mut().rev() {
+                    *slot = (rest % r) as u32;
+                    rest /= r;
+                }
+                prefix
+            }
+        }
+    }
+
+    /// Steps `prefix` to the next row's prefix in row order (an odometer; sorted in
+    /// canonical mode); `false` after the last row.
+    pub(crate) fn next_prefix(&self, prefix: &mut [u32]) -> bool {
+        let max = self.space.max();
+        let Some(i) = (0..prefix.len()).rev().find(|&i| prefix[i] < max) else { return false };
+        prefix[i] += 1;
+        let reset = if self.mode().is_canonical() { prefix[i] } else { 0 };
+        prefix[i + 1..].fill(reset);
+        true
+    }
+
     /// Layers of prefixes: every prefix sum `0..=k * M`.
     pub(crate) fn layers(&self) -> u64 {
         self.prefix_len() as u64 * u64::from(self.space.max()) + 1

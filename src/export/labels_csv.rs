@@ -4,9 +4,9 @@
 use std::io::{self, Write};
 
 use crate::engine::{GrundyValues, Labels};
-use crate::model::enumerate::Tuples;
+use crate::export::label_lines::LabelLines;
+use crate::export::lines::write_chunks;
 use crate::model::game::Game;
-use crate::model::space::Mode;
 
 /// Which rows of a label table to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,69 +78,11 @@ pub fn write_table<W: Write + ?Sized>(
     filter: RowFilter,
 ) -> io::Result<u64> {
     let first = labels.first().expect("at least one ending");
-    let space = first.space();
-    let (n, max) = (space.heaps(), space.max());
-    let canonical = first.mode() == Mode::Canonical;
-    let grundy = game.is_sum().then(|| game.grundy(max));
-    let states: &[bool] = if game.has_pass() { &[false, true] } else { &[false] };
+    let n = first.space().heaps();
     writeln!(out, "{}", header(n, game, values.is_some(), labels).join(","))?;
-
-    let mut rows = 0u64;
-    let mut index = 0u64;
-    let mut line = Vec::with_capacity(16 * (n + 4));
-    let mut result = Ok(());
-    let prefixes =
-        if canonical { Tuples::sorted(n - 1, 0, max) } else { Tuples::new(n - 1, 0, max) };
-    prefixes.for_each(|prefix| {
-        if result.is_err() {
-            return;
-        }
-        let lo = if canonical { prefix.last().copied().unwrap_or(0) } else { 0 };
-        let prefix_gxor = grundy.as_ref().map(|g| prefix.iter().fold(0, |x, &h| x ^ g[h as usize]));
-        let bits: Vec<Vec<_>> =
-            states.iter().map(|&s| labels.iter().map(|l| l.row_in(prefix, s)).collect()).collect();
-        for h in lo..=max {
-            for (s, &pass) in states.iter().enumerate() {
-                let keep = match filter {
-                    RowFilter::All => true,
-                    RowFilter::OnlyP => bits[s][0][h as usize],
-                    RowFilter::OnlyN => !bits[s][0][h as usize],
-                };
-                if !keep {
-                    continue;
-                }
-                line.clear();
-                for &p in prefix {
-                    push_number(&mut line, u64::from(p));
-                    line.push(b',');
-                }
-                push_number(&mut line, u64::from(h));
-                if game.has_pass() {
-                    line.extend_from_slice(if pass { b",1" } else { b",0" });
-                }
-                if let (Some(g), Some(x)) = (&grundy, prefix_gxor) {
-                    line.push(b',');
-                    push_number(&mut line, u64::from(x ^ g[h as usize]));
-                }
-                if let Some(values) = values {
-                    let state = index * states.len() as u64 + s as u64;
-                    line.push(b',');
-                    push_number(&mut line, u64::from(values.values()[state as usize]));
-                }
-                for row in &bits[s] {
-                    line.extend_from_slice(if row[h as usize] { b",P" } else { b",N" });
-                }
-                line.push(b'\n');
-                rows += 1;
-                if let Err(e) = out.write_all(&line) {
-                    result = Err(e);
-                    return;
-                }
-            }
-            index += 1;
-        }
-    });
-    result.map(|()| rows)
+    // Chunks of rows are formatted in parallel and written in order (`export::lines`).
+    let lines = LabelLines::new(game, labels, values, filter);
+    write_chunks(out, lines.rows(), lines.rows_per_chunk(), |rows, buf| lines.format(rows, buf))
 }
 
 /// The table's header: heaps, pass, gxor, grundy, rules (each where it applies).
@@ -157,18 +99,4 @@ fn header(n: usize, game: &Game, values: bool, labels: &[Labels]) -> Vec<String>
     }
     header.extend(labels.iter().map(|l| l.ending().name().to_string()));
     header
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_are_written_in_decimal() {
-        let mut buf = Vec::new();
-        push_number(&mut buf, 0);
-        buf.push(b' ');
-        push_number(&mut buf, 1234567);
-        assert_eq!(buf, b"0 1234567");
-    }
 }

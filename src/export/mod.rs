@@ -4,7 +4,9 @@
 //! the caller decides where they go (stdout, or a file written atomically).
 
 pub mod csv;
+pub(crate) mod label_lines;
 pub mod labels_csv;
+pub(crate) mod lines;
 pub mod manifest;
 pub mod multiset_csv;
 pub mod plot;
