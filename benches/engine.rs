@@ -54,11 +54,13 @@ const fn case(name: &'static str, heaps: usize, max: u32, game: fn() -> Game) ->
     Case { name, heaps, max, canonical: false, game, job: Job::Verify }
 }
 
-const CASES: [Case; 13] = [
+const CASES: [Case; 15] = [
     case("nim-3-255", 3, 255, Game::nim),
     case("nim-4-255", 4, 255, Game::nim),
     case("sub134-3-1023", 3, 1023, subtract_134),
     case("graph-3-1023", 3, 1023, random_graph),
+    case("graph5-3-1023", 3, 1023, random_graph_5),
+    case("sublong-3-1023", 3, 1023, subtract_long),
     Case { canonical: true, ..case("nim-6-63-canonical", 6, 63, Game::nim) },
     Case { canonical: true, ..case("nim-5-255-canonical", 5, 255, Game::nim) },
     Case { canonical: true, ..case("sub134-5-127-canonical", 5, 127, subtract_134) },
@@ -90,16 +92,31 @@ fn subtract_134() -> Game {
     Game::subtract(&[1, 3, 4]).expect("a valid subtraction set")
 }
 
+/// A subtraction set with elements above 64 (the general rows, not the 64-bit history).
+fn subtract_long() -> Game {
+    Game::subtract(&[1, 3, 70, 150]).expect("a valid subtraction set")
+}
+
 /// A fixed random move graph over sizes 0..=1023: three distinct smaller targets per size
 /// (all of them below 3). SplitMix64 with a fixed seed, so every run benchmarks the same
 /// graph without a random-number dependency.
 fn random_graph() -> Game {
+    random_graph_with(3, "graph:random-1023-3-seed5")
+}
+
+/// The same with five targets per size (all of them below 5).
+fn random_graph_5() -> Game {
+    random_graph_with(5, "graph:random-1023-5-seed5")
+}
+
+/// `moves` distinct smaller targets per size of 1..=1023 (all of them below `moves`).
+fn random_graph_with(moves: u32, spec: &str) -> Game {
     let mut rng = SplitMix64::new(0x5eed_0005);
     let mut next = move || rng.next_u64();
     let mut pairs = Vec::new();
     for from in 1..=1023u32 {
         let mut targets: Vec<u32> = Vec::new();
-        while targets.len() < from.min(3) as usize {
+        while targets.len() < from.min(moves) as usize {
             let to = (next() % u64::from(from)) as u32;
             if !targets.contains(&to) {
                 targets.push(to);
@@ -107,7 +124,7 @@ fn random_graph() -> Game {
         }
         pairs.extend(targets.into_iter().map(|to| (from, to)));
     }
-    Game::graph("graph:random-1023-3-seed5", &pairs).expect("every move lowers the heap")
+    Game::graph(spec, &pairs).expect("every move lowers the heap")
 }
 
 /// One CSV line of results.

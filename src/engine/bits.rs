@@ -93,9 +93,41 @@ pub(crate) fn valid_columns(i: usize, lo: usize, r: usize) -> u64 {
     mask
 }
 
+/// Transposes a 64 × 64 bit matrix in place: bit `c` of word `b` becomes bit `b` of word
+/// `c` (recursive block swaps: halves, quarters, ... single bits).
+pub(crate) fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut lower = 0x0000_0000_FFFF_FFFFu64;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Swap the upper `j`-bit halves of word k with the lower halves of word k + j.
+            let t = ((a[k] >> j) ^ a[k + j]) & lower;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        lower ^= lower << j;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transpose64_moves_every_bit_across_the_diagonal() {
+        let mut rng = crate::random::SplitMix64::new(11);
+        let original: [u64; 64] = std::array::from_fn(|_| rng.next_u64());
+        let mut a = original;
+        transpose64(&mut a);
+        for (b, &word) in original.iter().enumerate() {
+            for (c, column) in a.iter().enumerate() {
+                assert_eq!(column >> b & 1, word >> c & 1, "bit {c} of word {b}");
+            }
+        }
+    }
 
     #[test]
     fn valid_columns_cover_exactly_the_row_columns() {

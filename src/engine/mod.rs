@@ -12,6 +12,7 @@
 //! ending and no option is P. No criterion is consulted.
 
 mod bands;
+mod batch;
 mod bits;
 mod explicit;
 mod general;

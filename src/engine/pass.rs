@@ -6,6 +6,7 @@
 //! right after the pass-used one: its row is labelled in the same task, just after the
 //! pass-used row of the same columns, which is one of its options.
 
+use crate::engine::batch::{Batch, BATCH_ROWS};
 use crate::engine::bits::{clear_below, or_into, set_bit};
 use crate::engine::general::solve_general_row;
 use crate::engine::schedule::{run_layers, Schedule};
@@ -70,6 +71,8 @@ pub(crate) struct Scratch {
     /// Per track, `words_per_row` words each.
     pub blocked: Vec<u64>,
     pub rows: Vec<u64>,
+    /// General rows waiting to be labelled together.
+    pub batch: Batch,
 }
 
 impl Pass<'_, '_, '_> {
@@ -94,17 +97,37 @@ impl Pass<'_, '_, '_> {
             positions: layout.positions(),
             parallel_threshold: e.parallel_threshold,
         };
-        let work = |scratch: &mut Scratch, acc: &mut V::Acc, first, sum| {
-            self.rows_from(scratch, visitor, acc, first, sum)
+        // A unit of work is a group of consecutive first values: one, or with batched rows
+        // and a prefix of two heaps (one row per first value) enough to fill a batch.
+        let group = if self.batches() && layout.prefix_len() == 2 { BATCH_ROWS as u32 } else { 1 };
+        let units = |sum| {
+            let firsts = layout.first_values(sum);
+            let groups = (firsts.end() + 1).saturating_sub(*firsts.start()).div_ceil(group);
+            #[allow(clippy::reversed_empty_ranges)]
+            if groups == 0 {
+                1..=0
+            } else {
+                0..=groups - 1
+            }
         };
-        run_layers(
-            schedule,
-            visitor,
-            progress,
-            |sum| layout.first_values(sum),
-            || self.scratch(),
-            work,
-        )
+        let work = |scratch: &mut Scratch, acc: &mut V::Acc, unit: u32, sum| {
+            let start = layout.first_values(sum).start() + unit * group;
+            let end = (start + group - 1).min(*layout.first_values(sum).end());
+            let mut done = 0;
+            for first in start..=end {
+                done += self.rows_from(scratch, visitor, acc, first, sum);
+            }
+            if self.batches() {
+                done += self.flush_batch(scratch, visitor, acc);
+            }
+            done
+        };
+        run_layers(schedule, visitor, progress, units, || self.scratch(), work)
+    }
+
+    /// Whether general rows are labelled in batches (several rows to a layer).
+    fn batches(&self) -> bool {
+        self.engine.kind == RowKind::General && self.engine.layout.prefix_len() >= 2
     }
 
     pub(crate) fn scratch(&self) -> Scratch {
@@ -129,6 +152,7 @@ impl Pass<'_, '_, '_> {
             prefix_stuck: false,
             blocked: vec![0; words],
             rows: vec![0; words],
+            batch: Batch::default(),
         }
     }
 
@@ -147,17 +171,27 @@ impl Pass<'_, '_, '_> {
         }
         let mut done = 0;
         let mut prefix = std::mem::take(&mut scratch.enumeration);
+        let batches = self.batches();
         self.engine.layout.for_each_prefix(&mut prefix, first, sum, &mut |p| {
-            scratch.prefix.clear();
-            scratch.prefix.extend_from_slice(p);
-            done += self.row(scratch, visitor, acc);
+            if batches {
+                done += self.queue_row(scratch, visitor, acc, p);
+            } else {
+                scratch.prefix.clear();
+                scratch.prefix.extend_from_slice(p);
+                done += self.row(scratch, visitor, acc);
+            }
         });
         scratch.enumeration = prefix;
         done
     }
 
     /// Labels the row of `scratch.prefix` on every track; returns positions labelled.
-    fn row<V: RowVisitor>(&self, scratch: &mut Scratch, visitor: &V, acc: &mut V::Acc) -> u64 {
+    pub(crate) fn row<V: RowVisitor>(
+        &self,
+        scratch: &mut Scratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+    ) -> u64 {
         let layout = &self.engine.layout;
         let lo = layout.lo(&scratch.prefix);
         let row = layout.row_index(&scratch.prefix);
@@ -207,7 +241,7 @@ impl Pass<'_, '_, '_> {
     /// A row of a table-based solver in full mode, or of a single heap (canonical rows
     /// with a prefix run by sorted planes).
     fn table_row(&self, scratch: &mut Scratch, kind: RowKind, row: u64, lo: u32) {
-        general_sources_full(self.engine, scratch, row);
+        self.find_sources(scratch, row);
         self.solve_table_row(scratch, kind, lo);
     }
 
@@ -216,25 +250,39 @@ impl Pass<'_, '_, '_> {
     pub(crate) fn solve_table_row(&self, scratch: &mut Scratch, kind: RowKind, lo: u32) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
-        for (j, track) in self.tracks.iter().enumerate() {
-            {
-                let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
-                for &slot in &scratch.sources {
-                    track.table.or_into(slot, blocked);
-                }
-                let out = &mut scratch.rows[j * w..(j + 1) * w];
-                for &(h, slot) in &scratch.preload {
-                    if track.table.bit(slot, lo as usize) {
-                        set_bit(out, h as usize);
-                    }
-                }
-            }
+        self.or_sources(scratch, lo);
+        for j in 0..self.tracks.len() {
             self.block_pass(j, scratch);
             let blocked = &scratch.blocked[j * w..(j + 1) * w];
             let out = &mut scratch.rows[j * w..(j + 1) * w];
             match kind {
                 RowKind::Subtract(mask) => solve_subtract_row(mask, lo as usize, r, blocked, out),
                 _ => solve_general_row(&e.options, lo as usize, r, blocked, out),
+            }
+        }
+    }
+
+    /// The source rows (and preloads) of table row `row` in full mode, whose prefix is
+    /// `scratch.prefix` (sorted tuples with a prefix run by sorted planes, which find
+    /// their own).
+    pub(crate) fn find_sources(&self, scratch: &mut Scratch, row: u64) {
+        general_sources_full(self.engine, scratch, row);
+    }
+
+    /// Blocks, on every track, the columns of `scratch.sources`' P-bits, and preloads
+    /// `scratch.preload`.
+    pub(crate) fn or_sources(&self, scratch: &mut Scratch, lo: u32) {
+        let w = self.engine.layout.words_per_row();
+        for (j, track) in self.tracks.iter().enumerate() {
+            let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
+            for &slot in &scratch.sources {
+                track.table.or_into(slot, blocked);
+            }
+            let out = &mut scratch.rows[j * w..(j + 1) * w];
+            for &(h, slot) in &scratch.preload {
+                if track.table.bit(slot, lo as usize) {
+                    set_bit(out, h as usize);
+                }
             }
         }
     }

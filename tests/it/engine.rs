@@ -44,6 +44,33 @@ fn engine_matches_reference_on_subtraction_games() {
     }
 }
 
+/// Sets with an element above 64 (labelled from option lists, not the 64-bit history) and
+/// a move graph with many moves per size, on 3 heaps with a max above 64 (so a layer holds
+/// more rows than a batch of general rows) and on 2 heaps with max 200.
+#[test]
+fn engine_matches_reference_on_long_subtractions_and_dense_graphs() {
+    for (n, max) in [(2, 200), (3, 66)] {
+        assert_matches_reference(&RefGame::Subtract(vec![1, 4, 65]), n, max);
+    }
+    assert_matches_reference(&RefGame::Subtract(vec![2, 5, 65, 130]), 2, 200);
+    assert_matches_reference(&RefGame::Graph(dense_graph(66, 9, 3)), 3, 66);
+}
+
+/// Up to `moves` random moves from every size of `1..=max` (SplitMix64 from `seed`).
+fn dense_graph(max: u32, moves: usize, seed: u64) -> Vec<(u32, u32)> {
+    let mut rng = nimtab::SplitMix64::new(seed);
+    let mut pairs = Vec::new();
+    for from in 1..=max {
+        for _ in 0..moves {
+            let to = rng.below(from as usize) as u32;
+            if !pairs.contains(&(from, to)) {
+                pairs.push((from, to));
+            }
+        }
+    }
+    pairs
+}
+
 #[test]
 fn engine_matches_reference_on_the_sj_counterexample_graph() {
     let graph = RefGame::Graph(vec![(1, 0), (2, 0), (2, 1), (3, 2)]);

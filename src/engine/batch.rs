@@ -1,0 +1,253 @@
+//! General rows in batches of up to 64 rows of one layer, labelled bit-sliced.
+//!
+//! The rows of a layer share the move rule along the last heap and differ only in the
+//! columns their prefix moves block (and, on sorted tuples, in their first column).
+//! Transposed, word `h` holds column `h` of 64 rows, so "some option is P" is an OR of a
+//! few words for 64 rows at once, with no branch per position; two 64 × 64 transposes
+//! per word of a row bring the rows in and take them out.
+
+use crate::engine::bits::transpose64;
+use crate::engine::general::FlatOptions;
+use crate::engine::pass::{block_pass_columns, Pass, Scratch};
+use crate::engine::visitor::RowVisitor;
+
+/// Rows per batch: the bits of one word.
+pub(crate) const BATCH_ROWS: usize = 64;
+
+/// How many rows ahead of the one reading its sources the sources are prefetched.
+const PREFETCH_AHEAD: usize = 1;
+
+/// Below this many rows a batch is labelled row by row: the transposes would cost more.
+const MIN_SLICED_ROWS: usize = 8;
+
+/// Rows of one task waiting to be labelled together, and the buffers that label them.
+#[derive(Default)]
+pub(crate) struct Batch {
+    /// Queued prefixes, `n - 1` values each.
+    prefixes: Vec<u32>,
+    /// Per row: its table row, its first column and whether every prefix heap is stuck.
+    rows: Vec<(u64, u32, bool)>,
+    /// Per row, its source rows and preloaded columns (`Scratch::sources`, `preload`),
+    /// one after another, and where each row's end.
+    sources: Vec<usize>,
+    source_ends: Vec<usize>,
+    preload: Vec<(u32, usize)>,
+    preload_ends: Vec<usize>,
+    /// Per row, every track's blocked columns and P-bits, laid out as in [`Scratch`].
+    blocked: Vec<u64>,
+    bits: Vec<u64>,
+    /// One track, column-major: word `h` holds column `h` of every row of the batch.
+    column_blocked: Vec<u64>,
+    column_p: Vec<u64>,
+}
+
+impl Pass<'_, '_, '_> {
+    /// Queues the row of `prefix`, and labels the batch once it is full; returns the
+    /// positions labelled.
+    pub(crate) fn queue_row<V: RowVisitor>(
+        &self,
+        scratch: &mut Scratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+        prefix: &[u32],
+    ) -> u64 {
+        scratch.batch.prefixes.extend_from_slice(prefix);
+        if scratch.batch.prefixes.len() < BATCH_ROWS * prefix.len() {
+            return 0;
+        }
+        self.flush_batch(scratch, visitor, acc)
+    }
+
+    /// Labels every queued row, on every track; returns the positions labelled.
+    pub(crate) fn flush_batch<V: RowVisitor>(
+        &self,
+        scratch: &mut Scratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+    ) -> u64 {
+        let k = self.engine.layout.prefix_len();
+        let mut prefixes = std::mem::take(&mut scratch.batch.prefixes);
+        let mut done = 0;
+        if prefixes.len() < MIN_SLICED_ROWS * k {
+            for p in prefixes.chunks_exact(k) {
+                scratch.prefix.clear();
+                scratch.prefix.extend_from_slice(p);
+                done += self.row(scratch, visitor, acc);
+            }
+        } else {
+            self.gather_batch(scratch, &prefixes);
+            for j in 0..self.tracks.len() {
+                self.solve_batch_track(scratch, j);
+            }
+            done = self.finish_batch(scratch, &prefixes, visitor, acc);
+        }
+        prefixes.clear();
+        scratch.batch.prefixes = prefixes;
+        done
+    }
+
+    /// Blocks the columns of every queued row on every track, as a single row would. The
+    /// source rows are found first, so that those of later rows are prefetched while
+    /// earlier rows read theirs.
+    fn gather_batch(&self, scratch: &mut Scratch, prefixes: &[u32]) {
+        let layout = &self.engine.layout;
+        let (k, words) = (layout.prefix_len(), scratch.blocked.len());
+        let n = prefixes.len() / k;
+        let batch = &mut scratch.batch;
+        batch.rows.clear();
+        batch.sources.clear();
+        batch.source_ends.clear();
+        batch.preload.clear();
+        batch.preload_ends.clear();
+        for p in prefixes.chunks_exact(k) {
+            scratch.prefix.clear();
+            scratch.prefix.extend_from_slice(p);
+            let row = layout.row_index(p);
+            self.find_sources(scratch, row);
+            let batch = &mut scratch.batch;
+            batch.sources.extend_from_slice(&scratch.sources);
+            batch.source_ends.push(batch.sources.len());
+            batch.preload.extend_from_slice(&scratch.preload);
+            batch.preload_ends.push(batch.preload.len());
+            batch.rows.push((row, layout.lo(p), false));
+        }
+        scratch.batch.blocked.resize(n * words, 0);
+        scratch.batch.bits.resize(n * words, 0);
+        for b in 0..PREFETCH_AHEAD.min(n) {
+            self.prefetch_sources(&scratch.batch, b);
+        }
+        for (b, p) in prefixes.chunks_exact(k).enumerate() {
+            if b + PREFETCH_AHEAD < n {
+                self.prefetch_sources(&scratch.batch, b + PREFETCH_AHEAD);
+            }
+            scratch.prefix.clear();
+            scratch.prefix.extend_from_slice(p);
+            let batch = &scratch.batch;
+            scratch.sources.clear();
+            scratch.sources.extend_from_slice(&batch.sources[range(&batch.source_ends, b)]);
+            scratch.preload.clear();
+            scratch.preload.extend_from_slice(&batch.preload[range(&batch.preload_ends, b)]);
+            let (row, lo, _) = batch.rows[b];
+            self.block_forced(scratch, row as usize);
+            self.or_sources(scratch, lo);
+            let batch = &mut scratch.batch;
+            batch.blocked[b * words..(b + 1) * words].copy_from_slice(&scratch.blocked);
+            batch.bits[b * words..(b + 1) * words].copy_from_slice(&scratch.rows);
+            batch.rows[b].2 = scratch.prefix_stuck;
+        }
+    }
+
+    /// Starts loading the source rows of queued row `b`, on every track.
+    fn prefetch_sources(&self, batch: &Batch, b: usize) {
+        for &slot in &batch.sources[range(&batch.source_ends, b)] {
+            for track in &self.tracks {
+                track.table.prefetch(slot);
+            }
+        }
+    }
+
+    /// Labels track `j` of every queued row (a pass-available track after blocking the
+    /// columns whose pass-used position, just labelled, is P).
+    fn solve_batch_track(&self, scratch: &mut Scratch, j: usize) {
+        let e = self.engine;
+        let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
+        let words = scratch.blocked.len();
+        let batch = &mut scratch.batch;
+        if self.tracks[j].pass_available {
+            for (b, &(_, _, stuck)) in batch.rows.iter().enumerate() {
+                let at = b * words + j * w;
+                let used = &batch.bits[at - w..at];
+                let blocked = &mut batch.blocked[at..at + w];
+                block_pass_columns(blocked, used, stuck, &e.no_move_mask);
+            }
+        }
+        solve_sliced(&e.options, r, w, batch, j * w, words);
+    }
+
+    /// Stores and visits every queued row; returns the positions labelled.
+    fn finish_batch<V: RowVisitor>(
+        &self,
+        scratch: &mut Scratch,
+        prefixes: &[u32],
+        visitor: &V,
+        acc: &mut V::Acc,
+    ) -> u64 {
+        let (k, words) = (self.engine.layout.prefix_len(), scratch.blocked.len());
+        let mut done = 0;
+        for (b, p) in prefixes.chunks_exact(k).enumerate() {
+            scratch.prefix.clear();
+            scratch.prefix.extend_from_slice(p);
+            scratch.rows.copy_from_slice(&scratch.batch.bits[b * words..(b + 1) * words]);
+            let (row, lo, _) = scratch.batch.rows[b];
+            let layout = &self.engine.layout;
+            let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
+            done += self.finish_row(scratch, visitor, acc, (row, lo), first_index);
+        }
+        done
+    }
+}
+
+/// Labels one track of a batch: the rows' words start at `offset + b * stride`. A row's
+/// column below its first column keeps its preloaded bit; any other column is P iff not
+/// blocked and none of its options is P. Rows past the batch are all blocked.
+fn solve_sliced(
+    options: &FlatOptions,
+    r: usize,
+    w: usize,
+    batch: &mut Batch,
+    offset: usize,
+    stride: usize,
+) {
+    let n = batch.rows.len();
+    batch.column_blocked.resize(w * 64, 0);
+    batch.column_p.resize(w * 64, 0);
+    let preload = batch.rows.iter().any(|&(_, lo, _)| lo > 0);
+    let mut block = [0u64; 64];
+    for i in 0..w {
+        let columns = i * 64..(i + 1) * 64;
+        transposed(&batch.blocked, offset + i, stride, n, !0, &mut block);
+        batch.column_blocked[columns.clone()].copy_from_slice(&block);
+        if preload {
+            transposed(&batch.bits, offset + i, stride, n, 0, &mut block);
+            batch.column_p[columns].copy_from_slice(&block);
+        }
+    }
+    // Rows still below their first column, released in order of first column.
+    let mut starts: [(u32, u8); BATCH_ROWS] = [(0, 0); BATCH_ROWS];
+    for (b, &(_, lo, _)) in batch.rows.iter().enumerate() {
+        starts[b] = (lo, b as u8);
+    }
+    starts[..n].sort_unstable();
+    let mut fixed = if n == 64 { !0u64 } else { (1u64 << n) - 1 };
+    let mut next = 0;
+    let (column_p, column_blocked) = (&mut batch.column_p, &batch.column_blocked);
+    for h in 0..r {
+        while next < n && starts[next].0 as usize <= h {
+            fixed &= !(1u64 << starts[next].1);
+            next += 1;
+        }
+        let reach = options.of(h).iter().fold(0u64, |acc, &o| acc | column_p[o as usize]);
+        column_p[h] = (fixed & column_p[h]) | (!fixed & !column_blocked[h] & !reach);
+    }
+    column_p[r..].fill(0);
+    for i in 0..w {
+        block.copy_from_slice(&column_p[i * 64..(i + 1) * 64]);
+        transpose64(&mut block);
+        for (b, &word) in block.iter().enumerate().take(n) {
+            batch.bits[offset + b * stride + i] = word;
+        }
+    }
+}
+
+/// Entry `b`'s range in a list of entries laid end to end, given where each entry ends.
+fn range(ends: &[usize], b: usize) -> std::ops::Range<usize> {
+    (if b == 0 { 0 } else { ends[b - 1] })..ends[b]
+}
+
+/// Word `at + b * stride` of `rows` for each row `b < n` (`fill` past them), transposed.
+fn transposed(rows: &[u64], at: usize, stride: usize, n: usize, fill: u64, block: &mut [u64; 64]) {
+    for (b, word) in block.iter_mut().enumerate() {
+        *word = if b < n { rows[at + b * stride] } else { fill };
+    }
+    transpose64(block);
+}
