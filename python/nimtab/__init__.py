@@ -94,6 +94,8 @@ def grundy(game: str, max: int) -> np.ndarray:
 
 
 _INTEGER_COLUMNS = ("heaps", "max", "positions", "p_positions", "agree", "disagree")
+# Over multisets the space cells are words: heaps ``any``, max ``total<=T``.
+_SPACE_COLUMNS = ("heaps", "max")
 
 
 def _rows(data: bytes) -> List[dict]:
@@ -102,6 +104,8 @@ def _rows(data: bytes) -> List[dict]:
     rows = []
     for row in csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")):
         for column in _INTEGER_COLUMNS:
+            if column in _SPACE_COLUMNS and not row[column].isdigit():
+                continue
             row[column] = int(row[column])
         first = row["first_counterexample"]
         row["first_counterexample"] = tuple(int(h) for h in first.split()) if first else None
@@ -141,8 +145,15 @@ def verify(
     return _frame(rows) if as_frame else rows
 
 
-def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force) -> dict:
-    lo, hi = _heap_range(heaps)
+def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total) -> dict:
+    if total is None:
+        if heaps is None or max is None:
+            raise ValueError("give heaps and max (tuples of heaps), or total (multisets)")
+        lo, hi = _heap_range(heaps)
+    elif heaps is not None or max is not None:
+        raise ValueError("give either heaps and max, or total, not both")
+    else:
+        lo = hi = None
     text, listed = (games, None) if isinstance(games, str) else (None, list(games))
     return dict(
         games=text,
@@ -155,13 +166,14 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force) -> 
         claim=claim,
         canonical=canonical,
         force=force,
+        total=total,
     )
 
 
 def sweep_csv(
     games: Union[str, Sequence[str]],
-    heaps: Heaps,
-    max: int,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
     rules: Rules = ("normal", "misere", "sj"),
     criteria: Rules = ("xor", "anti-nim", "sj"),
     claim: Optional[str] = None,
@@ -171,17 +183,21 @@ def sweep_csv(
     client=None,
     shards: Optional[int] = None,
     shard: Optional[Tuple[int, int]] = None,
+    total: Optional[int] = None,
 ) -> bytes:
     """The bytes ``nimtab sweep`` writes for the same arguments.
 
     ``games`` is a family text (``"subtract:subsets(1..=6)"``, ``"nim;subtract:1,2"``)
-    or a list of specs. ``claim`` replaces the criteria. ``shard=(i, n)`` returns the
+    or a list of specs. The space is ``heaps`` heaps of at most ``max`` stones, or with
+    ``total=T`` (and neither of those) every multiset of heaps of total at most T, as
+    ``nimtab sweep --total T``: games that split heaps allowed, sums of heaps only.
+    ``claim`` replaces the criteria. ``shard=(i, n)`` returns the
     part of shard i of n. With a ``dask.distributed`` ``client``, the sweep runs as
     ``shards`` tasks (default: four per worker thread, at most one per game) on the cluster and
     the parts are merged: the bytes are those of the local run. ``threads`` sizes the
     local pool; on a cluster each worker uses its own (``RAYON_NUM_THREADS``).
     """
-    args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force)
+    args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total)
     if client is None:
         return _nimtab.sweep_csv(**args, shard=shard, threads=threads)
     if shard is not None:
@@ -193,8 +209,8 @@ def sweep_csv(
 
 def sweep(
     games: Union[str, Sequence[str]],
-    heaps: Heaps,
-    max: int,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
     rules: Rules = ("normal", "misere", "sj"),
     criteria: Rules = ("xor", "anti-nim", "sj"),
     claim: Optional[str] = None,
@@ -204,13 +220,16 @@ def sweep(
     client=None,
     shards: Optional[int] = None,
     as_frame: bool = False,
+    total: Optional[int] = None,
 ):
     """Verifies (or tests ``claim`` on) every game of a family: one dict per (game, heap
     count, rule, criterion or claim), in the family's order, with the columns of
-    ``summary.csv``. Arguments as :func:`sweep_csv`; ``as_frame=True`` returns a pandas
+    ``summary.csv`` (over multisets, ``heaps`` is ``"any"`` and ``max`` is
+    ``"total<=T"``). Arguments as :func:`sweep_csv`; ``as_frame=True`` returns a pandas
     DataFrame."""
     data = sweep_csv(
-        games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards
+        games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,
+        total=total,
     )
     rows = _rows(data)
     return _frame(rows) if as_frame else rows

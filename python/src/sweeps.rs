@@ -62,8 +62,11 @@ pub fn verify_csv<'py>(
 struct SweepArgs {
     games: Option<String>,
     game_list: Option<Vec<String>>,
-    heaps: (usize, usize),
-    max: u32,
+    /// Heap counts and largest heap of a tuple space, or `None` with `total`.
+    heaps: Option<(usize, usize)>,
+    max: Option<u32>,
+    /// The multisets of total at most `total`, instead of `heaps` and `max`.
+    total: Option<u64>,
     rules: String,
     criteria: String,
     claim: Option<String>,
@@ -78,8 +81,7 @@ impl SweepArgs {
             (None, Some(list)) => Family::from_specs(list, self.force)?,
             (None, None) => return Err(nimtab::Error::Invalid("no games given".to_string())),
         };
-        let mode = Mode::canonical_if(self.canonical);
-        let space = SweepSpace::heaps(self.heaps.0, self.heaps.1, self.max, mode)?;
+        let space = self.space()?;
         let endings = Ending::parse_list(&self.rules)?;
         let test = match &self.claim {
             Some(text) => Test::Claim(
@@ -90,23 +92,41 @@ impl SweepArgs {
         };
         Sweep::new(family, space, &endings, test)
     }
+
+    /// Tuples of `heaps` heaps of at most `max`, or the multisets of total at most `total`.
+    fn space(&self) -> nimtab::Result<SweepSpace> {
+        let invalid = |m: &str| Err(nimtab::Error::Invalid(m.to_string()));
+        match (self.heaps, self.max, self.total) {
+            (None, None, Some(_)) if self.canonical => {
+                invalid("canonical applies to tuples of heaps, not to a total")
+            }
+            (None, None, Some(total)) => SweepSpace::total(total),
+            (Some((lo, hi)), Some(max), None) => {
+                SweepSpace::heaps(lo, hi, max, Mode::canonical_if(self.canonical))
+            }
+            (_, _, Some(_)) => invalid("give either heaps and max, or total, not both"),
+            _ => invalid("give heaps and max (tuples of heaps), or total (multisets)"),
+        }
+    }
 }
 
 /// sweep_csv(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim, canonical,
-/// force, shard, threads) -> bytes
+/// force, shard, threads, total) -> bytes
 ///
 /// What `nimtab sweep` writes: the whole CSV, or with `shard=(i, n)` the part of shard i.
+/// The space is `heaps_lo..=heaps_hi` heaps of at most `max` (all three given), or with
+/// `total` (and those `None`) every multiset of heaps of total at most `total`.
 #[pyfunction]
 #[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, shard = None, threads = None))]
+    canonical = false, force = false, shard = None, threads = None, total = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_csv<'py>(
     py: Python<'py>,
     games: Option<String>,
     game_list: Option<Vec<String>>,
-    heaps_lo: usize,
-    heaps_hi: usize,
-    max: u32,
+    heaps_lo: Option<usize>,
+    heaps_hi: Option<usize>,
+    max: Option<u32>,
     rules: String,
     criteria: String,
     claim: Option<String>,
@@ -114,12 +134,14 @@ pub fn sweep_csv<'py>(
     force: bool,
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
+    total: Option<u64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let args = SweepArgs {
         games,
         game_list,
-        heaps: (heaps_lo, heaps_hi),
+        heaps: heaps_lo.zip(heaps_hi),
         max,
+        total,
         rules,
         criteria,
         claim,
@@ -149,31 +171,33 @@ pub fn sweep_csv<'py>(
 }
 
 /// sweep_games(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim,
-/// canonical, force) -> int
+/// canonical, force, total) -> int
 ///
 /// Validates a sweep (every game parsed, the claim compiled) and returns its game count.
 #[pyfunction]
 #[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false))]
+    canonical = false, force = false, total = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_games(
     py: Python<'_>,
     games: Option<String>,
     game_list: Option<Vec<String>>,
-    heaps_lo: usize,
-    heaps_hi: usize,
-    max: u32,
+    heaps_lo: Option<usize>,
+    heaps_hi: Option<usize>,
+    max: Option<u32>,
     rules: String,
     criteria: String,
     claim: Option<String>,
     canonical: bool,
     force: bool,
+    total: Option<u64>,
 ) -> PyResult<usize> {
     let args = SweepArgs {
         games,
         game_list,
-        heaps: (heaps_lo, heaps_hi),
+        heaps: heaps_lo.zip(heaps_hi),
         max,
+        total,
         rules,
         criteria,
         claim,

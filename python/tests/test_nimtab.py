@@ -133,6 +133,23 @@ def test_a_claim_sweep_and_a_list_of_games(tmp_path):
     assert failing == {(GRAPH, 1, "misere"), (GRAPH, 2, "misere")}
 
 
+def test_a_total_sweep_holds_games_that_split_heaps(tmp_path):
+    out = tmp_path / "total.csv"
+    cli("sweep", "--games", "octal:0.?7", "--total", "10", "--out", str(out))
+    data = nimtab.sweep_csv("octal:0.?7", total=10)
+    assert data == out.read_bytes()
+    parts = [nimtab.sweep_csv("octal:0.?7", total=10, shard=(i, 3)) for i in (1, 2, 3)]
+    assert nimtab.merge([parts[1], parts[2], parts[0]]) == data
+    assert b"multisets of total<=10" in parts[0].splitlines()[1]
+    rows = nimtab.sweep("octal:0.?7", total=10, rules="normal", criteria="xor")
+    assert [r["game"] for r in rows] == [f"octal:0.{d}7" for d in range(8)]
+    assert {(r["heaps"], r["max"]) for r in rows} == {("any", "total<=10")}
+    # Kayles: normal play is the XOR of Grundy values, a theorem for every sum.
+    assert all(r["disagree"] == 0 for r in rows) and rows[7]["positions"] == 139
+    with pytest.raises(ValueError, match="give either heaps and max, or total, not both"):
+        nimtab.sweep("nim", 2, 3, total=5)
+
+
 @pytest.mark.parametrize(
     "call,cli_args",
     [
@@ -147,6 +164,9 @@ def test_a_claim_sweep_and_a_list_of_games(tmp_path):
         (lambda: nimtab.sweep("nim;octal:0.??", 2, 3),
          ["sweep", "--games", "nim;octal:0.??", "--heaps", "2", "--max", "3"]),
         (lambda: nimtab.sweep("nim;nim", 2, 3), ["sweep", "--games", "nim;nim", "--heaps", "2", "--max", "3"]),
+        (lambda: nimtab.sweep("octal:0.77;wythoff", total=6), ["sweep", "--games", "octal:0.77;wythoff", "--total", "6"]),
+        (lambda: nimtab.sweep("nim", total=6, criteria="moore"),
+         ["sweep", "--games", "nim", "--total", "6", "--criteria", "moore"]),
     ],
 )
 def test_errors_are_value_errors_with_the_cli_message(call, cli_args):

@@ -66,6 +66,14 @@ def test_errors_reach_the_caller_before_any_task(client):
         nimtab.sweep("octal:0.??", 2, 3, client=client)
 
 
+def test_a_total_sweep_on_the_cluster_equals_the_local_one(client):
+    # Games that split heaps, over the multisets of total at most 20.
+    local = nimtab.sweep_csv("octal:0.?7;grundys-game", total=20)
+    assert nimtab.sweep_csv("octal:0.?7;grundys-game", total=20, client=client, shards=4) == local
+    with pytest.raises(ValueError, match="wythoff is not one"):
+        nimtab.sweep("nim;wythoff", total=5, client=client)
+
+
 def test_a_killed_worker_s_shards_are_recomputed(client, local_bytes):
     pids = worker_pids(client)
     result = {}

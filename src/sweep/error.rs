@@ -52,6 +52,18 @@ pub enum SweepError {
         /// Why it is not a game.
         message: String,
     },
+    /// A game that splits heaps, in a sweep over tuples of fixed heap counts (which do
+    /// not hold its moves).
+    #[error(
+        "{origin}: {spec} can split a heap in two, so tuples of a fixed number of heaps do \
+         not hold its moves; sweep multisets of heaps of a bounded total instead"
+    )]
+    GameSplitsHeaps {
+        /// Where the spec came from: `game 3 of the family`, `FILE, line 7`.
+        origin: String,
+        /// The game's specification.
+        spec: String,
+    },
     /// A claim that names a heap some space of the sweep lacks.
     #[error("claim, {0}")]
     Claim(ExprError),

@@ -10,6 +10,7 @@
 
 mod error;
 pub mod family;
+mod multisets;
 mod parts;
 mod run;
 mod shard;
@@ -27,10 +28,13 @@ use sha2::{Digest, Sha256};
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::Expr;
+use crate::analysis::multisets::MULTISET_CRITERIA;
 use crate::analysis::tally::Tally;
 use crate::error::{Error, Result};
+use crate::export::summary::multiset_space_cells;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::multiset::MultisetSpace;
 use crate::model::space::{Mode, Space};
 
 /// The positions every game of a sweep is checked on, validated when built.
@@ -41,7 +45,7 @@ use crate::model::space::{Mode, Space};
 pub struct SweepSpace {
     kind: Kind,
     mode: Mode,
-    /// The spaces of one game, in row order.
+    /// The tuple spaces of one game, in row order (none for multisets).
     spaces: Vec<Space>,
 }
 
@@ -50,6 +54,8 @@ pub struct SweepSpace {
 enum Kind {
     /// Every tuple of `lo..=hi` heaps of at most `max` stones.
     Heaps { lo: usize, hi: usize, max: u32 },
+    /// Every multiset of non-empty heaps of total at most the space's total.
+    Total(MultisetSpace),
 }
 
 impl SweepSpace {
@@ -65,26 +71,58 @@ impl SweepSpace {
         Ok(SweepSpace { kind: Kind::Heaps { lo, hi, max }, mode, spaces })
     }
 
-    /// The spaces of one game, in row order.
+    /// Every multiset of non-empty heaps of total at most `total`: one space, which
+    /// holds the games that split heaps too.
+    ///
+    /// # Errors
+    /// The errors of [`MultisetSpace::new`] (a total above [`crate::MAX_TOTAL`]).
+    pub fn total(total: u64) -> Result<SweepSpace> {
+        let space = MultisetSpace::new(total)?;
+        Ok(SweepSpace { kind: Kind::Total(space), mode: Mode::Canonical, spaces: Vec::new() })
+    }
+
+    /// The tuple spaces of one game, in row order; none for a multiset space.
     pub fn spaces(&self) -> &[Space] {
         &self.spaces
     }
 
-    /// Every tuple, or sorted tuples only.
+    /// The multiset space, for a sweep given by its total.
+    pub fn multisets(&self) -> Option<&MultisetSpace> {
+        match &self.kind {
+            Kind::Heaps { .. } => None,
+            Kind::Total(space) => Some(space),
+        }
+    }
+
+    /// Spaces per game: the heap counts, or the one multiset space.
+    pub fn count(&self) -> usize {
+        match self.kind {
+            Kind::Heaps { .. } => self.spaces.len(),
+            Kind::Total(_) => 1,
+        }
+    }
+
+    /// Every tuple, or sorted tuples only (multisets are sorted tuples).
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
     /// Positions labelled per ending for one game, over every space.
     pub fn positions(&self) -> u64 {
-        self.spaces.iter().map(|s| s.positions()).fold(0, u64::saturating_add)
+        match &self.kind {
+            Kind::Heaps { .. } => {
+                self.spaces.iter().map(|s| s.positions()).fold(0, u64::saturating_add)
+            }
+            Kind::Total(space) => space.positions(),
+        }
     }
 
-    /// `heaps 1..=3, max 31` (and `, canonical`).
+    /// `heaps 1..=3, max 31` (and `, canonical`), or `multisets of total<=12`.
     pub fn describe(&self) -> String {
         let canonical = if self.mode.is_canonical() { ", canonical" } else { "" };
-        match self.kind {
+        match &self.kind {
             Kind::Heaps { lo, hi, max } => format!("heaps {lo}..={hi}, max {max}{canonical}"),
+            Kind::Total(space) => format!("multisets of total<={}", space.total()),
         }
     }
 }
@@ -121,10 +159,12 @@ impl Test {
 pub struct SweepRow {
     /// The game's specification.
     pub game: String,
-    /// Heap count.
+    /// Heap count (0 for a multiset space).
     pub heaps: usize,
-    /// Largest heap size.
+    /// Largest heap size (the total for a multiset space).
     pub max: u32,
+    /// `Some(T)` for the multisets of total at most `T`, `None` for a tuple space.
+    pub total: Option<u32>,
     /// The ending of the DP.
     pub ending: Ending,
     /// The criterion's name, or the claim's expression.
@@ -139,6 +179,23 @@ impl SweepRow {
     /// A theorem with a disagreement.
     pub fn theorem_failed(&self) -> bool {
         self.theorem && self.tally.disagree > 0
+    }
+
+    /// The `heaps` and `max` cells, as `summary.csv` writes them: `any` and `total<=T`
+    /// for a multiset space.
+    pub fn space_cells(&self) -> [String; 2] {
+        match self.total {
+            None => [self.heaps.to_string(), self.max.to_string()],
+            Some(total) => multiset_space_cells(total),
+        }
+    }
+
+    /// The space as messages name it: `3 heaps`, or `total<=12`.
+    pub fn space_words(&self) -> String {
+        match self.total {
+            None => format!("{} heaps", self.heaps),
+            Some(total) => format!("total<={total}"),
+        }
     }
 }
 
@@ -157,24 +214,18 @@ impl Sweep {
     /// any work.
     ///
     /// # Errors
-    /// [`SweepError::BadGame`] naming the first spec that is not a game, or a game that
-    /// splits heaps (tuple spaces do not hold its moves), and where it came from; [`SweepError::Claim`] for a claim naming a heap the space lacks;
-    /// [`Error::Invalid`] for no endings or no criteria.
+    /// [`SweepError::BadGame`] naming the first spec that is not a game, or a game that is
+    /// not a sum of heaps in a multiset space, and where it came from;
+    /// [`SweepError::GameSplitsHeaps`] for a game that splits heaps in a tuple space;
+    /// [`SweepError::Claim`] for a
+    /// claim naming a heap the space lacks; [`Error::CriterionNotForMultisets`] for a
+    /// criterion a multiset space is not compared with; [`Error::Invalid`] for no endings
+    /// or no criteria.
     pub fn new(family: Family, space: SweepSpace, endings: &[Ending], test: Test) -> Result<Sweep> {
         if endings.is_empty() {
             return Err(Error::Invalid("a sweep needs at least one rule".to_string()));
         }
-        if let Test::Criteria(criteria) = &test {
-            if criteria.is_empty() {
-                return Err(Error::Invalid("a sweep needs at least one criterion".to_string()));
-            }
-        }
-        if let Test::Claim(expr) = &test {
-            for space in space.spaces() {
-                let nim = Game::nim().grundy(space.max());
-                expr.compile(space.heaps(), &nim).map_err(SweepError::Claim)?;
-            }
-        }
+        check_test(&test, &space)?;
         let games = family
             .specs()
             .iter()
@@ -185,9 +236,15 @@ impl Sweep {
                     message: e.to_string(),
                 };
                 let game = Game::parse(spec).map_err(bad)?;
-                // A game that splits heaps leaves every tuple space: refused here, by name.
-                if game.splits() {
-                    return Err(bad(Error::SplitsHeaps { spec: spec.clone() }).into());
+                match space.multisets() {
+                    // A multiset holds heaps only: no shared resource, no order.
+                    Some(_) => game.require_sum("a space of multisets of heaps").map_err(bad)?,
+                    // A game that splits heaps leaves every tuple space.
+                    None if game.splits() => {
+                        let (origin, spec) = (family.origin(i), spec.clone());
+                        return Err(SweepError::GameSplitsHeaps { origin, spec }.into());
+                    }
+                    None => {}
                 }
                 Ok(game)
             })
@@ -212,7 +269,7 @@ impl Sweep {
 
     /// Rows each game contributes: spaces × endings × criteria (or 1 claim).
     pub fn rows_per_game(&self) -> usize {
-        self.space.spaces().len() * self.endings.len() * self.test.names().len()
+        self.space.count() * self.endings.len() * self.test.names().len()
     }
 
     /// Positions a game's run labels, summed over its spaces and endings: the weight by
@@ -253,5 +310,33 @@ impl Sweep {
         let settings = format!("{space}\n{}\n{test}\n", rules.join(","));
         hash.update(settings.as_bytes());
         hash.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// Refuses a test the space cannot run: no criteria, a criterion a multiset space is not
+/// compared with, a claim naming a heap the space lacks.
+fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
+    match test {
+        Test::Criteria(criteria) if criteria.is_empty() => {
+            Err(Error::Invalid("a sweep needs at least one criterion".to_string()))
+        }
+        Test::Criteria(criteria) => match space.multisets() {
+            Some(_) => match criteria.iter().find(|c| !MULTISET_CRITERIA.contains(c)) {
+                Some(c) => Err(Error::CriterionNotForMultisets { criterion: c.name().to_string() }),
+                None => Ok(()),
+            },
+            None => Ok(()),
+        },
+        Test::Claim(expr) => {
+            if let Some(multisets) = space.multisets() {
+                let nim = Game::nim().grundy(multisets.total());
+                expr.compile_multisets(multisets.total(), &nim).map_err(SweepError::Claim)?;
+            }
+            for space in space.spaces() {
+                let nim = Game::nim().grundy(space.max());
+                expr.compile(space.heaps(), &nim).map_err(SweepError::Claim)?;
+            }
+            Ok(())
+        }
     }
 }

@@ -52,10 +52,11 @@ fn row_cells(r: &SweepRow) -> [String; 10] {
     // A game no criterion applies to has only its counts, as in `summary.csv`.
     let compared = r.test != NO_CRITERION;
     let count = |n: u64| if compared { n.to_string() } else { String::new() };
+    let [heaps, max] = r.space_cells();
     [
         r.game.clone(),
-        r.heaps.to_string(),
-        r.max.to_string(),
+        heaps,
+        max,
         r.ending.name().to_string(),
         r.test.clone(),
         t.positions.to_string(),

@@ -15,7 +15,7 @@ use crate::model::game::Game;
 
 /// Whether a game's run may share the memory limit with runs of other games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Slot {
+pub(super) enum Slot {
     /// Every space fits in the limit divided by the threads: runs beside other games.
     Shared,
     /// A space needs more: the game runs alone afterwards, with the whole limit.
@@ -108,12 +108,20 @@ impl Sweep {
         Ok(rows)
     }
 
-    /// Where a game runs; an error if one of its spaces does not fit even alone.
-    fn slot(&self, game: &Game, limit: u64, share: u64) -> Result<Slot> {
-        let endings = match self.test {
+    /// Endings labelled together in one run: all of them for criteria, one for a claim.
+    pub(super) fn endings_per_run(&self) -> usize {
+        match self.test {
             Test::Criteria(_) => self.endings.len(),
             Test::Claim(_) => 1,
-        };
+        }
+    }
+
+    /// Where a game runs; an error if one of its spaces does not fit even alone.
+    fn slot(&self, game: &Game, limit: u64, share: u64) -> Result<Slot> {
+        if let Some(space) = self.space.multisets() {
+            return self.multiset_slot(game, space, limit, share);
+        }
+        let endings = self.endings_per_run();
         let mut slot = Slot::Shared;
         for &space in self.space.spaces() {
             let engine = Engine::builder(game, space).memory_limit(limit).build();
@@ -128,6 +136,9 @@ impl Sweep {
 
     /// Every row of one game.
     fn run_game(&self, game: &Game, memory_limit: u64) -> Result<Vec<SweepRow>> {
+        if let Some(space) = self.space.multisets() {
+            return self.run_multiset_game(game, space, memory_limit);
+        }
         let mut rows = Vec::with_capacity(self.rows_per_game());
         for &space in self.space.spaces() {
             let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
@@ -139,6 +150,7 @@ impl Sweep {
                         game: f.game,
                         heaps: f.heaps,
                         max: f.max,
+                        total: f.total,
                         ending: f.ending,
                         test: f.criterion.map_or(NO_CRITERION, |c| c.name()).to_string(),
                         theorem: f.theorem,
@@ -156,6 +168,7 @@ impl Sweep {
                             game: game.spec().to_string(),
                             heaps: space.heaps(),
                             max: space.max(),
+                            total: None,
                             ending,
                             test: expr.text().to_string(),
                             theorem: false,
@@ -170,7 +183,7 @@ impl Sweep {
 }
 
 /// A claim's evaluation error, with the game named.
-fn in_game(game: &Game, e: Error) -> Error {
+pub(super) fn in_game(game: &Game, e: Error) -> Error {
     match e {
         Error::Eval(eval) => {
             SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }.into()

@@ -165,6 +165,7 @@ fn bad_families_are_refused_with_one_line() {
         (vec!["--games", "nim", "--shard", "4/3"], "shard '4/3' must be I/N with 1 <= I <= N"),
         (vec!["--games", "nim", "--criteria", "xor", "--claim-p", "xor == 0"], "cannot be used"),
         (vec!["--games", "nim", "--claim-p", "h3 == 0"], "h3 names heap 3"),
+        (vec!["--games", "nim", "--total", "8"], "cannot be used with"),
     ] {
         let args: Vec<&str> = base.iter().copied().chain(family.iter().copied()).collect();
         let Run { status, stderr, stdout } = run(&args);
@@ -294,4 +295,155 @@ fn batches_write_the_bytes_of_one_run_and_an_error_leaves_no_file() {
     assert_eq!(r.stderr, "nimtab: error: game subtract:1: division by zero at position (0)\n");
     assert!(!out.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temporary file left");
+}
+
+/// The multiset family the `--total` tests sweep: every `octal:0.D7`, Kayles among them,
+/// most of which split heaps.
+const SPLITTING: &str = "octal:0.?7";
+
+/// Runs `nimtab sweep --games SPLITTING --total 12 ... --out DIR/NAME`, returns its bytes.
+fn total_sweep_to(dir: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
+    let out = dir.join(name);
+    let mut args = vec!["sweep", "--games", SPLITTING, "--total", "12"];
+    args.extend_from_slice(extra);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let Run { status, stderr, .. } = run(&args);
+    assert_eq!(status, 0, "{args:?}: {stderr}");
+    std::fs::read(&out).unwrap()
+}
+
+#[test]
+fn a_total_sweep_equals_a_loop_of_verify_total_runs_row_for_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let swept = String::from_utf8(total_sweep_to(dir.path(), "sweep.csv", &[])).unwrap();
+    let specs = Family::parse(SPLITTING, false).unwrap().specs().to_vec();
+    assert_eq!(specs.len(), 8);
+    assert!(specs.iter().any(|s| Game::parse(s).unwrap().splits()), "{specs:?}");
+    let mut looped = Vec::new();
+    for spec in &specs {
+        let out = dir.path().to_str().unwrap();
+        let Run { status, stderr, .. } =
+            run(&["verify", "--game", spec, "--total", "12", "--out", out]);
+        assert_eq!(status, 0, "{spec}: {stderr}");
+        let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+        let mut lines = summary.lines();
+        let header = lines.next().unwrap();
+        if looped.is_empty() {
+            looped.push(header.to_string());
+        }
+        looped.extend(lines.map(str::to_string));
+    }
+    let swept: Vec<&str> = swept.lines().collect();
+    assert_eq!(swept.len(), 1 + 8 * 3 * 3);
+    assert_eq!(swept, looped);
+    assert!(swept[1].starts_with("octal:0.07,any,total<=12,normal,xor,"), "{}", swept[1]);
+    // Kayles under misère play: Anti-Nim's rule on Grundy values fails, SJ's too.
+    let kayles_misere_sj =
+        swept.iter().find(|r| r.starts_with("octal:0.77,any,total<=12,misere,sj,"));
+    let cells: Vec<&str> = kayles_misere_sj.unwrap().split(',').collect();
+    assert_ne!(cells[8], "0", "{cells:?}");
+}
+
+#[test]
+fn total_sweeps_do_not_depend_on_threads_and_shards_merge_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = total_sweep_to(dir.path(), "whole.csv", &[]);
+    // A claim, on one thread and on two.
+    let claim = ["--rules", "misere", "--claim-p", "gxor == 0"];
+    let claimed: Vec<Vec<u8>> = ["1", "2"]
+        .into_iter()
+        .map(|threads| {
+            let out = dir.path().join(format!("claim-{threads}.csv"));
+            let mut args = vec!["--threads", threads, "sweep", "--games", SPLITTING];
+            args.extend(["--total", "12", "--out", out.to_str().unwrap()]);
+            args.extend(claim);
+            let Run { status, stderr, .. } = run(&args);
+            assert_eq!(status, 0, "{stderr}");
+            std::fs::read(&out).unwrap()
+        })
+        .collect();
+    assert_eq!(claimed[0], claimed[1]);
+    assert_eq!(String::from_utf8_lossy(&claimed[0]).lines().count(), 1 + 8);
+    let parts: Vec<PathBuf> = (1..=3)
+        .map(|i| {
+            let name = format!("part-{i}.csv");
+            total_sweep_to(dir.path(), &name, &["--shard", &format!("{i}/3")]);
+            dir.path().join(name)
+        })
+        .collect();
+    let head = std::fs::read_to_string(&parts[0]).unwrap();
+    assert!(head.lines().nth(1).unwrap().contains("; multisets of total<=12; "), "{head}");
+    let out = dir.path().join("merged.csv");
+    let Run { status, stderr, .. } = merge(&[&parts[1], &parts[2], &parts[0]], &out);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+    // The same family over another total is another sweep: its parts do not mix.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let foreign = other.join("part-2.csv");
+    let mut args = vec!["sweep", "--games", SPLITTING, "--total", "11", "--shard", "2/3"];
+    args.extend(["--out", foreign.to_str().unwrap()]);
+    assert_eq!(run(&args).status, 0);
+    let Run { status, stderr, .. } = merge(&[&parts[0], &foreign, &parts[2]], &out);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("is part 2/3 of sweep "), "{stderr}");
+}
+
+#[test]
+fn a_total_sweep_refuses_games_that_are_not_sums_and_tuple_criteria() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("refused.csv");
+    for (extra, message) in [
+        (vec!["--games", "octal:0.77;wythoff"], "game 2 of the family: a space of multisets"),
+        (vec!["--games", "nim;moore:2"], "moore:2 is not one"),
+        (vec!["--games", "circular:2"], "circular:2 is not one"),
+        (vec!["--games", "nim", "--criteria", "moore"], "criterion moore does not apply"),
+        (vec!["--games", "nim", "--claim-p", "h13 == 0"], "h13 names heap 13"),
+        (vec!["--games", "nim", "--heaps", "2"], "cannot be used with"),
+        (vec!["--games", "nim", "--canonical"], "cannot be used with"),
+    ] {
+        let mut args = vec!["sweep", "--total", "12", "--out", out.to_str().unwrap()];
+        args.extend(extra);
+        let Run { status, stderr, stdout } = run(&args);
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: expected '{message}' in: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        if !message.contains("heap 13") {
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+        assert!(!out.exists());
+    }
+    // Too large for any memory: refused before any work, naming the space and the flag.
+    let args = ["sweep", "--games", "nim;octal:0.77", "--total", "300"];
+    let Run { status, stderr, .. } = run(&args);
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("space too large: nim, every multiset of heaps of total at most 300"));
+    assert!(stderr.contains("lower --total"), "{stderr}");
+}
+
+#[test]
+fn library_total_rows_match_verify_multisets() {
+    use nimtab::analysis::multisets::verify_multisets;
+    use nimtab::{MultisetEngine, MultisetSpace};
+    let family = Family::parse("nim;octal:0.77;grundys-game", false).unwrap();
+    let endings = [Ending::Misere, Ending::Sj];
+    let criteria = vec![Criterion::Sj, Criterion::Xor];
+    let test = Test::Criteria(criteria.clone());
+    let sweep = Sweep::new(family, SweepSpace::total(14).unwrap(), &endings, test).unwrap();
+    assert_eq!(sweep.rows_per_game(), 4);
+    let rows = with_threads(2, || sweep.run(0..3, 1 << 30, &NoProgress).unwrap());
+    let serial = with_threads(1, || sweep.run(0..3, 1 << 30, &NoProgress).unwrap());
+    assert_eq!(rows, serial);
+    for (g, spec) in ["nim", "octal:0.77", "grundys-game"].into_iter().enumerate() {
+        let game = Game::parse(spec).unwrap();
+        let engine = MultisetEngine::new(&game, MultisetSpace::new(14).unwrap());
+        let run = verify_multisets(&engine, &endings, &criteria, 1, &NoProgress).unwrap();
+        for (i, f) in run.findings.iter().enumerate() {
+            let row = &rows[g * 4 + i];
+            assert_eq!((row.game.as_str(), row.total, row.ending), (spec, Some(14), f.ending));
+            assert_eq!(row.tally, f.tally, "{spec} {}", f.ending);
+        }
+    }
+    assert_eq!(rows[0].space_cells(), ["any".to_string(), "total<=14".to_string()]);
 }

@@ -12,7 +12,7 @@ use nimtab::sweep::{
 };
 use nimtab::{Criterion, Error, Game, Mode};
 
-use crate::cli::args::{parse_heap_range, parse_max, CountRange, RulesArg};
+use crate::cli::args::{parse_heap_range, parse_max, parse_total, CountRange, RulesArg};
 use crate::cli::commands::check::expression_error;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -58,16 +58,38 @@ pub struct Args {
     force: bool,
 }
 
-/// The space every game is checked on. A new kind of space (`--total T`) is a flag here
-/// and a variant of [`SweepSpace`]; nothing else in the command changes.
+/// The space every game is checked on: tuples (`--heaps`, `--max`) or multisets
+/// (`--total`). A new kind of space is a flag here and a variant of [`SweepSpace`];
+/// nothing else in the command changes.
 #[derive(clap::Args, Debug)]
 pub struct SweepSpaceArgs {
     /// Heap count N or range A..=B.
-    #[arg(long, value_name = "N|A..=B", value_parser = parse_heap_range)]
-    heaps: CountRange,
+    #[arg(
+        long,
+        value_name = "N|A..=B",
+        value_parser = parse_heap_range,
+        required_unless_present = "total"
+    )]
+    heaps: Option<CountRange>,
     /// Largest heap size.
-    #[arg(long, value_name = "M", value_parser = parse_max, allow_hyphen_values = true)]
-    max: u32,
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = parse_max,
+        allow_hyphen_values = true,
+        required_unless_present = "total"
+    )]
+    max: Option<u32>,
+    /// Every multiset of non-empty heaps of total at most T, instead of --heaps and --max
+    /// (games that split heaps allowed; sums of heaps only).
+    #[arg(
+        long,
+        value_name = "T",
+        value_parser = parse_total,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["heaps", "max", "canonical"]
+    )]
+    total: Option<u64>,
     /// Only sorted tuples (h1 <= ... <= hN).
     #[arg(long)]
     canonical: bool,
@@ -75,8 +97,14 @@ pub struct SweepSpaceArgs {
 
 impl SweepSpaceArgs {
     fn space(&self) -> anyhow::Result<SweepSpace> {
+        if let Some(total) = self.total {
+            return Ok(SweepSpace::total(total)?);
+        }
+        let (Some(heaps), Some(max)) = (self.heaps, self.max) else {
+            unreachable!("clap requires --heaps and --max without --total")
+        };
         let mode = Mode::canonical_if(self.canonical);
-        Ok(SweepSpace::heaps(self.heaps.lo, self.heaps.hi, self.max, mode)?)
+        Ok(SweepSpace::heaps(heaps.lo, heaps.hi, max, mode)?)
     }
 }
 
@@ -119,10 +147,15 @@ impl Config {
     }
 }
 
-/// Parses the claim and compiles it for every heap count, so that a bad expression is
-/// shown with a caret before any work.
+/// Parses the claim and compiles it for every heap count (or the multisets' largest
+/// count), so that a bad expression is shown with a caret before any work.
 fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
     let expr = Expr::parse_claim(text).map_err(|e| expression_error(text, &e))?;
+    if let Some(multisets) = space.multisets() {
+        let grundy = Game::nim().grundy(multisets.total());
+        expr.compile_multisets(multisets.total(), &grundy)
+            .map_err(|e| expression_error(text, &e))?;
+    }
     for s in space.spaces() {
         let grundy = Game::nim().grundy(s.max());
         expr.compile(s.heaps(), &grundy).map_err(|e| expression_error(text, &e))?;
@@ -231,8 +264,12 @@ fn summary_text(lines: &[SummaryLine]) -> String {
 fn note_theorem_failures(totals: &Totals) {
     for r in &totals.failed {
         output::note(&format!(
-            "nimtab: theorem failed: {} under {} rule for {} ({} heaps): {} disagreements",
-            r.test, r.ending, r.game, r.heaps, r.tally.disagree
+            "nimtab: theorem failed: {} under {} rule for {} ({}): {} disagreements",
+            r.test,
+            r.ending,
+            r.game,
+            r.space_words(),
+            r.tally.disagree
         ));
     }
     if totals.failures > totals.failed.len() {
