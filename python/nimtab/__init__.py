@@ -100,7 +100,8 @@ _SPACE_COLUMNS = ("heaps", "max")
 
 def _rows(data: bytes) -> List[dict]:
     """Rows of a summary CSV: integers as int, the first counterexample as a tuple of
-    heap sizes (``None`` when there is none)."""
+    heap sizes (``None`` when there is none; ``()`` for the empty position, written
+    ``()`` in the CSV)."""
     rows = []
     for row in csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")):
         for column in _INTEGER_COLUMNS:
@@ -108,7 +109,12 @@ def _rows(data: bytes) -> List[dict]:
                 continue
             row[column] = int(row[column])
         first = row["first_counterexample"]
-        row["first_counterexample"] = tuple(int(h) for h in first.split()) if first else None
+        if not first:
+            row["first_counterexample"] = None
+        elif first == "()":
+            row["first_counterexample"] = ()
+        else:
+            row["first_counterexample"] = tuple(int(h) for h in first.split())
         rows.append(row)
     return rows
 

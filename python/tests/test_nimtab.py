@@ -146,6 +146,9 @@ def test_a_total_sweep_holds_games_that_split_heaps(tmp_path):
     assert {(r["heaps"], r["max"]) for r in rows} == {("any", "total<=10")}
     # Kayles: normal play is the XOR of Grundy values, a theorem for every sum.
     assert all(r["disagree"] == 0 for r in rows) and rows[7]["positions"] == 139
+    # The SJ criterion calls the empty position N; normal play makes it P.
+    sj = nimtab.sweep("octal:0.77", total=10, rules="normal", criteria="sj")
+    assert sj[0]["disagree"] > 0 and sj[0]["first_counterexample"] == ()
     with pytest.raises(ValueError, match="give either heaps and max, or total, not both"):
         nimtab.sweep("nim", 2, 3, total=5)
 

@@ -71,6 +71,16 @@ fn finding_cells(f: &Finding, first: String, nothing: &str) -> Vec<String> {
     ]
 }
 
+/// The `first_counterexample` cell of a counterexample: its heaps separated by spaces
+/// (with the pass state, if any), or `()` for the empty position of a multiset space, so
+/// that an empty cell always means no counterexample.
+pub fn first_counterexample_cell(c: &Counterexample) -> String {
+    if c.position.is_empty() && c.pass.is_none() {
+        return "()".to_string();
+    }
+    SpacedState(&c.position, c.pass).to_string()
+}
+
 /// Writes `summary.csv`: one row per (heaps, rule, criterion). A game no criterion
 /// applies to gets one row per (heaps, rule) with criterion `none` and empty `agree`,
 /// `disagree` and `first_counterexample` cells, e.g. `circular:2,3,15,normal,none,4096,64,,,`.
@@ -81,8 +91,7 @@ pub fn write_summary<W: Write + ?Sized>(out: &mut W, findings: &[Finding]) -> io
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(summary_header())?;
     for f in findings {
-        let first = f.tally.counterexamples.first();
-        let first = first.map(|c| SpacedState(&c.position, c.pass).to_string());
+        let first = f.tally.counterexamples.first().map(first_counterexample_cell);
         csv.write_record(finding_cells(f, first.unwrap_or_default(), ""))?;
     }
     csv.flush()

@@ -7,9 +7,8 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use super::{Shard, Sweep, SweepError, SweepRow};
-use crate::export::summary::{summary_header, NO_CRITERION};
+use crate::export::summary::{first_counterexample_cell, summary_header, NO_CRITERION};
 use crate::model::ending::Ending;
-use crate::model::position::SpacedState;
 
 /// The first words of a part's first line.
 const PART_MARK: &str = "# nimtab sweep ";
@@ -48,7 +47,7 @@ pub fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Resu
 /// A row's cells in the order of [`summary_header`], as `summary.csv` writes a finding.
 fn row_cells(r: &SweepRow) -> [String; 10] {
     let t = &r.tally;
-    let first = t.counterexamples.first().map(|c| SpacedState(&c.position, c.pass).to_string());
+    let first = t.counterexamples.first().map(first_counterexample_cell);
     // A game no criterion applies to has only its counts, as in `summary.csv`.
     let compared = r.test != NO_CRITERION;
     let count = |n: u64| if compared { n.to_string() } else { String::new() };
