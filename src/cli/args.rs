@@ -114,8 +114,9 @@ impl PlayedGameArgs {
 /// `--rules R`: the endings a table command labels.
 #[derive(clap::Args, Debug)]
 pub struct RulesArg {
-    /// Rules, a comma list of normal, misere, sj (default: all three for nim,
-    /// subtract:S and graph:PATH; normal,misere for other games and with --pass).
+    /// Rules, a comma list of normal, misere, sj (default: all three for sums of heaps —
+    /// nim, subtract:S, graph:PATH, octal:CODE, grundys-game —, normal,misere for other
+    /// games and with --pass; for a sweep, all three).
     #[arg(long = "rules", value_name = "R")]
     pub list: Option<String>,
 }

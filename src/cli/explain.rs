@@ -86,8 +86,8 @@ pub fn in_flag_words(e: &Error) -> String {
         }
         Error::SplitsHeaps { spec } => format!(
             "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
-             its moves; use --total T (every multiset of heaps of total at most T) instead of \
-             --heaps and --max"
+             its moves; solve, verify, check, info and sweep take --total T (every multiset of \
+             heaps of total at most T) instead of --heaps and --max"
         ),
         Error::TotalAboveLimit { total, limit } => format!(
             "--total {total} is above the largest total, {limit}: the multisets of a larger \

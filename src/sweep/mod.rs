@@ -27,7 +27,7 @@ pub use shard::{partition, Shard};
 use sha2::{Digest, Sha256};
 
 use crate::analysis::criteria::Criterion;
-use crate::analysis::expr::Expr;
+use crate::analysis::expr::{Expr, ExprError, Feature};
 use crate::analysis::multisets::MULTISET_CRITERIA;
 use crate::analysis::tally::Tally;
 use crate::error::{Error, Result};
@@ -246,6 +246,7 @@ impl Sweep {
                     }
                     None => {}
                 }
+                check_game(&game, &space, endings, &test).map_err(bad)?;
                 Ok(game)
             })
             .collect::<Result<Vec<Game>>>()?;
@@ -313,6 +314,29 @@ impl Sweep {
     }
 }
 
+/// Refuses, before any work, what one game of the family cannot run: the SJ rule, heap
+/// Grundy values (in a claim) or a criterion for a game they do not apply to.
+fn check_game(game: &Game, space: &SweepSpace, endings: &[Ending], test: &Test) -> Result<()> {
+    if endings.contains(&Ending::Sj) {
+        game.require_sum("the SJ rule")?;
+    }
+    match test {
+        Test::Claim(expr) => {
+            if expr.feature_column(Feature::reads_heap_grundy).is_some() && !game.is_sum() {
+                game.require_sum("a claim reading g1..gN, gxor or gmax (heap Grundy values)")?;
+            }
+        }
+        Test::Criteria(criteria) => {
+            for criterion in criteria {
+                for s in space.spaces() {
+                    criterion.check_applies(game, s.heaps())?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Refuses a test the space cannot run: no criteria, a criterion a multiset space is not
 /// compared with, a claim naming a heap the space lacks.
 fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
@@ -328,6 +352,13 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
             None => Ok(()),
         },
         Test::Claim(expr) => {
+            // A sweep computes no whole-position Grundy values (`check --grundy` does).
+            if let Some(column) = expr.feature_column(|f| f == Feature::Value) {
+                let message = "grundy is the whole position's Grundy value, which a sweep \
+                               does not compute"
+                    .to_string();
+                return Err(SweepError::Claim(ExprError { column, message }).into());
+            }
             if let Some(multisets) = space.multisets() {
                 let nim = Game::nim().grundy(multisets.total());
                 expr.compile_multisets(multisets.total(), &nim).map_err(SweepError::Claim)?;

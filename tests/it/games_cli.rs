@@ -77,6 +77,41 @@ fn what_a_game_cannot_do_is_refused_in_one_line() {
         "nim --pass is not one",
     );
     refused(&["grundy", "--game", "moore:2", "--max", "3"], "moore:2 is not one");
+    // A period is of one heap's Grundy values: a sum's, without a pass.
+    refused(
+        &["period", "--game", "subtract:1,3,4", "--pass", "--max", "100"],
+        "subtract:1,3,4 --pass is not one",
+    );
+    refused(&["period", "--game", "wythoff", "--max", "10"], "wythoff is not one");
+    // A sweep refuses, before any row, what one of its games cannot run.
+    refused(
+        &["sweep", "--games", "nim;wythoff", "--heaps", "2", "--max", "5"],
+        "wythoff is not one",
+    );
+    refused(
+        &["sweep", "--games", "wythoff", "--heaps", "2", "--max", "5", "--rules", "normal"],
+        "criterion xor does not apply to wythoff",
+    );
+    refused(
+        &[
+            "sweep",
+            "--games",
+            "wythoff",
+            "--heaps",
+            "2",
+            "--max",
+            "5",
+            "--rules",
+            "normal",
+            "--claim-p",
+            "gxor == 0",
+        ],
+        "a claim reading g1..gN, gxor or gmax (heap Grundy values) needs a sum of heaps",
+    );
+    refused(
+        &["sweep", "--games", "nim", "--heaps", "2", "--max", "3", "--claim-p", "grundy == 0"],
+        "which a sweep does not compute",
+    );
     // Multisets hold heaps only: no multi-heap moves, no pass, no whole-position values.
     refused(
         &["verify", "--game", "wythoff", "--total", "5", "--rules", "normal"],
@@ -323,4 +358,23 @@ fn output_is_identical_with_one_and_two_threads() {
         assert_eq!(one, two, "{args:?}");
         assert!(one.lines().count() > 4, "{args:?}: a real table");
     }
+}
+
+#[test]
+fn a_claim_over_multisets_cannot_read_the_whole_position_value() {
+    let r = run(&[
+        "check",
+        "--game",
+        "octal:0.77",
+        "--total",
+        "6",
+        "--rule",
+        "normal",
+        "--claim-p",
+        "grundy == 0",
+    ]);
+    assert_eq!(r.status, 2, "{}", r.stderr);
+    let first = r.stderr.lines().next().unwrap_or_default();
+    assert!(first.contains("which a multiset space (--total) does not compute"), "{}", r.stderr);
+    assert!(!r.stderr.contains("add --grundy"), "{}", r.stderr);
 }

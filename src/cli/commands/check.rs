@@ -67,8 +67,8 @@ struct Config {
 }
 
 /// Refuses features the run cannot give: heap Grundy values for a game that is not a
-/// sum, the whole position's Grundy value without `--grundy`.
-fn check_features(claim: &Expr, game: &Game, grundy: bool) -> anyhow::Result<()> {
+/// sum, the whole position's Grundy value without `--grundy` or over multisets (`total`).
+fn check_features(claim: &Expr, game: &Game, grundy: bool, total: bool) -> anyhow::Result<()> {
     let text = claim.text();
     if let Some(column) =
         claim.feature_column(Feature::reads_heap_grundy).filter(|_| !game.is_sum())
@@ -81,7 +81,12 @@ fn check_features(claim: &Expr, game: &Game, grundy: bool) -> anyhow::Result<()>
         return Err(expression_error(text, &ExprError { column, message }));
     }
     if let Some(column) = claim.feature_column(|f| f == Feature::Value).filter(|_| !grundy) {
-        let message = "grundy is the whole position's Grundy value; add --grundy to compute it";
+        let message = if total {
+            "grundy is the whole position's Grundy value, which a multiset space (--total) \
+             does not compute"
+        } else {
+            "grundy is the whole position's Grundy value; add --grundy to compute it"
+        };
         return Err(expression_error(text, &ExprError { column, message: message.to_string() }));
     }
     Ok(())
@@ -109,8 +114,8 @@ impl Config {
         if ending == Ending::Sj {
             game.require_sum("--rule sj")?;
         }
-        check_features(&claim, &game, a.grundy)?;
         let multisets = a.space.multisets(&game)?;
+        check_features(&claim, &game, a.grundy, multisets.is_some())?;
         if multisets.is_some() && a.grundy {
             bail!("--grundy is not available with --total (the multiset tables have no Grundy values)");
         }

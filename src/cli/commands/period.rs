@@ -25,6 +25,7 @@ pub struct Args {
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
+    game.require_sum("the period of the Grundy values of one heap")?;
     let max = validate_max(u64::from(a.game.max))?;
     let outcome = find_period(Certificate::for_game(&game), &game.grundy(max));
     match outcome {
