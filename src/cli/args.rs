@@ -134,7 +134,7 @@ impl RulesArg {
     }
 
     /// The endings of a command over many games (a sweep): the list given, or every
-    /// ending; a game that cannot have one is refused when it runs.
+    /// ending; a game that cannot have one is refused before any runs.
     pub fn listed_or_all(&self) -> anyhow::Result<Vec<Ending>> {
         let list = self.list.as_deref().unwrap_or("normal,misere,sj");
         Ending::parse_list(list).with_context(|| format!("--rules '{list}'"))
