@@ -14,8 +14,9 @@ use crate::model::game::Game;
 /// For each value, the columns (last-heap sizes) having it, as masks or lists.
 #[derive(Clone, Debug)]
 enum ColumnsByValue {
-    /// `masks[v]` is a row mask (whole words) of the columns with value `v`.
-    Dense(Vec<Vec<u64>>),
+    /// Words `v * words..(v + 1) * words` are the row mask of the columns with value `v`
+    /// (one flat table: a lookup is one index, not two).
+    Dense { words: usize, masks: Vec<u64> },
     /// `lists[v]` lists the columns with value `v`; used when dense masks would be large.
     Sparse(Vec<Vec<u32>>),
 }
@@ -27,11 +28,11 @@ impl ColumnsByValue {
     fn new(values: &[u32], words: usize) -> ColumnsByValue {
         let distinct = values.iter().copied().max().map_or(0, |m| m as usize + 1);
         if distinct.saturating_mul(words) <= DENSE_WORDS {
-            let mut masks = vec![vec![0u64; words]; distinct];
+            let mut masks = vec![0u64; distinct * words];
             for (h, &v) in values.iter().enumerate() {
-                masks[v as usize][h / 64] |= 1 << (h % 64);
+                masks[v as usize * words + h / 64] |= 1 << (h % 64);
             }
-            ColumnsByValue::Dense(masks)
+            ColumnsByValue::Dense { words, masks }
         } else {
             let mut lists = vec![Vec::new(); distinct];
             for (h, &v) in values.iter().enumerate() {
@@ -42,9 +43,13 @@ impl ColumnsByValue {
     }
 
     /// The columns whose value is `v`: a dense mask as is, or `scratch` filled in.
+    #[inline]
     fn columns<'a>(&'a self, v: u32, zero: &'a [u64], scratch: &'a mut [u64]) -> &'a [u64] {
         match self {
-            ColumnsByValue::Dense(masks) => masks.get(v as usize).map_or(zero, |m| &m[..]),
+            ColumnsByValue::Dense { words, masks } => {
+                let start = v as usize * words;
+                masks.get(start..start + words).unwrap_or(zero)
+            }
             ColumnsByValue::Sparse(lists) => {
                 scratch.fill(0);
                 for &h in lists.get(v as usize).map_or(&[][..], |l| &l[..]) {
@@ -124,9 +129,10 @@ pub struct RowPredictor {
     /// Whether every heap's Grundy value is its size (Nim): rules on Grundy values are
     /// then rules on sizes.
     grundy_is_size: bool,
-    /// Whether a Moore criterion is compared (its last heap is worked out per row only
-    /// then).
+    /// Whether a Moore rule is compared (its last heap is worked out per row only then).
     wants_moore: bool,
+    /// Whether a rule on Grundy values is compared (they are summed per row only then).
+    wants_grundy: bool,
     /// Wythoff's partner of each size under normal and misère play, or [`NO_PARTNER`].
     wythoff: [Vec<u32>; 2],
 }
@@ -145,6 +151,7 @@ impl RowPredictor {
             zero: vec![0; words],
             moore_k: moore_k(game).unwrap_or(1),
             wants_moore: false,
+            wants_grundy: true,
             wythoff: wythoff_partners(max),
         }
     }
@@ -169,10 +176,14 @@ impl RowPredictor {
     /// read and nothing else.
     pub fn for_rules(mut self, rules: &[Rule]) -> RowPredictor {
         self.wants_moore = rules.iter().any(|r| matches!(r, Rule::Moore { .. }));
+        self.wants_grundy = rules
+            .iter()
+            .any(|r| matches!(r, Rule::Xor(v) | Rule::Misere(v) if *v == Values::Grundy));
         self
     }
 
-    /// Summarises a row's prefix once for every criterion.
+    /// Summarises a row's prefix once for every rule.
+    #[inline]
     pub fn summary(&self, prefix: &[u32]) -> PrefixSummary {
         let mut summary = PrefixSummary {
             size_xor: 0,
@@ -184,12 +195,16 @@ impl RowPredictor {
             single: (prefix.len() == 1).then(|| prefix[0]),
         };
         for &h in prefix {
-            let g = self.grundy[h as usize];
             summary.size_xor ^= h;
             summary.size_big |= h > 1;
-            summary.grundy_xor ^= g;
-            summary.grundy_big |= g > 1;
             summary.ones += u64::from(h == 1);
+        }
+        if self.wants_grundy {
+            for &h in prefix {
+                let g = self.grundy[h as usize];
+                summary.grundy_xor ^= g;
+                summary.grundy_big |= g > 1;
+            }
         }
         summary
     }
@@ -197,6 +212,7 @@ impl RowPredictor {
     /// The columns `rule` predicts P in a row with this prefix summary; never a column
     /// beyond the row's last. `scratch` (one row of words) is used for the rules of a few
     /// columns and when the masks are not stored densely.
+    #[inline]
     pub fn predicted<'a>(
         &'a self,
         rule: Rule,
@@ -415,6 +431,7 @@ mod tests {
         let dense = ColumnsByValue::new(&values, 5);
         let sparse =
             ColumnsByValue::Sparse((0..7).map(|v| (v..300).step_by(7).collect()).collect());
+        assert!(matches!(dense, ColumnsByValue::Dense { .. }));
         for v in 0..8 {
             let zero = vec![0u64; 5];
             let (mut a, mut b) = (vec![0u64; 5], vec![0u64; 5]);
