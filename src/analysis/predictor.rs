@@ -3,6 +3,10 @@
 //! Within a row only the last heap varies, so a criterion's prediction is "the last heap
 //! has value v" for one v computed from a summary of the prefix; the columns of each
 //! value are precomputed masks. A test pins every mask to the per-position definitions.
+//!
+//! Some criteria predict the same columns for a game (for Nim, Moore's K = 1 is XOR and
+//! SJ is Anti-Nim); each criterion has a [`Rule`], and the predictor maps criteria that
+//! coincide on its game to one rule, so a row's mask is built and compared once.
 
 use crate::analysis::criteria::{floor_k_phi, moore_k, Criterion};
 use crate::model::game::Game;
@@ -10,8 +14,9 @@ use crate::model::game::Game;
 /// For each value, the columns (last-heap sizes) having it, as masks or lists.
 #[derive(Clone, Debug)]
 enum ColumnsByValue {
-    /// `masks[v]` is a row mask (whole words) of the columns with value `v`.
-    Dense(Vec<Vec<u64>>),
+    /// Words `v * words..(v + 1) * words` are the row mask of the columns with value `v`
+    /// (one flat table: a lookup is one index, not two).
+    Dense { words: usize, masks: Vec<u64> },
     /// `lists[v]` lists the columns with value `v`; used when dense masks would be large.
     Sparse(Vec<Vec<u32>>),
 }
@@ -23,11 +28,11 @@ impl ColumnsByValue {
     fn new(values: &[u32], words: usize) -> ColumnsByValue {
         let distinct = values.iter().copied().max().map_or(0, |m| m as usize + 1);
         if distinct.saturating_mul(words) <= DENSE_WORDS {
-            let mut masks = vec![vec![0u64; words]; distinct];
+            let mut masks = vec![0u64; distinct * words];
             for (h, &v) in values.iter().enumerate() {
-                masks[v as usize][h / 64] |= 1 << (h % 64);
+                masks[v as usize * words + h / 64] |= 1 << (h % 64);
             }
-            ColumnsByValue::Dense(masks)
+            ColumnsByValue::Dense { words, masks }
         } else {
             let mut lists = vec![Vec::new(); distinct];
             for (h, &v) in values.iter().enumerate() {
@@ -38,9 +43,13 @@ impl ColumnsByValue {
     }
 
     /// The columns whose value is `v`: a dense mask as is, or `scratch` filled in.
+    #[inline]
     fn columns<'a>(&'a self, v: u32, zero: &'a [u64], scratch: &'a mut [u64]) -> &'a [u64] {
         match self {
-            ColumnsByValue::Dense(masks) => masks.get(v as usize).map_or(zero, |m| &m[..]),
+            ColumnsByValue::Dense { words, masks } => {
+                let start = v as usize * words;
+                masks.get(start..start + words).unwrap_or(zero)
+            }
             ColumnsByValue::Sparse(lists) => {
                 scratch.fill(0);
                 for &h in lists.get(v as usize).map_or(&[][..], |l| &l[..]) {
@@ -70,6 +79,43 @@ pub struct PrefixSummary {
 /// No partner within the row.
 const NO_PARTNER: u32 = u32::MAX;
 
+/// The values a rule reads off the heaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// The heap sizes.
+    Sizes,
+    /// The heaps' Grundy values.
+    Grundy,
+}
+
+/// How a row mask is worked out; criteria with equal rules predict equal masks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// P iff the values XOR to 0.
+    Xor(Values),
+    /// The misère rule (Anti-Nim on sizes, SJ on Grundy values).
+    Misere(Values),
+    /// Moore's binary columns, under normal play or in the misère form.
+    Moore { misere: bool },
+    /// Wythoff's pairs, under normal play or misère.
+    Wythoff { misere: bool },
+}
+
+impl Rule {
+    /// The rule as the criterion's definition states it, whatever the game.
+    pub fn of(criterion: Criterion) -> Rule {
+        match criterion {
+            Criterion::Xor => Rule::Xor(Values::Grundy),
+            Criterion::AntiNim => Rule::Misere(Values::Sizes),
+            Criterion::Sj => Rule::Misere(Values::Grundy),
+            Criterion::Moore => Rule::Moore { misere: false },
+            Criterion::MooreMisere => Rule::Moore { misere: true },
+            Criterion::Wythoff => Rule::Wythoff { misere: false },
+            Criterion::WythoffMisere => Rule::Wythoff { misere: true },
+        }
+    }
+}
+
 /// Predicts, for a whole row, the set of P-columns under each criterion.
 #[derive(Clone, Debug)]
 pub struct RowPredictor {
@@ -80,9 +126,13 @@ pub struct RowPredictor {
     zero: Vec<u64>,
     /// Moore's K (1 for games it does not apply to: unused then).
     moore_k: u32,
-    /// Whether a Moore criterion is compared (its last heap is worked out per row only
-    /// then).
+    /// Whether every heap's Grundy value is its size (Nim): rules on Grundy values are
+    /// then rules on sizes.
+    grundy_is_size: bool,
+    /// Whether a Moore rule is compared (its last heap is worked out per row only then).
     wants_moore: bool,
+    /// Whether a rule on Grundy values is compared (they are summed per row only then).
+    wants_grundy: bool,
     /// Wythoff's partner of each size under normal and misère play, or [`NO_PARTNER`].
     wythoff: [Vec<u32>; 2],
 }
@@ -96,23 +146,44 @@ impl RowPredictor {
         RowPredictor {
             by_grundy: ColumnsByValue::new(&grundy, words),
             by_size: ColumnsByValue::new(&sizes, words),
+            grundy_is_size: grundy == sizes,
             grundy,
             zero: vec![0; words],
             moore_k: moore_k(game).unwrap_or(1),
             wants_moore: false,
+            wants_grundy: true,
             wythoff: wythoff_partners(max),
         }
     }
 
-    /// The predictor for rows compared with `criteria`: prefix summaries hold what those
-    /// criteria read and nothing else.
-    pub fn for_criteria(mut self, criteria: &[Criterion]) -> RowPredictor {
-        self.wants_moore =
-            criteria.iter().any(|c| matches!(c, Criterion::Moore | Criterion::MooreMisere));
+    /// The rule this predictor computes `criterion`'s masks by: its own rule, or a
+    /// simpler one that predicts the same columns for this game. Moore's columns for
+    /// K = 1 are binary digits summing to even counts, i.e. a XOR of 0 (and its misère
+    /// form, "every heap at most 1: an odd count of 1-heaps", is Anti-Nim's); when every
+    /// Grundy value is the heap's size, a rule on Grundy values is the rule on sizes.
+    pub fn shared_rule(&self, criterion: Criterion) -> Rule {
+        let values = |v| if self.grundy_is_size { Values::Sizes } else { v };
+        match Rule::of(criterion) {
+            Rule::Xor(v) => Rule::Xor(values(v)),
+            Rule::Misere(v) => Rule::Misere(values(v)),
+            Rule::Moore { misere: false } if self.moore_k == 1 => Rule::Xor(Values::Sizes),
+            Rule::Moore { misere: true } if self.moore_k == 1 => Rule::Misere(Values::Sizes),
+            rule => rule,
+        }
+    }
+
+    /// The predictor for rows compared by `rules`: prefix summaries hold what those rules
+    /// read and nothing else.
+    pub fn for_rules(mut self, rules: &[Rule]) -> RowPredictor {
+        self.wants_moore = rules.iter().any(|r| matches!(r, Rule::Moore { .. }));
+        self.wants_grundy = rules
+            .iter()
+            .any(|r| matches!(r, Rule::Xor(v) | Rule::Misere(v) if *v == Values::Grundy));
         self
     }
 
-    /// Summarises a row's prefix once for every criterion.
+    /// Summarises a row's prefix once for every rule.
+    #[inline]
     pub fn summary(&self, prefix: &[u32]) -> PrefixSummary {
         let mut summary = PrefixSummary {
             size_xor: 0,
@@ -124,78 +195,86 @@ impl RowPredictor {
             single: (prefix.len() == 1).then(|| prefix[0]),
         };
         for &h in prefix {
-            let g = self.grundy[h as usize];
             summary.size_xor ^= h;
             summary.size_big |= h > 1;
-            summary.grundy_xor ^= g;
-            summary.grundy_big |= g > 1;
             summary.ones += u64::from(h == 1);
+        }
+        if self.wants_grundy {
+            for &h in prefix {
+                let g = self.grundy[h as usize];
+                summary.grundy_xor ^= g;
+                summary.grundy_big |= g > 1;
+            }
         }
         summary
     }
 
-    /// The columns `criterion` predicts P in a row with this prefix summary. `scratch`
-    /// (one row of words) is used only when the masks are not stored densely.
+    /// The columns `rule` predicts P in a row with this prefix summary; never a column
+    /// beyond the row's last. `scratch` (one row of words) is used for the rules of a few
+    /// columns and when the masks are not stored densely.
+    #[inline]
     pub fn predicted<'a>(
         &'a self,
-        criterion: Criterion,
+        rule: Rule,
         summary: PrefixSummary,
         scratch: &'a mut [u64],
     ) -> &'a [u64] {
         let zero = &self.zero[..];
-        match criterion {
-            // X = 0 iff g(last) equals the prefix's XOR.
-            Criterion::Xor => self.by_grundy.columns(summary.grundy_xor, zero, scratch),
-            Criterion::AntiNim => {
+        let columns = self.grundy.len() as u64;
+        match rule {
+            // X = 0 iff the last value equals the prefix's XOR.
+            Rule::Xor(Values::Grundy) => self.by_grundy.columns(summary.grundy_xor, zero, scratch),
+            Rule::Xor(Values::Sizes) => self.by_size.columns(summary.size_xor, zero, scratch),
+            Rule::Misere(Values::Sizes) => {
                 let v = misere_rule_value(summary.size_xor, summary.size_big);
                 self.by_size.columns(v, zero, scratch)
             }
-            Criterion::Sj => {
+            Rule::Misere(Values::Grundy) => {
                 let v = misere_rule_value(summary.grundy_xor, summary.grundy_big);
                 self.by_grundy.columns(v, zero, scratch)
             }
-            Criterion::Moore | Criterion::MooreMisere => {
+            Rule::Moore { misere } => {
                 scratch.fill(0);
-                let misere_small = criterion == Criterion::MooreMisere && !summary.size_big;
+                let misere_small = misere && !summary.size_big;
                 if let Some(last) = summary.moore_last.filter(|&c| !misere_small || c > 1) {
-                    set_column(scratch, last);
+                    set_column(scratch, last, columns);
                 }
                 if misere_small {
                     // Every heap at most 1: P iff the 1-heaps number 1 mod K + 1.
                     let modulus = u64::from(self.moore_k) + 1;
                     for last in 0..2 {
                         if (summary.ones + last) % modulus == 1 {
-                            set_column(scratch, last);
+                            set_column(scratch, last, columns);
                         }
                     }
                 }
                 scratch
             }
-            Criterion::Wythoff | Criterion::WythoffMisere => {
+            Rule::Wythoff { misere } => {
                 scratch.fill(0);
-                let partners = &self.wythoff[usize::from(criterion == Criterion::WythoffMisere)];
+                let partners = &self.wythoff[usize::from(misere)];
                 if let Some(a) = summary.single {
-                    set_column(scratch, u64::from(partners[a as usize]));
+                    set_column(scratch, u64::from(partners[a as usize]), columns);
                 }
                 scratch
             }
         }
     }
 
-    /// Writes into `out` the columns `criterion` predicts P in the row.
+    /// Writes into `out` the columns `rule` predicts P in the row.
     #[cfg(test)]
-    pub fn predict(&self, criterion: Criterion, prefix: &[u32], out: &mut [u64]) {
+    pub fn predict(&self, rule: Rule, prefix: &[u32], out: &mut [u64]) {
         let mut scratch = vec![0u64; out.len()];
-        let predictor = self.clone().for_criteria(&[criterion]);
-        let mask = predictor.predicted(criterion, predictor.summary(prefix), &mut scratch);
+        let predictor = self.clone().for_rules(&[rule]);
+        let mask = predictor.predicted(rule, predictor.summary(prefix), &mut scratch);
         out.copy_from_slice(mask);
     }
 }
 
-/// Sets bit `column` of a row, if the row has that column.
-fn set_column(row: &mut [u64], column: u64) {
-    if let Some(word) = row.get_mut((column / 64) as usize) {
-        *word |= 1 << (column % 64);
+/// Sets bit `column` of a row, if the row has that column (of `columns`).
+fn set_column(row: &mut [u64], column: u64, columns: u64) {
+    if column < columns {
+        row[(column / 64) as usize] |= 1 << (column % 64);
     }
 }
 
@@ -291,7 +370,7 @@ mod tests {
             };
             for prefix in &prefixes {
                 for criterion in Criterion::applicable(game, *heaps) {
-                    predictor.predict(criterion, prefix, &mut out);
+                    predictor.predict(predictor.shared_rule(criterion), prefix, &mut out);
                     for h in 0..=max {
                         let row_says = out[h as usize / 64] >> (h % 64) & 1 == 1;
                         let mut tuple = prefix.clone();
@@ -305,11 +384,54 @@ mod tests {
     }
 
     #[test]
+    fn shared_rules_predict_the_masks_of_the_criteria_own_rules() {
+        // Up to 70, subtract:1..=80 is Nim: every Grundy value is the heap's size.
+        let nim_below_80 = Game::subtract(&(1..=80).collect::<Vec<u32>>()).unwrap();
+        let games = [
+            Game::nim(),
+            nim_below_80,
+            Game::subtract(&[1, 3, 4]).unwrap(),
+            Game::moore(1).unwrap(),
+            Game::moore(2).unwrap(),
+            Game::wythoff(),
+        ];
+        let max = 70;
+        for game in &games {
+            let heaps = if Criterion::applicable(game, 3).is_empty() { 2 } else { 3 };
+            let predictor = RowPredictor::new(game, max);
+            let (mut shared, mut own) = (vec![0u64; 2], vec![0u64; 2]);
+            for criterion in Criterion::applicable(game, heaps) {
+                let rule = predictor.shared_rule(criterion);
+                for a in 0..=max {
+                    for prefix in [vec![a], vec![a, 0], vec![a, 1], vec![a, 2], vec![a, 9]] {
+                        if prefix.len() + 1 != heaps {
+                            continue;
+                        }
+                        predictor.predict(rule, &prefix, &mut shared);
+                        predictor.predict(Rule::of(criterion), &prefix, &mut own);
+                        assert_eq!(shared, own, "{} {criterion} {prefix:?}", game.spec());
+                    }
+                }
+            }
+        }
+        let rules = |game: &Game| -> Vec<Rule> {
+            let predictor = RowPredictor::new(game, max);
+            Criterion::applicable(game, 3).into_iter().map(|c| predictor.shared_rule(c)).collect()
+        };
+        let (xor, misere) = (Rule::Xor(Values::Sizes), Rule::Misere(Values::Sizes));
+        assert_eq!(rules(&Game::nim()), [xor, misere, misere, xor, misere]);
+        let subtract = Game::subtract(&[1, 3, 4]).unwrap();
+        let grundy = [Rule::Xor(Values::Grundy), misere, Rule::Misere(Values::Grundy)];
+        assert_eq!(rules(&subtract), grundy);
+    }
+
+    #[test]
     fn sparse_and_dense_columns_agree() {
         let values: Vec<u32> = (0..300).map(|h| h % 7).collect();
         let dense = ColumnsByValue::new(&values, 5);
         let sparse =
             ColumnsByValue::Sparse((0..7).map(|v| (v..300).step_by(7).collect()).collect());
+        assert!(matches!(dense, ColumnsByValue::Dense { .. }));
         for v in 0..8 {
             let zero = vec![0u64; 5];
             let (mut a, mut b) = (vec![0u64; 5], vec![0u64; 5]);

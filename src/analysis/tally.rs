@@ -192,6 +192,41 @@ impl Disagreements {
 
 /// P-positions of one ending's row: its set bits (the engine keeps bits outside the row's
 /// columns clear).
+///
+/// Rows of P-positions are mostly sparse (a Nim row has at most a few), and generic x86-64
+/// builds count bits in software: when no word has two bits, the count is the number of
+/// non-zero words, found without counting bits.
+#[inline]
 pub(crate) fn p_count(dp_bits: &[u64]) -> u64 {
-    dp_bits.iter().map(|w| u64::from(w.count_ones())).sum()
+    let (mut several, mut nonzero) = (0u64, 0u64);
+    for &word in dp_bits {
+        several |= word & word.wrapping_sub(1);
+        nonzero += u64::from(word != 0);
+    }
+    if several == 0 {
+        nonzero
+    } else {
+        dp_bits.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_count_counts_every_set_bit_of_sparse_and_dense_rows() {
+        let rows: [&[u64]; 6] = [
+            &[0, 0, 0],
+            &[1 << 63, 0, 1],
+            &[0, 1 << 5, 0, 1 << 9],
+            &[0b11, 0, 1],
+            &[!0, !0],
+            &[0x8000_0000_0000_0001, 1 << 7],
+        ];
+        for row in rows {
+            let bits: u64 = row.iter().map(|w| u64::from(w.count_ones())).sum();
+            assert_eq!(p_count(row), bits, "{row:x?}");
+        }
+    }
 }

@@ -1,9 +1,9 @@
 //! Verification: the DP labels of a space compared row by row with every criterion.
 
 use crate::analysis::criteria::Criterion;
-use crate::analysis::predictor::RowPredictor;
+use crate::analysis::predictor::{RowPredictor, Rule};
 use crate::analysis::tally::{p_count, Disagreements, Tally};
-use crate::engine::{valid_columns, Engine, Progress, RowView, RowVisitor};
+use crate::engine::{Engine, Progress, RowView, RowVisitor};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
@@ -60,32 +60,33 @@ struct VerifyAcc {
     disagreements: Vec<Disagreements>,
     /// One row of words for predictions that are not stored densely.
     scratch: Vec<u64>,
-    /// One row of words: a prediction restricted to the row's columns.
-    within: Vec<u64>,
 }
 
 /// The row visitor that compares DP rows with criterion predictions.
-struct Comparer<'a> {
+struct Comparer {
     endings: usize,
-    criteria: &'a [Criterion],
+    /// Criteria compared.
+    criteria: usize,
+    /// The distinct rules of the criteria, each with the criteria (indices) it predicts
+    /// for: one mask per rule and row serves them all.
+    rules: Vec<(Rule, Vec<usize>)>,
     predictor: RowPredictor,
     limit: usize,
     words: usize,
     columns: usize,
 }
 
-impl RowVisitor for Comparer<'_> {
+impl RowVisitor for Comparer {
     type Acc = VerifyAcc;
 
     fn start(&self) -> VerifyAcc {
         VerifyAcc {
             positions: 0,
             p_positions: vec![0; self.endings],
-            disagreements: (0..self.endings * self.criteria.len())
+            disagreements: (0..self.endings * self.criteria)
                 .map(|_| Disagreements::new(self.limit))
                 .collect(),
             scratch: vec![0; self.words],
-            within: vec![0; self.words],
         }
     }
 
@@ -111,7 +112,7 @@ impl RowVisitor for Comparer<'_> {
     }
 }
 
-impl Comparer<'_> {
+impl Comparer {
     /// Counts and compares the row in one pass state (`None` without a pass).
     fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<bool>) {
         let available = pass == Some(true);
@@ -123,33 +124,50 @@ impl Comparer<'_> {
         for (j, count) in acc.p_positions.iter_mut().enumerate() {
             *count += p_count(&row.state_bits(j, available)[from..]);
         }
-        if self.criteria.is_empty() {
+        if self.criteria == 0 {
             return;
         }
         let summary = self.predictor.summary(row.prefix);
-        let c_count = self.criteria.len();
-        for (c, &criterion) in self.criteria.iter().enumerate() {
+        for (rule, criteria) in &self.rules {
             // The prediction depends on the row only, not on the ending: look it up once.
-            let predicted = self.predictor.predicted(criterion, summary, &mut acc.scratch);
-            for (i, (out, &word)) in acc.within.iter_mut().zip(predicted).enumerate().skip(from) {
-                *out = word & valid_columns(i, lo, self.columns);
-            }
+            let predicted = self.predictor.predicted(*rule, summary, &mut acc.scratch);
             for j in 0..self.endings {
                 let dp_bits = row.state_bits(j, available);
                 // Most rows agree with most criteria: a word-wise check first.
-                if differs(&dp_bits[from..], &acc.within[from..]) {
-                    let tally = &mut acc.disagreements[j * c_count + c];
-                    tally.compare_row(row, pass, dp_bits, &acc.within, self.columns);
+                if differs(&dp_bits[from..], &predicted[from..], lo % 64) {
+                    for &c in criteria {
+                        let tally = &mut acc.disagreements[j * self.criteria + c];
+                        tally.compare_row(row, pass, dp_bits, predicted, self.columns);
+                    }
                 }
             }
         }
     }
 }
 
-/// Whether two rows of words differ anywhere.
+/// Whether a row of DP bits and a prediction differ from bit `skip` of their first word
+/// on. The DP bits are clear outside the row and a prediction has no column beyond the
+/// row's last, so only the columns below the row's first (the first `skip` bits) are
+/// left out.
 #[inline]
-fn differs(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).fold(0, |any, (x, y)| any | (x ^ y)) != 0
+fn differs(dp_bits: &[u64], predicted: &[u64], skip: usize) -> bool {
+    let first = (dp_bits[0] ^ predicted[0]) & (!0u64 << skip);
+    let rest = dp_bits[1..].iter().zip(&predicted[1..]).fold(0, |any, (x, y)| any | (x ^ y));
+    first | rest != 0
+}
+
+/// The distinct rules `predictor` computes `criteria`'s masks by, each with the indices
+/// of the criteria it serves, in order of first use.
+fn shared_rules(predictor: &RowPredictor, criteria: &[Criterion]) -> Vec<(Rule, Vec<usize>)> {
+    let mut rules: Vec<(Rule, Vec<usize>)> = Vec::new();
+    for (c, &criterion) in criteria.iter().enumerate() {
+        let rule = predictor.shared_rule(criterion);
+        match rules.iter_mut().find(|(r, _)| *r == rule) {
+            Some((_, served)) => served.push(c),
+            None => rules.push((rule, vec![c])),
+        }
+    }
+    rules
 }
 
 /// Labels the engine's space under every ending and compares every position with each
@@ -206,10 +224,14 @@ fn verify_fused(
     progress: &dyn Progress,
 ) -> Result<Vec<Finding>> {
     let (game, space) = (engine.game(), engine.space());
+    let predictor = RowPredictor::new(game, space.max());
+    let rules = shared_rules(&predictor, criteria);
+    let distinct: Vec<Rule> = rules.iter().map(|(rule, _)| *rule).collect();
     let comparer = Comparer {
         endings: endings.len(),
-        criteria,
-        predictor: RowPredictor::new(game, space.max()).for_criteria(criteria),
+        criteria: criteria.len(),
+        rules,
+        predictor: predictor.for_rules(&distinct),
         limit,
         words: (space.radix() as usize).div_ceil(64),
         columns: space.radix() as usize,
