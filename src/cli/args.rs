@@ -50,12 +50,10 @@ impl GameMaxArgs {
     }
 }
 
-/// The game and space flags of the table commands: `--game G` and either
-/// `--heaps N|A..=B --max M` (tuples) or `--total T` (multisets).
+/// The size flags of a space: `--heaps N|A..=B --max M` (tuples) or `--total T`
+/// (multisets), declared once for the table commands and sweeps.
 #[derive(clap::Args, Debug)]
-pub struct SpaceArgs {
-    #[command(flatten)]
-    game: GameArg,
+pub struct SizeArgs {
     /// Largest heap size (with --heaps).
     #[arg(
         long,
@@ -64,7 +62,7 @@ pub struct SpaceArgs {
         allow_hyphen_values = true,
         required_unless_present = "total"
     )]
-    max: Option<u32>,
+    pub max: Option<u32>,
     /// Heap count N (or a range A..=B where the command takes one).
     #[arg(
         long,
@@ -72,7 +70,7 @@ pub struct SpaceArgs {
         value_parser = parse_heap_range,
         required_unless_present = "total"
     )]
-    heaps: Option<CountRange>,
+    pub heaps: Option<CountRange>,
     /// Every multiset of non-empty heaps of total at most T, instead of --heaps and --max.
     #[arg(
         long,
@@ -81,7 +79,17 @@ pub struct SpaceArgs {
         allow_hyphen_values = true,
         conflicts_with_all = ["heaps", "max"]
     )]
-    total: Option<u64>,
+    pub total: Option<u64>,
+}
+
+/// The game and space flags of the table commands: `--game G` and either
+/// `--heaps N|A..=B --max M` (tuples) or `--total T` (multisets).
+#[derive(clap::Args, Debug)]
+pub struct SpaceArgs {
+    #[command(flatten)]
+    game: GameArg,
+    #[command(flatten)]
+    size: SizeArgs,
 }
 
 /// `--game G --pass --rule R` of the commands that play from one position (defaults:
@@ -175,19 +183,19 @@ impl SpaceArgs {
     /// The multiset space of `--total T`, if given (validated, and refused for a `game`
     /// that is not a sum of heaps); `None` for `--heaps`.
     pub fn multisets(&self, game: &Game) -> anyhow::Result<Option<MultisetSpace>> {
-        let Some(total) = self.total else { return Ok(None) };
+        let Some(total) = self.size.total else { return Ok(None) };
         game.require_sum("a space of multisets of heaps (--total)")?;
         Ok(Some(MultisetSpace::new(total)?))
     }
 
     /// Largest heap size of a tuple space (clap requires it without `--total`).
     pub fn max(&self) -> u32 {
-        self.max.unwrap_or(0)
+        self.size.max.unwrap_or(0)
     }
 
     /// The heap counts of a tuple space (clap requires them without `--total`).
     fn heaps(&self) -> CountRange {
-        self.heaps.unwrap_or(CountRange { lo: 1, hi: 1 })
+        self.size.heaps.unwrap_or(CountRange { lo: 1, hi: 1 })
     }
 
     /// The one heap count of a command that labels a single space.

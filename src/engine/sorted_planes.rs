@@ -26,8 +26,6 @@ use crate::model::space::Mode;
 
 /// Per-task buffers of the sorted planes, allocated once per task.
 pub(crate) struct PlaneScratch {
-    /// The enumerator's buffer of outer prefixes.
-    outer: Vec<u32>,
     /// The row's prefix, and scratch for a rank.
     prefix: Vec<u32>,
     other: Vec<u32>,
@@ -47,6 +45,22 @@ impl Pass<'_, '_, '_> {
         visitor: &V,
         progress: &dyn Progress,
     ) -> V::Acc {
+        let plane = |outer: &[u32], scratch: &mut PlaneScratch, acc: &mut V::Acc| {
+            self.sorted_plane(outer, scratch, visitor, acc)
+        };
+        self.for_each_sorted_plane(visitor, progress, || self.plane_scratch(), plane)
+    }
+
+    /// Runs `plane(outer, scratch, acc)` on every sorted outer prefix (the prefix without
+    /// its last heap), in layers of equal outer sum, the planes of a layer in parallel;
+    /// `plane` returns the positions it labelled. Shared by the Nim and table planes.
+    pub(crate) fn for_each_sorted_plane<V: RowVisitor, S: Send>(
+        &self,
+        visitor: &V,
+        progress: &dyn Progress,
+        new_scratch: impl Fn() -> S + Sync,
+        plane: impl Fn(&[u32], &mut S, &mut V::Acc) -> u64 + Sync,
+    ) -> V::Acc {
         let e = self.engine;
         let space = e.layout.space();
         let (outer, max) = (e.layout.prefix_len() - 1, space.max());
@@ -56,34 +70,27 @@ impl Pass<'_, '_, '_> {
             parallel_threshold: e.parallel_threshold,
         };
         let firsts = |sum| first_values(sum, outer, max, true);
-        let work = |scratch: &mut PlaneScratch, acc: &mut V::Acc, first, sum: u64| {
+        let work = |scratch: &mut S, acc: &mut V::Acc, first, sum: u64| {
             if outer == 0 {
-                return self.sorted_plane(&[], scratch, visitor, acc);
+                return plane(&[], scratch, acc);
             }
             let mut done = 0;
-            let mut buf = std::mem::take(&mut scratch.outer);
+            // One buffer per unit of work (a first value of a layer), not per plane.
+            let mut buf = vec![0; outer];
             buf[0] = first;
-            for_each_with_sum(
-                &mut buf,
-                1,
-                sum - u64::from(first),
-                max,
-                Mode::Canonical,
-                &mut |o| {
-                    done += self.sorted_plane(o, scratch, visitor, acc);
-                },
-            );
-            scratch.outer = buf;
+            let rest = sum - u64::from(first);
+            for_each_with_sum(&mut buf, 1, rest, max, Mode::Canonical, &mut |o| {
+                done += plane(o, scratch, acc);
+            });
             done
         };
-        run_layers(schedule, visitor, progress, firsts, || self.plane_scratch(), work)
+        run_layers(schedule, visitor, progress, firsts, new_scratch, work)
     }
 
     fn plane_scratch(&self) -> PlaneScratch {
         let k = self.engine.layout.prefix_len();
         let words = self.engine.layout.words_per_row() * self.tracks.len();
         PlaneScratch {
-            outer: vec![0; k - 1],
             prefix: Vec::with_capacity(k),
             other: Vec::with_capacity(k + 1),
             streams: Vec::with_capacity(k),

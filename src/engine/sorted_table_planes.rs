@@ -12,15 +12,11 @@
 //! Planes run in layers of equal outer sum; every row a plane reads is its own earlier
 //! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
 
-use crate::engine::layout::first_values;
 use crate::engine::pass::{Pass, Scratch};
-use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::{distinct_values, replaced_rank};
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::Engine;
 use crate::model::canonical::CanonicalRanker;
-use crate::model::enumerate::for_each_with_sum;
-use crate::model::space::Mode;
 
 impl Pass<'_, '_, '_> {
     /// Canonical table rows with at least one prefix heap, plane by plane.
@@ -29,30 +25,10 @@ impl Pass<'_, '_, '_> {
         visitor: &V,
         progress: &dyn Progress,
     ) -> V::Acc {
-        let e = self.engine;
-        let space = e.layout.space();
-        let (outer, max) = (e.layout.prefix_len() - 1, space.max());
-        let schedule = Schedule {
-            layers: outer as u64 * u64::from(max) + 1,
-            positions: space.positions(),
-            parallel_threshold: e.parallel_threshold,
+        let plane = |outer: &[u32], scratch: &mut Scratch, acc: &mut V::Acc| {
+            self.sorted_table_plane(outer, scratch, visitor, acc)
         };
-        let firsts = |sum| first_values(sum, outer, max, true);
-        let work = |scratch: &mut Scratch, acc: &mut V::Acc, first, sum: u64| {
-            if outer == 0 {
-                return self.sorted_table_plane(&[], scratch, visitor, acc);
-            }
-            let mut done = 0;
-            let mut buf = std::mem::take(&mut scratch.enumeration);
-            buf[0] = first;
-            let rest = sum - u64::from(first);
-            for_each_with_sum(&mut buf[..outer], 1, rest, max, Mode::Canonical, &mut |o| {
-                done += self.sorted_table_plane(o, scratch, visitor, acc);
-            });
-            scratch.enumeration = buf;
-            done
-        };
-        run_layers(schedule, visitor, progress, firsts, || self.scratch(), work)
+        self.for_each_sorted_plane(visitor, progress, || self.scratch(), plane)
     }
 
     /// Labels the sorted plane of `outer` on every track; returns the positions labelled.

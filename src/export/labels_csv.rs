@@ -19,24 +19,6 @@ pub enum RowFilter {
     OnlyN,
 }
 
-/// Appends the decimal digits of `value` to `buf`, a byte at a time: the numbers are a few
-/// digits long, and a copy call per number would cost more than the digits.
-pub(crate) fn push_number(buf: &mut Vec<u8>, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    for &digit in &digits[i..] {
-        buf.push(digit);
-    }
-}
-
 /// Writes the `solve` table: header `h1,…,hN,gxor,<rule>…`, one row per position in
 /// lexicographic order (sorted tuples only for canonical labels), values `P`/`N`.
 ///

@@ -104,21 +104,33 @@ pub(crate) fn put_blocks(buf: &mut [u8], at: usize, bytes: &[u8], n: usize) -> u
     at + n
 }
 
-/// Writes `value` in decimal and a comma the slow way (values beyond the table).
-#[inline(never)]
-fn put_slow(buf: &mut [u8], at: usize, mut value: u64) -> usize {
-    let mut digits = [0u8; 20];
+/// The decimal digits of `value`, right-aligned in `digits`; returns where they start.
+fn decimal(mut value: u64, digits: &mut [u8; 20]) -> usize {
     let mut i = digits.len();
     loop {
         i -= 1;
         digits[i] = b'0' + (value % 10) as u8;
         value /= 10;
         if value == 0 {
-            break;
+            return i;
         }
     }
-    let n = digits.len() - i;
-    buf[at..at + n].copy_from_slice(&digits[i..]);
+}
+
+/// Appends the decimal digits of `value` to `buf` (tables written a line at a time).
+pub(crate) fn push_decimal(buf: &mut Vec<u8>, value: u64) {
+    let mut digits = [0u8; 20];
+    let start = decimal(value, &mut digits);
+    buf.extend_from_slice(&digits[start..]);
+}
+
+/// Writes `value` in decimal and a comma the slow way (values beyond the table).
+#[inline(never)]
+fn put_slow(buf: &mut [u8], at: usize, value: u64) -> usize {
+    let mut digits = [0u8; 20];
+    let start = decimal(value, &mut digits);
+    let n = digits.len() - start;
+    buf[at..at + n].copy_from_slice(&digits[start..]);
     buf[at + n] = b',';
     at + n + 1
 }

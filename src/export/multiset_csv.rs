@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use crate::engine::multiset::MultisetLabels;
-use crate::export::labels_csv::{push_number, RowFilter};
+use crate::export::labels_csv::RowFilter;
+use crate::export::lines::push_decimal;
 use crate::model::game::Game;
 use crate::model::multiset::Walk;
 
@@ -44,14 +45,14 @@ pub fn write_multiset_table<W: Write + ?Sized>(
                     if !line.is_empty() {
                         line.push(b' ');
                     }
-                    push_number(&mut line, u64::from(part));
+                    push_decimal(&mut line, u64::from(part));
                 }
                 gxor ^= if count % 2 == 1 { grundy[part as usize] } else { 0 };
             }
             line.push(b',');
-            push_number(&mut line, u64::from(walk.total()));
+            push_decimal(&mut line, u64::from(walk.total()));
             line.push(b',');
-            push_number(&mut line, u64::from(gxor));
+            push_decimal(&mut line, u64::from(gxor));
             for j in 0..endings.len() {
                 line.extend_from_slice(if labels.is_p(j, rank) { b",P" } else { b",N" });
             }

@@ -12,7 +12,7 @@ use nimtab::sweep::{
 };
 use nimtab::{Criterion, Error, Game, Mode};
 
-use crate::cli::args::{parse_heap_range, parse_max, parse_total, CountRange, RulesArg};
+use crate::cli::args::{RulesArg, SizeArgs};
 use crate::cli::commands::check::expression_error;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -63,44 +63,19 @@ pub struct Args {
 /// nothing else in the command changes.
 #[derive(clap::Args, Debug)]
 pub struct SweepSpaceArgs {
-    /// Heap count N or range A..=B.
-    #[arg(
-        long,
-        value_name = "N|A..=B",
-        value_parser = parse_heap_range,
-        required_unless_present = "total"
-    )]
-    heaps: Option<CountRange>,
-    /// Largest heap size.
-    #[arg(
-        long,
-        value_name = "M",
-        value_parser = parse_max,
-        allow_hyphen_values = true,
-        required_unless_present = "total"
-    )]
-    max: Option<u32>,
-    /// Every multiset of non-empty heaps of total at most T, instead of --heaps and --max
-    /// (games that split heaps allowed; sums of heaps only).
-    #[arg(
-        long,
-        value_name = "T",
-        value_parser = parse_total,
-        allow_hyphen_values = true,
-        conflicts_with_all = ["heaps", "max", "canonical"]
-    )]
-    total: Option<u64>,
+    #[command(flatten)]
+    size: SizeArgs,
     /// Only sorted tuples (h1 <= ... <= hN).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "total")]
     canonical: bool,
 }
 
 impl SweepSpaceArgs {
     fn space(&self) -> anyhow::Result<SweepSpace> {
-        if let Some(total) = self.total {
+        if let Some(total) = self.size.total {
             return Ok(SweepSpace::total(total)?);
         }
-        let (Some(heaps), Some(max)) = (self.heaps, self.max) else {
+        let (Some(heaps), Some(max)) = (self.size.heaps, self.size.max) else {
             unreachable!("clap requires --heaps and --max without --total")
         };
         let mode = Mode::canonical_if(self.canonical);
