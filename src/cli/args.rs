@@ -188,6 +188,14 @@ impl SpaceArgs {
         Ok(Some(MultisetSpace::new(total)?))
     }
 
+    /// Refuses `--grundy` (whole-position Grundy values) with a multiset space.
+    pub fn refuse_grundy_with_total(&self, grundy: bool) -> anyhow::Result<()> {
+        if grundy && self.size.total.is_some() {
+            bail!("--grundy is not available with --total (the multiset tables have no Grundy values)");
+        }
+        Ok(())
+    }
+
     /// Largest heap size of a tuple space (clap requires it without `--total`).
     pub fn max(&self) -> u32 {
         self.size.max.unwrap_or(0)

@@ -116,9 +116,7 @@ impl Config {
         }
         let multisets = a.space.multisets(&game)?;
         check_features(&claim, &game, a.grundy, multisets.is_some())?;
-        if multisets.is_some() && a.grundy {
-            bail!("--grundy is not available with --total (the multiset tables have no Grundy values)");
-        }
+        a.space.refuse_grundy_with_total(a.grundy)?;
         let spaces = match multisets {
             Some(_) => Vec::new(),
             None => a.space.spaces(Mode::canonical_if(a.canonical))?,

@@ -66,9 +66,7 @@ impl Config {
         };
         let target = Target::new(a.out.as_deref())?;
         if let Some(space) = a.table.space.multisets(&game)? {
-            if a.grundy {
-                bail!("--grundy is not available with --total (the multiset tables have no Grundy values)");
-            }
+            a.table.space.refuse_grundy_with_total(a.grundy)?;
             return Ok(Config::Multisets { game, space, endings, filter, target });
         }
         let heaps = a.table.space.single_heaps("solve")?;
