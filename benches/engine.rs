@@ -344,7 +344,8 @@ fn compare_labels(game: &Game, space: Space, run: &naive::NaiveRun) -> Result<()
         let table = engine.label(rule).map_err(|e| e.to_string())?;
         let mut prefix = vec![0u32; space.heaps() - 1];
         for (row, naive_row) in run.labels[r].chunks(radix).enumerate() {
-            let engine_row = table.row(&prefix);
+            // Full mode: the row's first column is 0.
+            let (_, engine_row) = table.row(&prefix);
             if let Some(h) = (0..radix).find(|&h| (naive_row[h] == 1) != engine_row[h]) {
                 return Err(format!(
                     "MISMATCH naive vs engine labels on {} under {rule} at prefix {prefix:?}, \

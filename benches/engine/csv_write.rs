@@ -81,7 +81,7 @@ fn plain_table<W: Write>(out: &mut W, game: &Game, labels: &[Labels]) -> io::Res
             return;
         }
         let prefix_gxor = prefix.iter().fold(0, |x, &h| x ^ grundy[h as usize]);
-        let bits: Vec<_> = labels.iter().map(|l| l.row_in(prefix, false)).collect();
+        let bits: Vec<_> = labels.iter().map(|l| l.row_in(prefix, false).1).collect();
         for h in 0..=max {
             line.clear();
             for &p in prefix {

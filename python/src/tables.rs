@@ -21,13 +21,9 @@ fn dense(labels: &Labels, with_positions: bool) -> (Vec<bool>, Vec<u32>) {
         Mode::Canonical => Tuples::sorted(n - 1, 0, max),
     };
     prefixes.for_each(|prefix| {
-        let row = labels.row(prefix);
-        let lo = match labels.mode() {
-            Mode::Full => 0,
-            Mode::Canonical => prefix.last().copied().unwrap_or(0),
-        };
+        let (lo, row) = labels.row(prefix);
+        cells.extend(row.iter().by_vals());
         for h in lo..=max {
-            cells.push(row[h as usize]);
             if with_positions {
                 positions.extend_from_slice(prefix);
                 positions.push(h);

@@ -92,6 +92,7 @@ impl Pass<'_, '_, '_> {
     fn gather_batch(&self, scratch: &mut Scratch, prefixes: &[u32]) {
         let layout = &self.engine.layout;
         let (k, words) = (layout.prefix_len(), scratch.blocked.len());
+        let r = layout.space().radix() as usize;
         let n = prefixes.len() / k;
         let batch = &mut scratch.batch;
         batch.rows.clear();
@@ -128,7 +129,8 @@ impl Pass<'_, '_, '_> {
             scratch.preload.clear();
             scratch.preload.extend_from_slice(&batch.preload[range(&batch.preload_ends, b)]);
             let (row, lo, _) = batch.rows[b];
-            self.block_forced(scratch, row as usize);
+            // Batches run in full mode: a row starts at its first position.
+            self.block_forced(scratch, row as usize * r, lo);
             self.or_sources(scratch, lo);
             let batch = &mut scratch.batch;
             batch.blocked[b * words..(b + 1) * words].copy_from_slice(&scratch.blocked);
@@ -139,9 +141,9 @@ impl Pass<'_, '_, '_> {
 
     /// Starts loading the source rows of queued row `b`, on every track.
     fn prefetch_sources(&self, batch: &Batch, b: usize) {
-        for &slot in &batch.sources[range(&batch.source_ends, b)] {
+        for &start in &batch.sources[range(&batch.source_ends, b)] {
             for track in &self.tracks {
-                track.table.prefetch(slot);
+                track.table.prefetch(start, 0);
             }
         }
     }
@@ -181,7 +183,7 @@ impl Pass<'_, '_, '_> {
             let (row, lo, _) = scratch.batch.rows[b];
             let layout = &self.engine.layout;
             let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
-            done += self.finish_row(scratch, visitor, acc, (row, lo), first_index);
+            done += self.finish_row(scratch, visitor, acc, lo, first_index);
         }
         done
     }

@@ -33,7 +33,7 @@ impl Pass<'_, '_, '_> {
     fn reaches_p(&self, track: &Track<'_>, scratch: &mut Scratch, h: u32) -> bool {
         let e = self.engine;
         let options = e.position_options.as_ref().expect("options for sorted tuples");
-        let ranker = e.layout.prefix_ranker().expect("a canonical layout");
+        let tuples = e.layout.tuple_ranker().expect("a canonical layout");
         let k = e.layout.prefix_len();
         scratch.position.clear();
         scratch.position.extend_from_slice(&scratch.prefix);
@@ -48,7 +48,7 @@ impl Pass<'_, '_, '_> {
             sorted.extend_from_slice(o);
             sorted.sort_unstable();
             if sorted[..k] != prefix[..] {
-                found = track.table.bit(ranker.rank(&sorted[..k]) as usize, sorted[k] as usize);
+                found = track.table.bit(tuples.rank(sorted) as usize);
             }
         });
         found

@@ -12,7 +12,7 @@ use crate::model::space::{Mode, Space};
 
 /// The labels of every position of a space under one ending: one bit per position (P = 1).
 ///
-/// Rows (positions sharing all heaps but the last) are padded to whole 64-bit words. A
+/// Bits are packed in index order, one per position, with no padding between rows. A
 /// canonical table holds sorted tuples only, and answers for a tuple in any order. For a
 /// game with a pass, every position has two labels: with the pass used and with the pass
 /// still available; the plain queries ([`Labels::is_p`], [`Labels::row`],
@@ -76,7 +76,7 @@ impl Labels {
 
     /// How many positions of the table are P (with a pass: in both pass states).
     pub fn p_count(&self) -> u64 {
-        // Padding bits and, in canonical rows, the bits below the row's first column are 0.
+        // The bits past the last position, in the table's last word, are 0.
         let available = self.pass_available.as_ref().map_or(0, |b| b.count_ones() as u64);
         self.bits.count_ones() as u64 + available
     }
@@ -107,44 +107,55 @@ impl Labels {
         } else {
             tuple
         };
-        let (prefix, last) = tuple.split_at(tuple.len() - 1);
-        self.row_in(prefix, pass_available)[last[0] as usize]
+        self.in_index_order(pass_available)[self.layout.index(tuple) as usize]
     }
 
-    /// The `M + 1` bits of the row with this prefix (sorted, in canonical tables), as a
-    /// game starts it; in a canonical row the bits below the prefix's largest heap are 0.
-    pub fn row(&self, prefix: &[u32]) -> &BitSlice<u64, Lsb0> {
+    /// The row with this prefix (sorted, in canonical tables), as a game starts it: its
+    /// first column `lo` (0; in canonical tables the prefix's largest heap) and the labels
+    /// of columns `lo..=M`, bit `i` for column `lo + i`.
+    ///
+    /// # Panics
+    /// If the prefix has the wrong length, a heap above the space's max, or (canonical)
+    /// is not sorted.
+    pub fn row(&self, prefix: &[u32]) -> (u32, &BitSlice<u64, Lsb0>) {
         self.row_in(prefix, self.has_pass())
     }
 
     /// The row with this prefix with the pass available (`true`) or used (`false`).
     ///
     /// # Panics
+    /// As [`Labels::row`], and for `pass_available` in a game without a pass.
+    pub fn row_in(&self, prefix: &[u32], pass_available: bool) -> (u32, &BitSlice<u64, Lsb0>) {
+        let space = self.space();
+        assert_eq!(prefix.len(), space.heaps() - 1, "prefix length must be the heaps less one");
+        assert!(prefix.iter().all(|&h| h <= space.max()), "heap above the space's max");
+        let canonical = self.mode().is_canonical();
+        assert!(!canonical || prefix.is_sorted(), "a canonical row's prefix must be sorted");
+        let lo = self.layout.lo(prefix);
+        let mut first = prefix.to_vec();
+        first.push(lo);
+        let start = self.layout.index(&first) as usize;
+        let end = start + (space.max() - lo) as usize + 1;
+        (lo, &self.in_index_order(pass_available)[start..end])
+    }
+
+    /// Every label in index order (lexicographic; sorted tuples only in canonical mode):
+    /// bit `i` is position `i`'s, P = 1; with the pass available (`true`) or used.
+    ///
+    /// # Panics
     /// For `pass_available` in a game without a pass.
-    pub fn row_in(&self, prefix: &[u32], pass_available: bool) -> &BitSlice<u64, Lsb0> {
+    pub fn in_index_order(&self, pass_available: bool) -> &BitSlice<u64, Lsb0> {
         let bits = match (&self.pass_available, pass_available) {
             (Some(available), true) => available,
             (None, true) => panic!("a game without a pass has no pass-available positions"),
             (_, false) => &self.bits,
         };
-        let start = self.layout.row_index(prefix) as usize * self.layout.words_per_row() * 64;
-        &bits[start..start + self.space().radix() as usize]
+        &bits[..self.layout.positions() as usize]
     }
 
     /// The row layout of the table.
     pub(crate) fn layout(&self) -> &Layout {
         &self.layout
-    }
-
-    /// The words of row `row` (in row order: mixed-radix, or the rank of the sorted
-    /// prefix) with the pass available (`true`) or used; bit `h` is column `h`.
-    pub(crate) fn row_words(&self, row: u64, pass_available: bool) -> &[u64] {
-        let bits = match (&self.pass_available, pass_available) {
-            (Some(available), true) => available,
-            _ => &self.bits,
-        };
-        let w = self.layout.words_per_row();
-        &bits.as_raw_slice()[row as usize * w..(row as usize + 1) * w]
     }
 
     /// Every position of the table with its label as a game starts it, in index order
@@ -158,19 +169,11 @@ impl Labels {
     /// # Panics
     /// For `pass_available` in a game without a pass.
     pub fn iter_in(&self, pass_available: bool) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {
-        let (k, max) = (self.layout.prefix_len(), self.space().max());
-        let prefixes = match self.mode() {
-            Mode::Full => Tuples::new(k, 0, max),
-            Mode::Canonical => Tuples::sorted(k, 0, max),
+        let (n, max) = (self.space().heaps(), self.space().max());
+        let tuples = match self.mode() {
+            Mode::Full => Tuples::new(n, 0, max),
+            Mode::Canonical => Tuples::sorted(n, 0, max),
         };
-        prefixes.flat_map(move |prefix| {
-            let lo = self.layout.lo(&prefix);
-            let row = self.row_in(&prefix, pass_available);
-            (lo..=max).map(move |h| {
-                let mut position = prefix.clone();
-                position.push(h);
-                (position, row[h as usize])
-            })
-        })
+        tuples.zip(self.in_index_order(pass_available).iter().by_vals())
     }
 }

@@ -98,9 +98,17 @@ impl Layout {
         }
     }
 
-    /// The prefix ranker of canonical mode.
-    pub(crate) fn prefix_ranker(&self) -> Option<&CanonicalRanker> {
-        self.mode().is_canonical().then(|| &self.ranked().0)
+    /// The ranker of whole sorted tuples (position indices) of canonical mode.
+    pub(crate) fn tuple_ranker(&self) -> Option<&CanonicalRanker> {
+        self.mode().is_canonical().then(|| &self.ranked().1)
+    }
+
+    /// The index of a position (sorted, in canonical mode).
+    pub(crate) fn index(&self, tuple: &[u32]) -> u64 {
+        match self.mode() {
+            Mode::Canonical => self.ranked().1.rank(tuple),
+            Mode::Full => self.space.index(tuple),
+        }
     }
 
     /// The position of an index (mixed-radix, or canonical rank).

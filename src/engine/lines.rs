@@ -170,7 +170,8 @@ impl Pass<'_, '_, '_> {
             solve_nim_row(0, r, false, blocked, out);
             update(plan, track, &scratch.slots, &mut scratch.box_reads, out, w);
             if !track.table.is_empty() {
-                track.table.store(row, out);
+                // Lines run in full mode: a row starts at its index times `r`.
+                track.table.store(row * r, 0, out);
             }
         }
     }

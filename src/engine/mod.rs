@@ -17,6 +17,7 @@ mod bits;
 mod explicit;
 mod general;
 pub(crate) mod grundy;
+mod label_table;
 mod labels;
 pub(crate) mod layout;
 mod lines;
@@ -270,7 +271,8 @@ impl<'g> Engine<'g> {
     pub fn memory_plan(&self) -> MemoryPlan {
         let states = self.pass_states() as u64;
         let row_bytes = self.layout.words_per_row() as u64 * 8 * states;
-        let table_bytes = self.layout.rows().saturating_mul(row_bytes);
+        // Label tables are packed: one bit per position (`label_table.rs`).
+        let table_bytes = label_table::words_for(self.layout.positions()) * 8 * states;
         let (working_bytes, needs_table) = match self.kind {
             RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
             RowKind::Lines => {

@@ -91,9 +91,8 @@ impl Pass<'_, '_, '_> {
                 if outer_terminal[j] && track.terminal[hk] {
                     or_into(blocked, &track.terminal_mask);
                 }
-                if let Some(excluded) = track.excluded {
-                    or_into(blocked, &excluded[table_row * w..(table_row + 1) * w]);
-                }
+                // Full mode: a row starts at its index times `r`.
+                track.block_excluded(table_row * r as usize, 0, r as usize, blocked);
                 for &base in &bases {
                     track.accumulators.or_into(base + hk, blocked);
                 }
@@ -109,7 +108,7 @@ impl Pass<'_, '_, '_> {
                     }
                 }
                 if !track.table.is_empty() {
-                    track.table.store(table_row, row);
+                    track.table.store(table_row * r as usize, 0, row);
                 }
             }
             let first_index = table_row as u64 * r;

@@ -9,6 +9,7 @@
 use crate::engine::batch::{Batch, BATCH_ROWS};
 use crate::engine::bits::{clear_below, or_into, set_bit};
 use crate::engine::general::solve_general_row;
+use crate::engine::label_table::{for_each_row_word, LabelTable};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::sources::general_sources_full;
@@ -28,11 +29,22 @@ pub(crate) struct Track<'a> {
     /// before it holds the same ending with the pass used.
     pub pass_available: bool,
     /// The label table (empty when neither kept nor needed).
-    pub table: SharedRows<'a>,
+    pub table: LabelTable<'a>,
     /// Accumulators of the Nim and multi-heap line solvers (empty for the others).
     pub accumulators: SharedRows<'a>,
-    /// Grundy rounds: positions given a smaller value, which are never candidates.
+    /// Grundy rounds: positions given a smaller value, which are never candidates (a
+    /// packed table, as `table`).
     pub excluded: Option<&'a [u64]>,
+}
+
+impl Track<'_> {
+    /// Blocks the excluded columns (Grundy rounds) of the row starting at `start`, first
+    /// column `lo`, in a row of `r` columns.
+    pub(crate) fn block_excluded(&self, start: usize, lo: u32, r: usize, blocked: &mut [u64]) {
+        if let Some(excluded) = self.excluded {
+            for_each_row_word(excluded, start, lo as usize, r, |i, word| blocked[i] |= word);
+        }
+    }
 }
 
 /// One labelling pass over a space, for one or several tracks at once.
@@ -47,20 +59,24 @@ pub(crate) struct Scratch {
     pub enumeration: Vec<u32>,
     pub prefix: Vec<u32>,
     pub other: Vec<u32>,
-    /// Rows (accumulator or table) that block this row; the same for every track.
+    /// Table rows that block this row, by their starts (`label_table.rs`); the same for
+    /// every track.
     pub sources: Vec<usize>,
-    /// Canonical table rows: `(column, row)` pairs to preload below the prefix max.
+    /// Canonical table rows: `(column, row start)` pairs to preload below the prefix max.
     pub preload: Vec<(u32, usize)>,
     /// Canonical table rows by sorted planes: per lowering of an outer prefix value, the
-    /// source row of the plane's first row, and the value lowered.
+    /// start of the source row of the plane's first row, and the value lowered.
     pub streams: Vec<(usize, u32)>,
-    /// Multi-heap general path: the source rows of the prefix moves and their transforms.
+    /// Multi-heap general path: the starts of the source rows of the prefix moves and
+    /// their transforms.
     pub moves: Vec<(usize, LastHeap)>,
     /// Multi-heap line solver: the accumulator rows of this row, and per box one row.
     pub slots: Vec<(usize, usize)>,
     pub box_reads: Vec<u64>,
     /// Rows whose columns at or above their first P are blocked (one row).
     pub at_or_below: Vec<u64>,
+    /// One source row read out of a packed table.
+    pub source_row: Vec<u64>,
     /// Explicit options: a position, an option, and the option sorted.
     pub position: Vec<u32>,
     pub option: Vec<u32>,
@@ -146,6 +162,7 @@ impl Pass<'_, '_, '_> {
             slots: Vec::new(),
             box_reads: vec![0; boxes * w],
             at_or_below: vec![0; w],
+            source_row: vec![0; w],
             position: Vec::new(),
             option: Vec::new(),
             sorted: Vec::new(),
@@ -195,7 +212,8 @@ impl Pass<'_, '_, '_> {
         let layout = &self.engine.layout;
         let lo = layout.lo(&scratch.prefix);
         let row = layout.row_index(&scratch.prefix);
-        self.block_forced(scratch, row as usize);
+        let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
+        self.block_forced(scratch, (first_index - u64::from(lo)) as usize, lo);
         match self.engine.kind {
             // Nim with a prefix runs by planes; here: the one row of a single heap.
             RowKind::Nim => self.nim_row(scratch),
@@ -204,14 +222,13 @@ impl Pass<'_, '_, '_> {
             RowKind::Explicit => self.explicit_row(scratch, lo),
             kind => self.table_row(scratch, kind, row, lo),
         }
-        let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
-        self.finish_row(scratch, visitor, acc, (row, lo), first_index)
+        self.finish_row(scratch, visitor, acc, lo, first_index)
     }
 
     /// Clears the row buffers and blocks, on every track, the columns the ending forces N
-    /// and the excluded columns of table row `row`.
-    pub(crate) fn block_forced(&self, scratch: &mut Scratch, row: usize) {
-        let w = self.engine.layout.words_per_row();
+    /// and the excluded columns of the row starting at `start` (first column `lo`).
+    pub(crate) fn block_forced(&self, scratch: &mut Scratch, start: usize, lo: u32) {
+        let (w, r) = (self.engine.layout.words_per_row(), self.engine.layout.space().radix());
         scratch.blocked.fill(0);
         scratch.rows.fill(0);
         scratch.prefix_stuck = scratch.prefix.iter().all(|&h| self.engine.no_move[h as usize]);
@@ -219,9 +236,7 @@ impl Pass<'_, '_, '_> {
             if scratch.prefix.iter().all(|&h| track.terminal[h as usize]) {
                 or_into(blocked, &track.terminal_mask);
             }
-            if let Some(excluded) = track.excluded {
-                or_into(blocked, &excluded[row * w..(row + 1) * w]);
-            }
+            track.block_excluded(start, lo, r as usize, blocked);
         }
     }
 
@@ -250,6 +265,13 @@ impl Pass<'_, '_, '_> {
     pub(crate) fn solve_table_row(&self, scratch: &mut Scratch, kind: RowKind, lo: u32) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
+        // The source rows lie far apart in a table larger than the cache: start loading
+        // all of them first, so that their misses overlap instead of following each other.
+        for track in &self.tracks {
+            for &start in &scratch.sources {
+                track.table.prefetch(start, lo as usize);
+            }
+        }
         self.or_sources(scratch, lo);
         for j in 0..self.tracks.len() {
             self.block_pass(j, scratch);
@@ -275,26 +297,26 @@ impl Pass<'_, '_, '_> {
         let w = self.engine.layout.words_per_row();
         for (j, track) in self.tracks.iter().enumerate() {
             let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
-            for &slot in &scratch.sources {
-                track.table.or_into(slot, blocked);
+            for &start in &scratch.sources {
+                track.table.or_into(start, lo as usize, blocked);
             }
             let out = &mut scratch.rows[j * w..(j + 1) * w];
-            for &(h, slot) in &scratch.preload {
-                if track.table.bit(slot, lo as usize) {
+            for &(h, start) in &scratch.preload {
+                if track.table.bit(start + lo as usize) {
                     set_bit(out, h as usize);
                 }
             }
         }
     }
 
-    /// Stores the finished row `row` (first column `lo`, first position `first_index`) of
-    /// every track and hands it to the visitor.
+    /// Stores the finished row (first column `lo`, first position `first_index`) of every
+    /// track and hands it to the visitor.
     pub(crate) fn finish_row<V: RowVisitor>(
         &self,
         scratch: &mut Scratch,
         visitor: &V,
         acc: &mut V::Acc,
-        (row, lo): (u64, u32),
+        lo: u32,
         first_index: u64,
     ) -> u64 {
         let layout = &self.engine.layout;
@@ -302,7 +324,7 @@ impl Pass<'_, '_, '_> {
         for (track, bits) in self.tracks.iter().zip(scratch.rows.chunks_exact_mut(w)) {
             clear_below(bits, lo as usize);
             if !track.table.is_empty() {
-                track.table.store(row as usize, bits);
+                track.table.store((first_index - u64::from(lo)) as usize, lo as usize, bits);
             }
         }
         let view = RowView {

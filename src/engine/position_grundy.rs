@@ -16,7 +16,6 @@ use crate::engine::visitor::{NoProgress, Progress};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::ending::Ending;
-use crate::model::enumerate::Tuples;
 use crate::model::space::Mode;
 
 /// The normal-play Grundy value of every position of a space.
@@ -95,7 +94,7 @@ impl Engine<'_> {
 
     /// Every state's value, one labelling run per value.
     pub(crate) fn values_in_rounds(&self, progress: &dyn Progress) -> Result<Vec<u32>> {
-        let words = self.layout.rows() as usize * self.layout.words_per_row();
+        let words = crate::engine::label_table::words_for(self.positions()) as usize;
         let mut excluded: Vec<Vec<u64>> = vec![vec![0u64; words]; self.pass_states()];
         let total = self.positions();
         let mut values = vec![0u32; total as usize];
@@ -130,34 +129,22 @@ impl Engine<'_> {
         }
     }
 
-    /// Gives `value` to every position set in the round's tables (one per track);
-    /// returns how many.
+    /// Gives `value` to every position set in the round's tables (one per track, bit `i`
+    /// for position `i`); returns how many.
     fn give_value(&self, tables: &[Vec<u64>], value: u32, values: &mut [u32]) -> u64 {
-        let (k, max, w) =
-            (self.layout.prefix_len(), self.space().max(), self.layout.words_per_row());
-        let states = tables.len() as u64;
-        let prefixes = match self.mode() {
-            Mode::Full => Tuples::new(k, 0, max),
-            Mode::Canonical => Tuples::sorted(k, 0, max),
-        };
-        let (mut row, mut first_index, mut found) = (0usize, 0u64, 0u64);
-        prefixes.for_each(|prefix| {
-            let lo = self.layout.lo(prefix);
-            for (state, table) in tables.iter().enumerate() {
-                for (i, &word) in table[row * w..(row + 1) * w].iter().enumerate() {
-                    let mut rest = word;
-                    while rest != 0 {
-                        let h = (i * 64) as u64 + u64::from(rest.trailing_zeros());
-                        rest &= rest - 1;
-                        let index = first_index + h - u64::from(lo);
-                        values[(index * states + state as u64) as usize] = value;
-                        found += 1;
-                    }
+        let states = tables.len();
+        let mut found = 0;
+        for (state, table) in tables.iter().enumerate() {
+            for (q, &word) in table.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let index = q * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    values[index * states + state] = value;
+                    found += 1;
                 }
             }
-            first_index += u64::from(max - lo) + 1;
-            row += 1;
-        });
+        }
         found
     }
 }

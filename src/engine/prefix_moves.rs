@@ -6,9 +6,9 @@
 //! DP scans them, and a track stops reading once every column of its row is blocked.
 
 use crate::engine::bits::{block_at_or_above_first, first_set, or_into, or_shifted_into};
+use crate::engine::label_table::LabelTable;
 use crate::engine::nim::solve_nim_row;
 use crate::engine::pass::{Pass, Scratch};
-use crate::engine::shared_rows::SharedRows;
 use crate::model::options::LastHeap;
 
 /// Sources read between two checks of whether the row is already all blocked.
@@ -23,33 +23,37 @@ impl Pass<'_, '_, '_> {
         let space = e.layout.space();
         let moves = &mut scratch.moves;
         moves.clear();
+        // A row of full mode starts at its index times `r`.
         options.for_each_prefix_move(&scratch.prefix, &mut scratch.other, &mut |p, last| {
-            moves.push((space.index(p) as usize, last));
+            moves.push((space.index(p) as usize * r, last));
         });
-        let row = space.index(&scratch.prefix) as usize;
+        let start = space.index(&scratch.prefix) as usize * r;
         for (j, track) in self.tracks.iter().enumerate() {
             let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
-            read_sources(&track.table, &scratch.moves, blocked, &mut scratch.at_or_below, r);
+            let buffers = (&mut scratch.at_or_below[..], &mut scratch.source_row[..]);
+            read_sources(&track.table, &scratch.moves, blocked, buffers, r);
             self.block_pass(j, scratch);
             let (blocked, out) =
                 (&scratch.blocked[j * w..(j + 1) * w], &mut scratch.rows[j * w..(j + 1) * w]);
             solve_nim_row(0, r, false, blocked, out);
-            track.table.store(row, out);
+            track.table.store(start, 0, out);
         }
     }
 }
 
 /// Blocks every column of the row that some prefix move takes to a P of `table`.
+/// `below` and `source` are one row of scratch each.
 fn read_sources(
-    table: &SharedRows<'_>,
+    table: &LabelTable<'_>,
     moves: &[(usize, LastHeap)],
     blocked: &mut [u64],
-    below: &mut [u64],
+    (below, source): (&mut [u64], &mut [u64]),
     r: usize,
 ) {
     below.fill(0);
-    for (n, &(slot, last)) in moves.iter().enumerate() {
-        let source = table.row(slot);
+    for (n, &(start, last)) in moves.iter().enumerate() {
+        table.read(start, source);
+        let source = &*source;
         match last {
             LastHeap::Kept => or_into(blocked, source),
             LastHeap::LoweredBy(k) => or_shifted_into(blocked, source, k as usize),

@@ -1,7 +1,10 @@
 //! One run: a track per ending and pass state, its tables allocated, and the pass over
 //! the rows.
 
+use std::sync::atomic::AtomicU64;
+
 use crate::engine::bits;
+use crate::engine::label_table::{self, LabelTable};
 use crate::engine::pass::{Pass, Track};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::visitor::{Progress, RowVisitor};
@@ -26,10 +29,9 @@ impl Engine<'_> {
     ) -> Result<(Vec<Vec<u64>>, V::Acc)> {
         let states = self.pass_states();
         let tracks = endings.len() * states;
-        let w = self.layout.words_per_row() as u64;
         let plan = self.memory_plan();
-        let table_bytes = if keep_tables || plan.needs_table {
-            self.layout.rows().saturating_mul(w * 8)
+        let table_words = if keep_tables || plan.needs_table {
+            label_table::words_for(self.layout.positions())
         } else {
             0
         };
@@ -37,11 +39,11 @@ impl Engine<'_> {
         let mut tables = Vec::with_capacity(tracks);
         let mut accumulators = Vec::with_capacity(tracks);
         for _ in 0..tracks {
-            tables.push(self.zeroed_words(table_bytes)?);
+            tables.push(self.zeroed_atomics(table_words)?);
             accumulators.push(self.zeroed_words(acc_bytes)?);
         }
         let passes = tables
-            .iter_mut()
+            .iter()
             .zip(accumulators.iter_mut())
             .enumerate()
             .map(|(t, (table, acc))| {
@@ -53,7 +55,18 @@ impl Engine<'_> {
         if !keep_tables {
             return Ok((Vec::new(), result));
         }
-        Ok((tables, result))
+        Ok((tables.into_iter().map(label_table::into_words).collect(), result))
+    }
+
+    /// `words` zeroed atomic words for a label table, or [`Error::OutOfMemory`] if the
+    /// system refuses them.
+    fn zeroed_atomics(&self, words: u64) -> Result<Vec<AtomicU64>> {
+        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let words = usize::try_from(words).map_err(|_| refused())?;
+        let mut table = Vec::new();
+        table.try_reserve_exact(words).map_err(|_| refused())?;
+        table.resize_with(words, || AtomicU64::new(0));
+        Ok(table)
     }
 
     /// `bytes / 8` zeroed words, or [`Error::OutOfMemory`] if the system refuses them
@@ -72,7 +85,7 @@ impl Engine<'_> {
         &self,
         ending: Ending,
         pass_available: bool,
-        table: &'a mut [u64],
+        table: &'a [AtomicU64],
         accumulators: &'a mut [u64],
         excluded: Option<&'a [u64]>,
     ) -> Track<'a> {
@@ -82,7 +95,7 @@ impl Engine<'_> {
             terminal_mask: bits::mask_of(&terminal, w),
             terminal,
             pass_available,
-            table: SharedRows::new(table, w),
+            table: LabelTable::new(table, self.space().radix() as usize),
             accumulators: SharedRows::new(accumulators, w),
             excluded,
         }

@@ -1,12 +1,18 @@
-//! The one place with `unsafe` engine code: row tables that the tasks of a layer share.
+//! The one place with `unsafe` engine code: accumulator rows that the tasks of a layer
+//! share (and the cache prefetch hint).
 //!
 //! # Why unsynchronised sharing
 //! Rows of one layer (equal prefix sum) are labelled in parallel, and each task reads
-//! rows written by earlier layers and writes rows of its own. Locks or atomics per word
-//! would cost more than the labelling; splitting the table into disjoint `&mut` chunks is
-//! impossible because the rows a task writes are scattered (its table row, and for Nim
-//! the accumulator rows of its lines). So a table is shared as a raw pointer, and the
-//! engine keeps a discipline that makes every access free of data races.
+//! rows written by earlier layers and writes rows of its own. The accumulators of the
+//! Nim and multi-heap line solvers are read and written word by word in the innermost
+//! loops, where atomics would stop the vector code; splitting them into disjoint `&mut`
+//! chunks is impossible because the rows a task writes are scattered (the accumulator
+//! rows of its lines). So they are shared as a raw pointer, and the engine keeps a
+//! discipline that makes every access free of data races.
+//!
+//! The label tables (`label_table.rs`) are packed, so neighbouring rows share words;
+//! their words are atomics and need no `unsafe`. The same discipline is what makes
+//! their labels right: a row is read only once it is finished.
 //!
 //! # The discipline (what every use in the engine upholds)
 //! 1. **Between layers** the layer driver (`schedule.rs`) returns from rayon's parallel
@@ -14,8 +20,10 @@
 //!    access of layer `s + 1` (rayon's join is a synchronisation point).
 //! 2. **Within a layer**, each row is written by at most one task, and a row written in
 //!    the layer is read only by the task that writes it. The rows each solver touches:
-//!    - *Table rows* (general and subtraction rows, and any kept table): a task writes
-//!      the table row of the prefix it labels — its own row, unique in the layer. In
+//!    - *Table rows* (general and subtraction rows, and any kept table; in the label
+//!      tables, whose words are atomics, this is what keeps reads of finished rows): a
+//!      task writes the table row of the prefix it labels — its own row, unique in the
+//!      layer. In
 //!      full mode it reads the rows of the prefix with one heap lowered (`sources.rs`):
 //!      every such prefix has a smaller sum, so it belongs to an earlier layer.
 //!    - *Canonical table rows by sorted planes* (`sorted_table_planes.rs`): a task
@@ -87,11 +95,6 @@ impl<'a> SharedRows<'a> {
         SharedRows { ptr: words.as_mut_ptr(), len: words.len(), words_per_row, _words: PhantomData }
     }
 
-    /// Whether the table has no rows (no table is kept or needed).
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The start of row `row`, checked against the table's length.
     #[inline]
     fn start(&self, row: usize) -> usize {
@@ -113,30 +116,6 @@ impl<'a> SharedRows<'a> {
     #[inline]
     pub(crate) fn or_into(&self, row: usize, dst: &mut [u64]) {
         crate::engine::bits::or_into(dst, self.row(row));
-    }
-
-    /// Asks the processor to start loading row `row` into the cache, so that a later read
-    /// of it does not wait for memory. Only a hint: it reads nothing and changes nothing.
-    #[inline]
-    pub(crate) fn prefetch(&self, row: usize) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let start = self.start(row);
-            for word in (start..start + self.words_per_row).step_by(8) {
-                // SAFETY: `word` is inside the table (checked by `start`); a prefetch never
-                // faults and has no effect on memory contents.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(self.ptr.add(word).cast::<i8>()) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = row;
-    }
-
-    /// Bit `column` of row `row`.
-    #[inline]
-    pub(crate) fn bit(&self, row: usize, column: usize) -> bool {
-        crate::engine::bits::bit(self.row(row), column)
     }
 
     /// Overwrites the caller's own row `row` with `src`.
@@ -166,4 +145,19 @@ impl<'a> SharedRows<'a> {
         // single write it is made for.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), self.words_per_row) }
     }
+}
+
+/// Asks the processor to start loading the cache line of `word`, so that a later read of
+/// it does not wait for memory. Only a hint: it reads nothing and changes nothing.
+#[inline]
+pub(crate) fn prefetch(word: &std::sync::atomic::AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: the pointer comes from a reference, so it is valid; a prefetch never
+        // faults and has no effect on memory contents.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(word.as_ptr().cast::<i8>().cast_const()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
 }

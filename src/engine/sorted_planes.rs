@@ -129,7 +129,6 @@ impl Pass<'_, '_, '_> {
         let mut done = 0;
         for hk in top..=max {
             let step = (hk - top) as usize;
-            let row = first_row + step;
             *s.prefix.last_mut().expect("a prefix heap") = hk;
             s.rows.fill(0);
             for (j, track) in self.tracks.iter().enumerate() {
@@ -141,9 +140,8 @@ impl Pass<'_, '_, '_> {
                 if outer_terminal[j] && track.terminal[hk as usize] {
                     or_into(blocked, &track.terminal_mask);
                 }
-                if let Some(excluded) = track.excluded {
-                    or_into(blocked, &excluded[row * w..(row + 1) * w]);
-                }
+                let start = (first_index - u64::from(hk)) as usize;
+                track.block_excluded(start, hk, r, blocked);
                 // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
                 for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
                     track.accumulators.or_into(start + step, blocked);
@@ -162,7 +160,7 @@ impl Pass<'_, '_, '_> {
                     }
                 }
                 if !track.table.is_empty() {
-                    track.table.store(row, out);
+                    track.table.store(start, hk as usize, out);
                 }
             }
             let view = RowView {

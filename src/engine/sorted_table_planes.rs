@@ -2,9 +2,9 @@
 //!
 //! As for Nim (`sorted_planes.rs`), the rows `(O, hk)` of one sorted outer prefix `O` run
 //! together, `hk` rising from `max(O)`. Lowering a value `o` of `O` to `o'` reaches the
-//! row `(O with o lowered to o', re-sorted, hk)`: its prefix is sorted as written, so its
-//! rank rises by one with `hk`, and these *streams* are ranked once per plane and read in
-//! sequence. Lowering `hk` to `h` (and preloading the columns below it) reaches the row
+//! row `(O with o lowered to o', re-sorted, hk)`: its prefix is sorted as written, so the
+//! rows of successive `hk` follow each other in the table, and these *streams* are ranked
+//! once per plane and read in sequence. Lowering `hk` to `h` (and preloading the columns below it) reaches the row
 //! of `O` and `h` re-sorted: for `h >= max(O)` an earlier row of the same plane, by
 //! arithmetic; below it a row of an earlier plane, ranked directly (for a subtraction
 //! set, only in the plane's first few rows).
@@ -13,7 +13,7 @@
 //! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
 
 use crate::engine::pass::{Pass, Scratch};
-use crate::engine::sources::{distinct_values, replaced_rank};
+use crate::engine::sources::{distinct_values, replaced_start};
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::Engine;
 use crate::model::canonical::CanonicalRanker;
@@ -40,7 +40,7 @@ impl Pass<'_, '_, '_> {
         acc: &mut V::Acc,
     ) -> u64 {
         let e = self.engine;
-        let ranker = e.layout.prefix_ranker().expect("a canonical layout");
+        let tuples = e.layout.tuple_ranker().expect("a canonical layout");
         let max = e.layout.space().max();
         let top = outer.last().copied().unwrap_or(0);
         scratch.prefix.clear();
@@ -48,15 +48,16 @@ impl Pass<'_, '_, '_> {
         scratch.prefix.push(top);
         let first_row = e.layout.row_index(&scratch.prefix);
         let mut first_index = e.layout.first_index(first_row, &scratch.prefix, &mut scratch.other);
-        plane_streams(e, ranker, outer, scratch);
+        let plane_start = (first_index - u64::from(top)) as usize;
+        plane_streams(e, tuples, outer, scratch);
         let mut done = 0;
         for hk in top..=max {
-            let row = first_row + u64::from(hk - top);
             *scratch.prefix.last_mut().expect("a prefix heap") = hk;
-            self.block_forced(scratch, row as usize);
-            row_sources(e, ranker, first_row as usize, scratch);
+            let start = (first_index - u64::from(hk)) as usize;
+            self.block_forced(scratch, start, hk);
+            row_sources(e, tuples, plane_start, scratch);
             self.solve_table_row(scratch, e.kind, hk);
-            done += self.finish_row(scratch, visitor, acc, (row, hk), first_index);
+            done += self.finish_row(scratch, visitor, acc, hk, first_index);
             // The row of `hk` holds the sorted tuples `(O, hk, h)` for `h` in `hk..=M`.
             first_index += u64::from(max - hk) + 1;
         }
@@ -64,36 +65,53 @@ impl Pass<'_, '_, '_> {
     }
 }
 
+/// How far the start of the row `(X, hk)` lies past that of `(X, top)` in a packed table,
+/// for a sorted `X` whose values are at most `top`: the rows in between are consecutive
+/// sorted prefixes, the row of `j` holding `M + 1 - j` tuples from column `j`, so each
+/// step from `j` to `j + 1` moves the start by `M - j`.
+fn plane_offset(top: u32, hk: u32, max: u32) -> usize {
+    let steps = u64::from(hk - top);
+    // The sum of `max - j` for `j` in `top..hk`.
+    (steps * u64::from(max) - (u64::from(top) * steps + steps * steps.saturating_sub(1) / 2))
+        as usize
+}
+
 /// The streams of the plane whose first row's prefix is `scratch.prefix` (`outer` and its
 /// largest value): per distinct value `o` of `outer` (its last copy stands for all) and
-/// option `o'` of `o`, the rank of `(outer with o lowered to o', re-sorted, max(outer))`.
-fn plane_streams(e: &Engine<'_>, ranker: &CanonicalRanker, outer: &[u32], scratch: &mut Scratch) {
+/// option `o'` of `o`, the start of the row `(outer with o lowered to o', re-sorted,
+/// max(outer))`.
+fn plane_streams(e: &Engine<'_>, tuples: &CanonicalRanker, outer: &[u32], scratch: &mut Scratch) {
     let Scratch { prefix, other, streams, .. } = scratch;
     streams.clear();
     for i in distinct_values(outer) {
         for &lowered in e.options.of(outer[i] as usize) {
-            streams.push((replaced_rank(ranker, prefix, i, lowered, other), outer[i]));
+            streams.push((replaced_start(tuples, prefix, i, lowered, other), outer[i]));
         }
     }
 }
 
 /// The source rows and preloaded columns of the row `(outer, hk)` in `scratch.prefix`,
-/// in the plane whose first row is `first_row`.
-fn row_sources(e: &Engine<'_>, ranker: &CanonicalRanker, first_row: usize, scratch: &mut Scratch) {
+/// in the plane whose first row starts at `plane_start`.
+fn row_sources(
+    e: &Engine<'_>,
+    tuples: &CanonicalRanker,
+    plane_start: usize,
+    scratch: &mut Scratch,
+) {
     let Scratch { prefix, other, streams, sources, preload, .. } = scratch;
     let k = prefix.len();
-    let hk = prefix[k - 1];
+    let (hk, max) = (prefix[k - 1], e.layout.space().max());
     let top = if k >= 2 { prefix[k - 2] } else { 0 };
-    let step = (hk - top) as usize;
+    let step = plane_offset(top, hk, max);
     sources.clear();
     preload.clear();
     // With `hk = max(outer)`, lowering that value in `outer` is lowering `hk`, below.
     sources.extend(streams.iter().filter(|&&(_, o)| o != hk).map(|&(start, _)| start + step));
     let lowered_row = |h: u32, other: &mut Vec<u32>| {
         if h >= top {
-            first_row + (h - top) as usize
+            plane_start + plane_offset(top, h, max)
         } else {
-            replaced_rank(ranker, prefix, k - 1, h, other)
+            replaced_start(tuples, prefix, k - 1, h, other)
         }
     };
     for &h in e.options.of(hk as usize) {

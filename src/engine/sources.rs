@@ -7,17 +7,19 @@ use crate::engine::pass::Scratch;
 use crate::engine::Engine;
 use crate::model::canonical::CanonicalRanker;
 
-/// Full mode, any move rule: the rows reached by moving one prefix heap.
+/// Full mode, any move rule: the starts of the rows reached by moving one prefix heap.
 pub(crate) fn general_sources_full(e: &Engine<'_>, scratch: &mut Scratch, row: u64) {
     let r = e.layout.space().radix();
     scratch.sources.clear();
     scratch.preload.clear();
-    // Lowering heap i by d moves the mixed-radix index down by d * r^(k-1-i).
-    let mut stride = 1u64;
+    // Lowering heap i by d moves the mixed-radix index down by d * r^(k-1-i), and a row
+    // of full mode starts at its index times r.
+    let mut stride = r;
+    let start = row * r;
     for i in (0..e.layout.prefix_len()).rev() {
         let h = scratch.prefix[i];
         for &o in e.options.of(h as usize) {
-            scratch.sources.push((row - u64::from(h - o) * stride) as usize);
+            scratch.sources.push((start - u64::from(h - o) * stride) as usize);
         }
         stride *= r;
     }
@@ -29,14 +31,24 @@ pub(crate) fn distinct_values(sorted: &[u32]) -> impl Iterator<Item = usize> + '
     (0..sorted.len()).filter(|&i| i + 1 == sorted.len() || sorted[i] != sorted[i + 1])
 }
 
-/// Rank of `sorted` with element `i` replaced by the smaller `value`, re-sorted.
-pub(crate) fn replaced_rank(
-    ranker: &CanonicalRanker,
+/// The start in a packed table (`label_table.rs`) of the row of the sorted prefix
+/// `sorted` with element `i` replaced by the smaller `value`, re-sorted: the rank of its
+/// first sorted tuple (the prefix and its largest value again) minus that value.
+pub(crate) fn replaced_start(
+    tuples: &CanonicalRanker,
     sorted: &[u32],
     i: usize,
     value: u32,
     buf: &mut Vec<u32>,
 ) -> usize {
+    replace_sorted(sorted, i, value, buf);
+    let lo = buf.last().copied().unwrap_or(0);
+    buf.push(lo);
+    (tuples.rank(buf) - u64::from(lo)) as usize
+}
+
+/// `sorted` with element `i` replaced by the smaller `value`, re-sorted, into `buf`.
+fn replace_sorted(sorted: &[u32], i: usize, value: u32, buf: &mut Vec<u32>) {
     buf.clear();
     buf.extend_from_slice(sorted);
     buf[i] = value;
@@ -46,5 +58,4 @@ pub(crate) fn replaced_rank(
         buf.swap(j - 1, j);
         j -= 1;
     }
-    ranker.rank(buf) as usize
 }

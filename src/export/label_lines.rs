@@ -97,7 +97,7 @@ impl<'a> LabelLines<'a> {
         let mut prefix_bytes = Vec::with_capacity(8 * k + 16);
         let mut patterns = Vec::new();
         let mut lines = 0;
-        for row in rows {
+        for _ in rows {
             let lo = layout.lo(&prefix);
             prefix_bytes.clear();
             for &h in &prefix {
@@ -110,7 +110,7 @@ impl<'a> LabelLines<'a> {
                 .as_ref()
                 .map_or(0, |g| prefix.iter().fold(0, |x, &h| x ^ u64::from(g[h as usize])));
             let columns = (max - lo + 1) as usize;
-            self.row_patterns(row, lo, columns, &mut patterns);
+            self.row_patterns(index, columns, &mut patterns);
             let row = Row {
                 lo,
                 index,
@@ -131,27 +131,17 @@ impl<'a> LabelLines<'a> {
         lines
     }
 
-    /// Fills `patterns` with the P/N pattern of every column `lo..lo + columns` of row
-    /// `row` in each state (column-major): the set bits of the endings' words, visited once
-    /// per row rather than once per line.
-    fn row_patterns(&self, row: u64, lo: u32, columns: usize, patterns: &mut Vec<u8>) {
+    /// Fills `patterns` with the P/N pattern of each of the `columns` positions from index
+    /// `index` (one row) in each state (column-major): the set bits of the endings' tables,
+    /// visited once per row rather than once per line.
+    fn row_patterns(&self, index: u64, columns: usize, patterns: &mut Vec<u8>) {
         patterns.clear();
         patterns.resize(columns * self.states, 0);
+        let positions = index as usize..index as usize + columns;
         for s in 0..self.states {
             for (e, labels) in self.labels.iter().enumerate() {
-                for (w, &word) in labels.row_words(row, s == 1).iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let h = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        // Bits below a canonical row's first column and padding are 0.
-                        if let Some(p) = h
-                            .checked_sub(lo as usize)
-                            .and_then(|c| patterns.get_mut(c * self.states + s))
-                        {
-                            *p |= 1 << e;
-                        }
-                    }
+                for c in labels.in_index_order(s == 1)[positions.clone()].iter_ones() {
+                    patterns[c * self.states + s] |= 1 << e;
                 }
             }
         }

@@ -120,11 +120,55 @@ fn labels_are_identical_with_one_and_two_threads() {
     for game in &games {
         for mode in [Mode::Full, Mode::Canonical] {
             for ending in Ending::ALL {
-                for (n, max) in [(3, 40), (4, 15)] {
+                // Rows of 8 and 16 columns share table words; 41 straddle them.
+                for (n, max) in [(3, 40), (4, 15), (3, 7), (5, 7)] {
                     let one = with_threads(1, || label(game, n, max, ending, mode));
                     let two = with_threads(2, || label(game, n, max, ending, mode));
                     assert!(one.iter().eq(two.iter()), "{} {mode:?} {ending}", game.spec());
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn label_tables_cost_one_bit_a_label_whatever_the_max() {
+    let games =
+        [Game::nim(), Game::subtract(&[1, 3, 4]).unwrap(), Game::parse("circular:2").unwrap()];
+    for game in &games {
+        for mode in [Mode::Full, Mode::Canonical] {
+            if mode == Mode::Canonical && !game.is_symmetric() {
+                continue;
+            }
+            for (n, max) in (7..=70).map(|m| (3, m)).chain([(4, 9), (5, 7), (2, 1000)]) {
+                let engine = Engine::new(game, Space::in_mode(n, max, mode).unwrap());
+                let labels = engine.positions();
+                let bytes = engine.memory_plan().table_bytes;
+                // One bit a label, the table rounded up to whole 64-bit words.
+                assert_eq!(bytes, labels.div_ceil(64) * 8, "{} {n}x{max} {mode:?}", game.spec());
+                if labels >= 640 {
+                    assert!(bytes as f64 * 8.0 <= 1.1 * labels as f64, "{n}x{max} {mode:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rows_bits_start_at_its_first_column_and_agree_with_is_p() {
+    let game = Game::subtract(&[1, 3, 4]).unwrap();
+    for mode in [Mode::Full, Mode::Canonical] {
+        let labels = label(&game, 3, 9, Ending::Sj, mode);
+        for prefix in nimtab::Tuples::new(2, 0, 9) {
+            if mode == Mode::Canonical && prefix[0] > prefix[1] {
+                continue;
+            }
+            let (lo, bits) = labels.row(&prefix);
+            assert_eq!(lo, if mode == Mode::Full { 0 } else { prefix[1] });
+            assert_eq!(bits.len(), (10 - lo) as usize);
+            for h in lo..=9 {
+                let tuple = [prefix[0], prefix[1], h];
+                assert_eq!(bits[(h - lo) as usize], labels.is_p(&tuple), "{tuple:?} {mode:?}");
             }
         }
     }

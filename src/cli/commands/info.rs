@@ -81,10 +81,13 @@ fn memory_line(game: &Game, space: Space) -> String {
     }
     let plan = engine.memory_plan();
     let path = engine.working_state();
+    // One label per position (with a pass, per position and pass state).
+    let labels = engine.positions() as f64;
     format!(
-        "{} per rule table, {} working per rule ({path}); verify of 3 rules needs {}, \
-         solve of 3 rules {}",
+        "{} per rule table ({:.2} bits a label), {} working per rule ({path}); verify of 3 \
+         rules needs {}, solve of 3 rules {}",
         mib(plan.table_bytes),
+        plan.table_bytes as f64 * 8.0 / labels.max(1.0),
         mib(plan.working_bytes),
         mib(plan.run(3, false)),
         mib(plan.run(3, true)),
