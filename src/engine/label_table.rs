@@ -11,31 +11,46 @@
 //! layer's writes before the next layer's reads. A row is written once per run, into
 //! zeroed bits, by the one task that labels it: words wholly inside the row are stored,
 //! and the partial words at its ends are OR-ed in, leaving the neighbours' bits alone.
+//! Only full-mode rows of whole words (`M + 1` a multiple of 64) share no word: those
+//! tables stay plain words, read with vector code.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::engine::shared_rows::{prefetch, SharedRows};
+
 /// A label table shared by the tasks of a pass (empty when neither kept nor needed).
-#[derive(Clone, Copy)]
-pub(crate) struct LabelTable<'a> {
-    words: &'a [AtomicU64],
-    /// Columns of a full row: `M + 1`.
-    radix: usize,
+pub(crate) enum LabelTable<'a> {
+    /// Full mode with `M + 1` a multiple of 64: every row is whole words, no word holds two
+    /// rows, so the rows are shared as the accumulators are (`shared_rows.rs`) and read
+    /// by vector code; the packing is the same.
+    Words(SharedRows<'a>),
+    /// Rows that may share words: atomics.
+    Packed {
+        words: &'a [AtomicU64],
+        /// Columns of a full row: `M + 1`.
+        radix: usize,
+    },
 }
 
-impl<'a> LabelTable<'a> {
-    pub(crate) fn new(words: &'a [AtomicU64], radix: usize) -> LabelTable<'a> {
-        LabelTable { words, radix }
-    }
-
+impl LabelTable<'_> {
     /// Whether the table has no positions (no table is kept or needed).
     pub(crate) fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        match self {
+            LabelTable::Words(rows) => rows.is_empty(),
+            LabelTable::Packed { words, .. } => words.is_empty(),
+        }
     }
 
     /// ORs columns `from..=M` of the row starting at `start` into `dst` (a row buffer).
     #[inline(always)]
     pub(crate) fn or_into(&self, start: usize, from: usize, dst: &mut [u64]) {
-        for_each_row_word(self.words, start, from, self.radix, |i, word| dst[i] |= word);
+        match *self {
+            // Whole-word rows are full-mode rows: `from` is 0.
+            LabelTable::Words(ref rows) => rows.or_into(start / (dst.len() * 64), dst),
+            LabelTable::Packed { words, radix } => {
+                for_each_row_word(words, start, from, radix, |i, word| dst[i] |= word);
+            }
+        }
     }
 
     /// Copies columns `0..=M` of the full-mode row starting at `start` into `dst`.
@@ -48,7 +63,15 @@ impl<'a> LabelTable<'a> {
     /// The label of position `index`.
     #[inline]
     pub(crate) fn bit(&self, index: usize) -> bool {
-        self.words[index / 64].load(Relaxed) >> (index % 64) & 1 == 1
+        match *self {
+            LabelTable::Words(ref rows) => {
+                let row_bits = rows.words_per_row() * 64;
+                rows.bit(index / row_bits, index % row_bits)
+            }
+            LabelTable::Packed { words, .. } => {
+                words[index / 64].load(Relaxed) >> (index % 64) & 1 == 1
+            }
+        }
     }
 
     /// Asks the processor to start loading the row starting at `start` (columns from
@@ -56,10 +79,21 @@ impl<'a> LabelTable<'a> {
     /// for: the hardware streams the lines between them.
     #[inline]
     pub(crate) fn prefetch(&self, start: usize, from: usize) {
-        let (first, last) = ((start + from) / 64, (start + self.radix - 1) / 64);
-        crate::engine::shared_rows::prefetch(&self.words[first]);
-        if last / 8 != first / 8 {
-            crate::engine::shared_rows::prefetch(&self.words[last]);
+        match *self {
+            LabelTable::Words(ref rows) => {
+                let row = rows.row(start / (rows.words_per_row() * 64));
+                prefetch(&row[0]);
+                if row.len() > 8 {
+                    prefetch(&row[row.len() - 1]);
+                }
+            }
+            LabelTable::Packed { words, radix } => {
+                let (first, last) = ((start + from) / 64, (start + radix - 1) / 64);
+                prefetch(&words[first]);
+                if last / 8 != first / 8 {
+                    prefetch(&words[last]);
+                }
+            }
         }
     }
 
@@ -67,35 +101,45 @@ impl<'a> LabelTable<'a> {
     /// whose bits are still zero: the caller's own row, written once.
     #[inline]
     pub(crate) fn store(&self, start: usize, lo: usize, src: &[u64]) {
-        let (begin, end) = (start + lo, start + self.radix);
-        if begin >= end {
-            return;
+        match *self {
+            LabelTable::Words(ref rows) => rows.store(start / (src.len() * 64), src),
+            LabelTable::Packed { words, radix } => store_packed(words, radix, start, lo, src),
         }
-        let (first, last) = (begin / 64, (end - 1) / 64);
-        // Table word `q` holds the row's columns from `64 q - start`: the low bits of row
-        // word `i = q - start / 64` and the high bits of row word `i - 1`.
-        let (base, s) = (start / 64, start % 64);
-        let row_word = |i: usize| src.get(i).copied().unwrap_or(0);
-        for q in first..=last {
-            let i = q - base;
-            let mut word = row_word(i) << s;
-            if s > 0 && i > 0 {
-                word |= row_word(i - 1) >> (64 - s);
-            }
-            // Only the row's own bits, columns `lo..=M`: a word shared with a neighbouring
-            // row is OR-ed in, one wholly the row's is stored.
-            let (mut whole, mut mask) = (true, !0u64);
-            if q == first && begin % 64 != 0 {
-                (whole, mask) = (false, mask & !0u64 << (begin % 64));
-            }
-            if q == last && end % 64 != 0 {
-                (whole, mask) = (false, mask & ((1u64 << (end % 64)) - 1));
-            }
-            if whole {
-                self.words[q].store(word, Relaxed);
-            } else if word & mask != 0 {
-                self.words[q].fetch_or(word & mask, Relaxed);
-            }
+    }
+}
+
+/// [`LabelTable::store`] into packed rows.
+#[inline]
+fn store_packed(words: &[AtomicU64], radix: usize, start: usize, lo: usize, src: &[u64]) {
+    let (begin, end) = (start + lo, start + radix);
+    if begin >= end {
+        return;
+    }
+    let (first, last) = (begin / 64, (end - 1) / 64);
+    assert!(last < words.len(), "row starting at {start} outside the table");
+    // Table word `q` holds the row's columns from `64 q - start`: the low bits of row
+    // word `i = q - start / 64` and the high bits of row word `i - 1`.
+    let (base, s) = (start / 64, start % 64);
+    let row_word = |i: usize| src.get(i).copied().unwrap_or(0);
+    for (q, table_word) in words.iter().enumerate().take(last + 1).skip(first) {
+        let i = q - base;
+        let mut word = row_word(i) << s;
+        if s > 0 && i > 0 {
+            word |= row_word(i - 1) >> (64 - s);
+        }
+        // Only the row's own bits, columns `lo..=M`: a word shared with a neighbouring
+        // row is OR-ed in, one wholly the row's is stored.
+        let (mut whole, mut mask) = (true, !0u64);
+        if q == first && begin % 64 != 0 {
+            (whole, mask) = (false, mask & !0u64 << (begin % 64));
+        }
+        if q == last && end % 64 != 0 {
+            (whole, mask) = (false, mask & ((1u64 << (end % 64)) - 1));
+        }
+        if whole {
+            table_word.store(word, Relaxed);
+        } else if word & mask != 0 {
+            table_word.fetch_or(word & mask, Relaxed);
         }
     }
 }
@@ -170,14 +214,34 @@ pub(crate) fn for_each_row_word<W: TableWord>(
     }
 }
 
-/// Zeroed words for a table of `positions` bits.
+/// Words for a table of `positions` bits.
 pub(crate) fn words_for(positions: u64) -> u64 {
     positions.div_ceil(64)
 }
 
-/// Takes the words of a finished table out of their atomics.
-pub(crate) fn into_words(words: Vec<AtomicU64>) -> Vec<u64> {
-    words.into_iter().map(AtomicU64::into_inner).collect()
+/// The words of one label table, as allocated for a pass.
+pub(crate) enum TableWords {
+    /// Rows of whole words (see [`LabelTable::Words`]).
+    Plain(Vec<u64>),
+    Atomic(Vec<AtomicU64>),
+}
+
+impl TableWords {
+    /// The table shared for a pass, in rows of `radix` columns.
+    pub(crate) fn share(&mut self, radix: usize) -> LabelTable<'_> {
+        match self {
+            TableWords::Plain(words) => LabelTable::Words(SharedRows::new(words, radix / 64)),
+            TableWords::Atomic(words) => LabelTable::Packed { words, radix },
+        }
+    }
+
+    /// The words of the finished table.
+    pub(crate) fn into_words(self) -> Vec<u64> {
+        match self {
+            TableWords::Plain(words) => words,
+            TableWords::Atomic(words) => words.into_iter().map(AtomicU64::into_inner).collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -201,7 +265,7 @@ mod tests {
             for start in [0, 1, 5, 63, 64, 100, 191] {
                 for lo in [0, 1, radix / 2, radix - 1] {
                     let words = table(8);
-                    let t = LabelTable::new(&words, radix);
+                    let t = LabelTable::Packed { words: &words, radix };
                     let src = row(radix, |c| c >= lo && (c * 7 + start) % 3 != 0);
                     t.store(start, lo, &src);
                     let mut back = vec![0u64; radix.div_ceil(64)];
@@ -221,7 +285,7 @@ mod tests {
     fn neighbouring_rows_keep_each_others_bits() {
         let radix = 10;
         let words = table(4);
-        let t = LabelTable::new(&words, radix);
+        let t = LabelTable::Packed { words: &words, radix };
         let all = row(radix, |_| true);
         for r in [3, 1, 0, 2, 5, 4] {
             t.store(r * radix, 0, &all);

@@ -4,13 +4,14 @@
 use std::sync::atomic::AtomicU64;
 
 use crate::engine::bits;
-use crate::engine::label_table::{self, LabelTable};
+use crate::engine::label_table::{self, TableWords};
 use crate::engine::pass::{Pass, Track};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
+use crate::model::space::Mode;
 
 impl Engine<'_> {
     /// The fused pass over `endings`: allocates every track's tables (an ending has a
@@ -38,12 +39,18 @@ impl Engine<'_> {
         let acc_bytes = plan.working_bytes / states as u64;
         let mut tables = Vec::with_capacity(tracks);
         let mut accumulators = Vec::with_capacity(tracks);
+        // Rows of whole words need no atomics (`label_table.rs`).
+        let whole_words = self.mode() == Mode::Full && self.space().radix().is_multiple_of(64);
         for _ in 0..tracks {
-            tables.push(self.zeroed_atomics(table_words)?);
+            tables.push(if whole_words {
+                TableWords::Plain(self.zeroed_words(table_words * 8)?)
+            } else {
+                TableWords::Atomic(self.zeroed_atomics(table_words)?)
+            });
             accumulators.push(self.zeroed_words(acc_bytes)?);
         }
         let passes = tables
-            .iter()
+            .iter_mut()
             .zip(accumulators.iter_mut())
             .enumerate()
             .map(|(t, (table, acc))| {
@@ -55,7 +62,7 @@ impl Engine<'_> {
         if !keep_tables {
             return Ok((Vec::new(), result));
         }
-        Ok((tables.into_iter().map(label_table::into_words).collect(), result))
+        Ok((tables.into_iter().map(TableWords::into_words).collect(), result))
     }
 
     /// `words` zeroed atomic words for a label table, or [`Error::OutOfMemory`] if the
@@ -85,7 +92,7 @@ impl Engine<'_> {
         &self,
         ending: Ending,
         pass_available: bool,
-        table: &'a [AtomicU64],
+        table: &'a mut TableWords,
         accumulators: &'a mut [u64],
         excluded: Option<&'a [u64]>,
     ) -> Track<'a> {
@@ -95,7 +102,7 @@ impl Engine<'_> {
             terminal_mask: bits::mask_of(&terminal, w),
             terminal,
             pass_available,
-            table: LabelTable::new(table, self.space().radix() as usize),
+            table: table.share(self.space().radix() as usize),
             accumulators: SharedRows::new(accumulators, w),
             excluded,
         }

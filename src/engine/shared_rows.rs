@@ -95,6 +95,22 @@ impl<'a> SharedRows<'a> {
         SharedRows { ptr: words.as_mut_ptr(), len: words.len(), words_per_row, _words: PhantomData }
     }
 
+    /// Whether the table has no rows (no table is kept or needed).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Words in one row.
+    pub(crate) fn words_per_row(&self) -> usize {
+        self.words_per_row
+    }
+
+    /// Bit `column` of row `row`.
+    #[inline]
+    pub(crate) fn bit(&self, row: usize, column: usize) -> bool {
+        crate::engine::bits::bit(self.row(row), column)
+    }
+
     /// The start of row `row`, checked against the table's length.
     #[inline]
     fn start(&self, row: usize) -> usize {
@@ -150,13 +166,13 @@ impl<'a> SharedRows<'a> {
 /// Asks the processor to start loading the cache line of `word`, so that a later read of
 /// it does not wait for memory. Only a hint: it reads nothing and changes nothing.
 #[inline]
-pub(crate) fn prefetch(word: &std::sync::atomic::AtomicU64) {
+pub(crate) fn prefetch<T>(word: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         // SAFETY: the pointer comes from a reference, so it is valid; a prefetch never
         // faults and has no effect on memory contents.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(word.as_ptr().cast::<i8>().cast_const()) };
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(word).cast::<i8>()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = word;
