@@ -8,7 +8,7 @@
 //! SJ is Anti-Nim); each criterion has a [`Rule`], and the predictor maps criteria that
 //! coincide on its game to one rule, so a row's mask is built and compared once.
 
-use crate::analysis::criteria::{floor_k_phi, moore_k, Criterion};
+use crate::analysis::criteria::{moore_k, wythoff_partners, Criterion};
 use crate::model::game::Game;
 
 /// For each value, the columns (last-heap sizes) having it, as masks or lists.
@@ -76,9 +76,6 @@ pub struct PrefixSummary {
     single: Option<u32>,
 }
 
-/// No partner within the row.
-const NO_PARTNER: u32 = u32::MAX;
-
 /// The values a rule reads off the heaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Values {
@@ -133,7 +130,7 @@ pub struct RowPredictor {
     wants_moore: bool,
     /// Whether a rule on Grundy values is compared (they are summed per row only then).
     wants_grundy: bool,
-    /// Wythoff's partner of each size under normal and misère play, or [`NO_PARTNER`].
+    /// Wythoff's partner of each size under normal and misère play, or `u32::MAX` if none.
     wythoff: [Vec<u32>; 2],
 }
 
@@ -261,6 +258,20 @@ impl RowPredictor {
         }
     }
 
+    /// The one heap size `rule` predicts P for the last heap of a row with this prefix
+    /// summary, when its mask is the columns of a single size (the rules on sizes; the
+    /// row has that column only if the size is within it); `None` for other rules.
+    #[inline]
+    pub fn predicted_size(&self, rule: Rule, summary: PrefixSummary) -> Option<u32> {
+        match rule {
+            Rule::Xor(Values::Sizes) => Some(summary.size_xor),
+            Rule::Misere(Values::Sizes) => {
+                Some(misere_rule_value(summary.size_xor, summary.size_big))
+            }
+            _ => None,
+        }
+    }
+
     /// Writes into `out` the columns `rule` predicts P in the row.
     #[cfg(test)]
     pub fn predict(&self, rule: Rule, prefix: &[u32], out: &mut [u64]) {
@@ -305,32 +316,6 @@ fn moore_last(prefix: &[u32], k: u32) -> Option<u64> {
     Some(last)
 }
 
-/// Each size's partner in Wythoff's pairs {⌊kφ⌋, ⌊kφ⌋ + k} (normal play), and in
-/// misère Wythoff's P-set, for sizes `0..=max`; [`NO_PARTNER`] when it is above `max`.
-fn wythoff_partners(max: u32) -> [Vec<u32>; 2] {
-    let size = max as usize + 1;
-    let mut normal = vec![NO_PARTNER; size];
-    let within = |x: u64| if x <= u64::from(max) { x as u32 } else { NO_PARTNER };
-    for k in 0..=max {
-        let a = floor_k_phi(k);
-        if a > u64::from(max) {
-            break;
-        }
-        let b = a + u64::from(k);
-        normal[a as usize] = within(b);
-        if b <= u64::from(max) {
-            normal[b as usize] = a as u32;
-        }
-    }
-    let mut misere = normal.clone();
-    for (a, b) in [(0u64, 1u64), (1, 0), (2, 2)] {
-        if let Some(slot) = misere.get_mut(a as usize) {
-            *slot = within(b);
-        }
-    }
-    [normal, misere]
-}
-
 /// The last value that makes a position P under the misère-style rule (Anti-Nim on sizes,
 /// SJ on Grundy values): P iff (some value > 1 and XOR = 0) or (every value <= 1 and
 /// XOR != 0). If the prefix already has a value > 1, P iff the last value equals the
@@ -370,13 +355,18 @@ mod tests {
             };
             for prefix in &prefixes {
                 for criterion in Criterion::applicable(game, *heaps) {
-                    predictor.predict(predictor.shared_rule(criterion), prefix, &mut out);
+                    let rule = predictor.shared_rule(criterion);
+                    predictor.predict(rule, prefix, &mut out);
+                    let size = predictor.predicted_size(rule, predictor.summary(prefix));
                     for h in 0..=max {
                         let row_says = out[h as usize / 64] >> (h % 64) & 1 == 1;
                         let mut tuple = prefix.clone();
                         tuple.push(h);
                         let plain = criterion.predicts_p(game, &tuple, &grundy);
                         assert_eq!(row_says, plain, "{} {criterion} {tuple:?}", game.spec());
+                        if let Some(size) = size {
+                            assert_eq!(plain, h == size, "{} {criterion} {tuple:?}", game.spec());
+                        }
                     }
                 }
             }

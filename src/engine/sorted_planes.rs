@@ -19,7 +19,7 @@ use crate::engine::nim::solve_nim_row;
 use crate::engine::pass::{block_pass_columns, Pass};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::distinct_values;
-use crate::engine::visitor::{Progress, RowView, RowVisitor};
+use crate::engine::visitor::{PlaneView, Progress, RowView, RowVisitor, NO_P};
 use crate::model::canonical::CanonicalRanker;
 use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::Mode;
@@ -36,6 +36,8 @@ pub(crate) struct PlaneScratch {
     line: Vec<u64>,
     blocked: Vec<u64>,
     rows: Vec<u64>,
+    /// Per row of the plane and track: its P column, or [`NO_P`].
+    p_columns: Vec<u32>,
 }
 
 impl Pass<'_, '_, '_> {
@@ -97,10 +99,13 @@ impl Pass<'_, '_, '_> {
             line: vec![0; words],
             blocked: vec![0; words],
             rows: vec![0; words],
+            p_columns: Vec::new(),
         }
     }
 
     /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
+    /// Rows go to `visitor` one by one, or all at once by their P columns if it wants
+    /// planes.
     fn sorted_plane<V: RowVisitor>(
         &self,
         outer: &[u32],
@@ -110,77 +115,125 @@ impl Pass<'_, '_, '_> {
     ) -> u64 {
         let e = self.engine;
         let ranker = e.short_ranker.as_ref().expect("canonical Nim has a short ranker");
-        let (w, r, max) =
-            (e.layout.words_per_row(), e.layout.space().radix() as usize, e.layout.space().max());
+        let (w, max) = (e.layout.words_per_row(), e.layout.space().max());
         let top = outer.last().copied().unwrap_or(0);
         s.prefix.clear();
         s.prefix.extend_from_slice(outer);
         s.prefix.push(top);
         let first_row = e.layout.row_index(&s.prefix) as usize;
-        let mut first_index = e.layout.first_index(first_row as u64, &s.prefix, &mut s.other);
+        let plane_first_index = e.layout.first_index(first_row as u64, &s.prefix, &mut s.other);
         let line_row = ranker.rank(outer) as usize;
         for (track, line) in self.tracks.iter().zip(s.line.chunks_exact_mut(w)) {
             line.copy_from_slice(track.accumulators.row(line_row));
         }
         stream_starts(ranker, outer, top, &mut s.other, &mut s.streams);
-        let outer_terminal: Vec<bool> =
-            self.tracks.iter().map(|t| outer.iter().all(|&h| t.terminal[h as usize])).collect();
-        let outer_stuck = outer.iter().all(|&h| e.no_move[h as usize]);
-        let mut done = 0;
+        let edge = PlaneEdge {
+            outer_terminal: self
+                .tracks
+                .iter()
+                .map(|t| outer.iter().all(|&h| t.terminal[h as usize]))
+                .collect(),
+            outer_stuck: outer.iter().all(|&h| e.no_move[h as usize]),
+        };
+        let planes = visitor.wants_planes();
+        s.p_columns.clear();
+        let (mut first_index, mut done) = (plane_first_index, 0);
         for hk in top..=max {
             let step = (hk - top) as usize;
-            let row = first_row + step;
             *s.prefix.last_mut().expect("a prefix heap") = hk;
-            s.rows.fill(0);
-            for (j, track) in self.tracks.iter().enumerate() {
-                let (earlier, rest) = s.rows.split_at_mut(j * w);
-                let out = &mut rest[..w];
-                let line = &mut s.line[j * w..(j + 1) * w];
-                let blocked = &mut s.blocked[j * w..(j + 1) * w];
-                blocked.copy_from_slice(line);
-                if outer_terminal[j] && track.terminal[hk as usize] {
-                    or_into(blocked, &track.terminal_mask);
-                }
-                if let Some(excluded) = track.excluded {
-                    or_into(blocked, &excluded[row * w..(row + 1) * w]);
-                }
-                // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
-                for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
-                    track.accumulators.or_into(start + step, blocked);
-                }
-                if track.pass_available {
-                    let stuck = outer_stuck && e.no_move[hk as usize];
-                    block_pass_columns(blocked, &earlier[(j - 1) * w..], stuck, &e.no_move_mask);
-                }
-                // The last heap dropping below `hk` lands on the line at column `hk`.
-                let below = bit(line, hk as usize);
-                solve_nim_row(hk as usize, r, below, blocked, out);
-                if let Some(column) = first_set(out) {
-                    set_bit(line, column);
-                    for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
-                        track.accumulators.set_bit(start + step, column);
-                    }
-                }
-                if !track.table.is_empty() {
-                    track.table.store(row, out);
-                }
+            self.sorted_row(s, &edge, first_row + step, step, hk, planes);
+            if !planes {
+                let view = RowView {
+                    prefix: &s.prefix,
+                    lo: hk,
+                    bits: &s.rows,
+                    words_per_row: w,
+                    first_index,
+                    pass: e.game.has_pass(),
+                };
+                visitor.visit(acc, &view);
             }
-            let view = RowView {
-                prefix: &s.prefix,
-                lo: hk,
-                bits: &s.rows,
-                words_per_row: w,
-                first_index,
-                pass: e.game.has_pass(),
-            };
-            visitor.visit(acc, &view);
             // The row of `hk` holds the sorted tuples `(O, hk, h)` for `h` in `hk..=M`.
             let columns = u64::from(max - hk) + 1;
             first_index += columns;
             done += columns * e.pass_states() as u64;
         }
+        if planes {
+            let plane = PlaneView {
+                outer,
+                top,
+                max,
+                tracks: self.tracks.len(),
+                p_columns: &s.p_columns,
+                words_per_row: w,
+                first_index: plane_first_index,
+                pass: e.game.has_pass(),
+            };
+            visitor.visit_plane(acc, &plane);
+        }
         done
     }
+
+    /// Labels the row `(O, hk)` (table row `row`, `step` rows into its plane) on every
+    /// track into `s.rows`; with `planes`, also appends its P columns to `s.p_columns`.
+    #[inline]
+    fn sorted_row(
+        &self,
+        s: &mut PlaneScratch,
+        edge: &PlaneEdge,
+        row: usize,
+        step: usize,
+        hk: u32,
+        planes: bool,
+    ) {
+        let e = self.engine;
+        let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
+        s.rows.fill(0);
+        for (j, track) in self.tracks.iter().enumerate() {
+            let (earlier, rest) = s.rows.split_at_mut(j * w);
+            let out = &mut rest[..w];
+            let line = &mut s.line[j * w..(j + 1) * w];
+            let blocked = &mut s.blocked[j * w..(j + 1) * w];
+            blocked.copy_from_slice(line);
+            if edge.outer_terminal[j] && track.terminal[hk as usize] {
+                or_into(blocked, &track.terminal_mask);
+            }
+            if let Some(excluded) = track.excluded {
+                or_into(blocked, &excluded[row * w..(row + 1) * w]);
+            }
+            // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
+            for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
+                track.accumulators.or_into(start + step, blocked);
+            }
+            if track.pass_available {
+                let stuck = edge.outer_stuck && e.no_move[hk as usize];
+                block_pass_columns(blocked, &earlier[(j - 1) * w..], stuck, &e.no_move_mask);
+            }
+            // The last heap dropping below `hk` lands on the line at column `hk`.
+            let below = bit(line, hk as usize);
+            solve_nim_row(hk as usize, r, below, blocked, out);
+            let p_column = first_set(out);
+            if let Some(column) = p_column {
+                set_bit(line, column);
+                for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
+                    track.accumulators.set_bit(start + step, column);
+                }
+            }
+            if planes {
+                s.p_columns.push(p_column.map_or(NO_P, |c| c as u32));
+            }
+            if !track.table.is_empty() {
+                track.table.store(row, out);
+            }
+        }
+    }
+}
+
+/// What the rows of a plane share about its outer prefix: per track, whether every outer
+/// heap is terminal; whether no outer heap has a move.
+struct PlaneEdge {
+    outer_terminal: Vec<bool>,
+    outer_stuck: bool,
 }
 
 /// Per distinct value `o` of the sorted `outer` (its last copy stands for all), the rank of
