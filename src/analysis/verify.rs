@@ -119,28 +119,28 @@ impl RowVisitor for Comparer {
     fn visit_plane(&self, acc: &mut VerifyAcc, plane: &PlaneView<'_>) {
         let pass_states = if plane.pass { 2 } else { 1 };
         let (top, max) = (plane.top, plane.max);
-        let mut prefix = std::mem::take(&mut acc.row_prefix);
-        prefix.clear();
-        prefix.extend_from_slice(plane.outer);
-        prefix.push(top);
-        for i in 0..plane.rows() {
-            let hk = top + i as u32;
-            acc.positions += u64::from(max - hk + 1) * pass_states as u64;
-            let p_columns = plane.row_p_columns(i);
-            for (track, &column) in p_columns.iter().enumerate() {
-                acc.p_positions[track / pass_states] += u64::from(column != NO_P);
+        // Row `top + i` holds `n - i` positions, for `n = max - top + 1`: n(n + 1)/2 in all.
+        let n = u64::from(max - top) + 1;
+        acc.positions += n * (n + 1) / 2 * pass_states as u64;
+        let outer = self.predictor.summary(plane.outer);
+        for (i, p_columns) in plane.p_columns.chunks_exact(plane.tracks).enumerate() {
+            let states = p_columns.chunks_exact(pass_states);
+            for (count, ending_states) in acc.p_positions.iter_mut().zip(states) {
+                *count += ending_states.iter().map(|&c| u64::from(c != NO_P)).sum::<u64>();
             }
             if self.criteria == 0 {
                 continue;
             }
-            *prefix.last_mut().expect("a prefix heap") = hk;
-            let summary = self.predictor.summary(&prefix);
-            let agrees = self.rules.iter().all(|&(rule, _)| {
-                let Some(size) = self.predictor.predicted_size(rule, summary) else {
-                    return false;
-                };
-                let predicted = if (hk..=max).contains(&size) { size } else { NO_P };
-                p_columns.iter().all(|&column| column == predicted)
+            let hk = top + i as u32;
+            let summary = self.predictor.summary_plus(outer, plane.outer.len(), hk);
+            let agrees = summary.is_some_and(|summary| {
+                self.rules.iter().all(|&(rule, _)| {
+                    let Some(size) = self.predictor.predicted_size(rule, summary) else {
+                        return false;
+                    };
+                    let predicted = if (hk..=max).contains(&size) { size } else { NO_P };
+                    p_columns.iter().all(|&column| column == predicted)
+                })
             });
             if !agrees {
                 let row = plane.row(i, &mut acc.row_prefix, &mut acc.row_bits);
@@ -149,7 +149,6 @@ impl RowVisitor for Comparer {
                 }
             }
         }
-        acc.row_prefix = prefix;
     }
 
     fn merge(&self, mut left: VerifyAcc, right: VerifyAcc) -> VerifyAcc {
