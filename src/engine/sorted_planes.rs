@@ -188,31 +188,40 @@ impl Pass<'_, '_, '_> {
     ) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
+        // Columns below `hk` are outside the row: the words below its word are not solved.
+        let from = hk as usize / 64;
         s.rows.fill(0);
         for (j, track) in self.tracks.iter().enumerate() {
             let (earlier, rest) = s.rows.split_at_mut(j * w);
             let out = &mut rest[..w];
             let line = &mut s.line[j * w..(j + 1) * w];
-            let blocked = &mut s.blocked[j * w..(j + 1) * w];
-            blocked.copy_from_slice(line);
-            if edge.outer_terminal[j] && track.terminal[hk as usize] {
-                or_into(blocked, &track.terminal_mask);
-            }
-            if let Some(excluded) = track.excluded {
-                or_into(blocked, &excluded[row * w..(row + 1) * w]);
-            }
-            // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
-            for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
-                track.accumulators.or_into(start + step, blocked);
-            }
-            if track.pass_available {
-                let stuck = edge.outer_stuck && e.no_move[hk as usize];
-                block_pass_columns(blocked, &earlier[(j - 1) * w..], stuck, &e.no_move_mask);
-            }
-            // The last heap dropping below `hk` lands on the line at column `hk`.
-            let below = bit(line, hk as usize);
-            solve_nim_row(hk as usize, r, below, blocked, out);
-            let p_column = first_set(out);
+            // The last heap dropping below `hk` lands on the line at column `hk`: with a P
+            // there every column of the row reaches it, so the row has no P, whatever else
+            // blocks it, and its sources need not be read.
+            let p_column = if bit(line, hk as usize) {
+                None
+            } else {
+                let blocked = &mut s.blocked[j * w..(j + 1) * w];
+                blocked[from..].copy_from_slice(&line[from..]);
+                if edge.outer_terminal[j] && track.terminal[hk as usize] {
+                    or_into(&mut blocked[from..], &track.terminal_mask[from..]);
+                }
+                if let Some(excluded) = track.excluded {
+                    or_into(&mut blocked[from..], &excluded[row * w + from..(row + 1) * w]);
+                }
+                // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
+                for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
+                    or_into(&mut blocked[from..], &track.accumulators.row(start + step)[from..]);
+                }
+                if track.pass_available {
+                    let stuck = edge.outer_stuck && e.no_move[hk as usize];
+                    let used = &earlier[(j - 1) * w + from..];
+                    block_pass_columns(&mut blocked[from..], used, stuck, &e.no_move_mask[from..]);
+                }
+                // Words below `from` are stale, and skipped by the row solver.
+                solve_nim_row(hk as usize, r, false, blocked, out);
+                first_set(out)
+            };
             if let Some(column) = p_column {
                 set_bit(line, column);
                 for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
