@@ -122,15 +122,17 @@ impl RowVisitor for Comparer {
         // Row `top + i` holds `n - i` positions, for `n = max - top + 1`: n(n + 1)/2 in all.
         let n = u64::from(max - top) + 1;
         acc.positions += n * (n + 1) / 2 * pass_states as u64;
+        // P-positions track by track down the plane's rows, then added to their ending's.
+        for track in 0..plane.tracks {
+            let rows = plane.p_columns[track..].iter().step_by(plane.tracks);
+            let found = rows.filter(|&&column| column != NO_P).count();
+            acc.p_positions[track / pass_states] += found as u64;
+        }
+        if self.criteria == 0 {
+            return;
+        }
         let outer = self.predictor.summary(plane.outer);
         for (i, p_columns) in plane.p_columns.chunks_exact(plane.tracks).enumerate() {
-            let states = p_columns.chunks_exact(pass_states);
-            for (count, ending_states) in acc.p_positions.iter_mut().zip(states) {
-                *count += ending_states.iter().map(|&c| u64::from(c != NO_P)).sum::<u64>();
-            }
-            if self.criteria == 0 {
-                continue;
-            }
             let hk = top + i as u32;
             let summary = self.predictor.summary_plus(outer, plane.outer.len(), hk);
             let agrees = summary.is_some_and(|summary| {
