@@ -13,10 +13,9 @@
 //! outer sum, and is read by no plane after `O`'s own, so its local buffer is not stored
 //! back.
 
-use crate::engine::bits::{bit, first_set, or_into, set_bit};
+use crate::engine::bits::{bit, set_bit};
 use crate::engine::layout::first_values;
-use crate::engine::nim::solve_nim_row;
-use crate::engine::pass::{block_pass_columns, Pass};
+use crate::engine::pass::Pass;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::distinct_values;
 use crate::engine::visitor::{PlaneView, Progress, RowView, RowVisitor, NO_P};
@@ -32,9 +31,8 @@ pub(crate) struct PlaneScratch {
     /// Per distinct value `o` of the outer prefix: the accumulator row of `(O - o, max(O))`
     /// and `o`.
     streams: Vec<(usize, u32)>,
-    /// Per track, `words_per_row` words each: the line of `O`, blocked columns, the rows.
+    /// Per track, `words_per_row` words each: the line of `O`, the rows.
     line: Vec<u64>,
-    blocked: Vec<u64>,
     rows: Vec<u64>,
     /// Per row of the plane and track: its P column, or [`NO_P`].
     p_columns: Vec<u32>,
@@ -97,7 +95,6 @@ impl Pass<'_, '_, '_> {
             other: Vec::with_capacity(k + 1),
             streams: Vec::with_capacity(k),
             line: vec![0; words],
-            blocked: vec![0; words],
             rows: vec![0; words],
             p_columns: Vec::new(),
         }
@@ -188,8 +185,6 @@ impl Pass<'_, '_, '_> {
     ) {
         let e = self.engine;
         let (w, r) = (e.layout.words_per_row(), e.layout.space().radix() as usize);
-        // Columns below `hk` are outside the row: the words below its word are not solved.
-        let from = hk as usize / 64;
         s.rows.fill(0);
         for (j, track) in self.tracks.iter().enumerate() {
             let (earlier, rest) = s.rows.split_at_mut(j * w);
@@ -201,26 +196,34 @@ impl Pass<'_, '_, '_> {
             let p_column = if bit(line, hk as usize) {
                 None
             } else {
-                let blocked = &mut s.blocked[j * w..(j + 1) * w];
-                blocked[from..].copy_from_slice(&line[from..]);
-                if edge.outer_terminal[j] && track.terminal[hk as usize] {
-                    or_into(&mut blocked[from..], &track.terminal_mask[from..]);
+                let terminal = edge.outer_terminal[j] && track.terminal[hk as usize];
+                let stuck = edge.outer_stuck && e.no_move[hk as usize];
+                let used = track.pass_available.then(|| &earlier[(j - 1) * w..j * w]);
+                // Word `i` of the row's blocked columns, built only as far as it is read.
+                let blocked = |i: usize| {
+                    let mut word = line[i];
+                    if terminal {
+                        word |= track.terminal_mask[i];
+                    }
+                    if let Some(excluded) = track.excluded {
+                        word |= excluded[row * w + i];
+                    }
+                    // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
+                    for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
+                        word |= track.accumulators.row(start + step)[i];
+                    }
+                    if let Some(used) = used {
+                        // A position P with the pass used blocks passing into it, except
+                        // from a position without moves, which may not pass.
+                        word |= if stuck { used[i] & !e.no_move_mask[i] } else { used[i] };
+                    }
+                    word
+                };
+                let column = first_free_column(hk as usize, r, w, blocked);
+                if let Some(column) = column {
+                    set_bit(out, column);
                 }
-                if let Some(excluded) = track.excluded {
-                    or_into(&mut blocked[from..], &excluded[row * w + from..(row + 1) * w]);
-                }
-                // Lowering the copy of `hk` in `O` is lowering `hk`: the line already.
-                for &(start, _) in s.streams.iter().filter(|&&(_, o)| o != hk) {
-                    or_into(&mut blocked[from..], &track.accumulators.row(start + step)[from..]);
-                }
-                if track.pass_available {
-                    let stuck = edge.outer_stuck && e.no_move[hk as usize];
-                    let used = &earlier[(j - 1) * w + from..];
-                    block_pass_columns(&mut blocked[from..], used, stuck, &e.no_move_mask[from..]);
-                }
-                // Words below `from` are stale, and skipped by the row solver.
-                solve_nim_row(hk as usize, r, false, blocked, out);
-                first_set(out)
+                column
             };
             if let Some(column) = p_column {
                 set_bit(line, column);
@@ -236,6 +239,30 @@ impl Pass<'_, '_, '_> {
             }
         }
     }
+}
+
+/// A Nim row's only possible P, as `solve_nim_row` finds it when nothing below `lo` is
+/// P: the first column from `lo` on not blocked, if it is below `r`. Word `i` of the
+/// blocked columns is `blocked(i)`, asked for from `lo`'s word up to the first word with a
+/// free column only.
+#[inline]
+fn first_free_column(
+    lo: usize,
+    r: usize,
+    words: usize,
+    blocked: impl Fn(usize) -> u64,
+) -> Option<usize> {
+    for i in lo / 64..words {
+        let mut free = !blocked(i);
+        if i == lo / 64 {
+            free &= !0u64 << (lo % 64);
+        }
+        if free != 0 {
+            let column = i * 64 + free.trailing_zeros() as usize;
+            return (column < r).then_some(column);
+        }
+    }
+    None
 }
 
 /// What the rows of a plane share about its outer prefix: per track, whether every outer
