@@ -210,6 +210,35 @@ pub fn is_misere_wythoff_p(a: u32, b: u32) -> bool {
     }
 }
 
+/// The partner of a size whose partner is above the largest heap.
+const NO_PARTNER: u32 = u32::MAX;
+
+/// Each size's partner in Wythoff's pairs {⌊kφ⌋, ⌊kφ⌋ + k} (normal play), and in
+/// misère Wythoff's P-set, for sizes `0..=max`; [`NO_PARTNER`] when it is above `max`.
+pub(crate) fn wythoff_partners(max: u32) -> [Vec<u32>; 2] {
+    let size = max as usize + 1;
+    let mut normal = vec![NO_PARTNER; size];
+    let within = |x: u64| if x <= u64::from(max) { x as u32 } else { NO_PARTNER };
+    for k in 0..=max {
+        let a = floor_k_phi(k);
+        if a > u64::from(max) {
+            break;
+        }
+        let b = a + u64::from(k);
+        normal[a as usize] = within(b);
+        if b <= u64::from(max) {
+            normal[b as usize] = a as u32;
+        }
+    }
+    let mut misere = normal.clone();
+    for (a, b) in [(0u64, 1u64), (1, 0), (2, 2)] {
+        if let Some(slot) = misere.get_mut(a as usize) {
+            *slot = within(b);
+        }
+    }
+    [normal, misere]
+}
+
 impl std::fmt::Display for Criterion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -3,6 +3,7 @@
 
 pub mod claim;
 pub mod classes;
+mod columns;
 pub mod criteria;
 pub mod expr;
 pub mod moves;

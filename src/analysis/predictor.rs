@@ -8,58 +8,9 @@
 //! SJ is Anti-Nim); each criterion has a [`Rule`], and the predictor maps criteria that
 //! coincide on its game to one rule, so a row's mask is built and compared once.
 
-use crate::analysis::criteria::{floor_k_phi, moore_k, Criterion};
+use crate::analysis::columns::ColumnsByValue;
+use crate::analysis::criteria::{moore_k, wythoff_partners, Criterion};
 use crate::model::game::Game;
-
-/// For each value, the columns (last-heap sizes) having it, as masks or lists.
-#[derive(Clone, Debug)]
-enum ColumnsByValue {
-    /// Words `v * words..(v + 1) * words` are the row mask of the columns with value `v`
-    /// (one flat table: a lookup is one index, not two).
-    Dense { words: usize, masks: Vec<u64> },
-    /// `lists[v]` lists the columns with value `v`; used when dense masks would be large.
-    Sparse(Vec<Vec<u32>>),
-}
-
-/// Word budget for dense masks (8 MiB); beyond it, columns are listed instead.
-const DENSE_WORDS: usize = 1 << 20;
-
-impl ColumnsByValue {
-    fn new(values: &[u32], words: usize) -> ColumnsByValue {
-        let distinct = values.iter().copied().max().map_or(0, |m| m as usize + 1);
-        if distinct.saturating_mul(words) <= DENSE_WORDS {
-            let mut masks = vec![0u64; distinct * words];
-            for (h, &v) in values.iter().enumerate() {
-                masks[v as usize * words + h / 64] |= 1 << (h % 64);
-            }
-            ColumnsByValue::Dense { words, masks }
-        } else {
-            let mut lists = vec![Vec::new(); distinct];
-            for (h, &v) in values.iter().enumerate() {
-                lists[v as usize].push(h as u32);
-            }
-            ColumnsByValue::Sparse(lists)
-        }
-    }
-
-    /// The columns whose value is `v`: a dense mask as is, or `scratch` filled in.
-    #[inline]
-    fn columns<'a>(&'a self, v: u32, zero: &'a [u64], scratch: &'a mut [u64]) -> &'a [u64] {
-        match self {
-            ColumnsByValue::Dense { words, masks } => {
-                let start = v as usize * words;
-                masks.get(start..start + words).unwrap_or(zero)
-            }
-            ColumnsByValue::Sparse(lists) => {
-                scratch.fill(0);
-                for &h in lists.get(v as usize).map_or(&[][..], |l| &l[..]) {
-                    scratch[h as usize / 64] |= 1 << (h % 64);
-                }
-                scratch
-            }
-        }
-    }
-}
 
 /// What the criteria need to know of a row's prefix: XORs, whether a value exceeds 1,
 /// the count of 1-heaps, Moore's last heap, the first heap (Wythoff's 2 heaps).
@@ -75,9 +26,6 @@ pub struct PrefixSummary {
     /// The prefix's only heap, if it has exactly one.
     single: Option<u32>,
 }
-
-/// No partner within the row.
-const NO_PARTNER: u32 = u32::MAX;
 
 /// The values a rule reads off the heaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +81,7 @@ pub struct RowPredictor {
     wants_moore: bool,
     /// Whether a rule on Grundy values is compared (they are summed per row only then).
     wants_grundy: bool,
-    /// Wythoff's partner of each size under normal and misère play, or [`NO_PARTNER`].
+    /// Wythoff's partner of each size under normal and misère play, or `u32::MAX` if none.
     wythoff: [Vec<u32>; 2],
 }
 
@@ -209,6 +157,33 @@ impl RowPredictor {
         summary
     }
 
+    /// The summary of a prefix `outer` followed by heap `h`, from the summary of `outer`
+    /// (`outer_len` heaps): what [`RowPredictor::summary`] of the longer prefix gives,
+    /// without going over `outer` again. `None` when a Moore rule is compared: its last
+    /// heap needs the whole prefix.
+    #[inline]
+    pub fn summary_plus(
+        &self,
+        outer: PrefixSummary,
+        outer_len: usize,
+        h: u32,
+    ) -> Option<PrefixSummary> {
+        if self.wants_moore {
+            return None;
+        }
+        let mut summary = outer;
+        summary.size_xor ^= h;
+        summary.size_big |= h > 1;
+        summary.ones += u64::from(h == 1);
+        if self.wants_grundy {
+            let g = self.grundy[h as usize];
+            summary.grundy_xor ^= g;
+            summary.grundy_big |= g > 1;
+        }
+        summary.single = (outer_len == 0).then_some(h);
+        Some(summary)
+    }
+
     /// The columns `rule` predicts P in a row with this prefix summary; never a column
     /// beyond the row's last. `scratch` (one row of words) is used for the rules of a few
     /// columns and when the masks are not stored densely.
@@ -261,6 +236,20 @@ impl RowPredictor {
         }
     }
 
+    /// The one heap size `rule` predicts P for the last heap of a row with this prefix
+    /// summary, when its mask is the columns of a single size (the rules on sizes; the
+    /// row has that column only if the size is within it); `None` for other rules.
+    #[inline]
+    pub fn predicted_size(&self, rule: Rule, summary: PrefixSummary) -> Option<u32> {
+        match rule {
+            Rule::Xor(Values::Sizes) => Some(summary.size_xor),
+            Rule::Misere(Values::Sizes) => {
+                Some(misere_rule_value(summary.size_xor, summary.size_big))
+            }
+            _ => None,
+        }
+    }
+
     /// Writes into `out` the columns `rule` predicts P in the row.
     #[cfg(test)]
     pub fn predict(&self, rule: Rule, prefix: &[u32], out: &mut [u64]) {
@@ -305,32 +294,6 @@ fn moore_last(prefix: &[u32], k: u32) -> Option<u64> {
     Some(last)
 }
 
-/// Each size's partner in Wythoff's pairs {⌊kφ⌋, ⌊kφ⌋ + k} (normal play), and in
-/// misère Wythoff's P-set, for sizes `0..=max`; [`NO_PARTNER`] when it is above `max`.
-fn wythoff_partners(max: u32) -> [Vec<u32>; 2] {
-    let size = max as usize + 1;
-    let mut normal = vec![NO_PARTNER; size];
-    let within = |x: u64| if x <= u64::from(max) { x as u32 } else { NO_PARTNER };
-    for k in 0..=max {
-        let a = floor_k_phi(k);
-        if a > u64::from(max) {
-            break;
-        }
-        let b = a + u64::from(k);
-        normal[a as usize] = within(b);
-        if b <= u64::from(max) {
-            normal[b as usize] = a as u32;
-        }
-    }
-    let mut misere = normal.clone();
-    for (a, b) in [(0u64, 1u64), (1, 0), (2, 2)] {
-        if let Some(slot) = misere.get_mut(a as usize) {
-            *slot = within(b);
-        }
-    }
-    [normal, misere]
-}
-
 /// The last value that makes a position P under the misère-style rule (Anti-Nim on sizes,
 /// SJ on Grundy values): P iff (some value > 1 and XOR = 0) or (every value <= 1 and
 /// XOR != 0). If the prefix already has a value > 1, P iff the last value equals the
@@ -370,13 +333,23 @@ mod tests {
             };
             for prefix in &prefixes {
                 for criterion in Criterion::applicable(game, *heaps) {
-                    predictor.predict(predictor.shared_rule(criterion), prefix, &mut out);
+                    let rule = predictor.shared_rule(criterion);
+                    predictor.predict(rule, prefix, &mut out);
+                    let summary = predictor.summary(prefix);
+                    let size = predictor.predicted_size(rule, summary);
+                    let (outer, last) = prefix.split_at(prefix.len() - 1);
+                    let plus =
+                        predictor.summary_plus(predictor.summary(outer), outer.len(), last[0]);
+                    assert_eq!(plus, Some(summary));
                     for h in 0..=max {
                         let row_says = out[h as usize / 64] >> (h % 64) & 1 == 1;
                         let mut tuple = prefix.clone();
                         tuple.push(h);
                         let plain = criterion.predicts_p(game, &tuple, &grundy);
                         assert_eq!(row_says, plain, "{} {criterion} {tuple:?}", game.spec());
+                        if let Some(size) = size {
+                            assert_eq!(plain, h == size, "{} {criterion} {tuple:?}", game.spec());
+                        }
                     }
                 }
             }
@@ -423,20 +396,5 @@ mod tests {
         let subtract = Game::subtract(&[1, 3, 4]).unwrap();
         let grundy = [Rule::Xor(Values::Grundy), misere, Rule::Misere(Values::Grundy)];
         assert_eq!(rules(&subtract), grundy);
-    }
-
-    #[test]
-    fn sparse_and_dense_columns_agree() {
-        let values: Vec<u32> = (0..300).map(|h| h % 7).collect();
-        let dense = ColumnsByValue::new(&values, 5);
-        let sparse =
-            ColumnsByValue::Sparse((0..7).map(|v| (v..300).step_by(7).collect()).collect());
-        assert!(matches!(dense, ColumnsByValue::Dense { .. }));
-        for v in 0..8 {
-            let zero = vec![0u64; 5];
-            let (mut a, mut b) = (vec![0u64; 5], vec![0u64; 5]);
-            let dense_columns = dense.columns(v, &zero, &mut a).to_vec();
-            assert_eq!(dense_columns, sparse.columns(v, &zero, &mut b));
-        }
     }
 }

@@ -3,7 +3,7 @@
 use crate::analysis::criteria::Criterion;
 use crate::analysis::predictor::{RowPredictor, Rule};
 use crate::analysis::tally::{p_count, Disagreements, Tally};
-use crate::engine::{Engine, Progress, RowView, RowVisitor};
+use crate::engine::{Engine, PlaneView, Progress, RowView, RowVisitor, NO_P};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
@@ -60,6 +60,9 @@ struct VerifyAcc {
     disagreements: Vec<Disagreements>,
     /// One row of words for predictions that are not stored densely.
     scratch: Vec<u64>,
+    /// A row's prefix and bits, rebuilt from a plane's P columns where they disagree.
+    row_prefix: Vec<u32>,
+    row_bits: Vec<u64>,
 }
 
 /// The row visitor that compares DP rows with criterion predictions.
@@ -74,6 +77,8 @@ struct Comparer {
     limit: usize,
     words: usize,
     columns: usize,
+    /// Whether whole planes of single-P rows are taken, when the engine has them.
+    by_planes: bool,
 }
 
 impl RowVisitor for Comparer {
@@ -87,6 +92,8 @@ impl RowVisitor for Comparer {
                 .map(|_| Disagreements::new(self.limit))
                 .collect(),
             scratch: vec![0; self.words],
+            row_prefix: Vec::new(),
+            row_bits: Vec::new(),
         }
     }
 
@@ -97,6 +104,52 @@ impl RowVisitor for Comparer {
             }
         } else {
             self.visit_state(acc, row, None);
+        }
+    }
+
+    fn wants_planes(&self) -> bool {
+        self.by_planes
+    }
+
+    /// Counts each row from its P columns, and compares it with the predictions as
+    /// columns when every rule predicts a single size; a row where some track's P column
+    /// is not the predicted one (or a rule is not on sizes) is rebuilt as bits and
+    /// compared as [`RowVisitor::visit`] would, so the disagreements and counterexamples
+    /// are the same.
+    fn visit_plane(&self, acc: &mut VerifyAcc, plane: &PlaneView<'_>) {
+        let pass_states = if plane.pass { 2 } else { 1 };
+        let (top, max) = (plane.top, plane.max);
+        // Row `top + i` holds `n - i` positions, for `n = max - top + 1`: n(n + 1)/2 in all.
+        let n = u64::from(max - top) + 1;
+        acc.positions += n * (n + 1) / 2 * pass_states as u64;
+        // P-positions track by track down the plane's rows, then added to their ending's.
+        for track in 0..plane.tracks {
+            let rows = plane.p_columns[track..].iter().step_by(plane.tracks);
+            let found = rows.filter(|&&column| column != NO_P).count();
+            acc.p_positions[track / pass_states] += found as u64;
+        }
+        if self.criteria == 0 {
+            return;
+        }
+        let outer = self.predictor.summary(plane.outer);
+        for (i, p_columns) in plane.p_columns.chunks_exact(plane.tracks).enumerate() {
+            let hk = top + i as u32;
+            let summary = self.predictor.summary_plus(outer, plane.outer.len(), hk);
+            let agrees = summary.is_some_and(|summary| {
+                self.rules.iter().all(|&(rule, _)| {
+                    let Some(size) = self.predictor.predicted_size(rule, summary) else {
+                        return false;
+                    };
+                    let predicted = if (hk..=max).contains(&size) { size } else { NO_P };
+                    p_columns.iter().all(|&column| column == predicted)
+                })
+            });
+            if !agrees {
+                let row = plane.row(i, &mut acc.row_prefix, &mut acc.row_bits);
+                for pass in row.pass_states() {
+                    self.compare_state(&mut acc.disagreements, &mut acc.scratch, &row, *pass);
+                }
+            }
         }
     }
 
@@ -127,16 +180,31 @@ impl Comparer {
         if self.criteria == 0 {
             return;
         }
+        self.compare_state(&mut acc.disagreements, &mut acc.scratch, row, pass);
+    }
+
+    /// Compares the row in one pass state with every rule, into `disagreements` (per
+    /// ending and criterion); `scratch` is one row of words.
+    fn compare_state(
+        &self,
+        disagreements: &mut [Disagreements],
+        scratch: &mut [u64],
+        row: &RowView<'_>,
+        pass: Option<bool>,
+    ) {
+        let available = pass == Some(true);
+        let lo = row.lo as usize;
+        let from = lo / 64;
         let summary = self.predictor.summary(row.prefix);
         for (rule, criteria) in &self.rules {
             // The prediction depends on the row only, not on the ending: look it up once.
-            let predicted = self.predictor.predicted(*rule, summary, &mut acc.scratch);
+            let predicted = self.predictor.predicted(*rule, summary, scratch);
             for j in 0..self.endings {
                 let dp_bits = row.state_bits(j, available);
                 // Most rows agree with most criteria: a word-wise check first.
                 if differs(&dp_bits[from..], &predicted[from..], lo % 64) {
                     for &c in criteria {
-                        let tally = &mut acc.disagreements[j * self.criteria + c];
+                        let tally = &mut disagreements[j * self.criteria + c];
                         tally.compare_row(row, pass, dp_bits, predicted, self.columns);
                     }
                 }
@@ -193,13 +261,13 @@ pub fn verify(
         criterion.check_applies(engine.game(), engine.space().heaps())?;
     }
     if passes(engine, endings.len()) == 1 {
-        let findings = verify_fused(engine, endings, criteria, limit, progress)?;
+        let findings = verify_fused(engine, endings, criteria, limit, progress, true)?;
         return Ok(Verification { findings, passes: 1 });
     }
     engine.ensure_fits(1, false)?;
     let mut findings = Vec::new();
     for &ending in endings {
-        findings.extend(verify_fused(engine, &[ending], criteria, limit, progress)?);
+        findings.extend(verify_fused(engine, &[ending], criteria, limit, progress, true)?);
     }
     Ok(Verification { findings, passes: endings.len() })
 }
@@ -216,12 +284,14 @@ pub fn passes(engine: &Engine<'_>, endings: usize) -> usize {
 }
 
 /// One fused pass over `endings`; findings ending by ending, criteria in the order given.
+/// With `by_planes`, an engine that labels planes of single-P rows hands them over whole.
 fn verify_fused(
     engine: &Engine<'_>,
     endings: &[Ending],
     criteria: &[Criterion],
     limit: usize,
     progress: &dyn Progress,
+    by_planes: bool,
 ) -> Result<Vec<Finding>> {
     let (game, space) = (engine.game(), engine.space());
     let predictor = RowPredictor::new(game, space.max());
@@ -235,6 +305,7 @@ fn verify_fused(
         limit,
         words: (space.radix() as usize).div_ceil(64),
         columns: space.radix() as usize,
+        by_planes,
     };
     let acc = engine.stream(endings, &comparer, progress)?;
     let mut disagreements = acc.disagreements.into_iter();
@@ -266,4 +337,53 @@ fn verify_fused(
         }
     }
     Ok(findings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+    use crate::model::game::Game;
+    use crate::model::space::Space;
+
+    /// Findings of `game` over sorted tuples, its planes taken whole or row by row.
+    fn both_ways(game: &Game, heaps: usize, max: u32, limit: usize) -> [Vec<Finding>; 2] {
+        let space = Space::in_mode(heaps, max, Mode::Canonical).unwrap();
+        let engine = Engine::builder(game, space).parallel_threshold(0).build();
+        let criteria = Criterion::applicable(game, heaps);
+        let endings = if game.has_pass() { &Ending::ALL[..2] } else { &Ending::ALL[..] };
+        [true, false].map(|by_planes| {
+            verify_fused(&engine, endings, &criteria, limit, &NoProgress, by_planes).unwrap()
+        })
+    }
+
+    #[test]
+    fn planes_compare_as_rows_do_with_their_first_counterexamples() {
+        let mut counterexamples = 0;
+        for (heaps, max) in [(2, 70), (3, 21), (4, 12), (5, 7)] {
+            for limit in [1, 3, 20] {
+                let [planes, rows] = both_ways(&Game::nim(), heaps, max, limit);
+                assert_eq!(planes, rows, "{heaps} heaps, max {max}, limit {limit}");
+                counterexamples +=
+                    rows.iter().map(|f| f.tally.counterexamples.len()).sum::<usize>();
+            }
+        }
+        // XOR fails under misère play, Anti-Nim under normal play: rows are rebuilt.
+        assert!(counterexamples > 0);
+        let findings = &both_ways(&Game::nim(), 4, 9, 20)[0];
+        let is_xor_misere =
+            |f: &&Finding| (f.ending, f.criterion) == (Ending::Misere, Some(Criterion::Xor));
+        let xor_misere = findings.iter().find(is_xor_misere).unwrap();
+        assert!(xor_misere.tally.disagree > 0);
+        assert_eq!(xor_misere.tally.counterexamples[0].position, [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn planes_count_as_rows_do_with_a_pass() {
+        for (heaps, max) in [(2, 40), (3, 15), (4, 9)] {
+            let [planes, rows] = both_ways(&Game::nim().with_pass(), heaps, max, 20);
+            assert!(planes.iter().all(|f| f.criterion.is_none()));
+            assert_eq!(planes, rows, "{heaps} heaps, max {max}");
+        }
+    }
 }

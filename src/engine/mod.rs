@@ -40,7 +40,7 @@ mod visitor;
 pub use labels::Labels;
 pub use memory::MemoryPlan;
 pub use position_grundy::GrundyValues;
-pub use visitor::{NoProgress, Progress, RowView, RowVisitor};
+pub use visitor::{NoProgress, PlaneView, Progress, RowView, RowVisitor, NO_P};
 
 pub(crate) use bits::valid_columns;
 

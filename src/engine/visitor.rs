@@ -76,6 +76,73 @@ impl RowView<'_> {
     }
 }
 
+/// The P column of no position: a row of a [`PlaneView`] track without a P.
+pub const NO_P: u32 = u32::MAX;
+
+/// One finished sorted plane of canonical Nim, as handed to [`RowVisitor::visit_plane`]:
+/// the rows `(outer, hk)` for `hk` from `top` to `max`, each row holding the columns
+/// `hk..=max`. A Nim row holds at most one P per track (every column reaches every
+/// smaller one), so the plane is told by its P columns alone, not by rows of bits.
+#[derive(Clone, Copy, Debug)]
+pub struct PlaneView<'a> {
+    /// The first `n - 2` heaps, sorted.
+    pub outer: &'a [u32],
+    /// The last prefix heap of the first row: the outer prefix's largest heap, or 0.
+    pub top: u32,
+    /// The largest heap size.
+    pub max: u32,
+    /// Tracks per row, as the rows of a [`RowView`]: endings in order, with a pass the
+    /// pass used then the pass available.
+    pub tracks: usize,
+    /// Per row (from `top`) and track, at `row * tracks + track`: the P column, or [`NO_P`].
+    pub p_columns: &'a [u32],
+    /// Words in one track's row of bits, as [`RowView::words_per_row`].
+    pub words_per_row: usize,
+    /// Index (canonical rank) of the plane's first position `(outer, top, top)`.
+    pub first_index: u64,
+    /// Whether the game has a pass (two tracks per ending).
+    pub pass: bool,
+}
+
+impl PlaneView<'_> {
+    /// Rows in the plane.
+    pub fn rows(&self) -> usize {
+        self.p_columns.len() / self.tracks
+    }
+
+    /// The P columns of row `i` (last prefix heap `top + i`), one per track.
+    #[inline]
+    pub fn row_p_columns(&self, i: usize) -> &[u32] {
+        &self.p_columns[i * self.tracks..(i + 1) * self.tracks]
+    }
+
+    /// Row `i` of the plane as a [`RowView`], its prefix and bits written into the buffers
+    /// `prefix` and `bits`.
+    pub fn row<'b>(
+        &self,
+        i: usize,
+        prefix: &'b mut Vec<u32>,
+        bits: &'b mut Vec<u64>,
+    ) -> RowView<'b> {
+        let (w, hk) = (self.words_per_row, self.top + i as u32);
+        prefix.clear();
+        prefix.extend_from_slice(self.outer);
+        prefix.push(hk);
+        bits.clear();
+        bits.resize(self.tracks * w, 0);
+        for (t, &column) in self.row_p_columns(i).iter().enumerate() {
+            if column != NO_P {
+                bits[t * w + column as usize / 64] |= 1 << (column % 64);
+            }
+        }
+        // Row `top + j` holds `max - top - j + 1` positions: the rows before row `i` hold
+        // `i` times `max - top + 1` less `0 + 1 + ... + (i - 1)`.
+        let (i, width) = (i as u64, u64::from(self.max - self.top) + 1);
+        let first_index = self.first_index + i * width - i * i.saturating_sub(1) / 2;
+        RowView { prefix, lo: hk, bits, words_per_row: w, first_index, pass: self.pass }
+    }
+}
+
 /// Streams over the rows as they are labelled, with one accumulator per parallel task.
 ///
 /// Rows arrive in no fixed order; `merge` must be associative for the result to be
@@ -89,6 +156,20 @@ pub trait RowVisitor: Sync {
     fn visit(&self, acc: &mut Self::Acc, row: &RowView<'_>);
     /// Combines two accumulators.
     fn merge(&self, left: Self::Acc, right: Self::Acc) -> Self::Acc;
+
+    /// Whether an engine that labels whole planes of single-P rows (canonical Nim) should
+    /// hand them to [`RowVisitor::visit_plane`] instead of row by row to `visit`.
+    fn wants_planes(&self) -> bool {
+        false
+    }
+
+    /// Folds one finished plane into `acc`; by default, row by row through `visit`.
+    fn visit_plane(&self, acc: &mut Self::Acc, plane: &PlaneView<'_>) {
+        let (mut prefix, mut bits) = (Vec::new(), Vec::new());
+        for i in 0..plane.rows() {
+            self.visit(acc, &plane.row(i, &mut prefix, &mut bits));
+        }
+    }
 }
 
 impl RowVisitor for () {
@@ -96,4 +177,55 @@ impl RowVisitor for () {
     fn start(&self) {}
     fn visit(&self, _acc: &mut (), _row: &RowView<'_>) {}
     fn merge(&self, _left: (), _right: ()) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ending::Ending;
+    use crate::model::game::Game;
+    use crate::model::space::{Mode, Space};
+    use crate::Engine;
+
+    /// Every row it is handed: first index, first column, prefix and bits.
+    struct Recorder {
+        planes: bool,
+    }
+
+    type Row = (u64, u32, Vec<u32>, Vec<u64>);
+
+    impl RowVisitor for Recorder {
+        type Acc = Vec<Row>;
+        fn start(&self) -> Vec<Row> {
+            Vec::new()
+        }
+        fn visit(&self, acc: &mut Vec<Row>, row: &RowView<'_>) {
+            acc.push((row.first_index, row.lo, row.prefix.to_vec(), row.bits.to_vec()));
+        }
+        fn merge(&self, mut left: Vec<Row>, right: Vec<Row>) -> Vec<Row> {
+            left.extend(right);
+            left
+        }
+        fn wants_planes(&self) -> bool {
+            self.planes
+        }
+    }
+
+    #[test]
+    fn planes_hand_out_the_rows_of_row_by_row_visits() {
+        for game in [Game::nim(), Game::nim().with_pass()] {
+            for (heaps, max) in [(2, 130), (3, 20), (5, 6)] {
+                let space = Space::in_mode(heaps, max, Mode::Canonical).unwrap();
+                let engine = Engine::new(&game, space);
+                let endings = [Ending::Normal, Ending::Misere];
+                let [mut planes, mut rows] = [true, false].map(|planes| {
+                    engine.stream(&endings, &Recorder { planes }, &NoProgress).unwrap()
+                });
+                planes.sort();
+                rows.sort();
+                assert!(!rows.is_empty());
+                assert_eq!(planes, rows, "{} {heaps} heaps, max {max}", game.spec());
+            }
+        }
+    }
 }
