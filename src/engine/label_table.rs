@@ -16,6 +16,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::engine::bits;
 use crate::engine::shared_rows::{prefetch, SharedRows};
 
 /// A label table shared by the tasks of a pass (empty when neither kept nor needed).
@@ -45,8 +46,8 @@ impl LabelTable<'_> {
     #[inline(always)]
     pub(crate) fn or_into(&self, start: usize, from: usize, dst: &mut [u64]) {
         match *self {
-            // Whole-word rows are full-mode rows: `from` is 0.
-            LabelTable::Words(ref rows) => rows.or_into(start / (dst.len() * 64), dst),
+            // Whole-word rows are full-mode rows: `from` is 0, and `start` a multiple of 64.
+            LabelTable::Words(ref rows) => bits::or_into(dst, rows.row_at(start / 64)),
             LabelTable::Packed { words, radix } => {
                 for_each_row_word(words, start, from, radix, |i, word| dst[i] |= word);
             }
@@ -56,8 +57,13 @@ impl LabelTable<'_> {
     /// Copies columns `0..=M` of the full-mode row starting at `start` into `dst`.
     #[inline]
     pub(crate) fn read(&self, start: usize, dst: &mut [u64]) {
-        dst.fill(0);
-        self.or_into(start, 0, dst);
+        match *self {
+            LabelTable::Words(ref rows) => dst.copy_from_slice(rows.row_at(start / 64)),
+            // Every word of the row is put, from column 0.
+            LabelTable::Packed { words, radix } => {
+                for_each_row_word(words, start, 0, radix, |i, word| dst[i] = word);
+            }
+        }
     }
 
     /// The label of position `index`.
@@ -65,8 +71,9 @@ impl LabelTable<'_> {
     pub(crate) fn bit(&self, index: usize) -> bool {
         match *self {
             LabelTable::Words(ref rows) => {
-                let row_bits = rows.words_per_row() * 64;
-                rows.bit(index / row_bits, index % row_bits)
+                // Rows of whole words: position `index` is bit `index` of the words.
+                let (q, w) = (index / 64, rows.words_per_row());
+                rows.row_at(q - q % w)[q % w] >> (index % 64) & 1 == 1
             }
             LabelTable::Packed { words, .. } => {
                 words[index / 64].load(Relaxed) >> (index % 64) & 1 == 1
@@ -81,7 +88,7 @@ impl LabelTable<'_> {
     pub(crate) fn prefetch(&self, start: usize, from: usize) {
         match *self {
             LabelTable::Words(ref rows) => {
-                let row = rows.row(start / (rows.words_per_row() * 64));
+                let row = rows.row_at(start / 64);
                 prefetch(&row[0]);
                 if row.len() > 8 {
                     prefetch(&row[row.len() - 1]);
@@ -102,7 +109,7 @@ impl LabelTable<'_> {
     #[inline]
     pub(crate) fn store(&self, start: usize, lo: usize, src: &[u64]) {
         match *self {
-            LabelTable::Words(ref rows) => rows.store(start / (src.len() * 64), src),
+            LabelTable::Words(ref rows) => rows.store_at(start / 64, src),
             LabelTable::Packed { words, radix } => store_packed(words, radix, start, lo, src),
         }
     }

@@ -5,7 +5,7 @@
 //! whole row of positions per source row, instead of one position per option as a plain
 //! DP scans them, and a track stops reading once every column of its row is blocked.
 
-use crate::engine::bits::{block_at_or_above_first, first_set, or_into, or_shifted_into};
+use crate::engine::bits::{block_at_or_above_first, first_set, or_shifted_into};
 use crate::engine::label_table::LabelTable;
 use crate::engine::nim::solve_nim_row;
 use crate::engine::pass::{Pass, Scratch};
@@ -52,12 +52,13 @@ fn read_sources(
 ) {
     below.fill(0);
     for (n, &(start, last)) in moves.iter().enumerate() {
-        table.read(start, source);
-        let source = &*source;
         match last {
-            LastHeap::Kept => or_into(blocked, source),
-            LastHeap::LoweredBy(k) => or_shifted_into(blocked, source, k as usize),
-            LastHeap::AnyAmount => or_into(below, source),
+            LastHeap::Kept => table.or_into(start, 0, blocked),
+            LastHeap::LoweredBy(k) => {
+                table.read(start, source);
+                or_shifted_into(blocked, source, k as usize);
+            }
+            LastHeap::AnyAmount => table.or_into(start, 0, below),
         }
         if n % CHECK_EVERY == CHECK_EVERY - 1 && all_blocked(blocked, below, r) {
             break;

@@ -105,27 +105,20 @@ impl<'a> SharedRows<'a> {
         self.words_per_row
     }
 
-    /// Bit `column` of row `row`.
-    #[inline]
-    pub(crate) fn bit(&self, row: usize, column: usize) -> bool {
-        crate::engine::bits::bit(self.row(row), column)
-    }
-
-    /// The start of row `row`, checked against the table's length.
-    #[inline]
-    fn start(&self, row: usize) -> usize {
-        let start = row * self.words_per_row;
-        assert!(start + self.words_per_row <= self.len, "row {row} outside the table");
-        start
-    }
-
     /// Row `row`: one written in an earlier layer, or the caller's own row.
     #[inline]
     pub(crate) fn row(&self, row: usize) -> &[u64] {
-        let start = self.start(row);
+        self.row_at(row * self.words_per_row)
+    }
+
+    /// The row whose first word is `word` (a multiple of the words in a row), as
+    /// [`SharedRows::row`]; checked against the table's length.
+    #[inline]
+    pub(crate) fn row_at(&self, word: usize) -> &[u64] {
+        assert!(word + self.words_per_row <= self.len, "word {word} outside the table");
         // SAFETY: in bounds (checked); no task writes this row during the layer except,
         // possibly, the caller itself, which holds no other reference to it (discipline 2).
-        unsafe { std::slice::from_raw_parts(self.ptr.add(start), self.words_per_row) }
+        unsafe { std::slice::from_raw_parts(self.ptr.add(word), self.words_per_row) }
     }
 
     /// ORs row `row` into `dst`.
@@ -138,6 +131,12 @@ impl<'a> SharedRows<'a> {
     #[inline]
     pub(crate) fn store(&self, row: usize, src: &[u64]) {
         self.row_mut(row).copy_from_slice(src);
+    }
+
+    /// Overwrites the caller's own row whose first word is `word` with `src`.
+    #[inline]
+    pub(crate) fn store_at(&self, word: usize, src: &[u64]) {
+        self.row_mut_at(word).copy_from_slice(src);
     }
 
     /// Sets bit `column` of row `row`, which the caller owns in this layer.
@@ -153,13 +152,18 @@ impl<'a> SharedRows<'a> {
     }
 
     #[inline]
-    #[allow(clippy::mut_from_ref)]
     fn row_mut(&self, row: usize) -> &mut [u64] {
-        let start = self.start(row);
+        self.row_mut_at(row * self.words_per_row)
+    }
+
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    fn row_mut_at(&self, word: usize) -> &mut [u64] {
+        assert!(word + self.words_per_row <= self.len, "word {word} outside the table");
         // SAFETY: in bounds (checked); the caller's task is the only one that touches this
         // row during the layer (discipline 2), and the reference does not outlive the
         // single write it is made for.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), self.words_per_row) }
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(word), self.words_per_row) }
     }
 }
 
