@@ -40,11 +40,19 @@ pub(crate) struct Track<'a> {
 impl Track<'_> {
     /// Blocks the excluded columns (Grundy rounds) of the row starting at `start`, first
     /// column `lo`, in a row of `r` columns.
+    #[inline(always)]
     pub(crate) fn block_excluded(&self, start: usize, lo: u32, r: usize, blocked: &mut [u64]) {
+        // Only Grundy rounds exclude: the common case is one test, inline.
         if let Some(excluded) = self.excluded {
-            for_each_row_word(excluded, start, lo as usize, r, |i, word| blocked[i] |= word);
+            or_excluded(excluded, start, lo, r, blocked);
         }
     }
+}
+
+/// [`Track::block_excluded`] for a round that excludes.
+#[inline(never)]
+fn or_excluded(excluded: &[u64], start: usize, lo: u32, r: usize, blocked: &mut [u64]) {
+    for_each_row_word(excluded, start, lo as usize, r, |i, word| blocked[i] |= word);
 }
 
 /// One labelling pass over a space, for one or several tracks at once.
