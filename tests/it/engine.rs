@@ -155,6 +155,23 @@ fn label_tables_cost_one_bit_a_label_whatever_the_max() {
 }
 
 #[test]
+fn info_states_the_bits_a_label_of_packed_tables() {
+    // 10 000 positions in 157 words; 715 sorted tuples in 12 words (768 bits).
+    let r = crate::support::cli::run(&[
+        "info",
+        "--game",
+        "subtract:1,3,4",
+        "--heaps",
+        "4",
+        "--max",
+        "9",
+    ]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("full      memory     0.00 MiB per rule table (1.00 bits a label)"));
+    assert!(r.stdout.contains("canonical memory     0.00 MiB per rule table (1.07 bits a label)"));
+}
+
+#[test]
 fn a_rows_bits_start_at_its_first_column_and_agree_with_is_p() {
     let game = Game::subtract(&[1, 3, 4]).unwrap();
     for mode in [Mode::Full, Mode::Canonical] {
