@@ -47,7 +47,10 @@ impl LabelTable<'_> {
     pub(crate) fn or_into(&self, start: usize, from: usize, dst: &mut [u64]) {
         match *self {
             // Whole-word rows are full-mode rows: `from` is 0, and `start` a multiple of 64.
-            LabelTable::Words(ref rows) => bits::or_into(dst, rows.row_at(start / 64)),
+            LabelTable::Words(ref rows) => {
+                debug_assert!(from == 0 && start.is_multiple_of(64), "a full-mode row from column 0");
+                bits::or_into(dst, rows.row_at(start / 64));
+            }
             LabelTable::Packed { words, radix } => {
                 for_each_row_word(words, start, from, radix, |i, word| dst[i] |= word);
             }
@@ -109,7 +112,10 @@ impl LabelTable<'_> {
     #[inline]
     pub(crate) fn store(&self, start: usize, lo: usize, src: &[u64]) {
         match *self {
-            LabelTable::Words(ref rows) => rows.store_at(start / 64, src),
+            LabelTable::Words(ref rows) => {
+                debug_assert!(lo == 0 && start.is_multiple_of(64), "a full-mode row from column 0");
+                rows.store_at(start / 64, src);
+            }
             LabelTable::Packed { words, radix } => store_packed(words, radix, start, lo, src),
         }
     }
@@ -286,6 +292,55 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn rows_stored_in_parallel_equal_rows_stored_one_by_one() {
+        use rayon::prelude::*;
+        for radix in [1usize, 3, 7, 10, 65] {
+            let rows = 4000;
+            let pattern = |r: usize, c: usize| (r * 31 + c * 17) % 5 < 2;
+            let build = |parallel: bool| {
+                let words = table((rows * radix).div_ceil(64));
+                let t = LabelTable::Packed { words: &words, radix };
+                let store = |r: usize| t.store(r * radix, 0, &row(radix, |c| pattern(r, c)));
+                if parallel {
+                    // Odd rows while even rows are read: every shared word is written by
+                    // two tasks and read by others at once.
+                    (0..rows).into_par_iter().filter(|r| r % 2 == 0).for_each(store);
+                    (0..rows).into_par_iter().for_each(|r| {
+                        if r % 2 == 1 {
+                            store(r);
+                        } else {
+                            let mut back = vec![0u64; radix.div_ceil(64)];
+                            t.or_into(r * radix, 0, &mut back);
+                            assert_eq!(back, row(radix, |c| pattern(r, c)));
+                        }
+                    });
+                } else {
+                    (0..rows).for_each(store);
+                }
+                into_words(words)
+            };
+            assert_eq!(build(true), build(false), "radix {radix}");
+        }
+    }
+
+    fn into_words(words: Vec<AtomicU64>) -> Vec<u64> {
+        TableWords::Atomic(words).into_words()
+    }
+
+    #[test]
+    fn a_whole_word_table_reads_its_rows_and_bits() {
+        let mut words = TableWords::Plain(vec![0u64; 6]);
+        let t = words.share(128);
+        let src = row(128, |c| c % 3 == 0);
+        t.store(128, 0, &src);
+        let mut back = vec![0u64; 2];
+        t.read(128, &mut back);
+        assert_eq!(back, src);
+        assert!((0..128).all(|c| t.bit(128 + c) == (c % 3 == 0)));
+        assert!((0..128).all(|c| !t.bit(c) && !t.bit(256 + c)));
     }
 
     #[test]

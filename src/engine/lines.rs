@@ -169,10 +169,6 @@ impl Pass<'_, '_, '_> {
                 (&scratch.blocked[j * w..(j + 1) * w], &mut scratch.rows[j * w..(j + 1) * w]);
             solve_nim_row(0, r, false, blocked, out);
             update(plan, track, &scratch.slots, &mut scratch.box_reads, out, w);
-            if !track.table.is_empty() {
-                // Lines run in full mode: a row starts at its index times `r`.
-                track.table.store(row * r, 0, out);
-            }
         }
     }
 

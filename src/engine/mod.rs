@@ -1,7 +1,8 @@
 //! The retrograde DP engine: labels every position P or N, row by row, layer by layer.
 //!
 //! A *row* is every position sharing the first `n - 1` heaps (the *prefix*); its bits are
-//! indexed by the last heap `hN`, padded to whole 64-bit words (`layout.rs`). Rows are
+//! indexed by the last heap `hN`, in buffers of whole 64-bit words while labelled, packed
+//! end to end in the label tables (`layout.rs`, `label_table.rs`). Rows are
 //! processed in *layers* of equal prefix sum (`schedule.rs`): a move on a prefix heap
 //! lowers that sum, so all options of a row lie in earlier layers or in the row itself,
 //! and the rows of one layer are independent. Within a row, moves on the last heap are

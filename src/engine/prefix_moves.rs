@@ -27,7 +27,6 @@ impl Pass<'_, '_, '_> {
         options.for_each_prefix_move(&scratch.prefix, &mut scratch.other, &mut |p, last| {
             moves.push((space.index(p) as usize * r, last));
         });
-        let start = space.index(&scratch.prefix) as usize * r;
         for (j, track) in self.tracks.iter().enumerate() {
             let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
             let buffers = (&mut scratch.at_or_below[..], &mut scratch.source_row[..]);
@@ -36,7 +35,6 @@ impl Pass<'_, '_, '_> {
             let (blocked, out) =
                 (&scratch.blocked[j * w..(j + 1) * w], &mut scratch.rows[j * w..(j + 1) * w]);
             solve_nim_row(0, r, false, blocked, out);
-            track.table.store(start, 0, out);
         }
     }
 }

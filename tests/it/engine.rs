@@ -53,6 +53,9 @@ fn engine_matches_reference_on_long_subtractions_and_dense_graphs() {
         assert_matches_reference(&RefGame::Subtract(vec![1, 4, 65]), n, max);
     }
     assert_matches_reference(&RefGame::Subtract(vec![2, 5, 65, 130]), 2, 200);
+    // Rows of whole words (M + 1 = 64, 128): tables of plain words, read by source rows.
+    assert_matches_reference(&RefGame::Subtract(vec![1, 3, 4]), 3, 63);
+    assert_matches_reference(&RefGame::Subtract(vec![1, 4, 65]), 2, 127);
     assert_matches_reference(&RefGame::Graph(dense_graph(66, 9, 3)), 3, 66);
 }
 

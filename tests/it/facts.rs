@@ -149,8 +149,9 @@ fn grundy_values_of_sums_equal_the_xor_of_the_heap_values() {
     let games =
         [Game::nim(), Game::subtract(&[1, 3, 4]).unwrap(), Game::subtract(&[2, 5]).unwrap()];
     for game in &games {
-        let heap = game.grundy(12);
-        for (n, max) in [(1, 12), (2, 12), (3, 9)] {
+        let heap = game.grundy(63);
+        // (2, 63): rows of whole words; (3, 40): packed rows longer than a word.
+        for (n, max) in [(1, 12), (2, 12), (3, 9), (2, 63), (3, 40)] {
             for mode in [Mode::Full, Mode::Canonical] {
                 let space = Space::in_mode(n, max, mode).unwrap();
                 let engine = Engine::builder(game, space).parallel_threshold(0).build();

@@ -32,6 +32,22 @@ fn tables(game: &Game, n: usize, max: u32, ending: Ending) -> Vec<(&'static str,
     out
 }
 
+/// Full-mode tables of whole-word rows (M + 1 = 64) read one source row at a time agree
+/// with the line accumulators and with sorted tuples.
+#[test]
+fn the_general_path_over_whole_word_rows_agrees_with_the_other_paths() {
+    let game = Game::wythoff();
+    for ending in [Ending::Normal, Ending::Misere] {
+        let all = tables(&game, 3, 63, ending);
+        let (_, full) = &all[0];
+        for (name, other) in &all[1..] {
+            for (tuple, p) in full.iter() {
+                assert_eq!(other.is_p(&tuple), p, "{name} {ending} {tuple:?}");
+            }
+        }
+    }
+}
+
 pub fn assert_matches_reference(game: &RefGame, pass: bool, limit: f64) {
     let mut engine_game = engine_game(game);
     if pass {
