@@ -48,7 +48,10 @@ impl LabelTable<'_> {
         match *self {
             // Whole-word rows are full-mode rows: `from` is 0, and `start` a multiple of 64.
             LabelTable::Words(ref rows) => {
-                debug_assert!(from == 0 && start.is_multiple_of(64), "a full-mode row from column 0");
+                debug_assert!(
+                    from == 0 && start.is_multiple_of(64),
+                    "a full-mode row from column 0"
+                );
                 bits::or_into(dst, rows.row_at(start / 64));
             }
             LabelTable::Packed { words, radix } => {
