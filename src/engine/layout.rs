@@ -88,14 +88,18 @@ impl Layout {
     /// The index of position `(prefix, lo)`; `buf` is scratch for the canonical rank.
     pub(crate) fn first_index(&self, row: u64, prefix: &[u32], buf: &mut Vec<u32>) -> u64 {
         match self.mode() {
-            Mode::Canonical => {
-                buf.clear();
-                buf.extend_from_slice(prefix);
-                buf.push(self.lo(prefix));
-                self.ranked().1.rank(buf)
-            }
+            Mode::Canonical => self.sorted_first_index(prefix, buf),
             Mode::Full => row * self.space.radix(),
         }
+    }
+
+    /// Canonical mode: the index of position `(prefix, max(prefix))`, the first of the
+    /// sorted prefix's row (no row index needed).
+    pub(crate) fn sorted_first_index(&self, prefix: &[u32], buf: &mut Vec<u32>) -> u64 {
+        buf.clear();
+        buf.extend_from_slice(prefix);
+        buf.push(self.lo(prefix));
+        self.ranked().1.rank(buf)
     }
 
     /// The ranker of whole sorted tuples (position indices) of canonical mode.

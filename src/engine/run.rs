@@ -65,25 +65,25 @@ impl Engine<'_> {
         Ok((tables.into_iter().map(TableWords::into_words).collect(), result))
     }
 
-    /// `words` zeroed atomic words for a label table, or [`Error::OutOfMemory`] if the
-    /// system refuses them.
-    fn zeroed_atomics(&self, words: u64) -> Result<Vec<AtomicU64>> {
-        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
-        let words = usize::try_from(words).map_err(|_| refused())?;
-        let mut table = Vec::new();
-        table.try_reserve_exact(words).map_err(|_| refused())?;
-        table.resize_with(words, || AtomicU64::new(0));
-        Ok(table)
-    }
-
     /// `bytes / 8` zeroed words, or [`Error::OutOfMemory`] if the system refuses them
     /// (`vec!` would abort the process instead).
     pub(crate) fn zeroed_words(&self, bytes: u64) -> Result<Vec<u64>> {
-        let refused = || Error::OutOfMemory { what: self.describe(), bytes };
-        let words = usize::try_from(bytes / 8).map_err(|_| refused())?;
+        self.zeroed(bytes / 8, || 0)
+    }
+
+    /// `words` zeroed atomic words for a packed label table, refused as
+    /// [`Engine::zeroed_words`].
+    fn zeroed_atomics(&self, words: u64) -> Result<Vec<AtomicU64>> {
+        self.zeroed(words, || AtomicU64::new(0))
+    }
+
+    /// `words` words made by `zero`, or [`Error::OutOfMemory`].
+    fn zeroed<T>(&self, words: u64, zero: impl FnMut() -> T) -> Result<Vec<T>> {
+        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let count = usize::try_from(words).map_err(|_| refused())?;
         let mut table = Vec::new();
-        table.try_reserve_exact(words).map_err(|_| refused())?;
-        table.resize(words, 0);
+        table.try_reserve_exact(count).map_err(|_| refused())?;
+        table.resize_with(count, zero);
         Ok(table)
     }
 

@@ -120,8 +120,7 @@ impl Pass<'_, '_, '_> {
         s.prefix.clear();
         s.prefix.extend_from_slice(outer);
         s.prefix.push(top);
-        let first_row = e.layout.row_index(&s.prefix) as usize;
-        let plane_first_index = e.layout.first_index(first_row as u64, &s.prefix, &mut s.other);
+        let plane_first_index = e.layout.sorted_first_index(&s.prefix, &mut s.other);
         let line_row = ranker.rank(outer) as usize;
         for (track, line) in self.tracks.iter().zip(s.line.chunks_exact_mut(w)) {
             line.copy_from_slice(track.accumulators.row(line_row));

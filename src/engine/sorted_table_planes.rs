@@ -46,8 +46,7 @@ impl Pass<'_, '_, '_> {
         scratch.prefix.clear();
         scratch.prefix.extend_from_slice(outer);
         scratch.prefix.push(top);
-        let first_row = e.layout.row_index(&scratch.prefix);
-        let mut first_index = e.layout.first_index(first_row, &scratch.prefix, &mut scratch.other);
+        let mut first_index = e.layout.sorted_first_index(&scratch.prefix, &mut scratch.other);
         let plane_start = (first_index - u64::from(top)) as usize;
         plane_streams(e, tuples, outer, scratch);
         let mut done = 0;

@@ -41,14 +41,6 @@ pub(crate) fn replaced_start(
     value: u32,
     buf: &mut Vec<u32>,
 ) -> usize {
-    replace_sorted(sorted, i, value, buf);
-    let lo = buf.last().copied().unwrap_or(0);
-    buf.push(lo);
-    (tuples.rank(buf) - u64::from(lo)) as usize
-}
-
-/// `sorted` with element `i` replaced by the smaller `value`, re-sorted, into `buf`.
-fn replace_sorted(sorted: &[u32], i: usize, value: u32, buf: &mut Vec<u32>) {
     buf.clear();
     buf.extend_from_slice(sorted);
     buf[i] = value;
@@ -58,4 +50,7 @@ fn replace_sorted(sorted: &[u32], i: usize, value: u32, buf: &mut Vec<u32>) {
         buf.swap(j - 1, j);
         j -= 1;
     }
+    let lo = buf.last().copied().unwrap_or(0);
+    buf.push(lo);
+    (tuples.rank(buf) - u64::from(lo)) as usize
 }
