@@ -96,19 +96,26 @@ pub(crate) fn valid_columns(i: usize, lo: usize, r: usize) -> u64 {
 /// Transposes a 64 × 64 bit matrix in place: bit `c` of word `b` becomes bit `b` of word
 /// `c` (recursive block swaps: halves, quarters, ... single bits).
 pub(crate) fn transpose64(a: &mut [u64; 64]) {
-    let mut j = 32;
-    let mut lower = 0x0000_0000_FFFF_FFFFu64;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            // Swap the upper `j`-bit halves of word k with the lower halves of word k + j.
-            let t = ((a[k] >> j) ^ a[k + j]) & lower;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
+    swap_blocks::<32>(a, 0x0000_0000_FFFF_FFFF);
+    swap_blocks::<16>(a, 0x0000_FFFF_0000_FFFF);
+    swap_blocks::<8>(a, 0x00FF_00FF_00FF_00FF);
+    swap_blocks::<4>(a, 0x0F0F_0F0F_0F0F_0F0F);
+    swap_blocks::<2>(a, 0x3333_3333_3333_3333);
+    swap_blocks::<1>(a, 0x5555_5555_5555_5555);
+}
+
+/// One round of [`transpose64`]: in every block of `2 J` words, swaps the upper `J`-bit
+/// halves (within each `2 J`-bit group) of the first `J` words with the lower halves of
+/// the next `J`. `J` is a constant so that the loops unroll with no bounds checks.
+#[inline(always)]
+fn swap_blocks<const J: usize>(a: &mut [u64; 64], lower: u64) {
+    for block in a.chunks_exact_mut(2 * J) {
+        let (low, high) = block.split_at_mut(J);
+        for (x, y) in low.iter_mut().zip(high) {
+            let t = ((*x >> J) ^ *y) & lower;
+            *x ^= t << J;
+            *y ^= t;
         }
-        j >>= 1;
-        lower ^= lower << j;
     }
 }
 
