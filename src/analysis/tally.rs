@@ -60,6 +60,11 @@ impl FirstCounterexamples {
         FirstCounterexamples { limit, kept: BinaryHeap::new() }
     }
 
+    /// Whether a counterexample of index `index` would enter the list.
+    fn would_keep(&self, index: u64) -> bool {
+        self.kept.len() < self.limit || self.kept.peek().is_some_and(|&(top, _)| index < top)
+    }
+
     /// Offers the disagreeing columns `diff` of word `word` of `row` in pass state
     /// `pass`, whose DP bits are `dp`. Returns `false` once the list is full of smaller
     /// indices: no later column of the row can enter it, so the caller may stop offering
@@ -138,25 +143,33 @@ impl Disagreements {
         predicted: &[u64],
         r: usize,
     ) {
+        let count = count_differences(dp_bits, predicted, row.lo as usize, r);
+        self.add_row(count, row, pass, dp_bits, predicted, r);
+    }
+
+    /// Adds `count` disagreements of one ending's row of DP bits (in pass state `pass`)
+    /// with the predicted P-columns, counted by [`count_differences`], and offers the
+    /// disagreeing columns `lo..r` as counterexamples.
+    pub(crate) fn add_row(
+        &mut self,
+        count: u64,
+        row: &RowView<'_>,
+        pass: Option<bool>,
+        dp_bits: &[u64],
+        predicted: &[u64],
+        r: usize,
+    ) {
+        self.count += count;
+        // Only while the row's first column could enter the kept list: once it cannot, no
+        // later column of the row can.
         let lo = row.lo as usize;
-        let (first_word, last_word) = (lo / 64, dp_bits.len() - 1);
-        // Once the kept list is full and a column's index is not below its largest, no
-        // later column of this row can enter it; counting goes on to the row's end.
-        let mut keeping = true;
-        for (i, (&dp, &pred)) in dp_bits.iter().zip(predicted).enumerate() {
-            let mut diff = dp ^ pred;
-            if diff == 0 {
-                continue;
-            }
-            if i <= first_word || i == last_word {
-                diff &= valid_columns(i, lo, r);
-                if diff == 0 {
-                    continue;
-                }
-            }
-            self.count += u64::from(diff.count_ones());
-            if keeping {
-                keeping = self.first.offer(row, pass, i, dp, diff);
+        if count == 0 || !self.first.would_keep(row.state_index(lo, pass)) {
+            return;
+        }
+        for i in lo / 64..dp_bits.len() {
+            let diff = (dp_bits[i] ^ predicted[i]) & valid_columns(i, lo, r);
+            if diff != 0 && !self.first.offer(row, pass, i, dp_bits[i], diff) {
+                return;
             }
         }
     }
@@ -188,6 +201,19 @@ impl Disagreements {
             counterexamples: self.first.into_counterexamples(state),
         }
     }
+}
+
+/// Columns `lo..r` where a row of DP bits and a prediction differ. The words between the
+/// row's first and last need no mask, so they are counted in one branch-free sweep.
+pub(crate) fn count_differences(dp_bits: &[u64], predicted: &[u64], lo: usize, r: usize) -> u64 {
+    let (first, last) = (lo / 64, dp_bits.len() - 1);
+    let at =
+        |i: usize| u64::from(((dp_bits[i] ^ predicted[i]) & valid_columns(i, lo, r)).count_ones());
+    if first == last {
+        return at(first);
+    }
+    let between = dp_bits[first + 1..last].iter().zip(&predicted[first + 1..last]);
+    at(first) + at(last) + between.map(|(&d, &p)| u64::from((d ^ p).count_ones())).sum::<u64>()
 }
 
 /// P-positions of one ending's row: its set bits (the engine keeps bits outside the row's

@@ -2,7 +2,7 @@
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::predictor::{RowPredictor, Rule};
-use crate::analysis::tally::{p_count, Disagreements, Tally};
+use crate::analysis::tally::{count_differences, p_count, Disagreements, Tally};
 use crate::engine::{Engine, PlaneView, Progress, RowView, RowVisitor, NO_P};
 use crate::error::Result;
 use crate::model::ending::Ending;
@@ -194,34 +194,23 @@ impl Comparer {
     ) {
         let available = pass == Some(true);
         let lo = row.lo as usize;
-        let from = lo / 64;
         let summary = self.predictor.summary(row.prefix);
         for (rule, criteria) in &self.rules {
             // The prediction depends on the row only, not on the ending: look it up once.
             let predicted = self.predictor.predicted(*rule, summary, scratch);
             for j in 0..self.endings {
                 let dp_bits = row.state_bits(j, available);
-                // Most rows agree with most criteria: a word-wise check first.
-                if differs(&dp_bits[from..], &predicted[from..], lo % 64) {
+                // Most rows agree with most criteria: counted once, offered only if not.
+                let count = count_differences(dp_bits, predicted, lo, self.columns);
+                if count != 0 {
                     for &c in criteria {
                         let tally = &mut disagreements[j * self.criteria + c];
-                        tally.compare_row(row, pass, dp_bits, predicted, self.columns);
+                        tally.add_row(count, row, pass, dp_bits, predicted, self.columns);
                     }
                 }
             }
         }
     }
-}
-
-/// Whether a row of DP bits and a prediction differ from bit `skip` of their first word
-/// on. The DP bits are clear outside the row and a prediction has no column beyond the
-/// row's last, so only the columns below the row's first (the first `skip` bits) are
-/// left out.
-#[inline]
-fn differs(dp_bits: &[u64], predicted: &[u64], skip: usize) -> bool {
-    let first = (dp_bits[0] ^ predicted[0]) & (!0u64 << skip);
-    let rest = dp_bits[1..].iter().zip(&predicted[1..]).fold(0, |any, (x, y)| any | (x ^ y));
-    first | rest != 0
 }
 
 /// The distinct rules `predictor` computes `criteria`'s masks by, each with the indices
