@@ -1,7 +1,7 @@
-//! General rows in batches of up to 64 rows of one layer, labelled bit-sliced.
+//! Rows of general and subtraction rules in batches of up to 64 rows of one layer, bit-sliced.
 //!
 //! The rows of a layer share the move rule along the last heap and differ only in the
-//! columns their prefix moves block (and, on sorted tuples, in their first column).
+//! columns their prefix moves block (batches run in full mode, all rows from column 0).
 //! Transposed, word `h` holds column `h` of 64 rows, so "some option is P" is an OR of a
 //! few words for 64 rows at once, with no branch per position; two 64 × 64 transposes
 //! per word of a row bring the rows in and take them out.
@@ -19,6 +19,19 @@ const PREFETCH_AHEAD: usize = 1;
 
 /// Below this many rows a batch is labelled row by row: the transposes would cost more.
 const MIN_SLICED_ROWS: usize = 8;
+
+/// How many consecutive first values (one row each, with a prefix of two heaps) make one
+/// unit of work in a layer of `firsts` of them, on `threads` threads. Units are batches of
+/// at most [`BATCH_ROWS`] rows, as few as that allows, but their count is rounded up to a
+/// multiple of the threads and their sizes evened out, so that the threads finish a layer
+/// together instead of one waiting for the other's last batch (a layer ends in a barrier).
+/// Rounding up stops where batches would fall below [`MIN_SLICED_ROWS`] rows.
+pub(crate) fn rows_per_unit(firsts: u32, threads: u32) -> u32 {
+    let batches = firsts.div_ceil(BATCH_ROWS as u32).max(1);
+    let even = batches.div_ceil(threads.max(1)) * threads.max(1);
+    let units = if firsts / even >= MIN_SLICED_ROWS as u32 { even } else { batches };
+    firsts.div_ceil(units).max(1)
+}
 
 /// Rows of one task waiting to be labelled together, and the buffers that label them.
 #[derive(Default)]
@@ -189,9 +202,9 @@ impl Pass<'_, '_, '_> {
     }
 }
 
-/// Labels one track of a batch: the rows' words start at `offset + b * stride`. A row's
-/// column below its first column keeps its preloaded bit; any other column is P iff not
-/// blocked and none of its options is P. Rows past the batch are all blocked.
+/// Labels one track of a batch: the rows' words start at `offset + b * stride`. Batches
+/// run in full mode, where every row starts at column 0: a column is P iff not blocked
+/// and none of its options is P. Rows past the batch are all blocked.
 fn solve_sliced(
     options: &FlatOptions,
     r: usize,
@@ -201,35 +214,18 @@ fn solve_sliced(
     stride: usize,
 ) {
     let n = batch.rows.len();
+    debug_assert!(batch.rows.iter().all(|&(_, lo, _)| lo == 0), "full-mode rows");
     batch.column_blocked.resize(w * 64, 0);
     batch.column_p.resize(w * 64, 0);
-    let preload = batch.rows.iter().any(|&(_, lo, _)| lo > 0);
     let mut block = [0u64; 64];
     for i in 0..w {
-        let columns = i * 64..(i + 1) * 64;
         transposed(&batch.blocked, offset + i, stride, n, !0, &mut block);
-        batch.column_blocked[columns.clone()].copy_from_slice(&block);
-        if preload {
-            transposed(&batch.bits, offset + i, stride, n, 0, &mut block);
-            batch.column_p[columns].copy_from_slice(&block);
-        }
+        batch.column_blocked[i * 64..(i + 1) * 64].copy_from_slice(&block);
     }
-    // Rows still below their first column, released in order of first column.
-    let mut starts: [(u32, u8); BATCH_ROWS] = [(0, 0); BATCH_ROWS];
-    for (b, &(_, lo, _)) in batch.rows.iter().enumerate() {
-        starts[b] = (lo, b as u8);
-    }
-    starts[..n].sort_unstable();
-    let mut fixed = if n == 64 { !0u64 } else { (1u64 << n) - 1 };
-    let mut next = 0;
     let (column_p, column_blocked) = (&mut batch.column_p, &batch.column_blocked);
-    for h in 0..r {
-        while next < n && starts[next].0 as usize <= h {
-            fixed &= !(1u64 << starts[next].1);
-            next += 1;
-        }
-        let reach = options.of(h).iter().fold(0u64, |acc, &o| acc | column_p[o as usize]);
-        column_p[h] = (fixed & column_p[h]) | (!fixed & !column_blocked[h] & !reach);
+    for (h, list) in options.lists().take(r).enumerate() {
+        let reach = list.iter().fold(0u64, |acc, &o| acc | column_p[o as usize]);
+        column_p[h] = !column_blocked[h] & !reach;
     }
     column_p[r..].fill(0);
     for i in 0..w {
@@ -252,4 +248,28 @@ fn transposed(rows: &[u64], at: usize, stride: usize, n: usize, fill: u64, block
         *word = if b < n { rows[at + b * stride] } else { fill };
     }
     transpose64(block);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_are_batches_evened_out_over_the_threads() {
+        // 16 full batches split evenly already; 17 become 18 of 57 or 56 rows.
+        assert_eq!(rows_per_unit(1024, 2), 64);
+        assert_eq!(rows_per_unit(1025, 2), 57);
+        assert_eq!(rows_per_unit(65, 2), 33);
+        assert_eq!(rows_per_unit(129, 2), 33);
+        // Too few rows to split without batches below the sliced minimum.
+        assert_eq!(rows_per_unit(12, 2), 12);
+        assert_eq!(rows_per_unit(0, 2), 1);
+        assert_eq!(rows_per_unit(100, 1), 50);
+        for firsts in 1..400 {
+            for threads in 1..5 {
+                let per = rows_per_unit(firsts, threads);
+                assert!((1..=BATCH_ROWS as u32).contains(&per), "{firsts} on {threads}");
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@
 //! right after the pass-used one: its row is labelled in the same task, just after the
 //! pass-used row of the same columns, which is one of its options.
 
-use crate::engine::batch::{Batch, BATCH_ROWS};
+use crate::engine::batch::{rows_per_unit, Batch};
 use crate::engine::bits::{clear_below, or_into, set_bit};
 use crate::engine::general::solve_general_row;
 use crate::engine::label_table::{for_each_row_word, LabelTable};
@@ -122,19 +122,25 @@ impl Pass<'_, '_, '_> {
             parallel_threshold: e.parallel_threshold,
         };
         // A unit of work is a group of consecutive first values: one, or with batched rows
-        // and a prefix of two heaps (one row per first value) enough to fill a batch.
-        let group = if self.batches() && layout.prefix_len() == 2 { BATCH_ROWS as u32 } else { 1 };
-        let units = |sum| {
+        // and a prefix of two heaps (one row per first value) about a batch of them.
+        let pairs = self.batches() && layout.prefix_len() == 2;
+        let threads = rayon::current_num_threads() as u32;
+        let group = |sum| {
             let firsts = layout.first_values(sum);
-            let groups = (firsts.end() + 1).saturating_sub(*firsts.start()).div_ceil(group);
+            let count = (firsts.end() + 1).saturating_sub(*firsts.start());
+            (count, if pairs { rows_per_unit(count, threads) } else { 1 })
+        };
+        let units = |sum| {
+            let (count, group) = group(sum);
             #[allow(clippy::reversed_empty_ranges)]
-            if groups == 0 {
+            if count == 0 {
                 1..=0
             } else {
-                0..=groups - 1
+                0..=count.div_ceil(group) - 1
             }
         };
         let work = |scratch: &mut Scratch, acc: &mut V::Acc, unit: u32, sum| {
+            let group = group(sum).1;
             let start = layout.first_values(sum).start() + unit * group;
             let end = (start + group - 1).min(*layout.first_values(sum).end());
             let mut done = 0;
@@ -151,7 +157,8 @@ impl Pass<'_, '_, '_> {
 
     /// Whether general rows are labelled in batches (several rows to a layer).
     fn batches(&self) -> bool {
-        self.engine.kind == RowKind::General && self.engine.layout.prefix_len() >= 2
+        matches!(self.engine.kind, RowKind::General | RowKind::Subtract(_))
+            && self.engine.layout.prefix_len() >= 2
     }
 
     pub(crate) fn scratch(&self) -> Scratch {

@@ -55,6 +55,8 @@ fn engine_matches_reference_on_long_subtractions_and_dense_graphs() {
     assert_matches_reference(&RefGame::Subtract(vec![2, 5, 65, 130]), 2, 200);
     // Rows of whole words (M + 1 = 64, 128): tables of plain words, read by source rows.
     assert_matches_reference(&RefGame::Subtract(vec![1, 3, 4]), 3, 63);
+    // Subtraction rows bit-sliced in batches, layers of up to 67 rows split in two or more.
+    assert_matches_reference(&RefGame::Subtract(vec![1, 3, 4]), 3, 66);
     assert_matches_reference(&RefGame::Subtract(vec![1, 4, 65]), 2, 127);
     assert_matches_reference(&RefGame::Graph(dense_graph(66, 9, 3)), 3, 66);
 }
@@ -123,8 +125,9 @@ fn labels_are_identical_with_one_and_two_threads() {
     for game in &games {
         for mode in [Mode::Full, Mode::Canonical] {
             for ending in Ending::ALL {
-                // Rows of 8 and 16 columns share table words; 41 straddle them.
-                for (n, max) in [(3, 40), (4, 15), (3, 7), (5, 7)] {
+                // Rows of 8 and 16 columns share table words; 41 straddle them; layers of
+                // up to 130 rows make several batches of subtraction rows.
+                for (n, max) in [(3, 40), (4, 15), (3, 7), (5, 7), (3, 129)] {
                     let one = with_threads(1, || label(game, n, max, ending, mode));
                     let two = with_threads(2, || label(game, n, max, ending, mode));
                     assert!(one.iter().eq(two.iter()), "{} {mode:?} {ending}", game.spec());
