@@ -7,6 +7,7 @@
 //! is the synchronisation point the shared tables rely on (`shared_rows.rs`).
 
 use std::ops::RangeInclusive;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -45,21 +46,40 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
         let more = work(&mut scratch, &mut acc, unit, sum);
         (acc, done + more, scratch)
     };
-    let mut total = visitor.start();
-    for sum in 0..schedule.layers {
-        let (acc, done) = if sequential {
-            let state = (visitor.start(), 0, new_scratch());
-            let (acc, done, _) = units(sum).fold(state, |state, u| task(state, u, sum));
-            (acc, done)
-        } else {
-            units(sum)
-                .into_par_iter()
-                .fold(|| (visitor.start(), 0u64, new_scratch()), |state, u| task(state, u, sum))
-                .map(|(acc, done, _)| (acc, done))
-                .reduce(|| (visitor.start(), 0), |a, b| (visitor.merge(a.0, b.0), a.1 + b.1))
-        };
-        total = visitor.merge(total, acc);
-        progress.advance(done);
+    // Scratch buffers outlive the layer that made them: a layer's tasks take them from
+    // the pool and put them back, so their allocations are not remade at every layer.
+    let pool: Mutex<Vec<S>> = Mutex::new(Vec::new());
+    let lock = || pool.lock().unwrap_or_else(PoisonError::into_inner);
+    let take = || lock().pop().unwrap_or_else(&new_scratch);
+    let run = || {
+        let mut total = visitor.start();
+        for sum in 0..schedule.layers {
+            let (acc, done) = if sequential {
+                let state = (visitor.start(), 0, take());
+                let (acc, done, scratch) = units(sum).fold(state, |state, u| task(state, u, sum));
+                lock().push(scratch);
+                (acc, done)
+            } else {
+                units(sum)
+                    .into_par_iter()
+                    .fold(|| (visitor.start(), 0u64, take()), |state, u| task(state, u, sum))
+                    .map(|(acc, done, scratch)| {
+                        lock().push(scratch);
+                        (acc, done)
+                    })
+                    .reduce(|| (visitor.start(), 0), |a, b| (visitor.merge(a.0, b.0), a.1 + b.1))
+            };
+            total = visitor.merge(total, acc);
+            progress.advance(done);
+        }
+        total
+    };
+    // Called from outside the pool (the command line, the benchmark), each layer would
+    // hand its work to the pool and sleep until it is done: thousands of sleeps and
+    // wake-ups. Run from inside, the thread running the layers works on them itself.
+    if sequential || rayon::current_thread_index().is_some() {
+        run()
+    } else {
+        rayon::scope(|_| run())
     }
-    total
 }
