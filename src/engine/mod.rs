@@ -20,6 +20,7 @@ mod general;
 pub(crate) mod grundy;
 mod label_table;
 mod labels;
+mod layer_crew;
 pub(crate) mod layout;
 mod lines;
 mod memory;

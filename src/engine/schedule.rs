@@ -2,15 +2,18 @@
 //!
 //! A move lowers the sum of the heaps it changes, so the units of work (rows, or Nim's
 //! planes) of equal sum form a *layer* whose units depend only on earlier layers. Layers
-//! run one after another; the units of a layer run in parallel on rayon's pool, each task
-//! with its own scratch buffers and visitor accumulator. Returning from the parallel fold
-//! is the synchronisation point the shared tables rely on (`shared_rows.rs`).
+//! run one after another; the units of a layer run in parallel, each task with its own
+//! scratch buffers and visitor accumulator: by a crew of threads that meet at a barrier
+//! after each layer (`layer_crew.rs`), or inside rayon's pool by a fork-join per layer.
+//! The barrier, or returning from the fork-join, is the synchronisation point the shared
+//! tables rely on (`shared_rows.rs`).
 
 use std::ops::RangeInclusive;
 use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
+use crate::engine::layer_crew::Crew;
 use crate::engine::visitor::{Progress, RowVisitor};
 
 /// Below this many positions per layer (on average), a layer runs on one thread: rayon's
@@ -28,10 +31,29 @@ pub(crate) struct Schedule {
     pub parallel_threshold: u64,
 }
 
+/// The work of one unit: `(scratch, accumulator, unit, layer) -> positions labelled`.
+type UnitWork<'a, S, A> = &'a (dyn Fn(&mut S, &mut A, u32, u64) -> u64 + Sync);
+
+/// A layer's units, a task's scratch maker and the work of one unit, as [`run_layers`]
+/// takes them.
+struct Layers<'a, V: RowVisitor, S> {
+    schedule: Schedule,
+    visitor: &'a V,
+    progress: &'a dyn Progress,
+    units: &'a (dyn Fn(u64) -> RangeInclusive<u32> + Sync),
+    new_scratch: &'a (dyn Fn() -> S + Sync),
+    work: UnitWork<'a, S, V::Acc>,
+}
+
 /// Runs every layer in order. Layer `sum` calls `work` once for every value of
 /// `units(sum)`, each task with its own scratch and accumulator; `work` returns the
-/// positions it labelled. The accumulators are merged and progress is reported after
-/// every layer.
+/// positions it labelled. Progress is reported as layers finish; the accumulators are
+/// merged at the end.
+///
+/// On one thread, or with layers too small to share, the calling thread runs them all.
+/// Called from outside rayon's pool, a [`Crew`] of one thread per thread of the pool runs
+/// them; from inside (a sweep labelling games in parallel, a Python call on its own
+/// pool), each layer is a fork-join on the pool.
 pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     schedule: Schedule,
     visitor: &V,
@@ -40,46 +62,145 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     new_scratch: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, &mut V::Acc, u32, u64) -> u64 + Sync,
 ) -> V::Acc {
-    let sequential = schedule.positions / schedule.layers < schedule.parallel_threshold
-        || rayon::current_num_threads() == 1;
-    let task = |(mut acc, done, mut scratch): (V::Acc, u64, S), unit: u32, sum: u64| {
-        let more = work(&mut scratch, &mut acc, unit, sum);
-        (acc, done + more, scratch)
+    let threads = rayon::current_num_threads();
+    let layers = Layers {
+        schedule,
+        visitor,
+        progress,
+        units: &units,
+        new_scratch: &new_scratch,
+        work: &work,
     };
-    // Scratch buffers outlive the layer that made them: a layer's tasks take them from
-    // the pool and put them back, so their allocations are not remade at every layer.
-    let pool: Mutex<Vec<S>> = Mutex::new(Vec::new());
-    let lock = || pool.lock().unwrap_or_else(PoisonError::into_inner);
-    let take = || lock().pop().unwrap_or_else(&new_scratch);
-    let run = || {
-        let mut total = visitor.start();
-        for sum in 0..schedule.layers {
-            let (acc, done) = if sequential {
-                let state = (visitor.start(), 0, take());
-                let (acc, done, scratch) = units(sum).fold(state, |state, u| task(state, u, sum));
-                lock().push(scratch);
-                (acc, done)
-            } else {
-                units(sum)
-                    .into_par_iter()
-                    .fold(|| (visitor.start(), 0u64, take()), |state, u| task(state, u, sum))
-                    .map(|(acc, done, scratch)| {
-                        lock().push(scratch);
-                        (acc, done)
-                    })
-                    .reduce(|| (visitor.start(), 0), |a, b| (visitor.merge(a.0, b.0), a.1 + b.1))
-            };
-            total = visitor.merge(total, acc);
-            progress.advance(done);
+    if schedule.positions / schedule.layers < schedule.parallel_threshold || threads == 1 {
+        layers.on_this_thread()
+    } else if rayon::current_thread_index().is_none() {
+        layers.by_crew(threads)
+    } else {
+        layers.by_fork_join()
+    }
+}
+
+impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
+    /// Every layer on the calling thread.
+    fn on_this_thread(&self) -> V::Acc {
+        let (mut acc, mut scratch) = (self.visitor.start(), (self.new_scratch)());
+        for sum in 0..self.schedule.layers {
+            let done: u64 =
+                (self.units)(sum).map(|unit| (self.work)(&mut scratch, &mut acc, unit, sum)).sum();
+            self.progress.advance(done);
+        }
+        acc
+    }
+
+    /// Every layer by a crew of `threads` threads, the calling one among them.
+    fn by_crew(&self, threads: usize) -> V::Acc {
+        let crew = Crew::new(threads);
+        let member = || {
+            let _guard = crew.guard();
+            let (mut acc, mut scratch) = (self.visitor.start(), (self.new_scratch)());
+            for sum in 0..self.schedule.layers {
+                let units = (self.units)(sum);
+                let mut done = 0;
+                loop {
+                    let unit = units.start().saturating_add(crew.take_unit(sum));
+                    if unit > *units.end() {
+                        break;
+                    }
+                    done += (self.work)(&mut scratch, &mut acc, unit, sum);
+                }
+                self.progress.advance(done);
+                crew.finish_layer(sum);
+            }
+            acc
+        };
+        std::thread::scope(|s| {
+            let others: Vec<_> = (1..threads).map(|_| s.spawn(member)).collect();
+            let mut total = member();
+            for other in others {
+                let acc = other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                total = self.visitor.merge(total, acc);
+            }
+            total
+        })
+    }
+
+    /// Every layer as a fork-join on rayon's pool; tasks take their scratch buffers from
+    /// a pool kept from layer to layer, so their allocations are not remade every layer.
+    fn by_fork_join(&self) -> V::Acc {
+        let pool: Mutex<Vec<S>> = Mutex::new(Vec::new());
+        let lock = || pool.lock().unwrap_or_else(PoisonError::into_inner);
+        let take = || lock().pop().unwrap_or_else(self.new_scratch);
+        let task = |(mut acc, done, mut scratch): (V::Acc, u64, S), unit: u32, sum: u64| {
+            let more = (self.work)(&mut scratch, &mut acc, unit, sum);
+            (acc, done + more, scratch)
+        };
+        let mut total = self.visitor.start();
+        for sum in 0..self.schedule.layers {
+            let (acc, done) = (self.units)(sum)
+                .into_par_iter()
+                .fold(|| (self.visitor.start(), 0u64, take()), |state, u| task(state, u, sum))
+                .map(|(acc, done, scratch)| {
+                    lock().push(scratch);
+                    (acc, done)
+                })
+                .reduce(
+                    || (self.visitor.start(), 0),
+                    |a, b| (self.visitor.merge(a.0, b.0), a.1 + b.1),
+                );
+            total = self.visitor.merge(total, acc);
+            self.progress.advance(done);
         }
         total
-    };
-    // Called from outside the pool (the command line, the benchmark), each layer would
-    // hand its work to the pool and sleep until it is done: thousands of sleeps and
-    // wake-ups. Run from inside, the thread running the layers works on them itself.
-    if sequential || rayon::current_thread_index().is_some() {
-        run()
-    } else {
-        rayon::scope(|_| run())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    use super::*;
+    use crate::engine::visitor::NoProgress;
+
+    /// Counts positions into a plain sum.
+    struct Sum;
+
+    impl RowVisitor for Sum {
+        type Acc = u64;
+        fn start(&self) -> u64 {
+            0
+        }
+        fn visit(&self, _: &mut u64, _: &crate::engine::RowView<'_>) {}
+        fn merge(&self, left: u64, right: u64) -> u64 {
+            left + right
+        }
+    }
+
+    #[test]
+    fn a_crew_runs_every_unit_once_after_every_unit_of_the_layers_before() {
+        let layers = 300u64;
+        // Layer `sum` has the `sum % 9` units `1..=sum % 9` (some layers none); unit `u`
+        // labels `u` positions.
+        let finished: Vec<AtomicU64> = (0..layers).map(|_| AtomicU64::new(0)).collect();
+        let work = |_: &mut (), acc: &mut u64, unit: u32, sum: u64| {
+            if sum > 0 {
+                assert_eq!(finished[sum as usize - 1].load(Relaxed), (sum - 1) % 9);
+            }
+            finished[sum as usize].fetch_add(1, Relaxed);
+            *acc += u64::from(unit);
+            u64::from(unit)
+        };
+        let units = |sum: u64| 1..=(sum % 9) as u32;
+        let schedule = Schedule { layers, positions: 1 << 40, parallel_threshold: 0 };
+        let all = Layers {
+            schedule,
+            visitor: &Sum,
+            progress: &NoProgress,
+            units: &units,
+            new_scratch: &|| (),
+            work: &work,
+        };
+        let expected: u64 = (0..layers).map(|s| (1..=s % 9).sum::<u64>()).sum();
+        assert_eq!(all.by_crew(3), expected);
+        assert!(finished.iter().enumerate().all(|(s, f)| f.load(Relaxed) == s as u64 % 9));
     }
 }

@@ -15,9 +15,11 @@
 //! their labels right: a row is read only once it is finished.
 //!
 //! # The discipline (what every use in the engine upholds)
-//! 1. **Between layers** the layer driver (`schedule.rs`) returns from rayon's parallel
-//!    fold before the next layer starts: every write of layer `s` happens before every
-//!    access of layer `s + 1` (rayon's join is a synchronisation point).
+//! 1. **Between layers** the layer driver (`schedule.rs`) lets no task start layer
+//!    `s + 1` before every task of layer `s` is done: its crew's threads meet at a
+//!    barrier whose arrivals are acquire-release (`layer_crew.rs`), or it returns from
+//!    rayon's parallel fold (a join is a synchronisation point). Either way every write of
+//!    layer `s` happens before every access of layer `s + 1`.
 //! 2. **Within a layer**, each row is written by at most one task, and a row written in
 //!    the layer is read only by the task that writes it. The rows each solver touches:
 //!    - *Table rows* (general and subtraction rows, and any kept table; in the label
