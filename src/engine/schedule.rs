@@ -50,7 +50,8 @@ struct Layers<'a, V: RowVisitor, S> {
 /// positions it labelled. Progress is reported as layers finish; the accumulators are
 /// merged at the end.
 ///
-/// On one thread, or with layers too small to share, the calling thread runs them all.
+/// On one thread, or with layers too small to share or of one unit each, the calling
+/// thread runs them all.
 /// Called from outside rayon's pool, a [`Crew`] of one thread per thread of the pool runs
 /// them; from inside (a sweep labelling games in parallel, a Python call on its own
 /// pool), each layer is a fork-join on the pool.
@@ -71,7 +72,15 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
         new_scratch: &new_scratch,
         work: &work,
     };
-    if schedule.positions / schedule.layers < schedule.parallel_threshold || threads == 1 {
+    // Layers of a single unit (a prefix of one heap: a row a layer) leave nothing to share.
+    let widest = (0..schedule.layers).map(|sum| {
+        let units = units(sum);
+        (u64::from(*units.end()) + 1).saturating_sub(u64::from(*units.start()))
+    });
+    if schedule.positions / schedule.layers < schedule.parallel_threshold
+        || threads == 1
+        || widest.max().unwrap_or(0) <= 1
+    {
         layers.on_this_thread()
     } else if rayon::current_thread_index().is_none() {
         layers.by_crew(threads)
