@@ -203,17 +203,19 @@ impl Disagreements {
     }
 }
 
-/// Columns `lo..r` where a row of DP bits and a prediction differ. The words between the
-/// row's first and last need no mask, so they are counted in one branch-free sweep.
+/// Columns `lo..r` where a row of DP bits and a prediction differ: every differing bit of
+/// the words from `lo`'s on, in one tight sweep, less those outside the row in its end
+/// words (none when the row's ends fall on word boundaries, as in full mode).
 pub(crate) fn count_differences(dp_bits: &[u64], predicted: &[u64], lo: usize, r: usize) -> u64 {
     let (first, last) = (lo / 64, dp_bits.len() - 1);
-    let at =
-        |i: usize| u64::from(((dp_bits[i] ^ predicted[i]) & valid_columns(i, lo, r)).count_ones());
-    if first == last {
-        return at(first);
+    let words = dp_bits[first..].iter().zip(&predicted[first..]);
+    let all: u64 = words.map(|(&d, &p)| u64::from((d ^ p).count_ones())).sum();
+    if lo.is_multiple_of(64) && r.is_multiple_of(64) {
+        return all;
     }
-    let between = dp_bits[first + 1..last].iter().zip(&predicted[first + 1..last]);
-    at(first) + at(last) + between.map(|(&d, &p)| u64::from((d ^ p).count_ones())).sum::<u64>()
+    let outside =
+        |i: usize| u64::from(((dp_bits[i] ^ predicted[i]) & !valid_columns(i, lo, r)).count_ones());
+    all - outside(first) - if last == first { 0 } else { outside(last) }
 }
 
 /// P-positions of one ending's row: its set bits (the engine keeps bits outside the row's
@@ -253,6 +255,22 @@ mod tests {
         for row in rows {
             let bits: u64 = row.iter().map(|w| u64::from(w.count_ones())).sum();
             assert_eq!(p_count(row), bits, "{row:x?}");
+        }
+    }
+
+    #[test]
+    fn differences_are_counted_only_in_the_rows_columns() {
+        let mut rng = crate::random::SplitMix64::new(3);
+        for r in [1usize, 63, 64, 65, 128, 200] {
+            let words = r.div_ceil(64);
+            for lo in [0, 1, 63, 64, 70, r - 1].into_iter().filter(|&lo| lo < r) {
+                let dp: Vec<u64> = (0..words).map(|_| rng.next_u64()).collect();
+                let predicted: Vec<u64> = (0..words).map(|_| rng.next_u64()).collect();
+                let bit = |row: &[u64], h: usize| row[h / 64] >> (h % 64) & 1;
+                let naive = (lo..r).filter(|&h| bit(&dp, h) != bit(&predicted, h)).count();
+                let counted = count_differences(&dp, &predicted, lo, r);
+                assert_eq!(counted, naive as u64, "columns {lo}..{r}");
+            }
         }
     }
 }

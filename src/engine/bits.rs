@@ -8,6 +8,31 @@ pub(crate) fn or_into(dst: &mut [u64], src: &[u64]) {
     }
 }
 
+/// `dst |= src` for every row of `srcs` (each at least as long as `dst`). Eight words
+/// of `dst` at a time are gathered in registers over all the rows and stored once,
+/// instead of a load, OR and store of `dst` per row.
+pub(crate) fn or_many_into(dst: &mut [u64], srcs: &[&[u64]]) {
+    const CHUNK: usize = 8;
+    let whole = dst.len() / CHUNK * CHUNK;
+    let (head, tail) = dst.split_at_mut(whole);
+    for (c, chunk) in head.chunks_exact_mut(CHUNK).enumerate() {
+        let mut acc = [0u64; CHUNK];
+        for src in srcs {
+            let part: &[u64; CHUNK] =
+                src[c * CHUNK..(c + 1) * CHUNK].try_into().expect("a chunk of eight words");
+            for (a, &s) in acc.iter_mut().zip(part) {
+                *a |= s;
+            }
+        }
+        for (d, a) in chunk.iter_mut().zip(acc) {
+            *d |= a;
+        }
+    }
+    for src in srcs {
+        or_into(tail, &src[whole..]);
+    }
+}
+
 /// The first set bit, if any.
 #[inline]
 pub(crate) fn first_set(words: &[u64]) -> Option<usize> {
@@ -132,6 +157,26 @@ mod tests {
         for (b, &word) in original.iter().enumerate() {
             for (c, column) in a.iter().enumerate() {
                 assert_eq!(column >> b & 1, word >> c & 1, "bit {c} of word {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn or_many_into_is_the_or_of_every_row() {
+        let mut rng = crate::random::SplitMix64::new(5);
+        for words in [1, 7, 8, 16, 19] {
+            let rows: Vec<Vec<u64>> = (0..11)
+                .map(|_| (0..words).map(|_| rng.next_u64() & rng.next_u64()).collect())
+                .collect();
+            for count in [0, 1, 5, 11] {
+                let srcs: Vec<&[u64]> = rows[..count].iter().map(|r| &r[..]).collect();
+                let start: Vec<u64> = (0..words).map(|_| rng.next_u64() & rng.next_u64()).collect();
+                let (mut many, mut one) = (start.clone(), start);
+                or_many_into(&mut many, &srcs);
+                for src in &srcs {
+                    or_into(&mut one, src);
+                }
+                assert_eq!(many, one, "{words} words, {count} rows");
             }
         }
     }

@@ -60,6 +60,30 @@ impl LabelTable<'_> {
         }
     }
 
+    /// ORs columns `from..=M` of every row starting at one of `starts` into `dst`.
+    #[inline]
+    pub(crate) fn or_rows_into(&self, starts: &[usize], from: usize, dst: &mut [u64]) {
+        match *self {
+            LabelTable::Words(ref rows) => {
+                debug_assert!(from == 0, "full-mode rows from column 0");
+                // Gathered a group of rows at a time, so that `dst` is stored once a group.
+                const GROUP: usize = 16;
+                let mut group: [&[u64]; GROUP] = [&[]; GROUP];
+                for starts in starts.chunks(GROUP) {
+                    for (row, &start) in group.iter_mut().zip(starts) {
+                        *row = rows.row_at(start / 64);
+                    }
+                    bits::or_many_into(dst, &group[..starts.len()]);
+                }
+            }
+            LabelTable::Packed { .. } => {
+                for &start in starts {
+                    self.or_into(start, from, dst);
+                }
+            }
+        }
+    }
+
     /// Copies columns `0..=M` of the full-mode row starting at `start` into `dst`.
     #[inline]
     pub(crate) fn read(&self, start: usize, dst: &mut [u64]) {

@@ -312,9 +312,7 @@ impl Pass<'_, '_, '_> {
         let w = self.engine.layout.words_per_row();
         for (j, track) in self.tracks.iter().enumerate() {
             let blocked = &mut scratch.blocked[j * w..(j + 1) * w];
-            for &start in &scratch.sources {
-                track.table.or_into(start, lo as usize, blocked);
-            }
+            track.table.or_rows_into(&scratch.sources, lo as usize, blocked);
             let out = &mut scratch.rows[j * w..(j + 1) * w];
             for &(h, start) in &scratch.preload {
                 if track.table.bit(start + lo as usize) {
