@@ -9,6 +9,33 @@
 use std::fmt;
 use std::path::Path;
 
+/// The instructions of x86-64-v2, which this build assumes on x86-64 (`.cargo/config.toml`),
+/// as `/proc/cpuinfo` names them.
+#[cfg(target_arch = "x86_64")]
+const BUILD_ASSUMES: [&str; 7] = ["pni", "ssse3", "sse4_1", "sse4_2", "popcnt", "cx16", "lahf_lm"];
+
+/// The instructions the build assumes that this processor lacks, by their `/proc/cpuinfo`
+/// names; empty when it has them all, off x86-64, or when `/proc/cpuinfo` (Linux) cannot
+/// be read. (`is_x86_feature_detected!` cannot tell: in a build that assumes a feature it
+/// answers yes without asking the processor.)
+pub fn missing_instructions() -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    if let Ok(cpuinfo) = std::fs::read_to_string("/proc/cpuinfo") {
+        return missing_flags(&cpuinfo);
+    }
+    Vec::new()
+}
+
+/// The instructions of [`BUILD_ASSUMES`] missing from the first `flags` line of `cpuinfo`.
+#[cfg(target_arch = "x86_64")]
+fn missing_flags(cpuinfo: &str) -> Vec<&'static str> {
+    let Some(flags) = cpuinfo.lines().find(|line| line.starts_with("flags")) else {
+        return Vec::new();
+    };
+    let have: Vec<&str> = flags.split(':').nth(1).unwrap_or("").split_whitespace().collect();
+    BUILD_ASSUMES.into_iter().filter(|flag| !have.contains(flag)).collect()
+}
+
 /// What bounds the memory available to this process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemorySource {
@@ -183,6 +210,18 @@ pub fn peak_memory() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn missing_instructions_are_read_from_the_flags_line() {
+        let old = "processor\t: 0\nflags\t\t: fpu sse sse2 pni ssse3 cx16 lahf_lm\n";
+        assert_eq!(missing_flags(old), ["sse4_1", "sse4_2", "popcnt"]);
+        let v2 = "flags\t: pni ssse3 sse4_1 sse4_2 popcnt cx16 lahf_lm avx2\nflags\t: fpu\n";
+        assert!(missing_flags(v2).is_empty());
+        assert!(missing_flags("no flags here").is_empty());
+        // This machine runs the tests, so it has what the build assumes.
+        assert!(missing_instructions().is_empty());
+    }
 
     #[test]
     fn resource_limits_are_read_less_what_is_in_use() {

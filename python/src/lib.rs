@@ -61,6 +61,14 @@ fn _panic(py: Python<'_>, in_rayon: bool) -> PyResult<()> {
 
 #[pymodule]
 fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let missing = nimtab::host::missing_instructions();
+    if !missing.is_empty() {
+        return Err(pyo3::exceptions::PyImportError::new_err(format!(
+            "this processor lacks {}, which this build of nimtab assumes; rebuild it with \
+             RUSTFLAGS=\"-C target-cpu=x86-64\"",
+            missing.join(", ")
+        )));
+    }
     m.add_function(wrap_pyfunction!(tables::solve, m)?)?;
     m.add_function(wrap_pyfunction!(tables::grundy, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::verify_csv, m)?)?;

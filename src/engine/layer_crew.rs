@@ -4,14 +4,22 @@
 //! layer: about 100 µs each on the 2-core machine, a fifth of a layer of `subtract:1,3,4`
 //! 3×1023. A run of thousands of short layers is run instead by one thread per core for
 //! the whole run: the threads take a layer's units from a shared counter and wait for
-//! each other at a barrier that spins (and then yields) instead of sleeping. The crew is
-//! only used from outside rayon's pool (`schedule.rs` keeps fork-join inside it, where
-//! a barrier could wait for a thread busy with another job of the pool).
+//! each other at a barrier that spins (then yields, then sleeps in short naps) instead
+//! of sleeping on a lock at once. The crew is only used from outside rayon's pool
+//! (`schedule.rs` keeps fork-join inside it, where a barrier could wait for a thread busy
+//! with another job of the pool).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
-/// Spins between looks at the barrier before yielding the core to another thread.
-const SPINS_BEFORE_YIELD: u32 = 1 << 12;
+/// Looks at the barrier spinning, then yielding the core, before sleeping between looks:
+/// a crew that has the cores to itself meets within microseconds, but several crews at
+/// once (callers on several threads) would otherwise keep every core busy waiting.
+const SPINS: u32 = 1 << 12;
+const YIELDS: u32 = 1 << 10;
+const SLEEP: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// The panic of a thread that waited for a crew member that had panicked.
+pub(crate) const ANOTHER_PANICKED: &str = "another layer thread panicked";
 
 /// The shared state of a crew of `threads` threads.
 pub(crate) struct Crew {
@@ -57,14 +65,16 @@ impl Crew {
             self.generation.store(generation.wrapping_add(1), Ordering::Release);
             return;
         }
-        let mut spins = 0u32;
+        let mut looks = 0u32;
         while self.generation.load(Ordering::Acquire) == generation {
-            assert!(!self.failed.load(Ordering::Relaxed), "another layer thread panicked");
-            if spins < SPINS_BEFORE_YIELD {
-                spins += 1;
+            assert!(!self.failed.load(Ordering::Relaxed), "{ANOTHER_PANICKED}");
+            looks = looks.saturating_add(1);
+            if looks < SPINS {
                 std::hint::spin_loop();
-            } else {
+            } else if looks < SPINS + YIELDS {
                 std::thread::yield_now();
+            } else {
+                std::thread::sleep(SLEEP);
             }
         }
     }

@@ -13,7 +13,7 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::engine::layer_crew::Crew;
+use crate::engine::layer_crew::{Crew, ANOTHER_PANICKED};
 use crate::engine::visitor::{Progress, RowVisitor};
 
 /// Below this many positions per layer (on average), a layer runs on one thread: rayon's
@@ -124,12 +124,24 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
         };
         std::thread::scope(|s| {
             let others: Vec<_> = (1..threads).map(|_| s.spawn(member)).collect();
-            let mut total = member();
-            for other in others {
-                let acc = other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                total = self.visitor.merge(total, acc);
+            let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(member));
+            let results = std::iter::once(mine).chain(others.into_iter().map(|o| o.join()));
+            let (mut total, mut panics) = (self.visitor.start(), Vec::new());
+            for result in results {
+                match result {
+                    Ok(acc) => total = self.visitor.merge(total, acc),
+                    Err(panic) => panics.push(panic),
+                }
             }
-            total
+            // The panic that stopped the crew, not those of the members it left waiting.
+            let secondary = |p: &Box<dyn std::any::Any + Send>| {
+                panic_message(p.as_ref()) == Some(ANOTHER_PANICKED)
+            };
+            panics.sort_by_key(|p| secondary(p));
+            match panics.into_iter().next() {
+                Some(panic) => std::panic::resume_unwind(panic),
+                None => total,
+            }
         })
     }
 
@@ -161,6 +173,12 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
         }
         total
     }
+}
+
+/// The message of a panic's payload, when it is text.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<&str> {
+    let text = payload.downcast_ref::<String>().map(String::as_str);
+    text.or_else(|| payload.downcast_ref::<&str>().copied())
 }
 
 #[cfg(test)]
@@ -211,5 +229,24 @@ mod tests {
         let expected: u64 = (0..layers).map(|s| (1..=s % 9).sum::<u64>()).sum();
         assert_eq!(all.by_crew(3), expected);
         assert!(finished.iter().enumerate().all(|(s, f)| f.load(Relaxed) == s as u64 % 9));
+    }
+
+    #[test]
+    fn a_crew_reports_the_panic_that_stopped_it() {
+        let work = |_: &mut (), _: &mut u64, unit: u32, sum: u64| {
+            assert!(!(sum == 40 && unit == 2), "a bug in a row solver");
+            1
+        };
+        let all = Layers {
+            schedule: Schedule { layers: 100, positions: 1 << 40, parallel_threshold: 0 },
+            visitor: &Sum,
+            progress: &NoProgress,
+            units: &|_| 0..=3,
+            new_scratch: &|| (),
+            work: &work,
+        };
+        let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| all.by_crew(3)))
+            .expect_err("the crew panics");
+        assert_eq!(panic_message(panic.as_ref()), Some("a bug in a row solver"));
     }
 }
