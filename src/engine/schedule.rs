@@ -47,8 +47,8 @@ struct Layers<'a, V: RowVisitor, S> {
 
 /// Runs every layer in order. Layer `sum` calls `work` once for every value of
 /// `units(sum)`, each task with its own scratch and accumulator; `work` returns the
-/// positions it labelled. Progress is reported as layers finish; the accumulators are
-/// merged at the end.
+/// positions it labelled. Progress is reported as layers finish, and the accumulators
+/// are merged.
 ///
 /// On one thread, or with layers too small to share or of one unit each, the calling
 /// thread runs them all.
