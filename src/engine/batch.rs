@@ -10,6 +10,7 @@ use crate::engine::bits::transpose64;
 use crate::engine::general::FlatOptions;
 use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::visitor::RowVisitor;
+use crate::model::space::Mode;
 
 /// Rows per batch: the bits of one word.
 pub(crate) const BATCH_ROWS: usize = 64;
@@ -38,14 +39,13 @@ pub(crate) fn rows_per_unit(firsts: u32, threads: u32) -> u32 {
 pub(crate) struct Batch {
     /// Queued prefixes, `n - 1` values each.
     prefixes: Vec<u32>,
-    /// Per row: its table row, its first column and whether every prefix heap is stuck.
-    rows: Vec<(u64, u32, bool)>,
-    /// Per row, its source rows and preloaded columns (`Scratch::sources`, `preload`),
-    /// one after another, and where each row's end.
+    /// Per row: its table row and whether every prefix heap is stuck. (Batches run in full
+    /// mode: every row starts at column 0 and preloads nothing.)
+    rows: Vec<(u64, bool)>,
+    /// Per row, the starts of its source rows (`Scratch::sources`), one row's after
+    /// another, and where each row's end.
     sources: Vec<usize>,
     source_ends: Vec<usize>,
-    preload: Vec<(u32, usize)>,
-    preload_ends: Vec<usize>,
     /// Per row, every track's blocked columns and P-bits, laid out as in [`Scratch`].
     blocked: Vec<u64>,
     bits: Vec<u64>,
@@ -107,12 +107,11 @@ impl Pass<'_, '_, '_> {
         let (k, words) = (layout.prefix_len(), scratch.blocked.len());
         let r = layout.space().radix() as usize;
         let n = prefixes.len() / k;
+        debug_assert_eq!(layout.mode(), Mode::Full, "batches run in full mode");
         let batch = &mut scratch.batch;
         batch.rows.clear();
         batch.sources.clear();
         batch.source_ends.clear();
-        batch.preload.clear();
-        batch.preload_ends.clear();
         for p in prefixes.chunks_exact(k) {
             scratch.prefix.clear();
             scratch.prefix.extend_from_slice(p);
@@ -121,9 +120,7 @@ impl Pass<'_, '_, '_> {
             let batch = &mut scratch.batch;
             batch.sources.extend_from_slice(&scratch.sources);
             batch.source_ends.push(batch.sources.len());
-            batch.preload.extend_from_slice(&scratch.preload);
-            batch.preload_ends.push(batch.preload.len());
-            batch.rows.push((row, layout.lo(p), false));
+            batch.rows.push((row, false));
         }
         scratch.batch.blocked.resize(n * words, 0);
         scratch.batch.bits.resize(n * words, 0);
@@ -139,16 +136,13 @@ impl Pass<'_, '_, '_> {
             let batch = &scratch.batch;
             scratch.sources.clear();
             scratch.sources.extend_from_slice(&batch.sources[range(&batch.source_ends, b)]);
-            scratch.preload.clear();
-            scratch.preload.extend_from_slice(&batch.preload[range(&batch.preload_ends, b)]);
-            let (row, lo, _) = batch.rows[b];
-            // Batches run in full mode: a row starts at its first position.
-            self.block_forced(scratch, row as usize * r, lo);
-            self.or_sources(scratch, lo);
+            // A full-mode row starts at its first position, column 0.
+            self.block_forced(scratch, batch.rows[b].0 as usize * r, 0);
+            self.or_sources(scratch, 0);
             let batch = &mut scratch.batch;
             batch.blocked[b * words..(b + 1) * words].copy_from_slice(&scratch.blocked);
             batch.bits[b * words..(b + 1) * words].copy_from_slice(&scratch.rows);
-            batch.rows[b].2 = scratch.prefix_stuck;
+            batch.rows[b].1 = scratch.prefix_stuck;
         }
     }
 
@@ -169,7 +163,7 @@ impl Pass<'_, '_, '_> {
         let words = scratch.blocked.len();
         let batch = &mut scratch.batch;
         if self.tracks[j].pass_available {
-            for (b, &(_, _, stuck)) in batch.rows.iter().enumerate() {
+            for (b, &(_, stuck)) in batch.rows.iter().enumerate() {
                 let at = b * words + j * w;
                 let used = &batch.bits[at - w..at];
                 let blocked = &mut batch.blocked[at..at + w];
@@ -187,16 +181,16 @@ impl Pass<'_, '_, '_> {
         visitor: &V,
         acc: &mut V::Acc,
     ) -> u64 {
-        let (k, words) = (self.engine.layout.prefix_len(), scratch.blocked.len());
+        let layout = &self.engine.layout;
+        let (k, words) = (layout.prefix_len(), scratch.blocked.len());
+        let r = layout.space().radix();
         let mut done = 0;
         for (b, p) in prefixes.chunks_exact(k).enumerate() {
             scratch.prefix.clear();
             scratch.prefix.extend_from_slice(p);
             scratch.rows.copy_from_slice(&scratch.batch.bits[b * words..(b + 1) * words]);
-            let (row, lo, _) = scratch.batch.rows[b];
-            let layout = &self.engine.layout;
-            let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
-            done += self.finish_row(scratch, visitor, acc, lo, first_index);
+            let row = scratch.batch.rows[b].0;
+            done += self.finish_row(scratch, visitor, acc, 0, row * r);
         }
         done
     }
@@ -214,7 +208,6 @@ fn solve_sliced(
     stride: usize,
 ) {
     let n = batch.rows.len();
-    debug_assert!(batch.rows.iter().all(|&(_, lo, _)| lo == 0), "full-mode rows");
     batch.column_blocked.resize(w * 64, 0);
     batch.column_p.resize(w * 64, 0);
     let mut block = [0u64; 64];

@@ -125,13 +125,14 @@ impl Pass<'_, '_, '_> {
         // and a prefix of two heaps (one row per first value) about a batch of them.
         let pairs = self.batches() && layout.prefix_len() == 2;
         let threads = rayon::current_num_threads() as u32;
+        // The first values of layer `sum`, how many, and how many make a unit.
         let group = |sum| {
             let firsts = layout.first_values(sum);
             let count = (firsts.end() + 1).saturating_sub(*firsts.start());
-            (count, if pairs { rows_per_unit(count, threads) } else { 1 })
+            (firsts, count, if pairs { rows_per_unit(count, threads) } else { 1 })
         };
         let units = |sum| {
-            let (count, group) = group(sum);
+            let (_, count, group) = group(sum);
             #[allow(clippy::reversed_empty_ranges)]
             if count == 0 {
                 1..=0
@@ -140,9 +141,9 @@ impl Pass<'_, '_, '_> {
             }
         };
         let work = |scratch: &mut Scratch, acc: &mut V::Acc, unit: u32, sum| {
-            let group = group(sum).1;
-            let start = layout.first_values(sum).start() + unit * group;
-            let end = (start + group - 1).min(*layout.first_values(sum).end());
+            let (firsts, _, group) = group(sum);
+            let start = firsts.start() + unit * group;
+            let end = (start + group - 1).min(*firsts.end());
             let mut done = 0;
             for first in start..=end {
                 done += self.rows_from(scratch, visitor, acc, first, sum);

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use crate::engine::layer_crew::{Crew, ANOTHER_PANICKED};
 use crate::engine::visitor::{Progress, RowVisitor};
 
-/// Below this many positions per layer (on average), a layer runs on one thread: rayon's
-/// fork-join would cost more than it saves.
+/// Below this many positions per layer (on average), layers run on one thread: sharing
+/// them would cost more than it saves.
 pub(crate) const PARALLEL_THRESHOLD: u64 = 1 << 14;
 
 /// How many layers a run has and when they go parallel.
@@ -73,13 +73,13 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
         work: &work,
     };
     // Layers of a single unit (a prefix of one heap: a row a layer) leave nothing to share.
-    let widest = (0..schedule.layers).map(|sum| {
+    let shareable = |sum| {
         let units = units(sum);
-        (u64::from(*units.end()) + 1).saturating_sub(u64::from(*units.start()))
-    });
+        u64::from(*units.end()) > u64::from(*units.start())
+    };
     if schedule.positions / schedule.layers < schedule.parallel_threshold
         || threads == 1
-        || widest.max().unwrap_or(0) <= 1
+        || !(0..schedule.layers).any(shareable)
     {
         layers.on_this_thread()
     } else if rayon::current_thread_index().is_none() {
