@@ -41,6 +41,9 @@ fn parse_limit(text: &str) -> Result<usize, String> {
     }
 }
 
+/// The files `--out DIR` writes in DIR.
+const FILES: [&str; 2] = ["summary.csv", "counterexamples.csv"];
+
 /// The validated `verify` settings.
 struct Config {
     game: Game,
@@ -65,7 +68,7 @@ impl Config {
             None => None,
         };
         if let Some(dir) = &a.out {
-            output::check_dir_target(dir)?;
+            output::check_dir_target(dir, &FILES)?;
         }
         if let Some(space) = a.table.space.multisets(&game)? {
             let criteria = match listed {
@@ -150,9 +153,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         let mut staged = output::StagedDir::new(dir)?;
         let mut bytes = Vec::new();
         write_summary(&mut bytes, &findings)?;
-        staged.add("summary.csv", &std::mem::take(&mut bytes))?;
+        staged.add(FILES[0], &std::mem::take(&mut bytes))?;
         write_counterexamples(&mut bytes, &findings)?;
-        staged.add("counterexamples.csv", &bytes)?;
+        staged.add(FILES[1], &bytes)?;
         output::commit(Vec::new(), vec![staged])?;
     }
     output::write_to(&output::Target::Stdout, |w| {
