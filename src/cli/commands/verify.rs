@@ -19,9 +19,12 @@ use crate::cli::{Global, Outcome};
 pub struct Args {
     #[command(flatten)]
     table: TableArgs,
-    /// Criteria, a comma list of xor, anti-nim, sj, moore, moore-misere, wythoff,
-    /// wythoff-misere (default: every one that applies to the game and heap count).
-    #[arg(long, value_name = "C")]
+    // The help lists the library's criteria, so that it names every one.
+    #[arg(long, value_name = "C", help = format!(
+        "Criteria, a comma list of {} (default: every one that applies to the game and heap \
+         count)",
+        Criterion::names()
+    ))]
     criteria: Option<String>,
     /// Counterexamples kept per (heaps, rule, criterion).
     #[arg(long, value_name = "K", default_value = "20", value_parser = parse_limit)]
