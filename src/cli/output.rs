@@ -6,6 +6,7 @@ mod commit;
 mod dir;
 mod file;
 mod paths;
+mod recover;
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -204,3 +204,30 @@ fn a_failed_write_leaves_no_staging_directory_or_temporary() {
     assert_refused(&got, "t.csv: File too large", "solve");
     assert!(snapshot(root.path()).is_empty(), "{:?}", snapshot(root.path()).keys());
 }
+
+#[test]
+fn the_next_run_finishes_the_commit_of_a_run_killed_in_the_middle_of_it() {
+    // A `classes --out vd` killed (SIGKILL) after its first rename: classes.csv in place,
+    // the old one set aside, transitions.csv still staged, the commit marker written.
+    let root = tempfile::tempdir().unwrap();
+    let vd = root.path().join("vd");
+    let dead = vd.join(".nimtab-tmp-4000000");
+    std::fs::create_dir_all(dead.join(".nimtab-old")).unwrap();
+    std::fs::write(vd.join("classes.csv"), "classes of the killed run\n").unwrap();
+    std::fs::write(vd.join("transitions.csv"), "old transitions\n").unwrap();
+    std::fs::write(dead.join(".nimtab-old/classes.csv"), "old classes\n").unwrap();
+    std::fs::write(dead.join("transitions.csv"), "transitions of the killed run\n").unwrap();
+    std::fs::write(dead.join(".nimtab-commit"), "").unwrap();
+    // A run killed before its commit left no marker: its files are not put in place.
+    let unmarked = vd.join(".nimtab-tmp-4000001");
+    std::fs::create_dir(&unmarked).unwrap();
+    std::fs::write(unmarked.join("transitions.csv"), "never committed\n").unwrap();
+    let got = run(&verify_into(&vd, "3").iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let read = |name: &str| std::fs::read_to_string(vd.join(name)).unwrap();
+    assert_eq!(read("classes.csv"), "classes of the killed run\n");
+    assert_eq!(read("transitions.csv"), "transitions of the killed run\n");
+    assert!(read("summary.csv").starts_with("game,heaps,max"));
+    assert!(!dead.exists(), "the killed run's staging directory is gone");
+    assert_eq!(read(".nimtab-tmp-4000001/transitions.csv"), "never committed\n");
+}

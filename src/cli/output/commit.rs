@@ -15,6 +15,7 @@ use anyhow::{bail, Context};
 use super::dir::{check_target, StagedDir};
 use super::file::StagedFile;
 use super::paths::{beside, parent_of, shown, Found};
+use super::recover::{finish_dead_commits, mark, ASIDE, MARKER};
 use crate::cli::interrupt;
 
 /// Puts staged files and directories in place, all in one step that an interrupt cannot
@@ -22,14 +23,15 @@ use crate::cli::interrupt;
 pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::Result<()> {
     // Waiting for another run's lock happens before the interrupt lock is taken, so an
     // interrupt still ends a run that waits.
-    let _locks: Vec<File> = dirs.iter().flat_map(|d| lock_for(&d.dir)).collect();
+    let locks: Vec<(Vec<File>, bool)> = dirs.iter().map(|d| lock_for(&d.dir)).collect();
+    let locked: Vec<bool> = locks.iter().map(|(_, own)| *own).collect();
     let temporaries: Vec<PathBuf> = files
         .iter()
         .filter_map(|f| f.temp.clone())
         .chain(dirs.iter().map(|d| d.staging.clone()))
         .collect();
     interrupt::commit(&temporaries, || {
-        let plan = Plan::new(&files, &dirs)?;
+        let plan = Plan::new(&files, &dirs, &locked)?;
         plan.run()?;
         plan.clean_up();
         Ok::<(), anyhow::Error>(())
@@ -46,18 +48,19 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
 
 /// Locks taken for a directory of outputs: the directory's own, and while it does not
 /// exist its parent's (and the directory's too if another run created it meanwhile; the
-/// order parent then directory is the same in every run). A lock that cannot be taken (a
-/// directory that cannot be opened for reading, a file system without locks) is done
-/// without: the commit stays all or nothing, only concurrent runs are no longer ordered.
-fn lock_for(dir: &Path) -> Vec<File> {
-    if dir.is_dir() {
-        return lock(dir).into_iter().collect();
+/// order parent then directory is the same in every run), and whether the directory's
+/// own is held. A lock that cannot be taken (a directory that cannot be opened for
+/// reading, a file system without locks) is done without: the commit stays all or
+/// nothing, only concurrent runs are no longer ordered.
+fn lock_for(dir: &Path) -> (Vec<File>, bool) {
+    let mut locks = Vec::new();
+    if !dir.is_dir() {
+        locks.extend(lock(parent_of(dir)));
     }
-    let mut locks: Vec<File> = lock(parent_of(dir)).into_iter().collect();
-    if dir.is_dir() {
-        locks.extend(lock(dir));
-    }
-    locks
+    let own = dir.is_dir().then(|| lock(dir)).flatten();
+    let held = own.is_some();
+    locks.extend(own);
+    (locks, held)
 }
 
 fn lock(dir: &Path) -> Option<File> {
@@ -87,19 +90,22 @@ enum Undo {
 /// Every rename of a commit, and what was checked before the first.
 struct Plan {
     renames: Vec<Rename>,
-    /// Staging directories to remove once the renames are done (with the old files set
-    /// aside in them), and files set aside beside their place.
-    leftovers: Vec<PathBuf>,
+    /// The staging directories whose files go into existing directories: marked before
+    /// the first rename, removed (with the old files set aside in them) after the last.
+    stagings: Vec<PathBuf>,
+    /// Files set aside beside their place, removed after the last rename.
+    asides: Vec<PathBuf>,
 }
 
 impl Plan {
     /// The renames, once every target has been checked: nothing but a regular file (or
     /// nothing) where a file goes, a directory (or nothing) on the way, and every
-    /// directory receiving a file able to take one.
-    fn new(files: &[StagedFile], dirs: &[StagedDir]) -> anyhow::Result<Plan> {
-        let mut plan = Plan { renames: Vec::new(), leftovers: Vec::new() };
+    /// directory receiving a file able to take one. A directory whose lock is held
+    /// (`locked`, in the order of `dirs`) first gets the commits of dead runs finished.
+    fn new(files: &[StagedFile], dirs: &[StagedDir], locked: &[bool]) -> anyhow::Result<Plan> {
+        let mut plan = Plan { renames: Vec::new(), stagings: Vec::new(), asides: Vec::new() };
         let mut receiving = Vec::new();
-        for dir in dirs {
+        for (dir, &locked) in dirs.iter().zip(locked) {
             let writing = || format!("writing {}", shown(&dir.dir));
             match Found::at(&dir.dir).with_context(writing)? {
                 Found::Missing
@@ -115,12 +121,15 @@ impl Plan {
                 Found::Directory => {}
                 _ => bail!("output directory {}: not a directory", shown(&dir.dir)),
             }
-            plan.leftovers.push(dir.staging.clone());
+            if locked {
+                finish_dead_commits(&dir.dir).with_context(writing)?;
+            }
+            plan.stagings.push(dir.staging.clone());
             for name in &dir.files {
                 check_target(&dir.dir, name).with_context(writing)?;
                 let to = dir.dir.join(name);
                 receiving.push(existing_ancestor(&to));
-                let aside = dir.staging.join(".nimtab-old").join(name);
+                let aside = dir.staging.join(ASIDE).join(name);
                 plan.renames.push(Rename { from: dir.staging.join(name), to, aside });
             }
         }
@@ -139,7 +148,7 @@ impl Plan {
             }
             receiving.push(parent_of(&file.path).to_path_buf());
             let aside = beside(&file.path, "old");
-            plan.leftovers.push(aside.clone());
+            plan.asides.push(aside.clone());
             plan.renames.push(Rename { from: temp.clone(), to: file.path.clone(), aside });
         }
         receiving.sort();
@@ -150,12 +159,21 @@ impl Plan {
         Ok(plan)
     }
 
-    /// Runs the renames; if one fails, undoes every step taken, in reverse.
+    /// Marks the staging directories (a run that dies from here on has its commit
+    /// finished by the next), then runs the renames; if one fails, undoes every step
+    /// taken, in reverse.
     fn run(&self) -> anyhow::Result<()> {
+        for staging in &self.stagings {
+            mark(staging).with_context(|| format!("writing {}", shown(staging)))?;
+        }
         let mut undo = Vec::new();
         for (i, rename) in self.renames.iter().enumerate() {
             let last = i + 1 == self.renames.len();
             if let Err(e) = rename.apply(last, &mut undo) {
+                // Unmarked first: the run is refused, so nothing may finish its commit.
+                for staging in &self.stagings {
+                    let _ = std::fs::remove_file(staging.join(MARKER));
+                }
                 let outcome = match undo_all(undo) {
                     Ok(()) => "nothing was replaced".to_string(),
                     Err(u) => format!("putting the old outputs back failed too: {u}"),
@@ -169,12 +187,11 @@ impl Plan {
 
     /// Removes the staging directories and the files set aside.
     fn clean_up(&self) {
-        for path in &self.leftovers {
-            if path.is_dir() {
-                let _ = std::fs::remove_dir_all(path);
-            } else {
-                let _ = std::fs::remove_file(path);
-            }
+        for staging in &self.stagings {
+            let _ = std::fs::remove_dir_all(staging);
+        }
+        for aside in &self.asides {
+            let _ = std::fs::remove_file(aside);
         }
     }
 }
