@@ -122,7 +122,9 @@ impl Plan {
                 _ => bail!("output directory {}: not a directory", shown(&dir.dir)),
             }
             if locked {
-                finish_dead_commits(&dir.dir).with_context(writing)?;
+                // Best effort: a dead run's files that cannot be moved (another user's,
+                // say) must not stop this run's commit, which does not depend on them.
+                let _ = finish_dead_commits(&dir.dir);
             }
             plan.stagings.push(dir.staging.clone());
             for name in &dir.files {
