@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 
 use super::dir::{check_target, StagedDir};
 use super::file::StagedFile;
-use super::paths::{beside, parent_of, shown, Found};
+use super::paths::{beside, parent_of, remove_stale, shown, Found};
 use super::recover::{finish_dead_commits, mark, ASIDE, MARKER};
 use crate::cli::interrupt;
 
@@ -193,7 +193,7 @@ impl Plan {
             let _ = std::fs::remove_dir_all(staging);
         }
         for aside in &self.asides {
-            let _ = std::fs::remove_file(aside);
+            let _ = remove_stale(aside);
         }
     }
 }
@@ -267,7 +267,13 @@ fn existing_ancestor(path: &Path) -> PathBuf {
 /// refuse new files is found before the first rename.
 fn takes_a_file(dir: &Path) -> io::Result<()> {
     let probe = dir.join(format!(".nimtab-probe-{}", std::process::id()));
-    std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&probe)?;
+    if let Err(e) = File::create_new(&probe) {
+        if e.kind() != io::ErrorKind::AlreadyExists {
+            return Err(e);
+        }
+        remove_stale(&probe)?;
+        File::create_new(&probe)?;
+    }
     std::fs::remove_file(&probe)
 }
 

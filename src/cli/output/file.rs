@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use super::paths::{follow_links, parent_of, shown, temp_name, Found};
+use super::paths::{follow_links, parent_of, remove_stale, shown, temp_name, Found};
 use crate::cli::interrupt;
 
 /// Refuses an output file that cannot be created, before any work: its directory must
@@ -129,11 +129,11 @@ fn write_in_place<T>(
 }
 
 /// Creates a registered temporary file; a stale one of the same name (left by a killed
-/// process that had our process id) is replaced.
+/// process that had our process id) is replaced if it is a regular file.
 pub(super) fn create_temporary(path: &Path) -> io::Result<File> {
     match interrupt::create_temporary_file(path) {
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            std::fs::remove_file(path)?;
+            remove_stale(path)?;
             interrupt::create_temporary_file(path)
         }
         other => other,

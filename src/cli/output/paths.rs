@@ -61,6 +61,18 @@ fn classify(metadata: io::Result<Metadata>) -> io::Result<Found> {
     })
 }
 
+/// Removes a stale temporary of ours (left by a killed process that had our process id)
+/// if it is a regular file; anything else at its name is left alone and is an error.
+pub fn remove_stale(path: &Path) -> io::Result<()> {
+    match Found::here(path)? {
+        Found::Regular => std::fs::remove_file(path),
+        _ => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is in the way and is not a regular file", path.display()),
+        )),
+    }
+}
+
 /// A path in a message (`note` escapes any control characters it holds).
 pub fn shown(path: &Path) -> String {
     path.display().to_string()
