@@ -49,6 +49,11 @@ impl Criterion {
     /// The criteria of sums of heaps: XOR, Anti-Nim and SJ.
     pub const SUMS: [Criterion; 3] = [Criterion::Xor, Criterion::AntiNim, Criterion::Sj];
 
+    /// Every criterion's name, in column order, separated by `, ` (for help texts).
+    pub fn names() -> String {
+        Criterion::ALL.map(Criterion::name).join(", ")
+    }
+
     /// The criterion's name on the command line and in CSV files.
     pub fn name(self) -> &'static str {
         match self {

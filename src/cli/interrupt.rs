@@ -46,9 +46,16 @@ fn state() -> MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP.
+/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP, and catches SIGXFSZ.
+///
+/// A write beyond the file-size limit (`ulimit -f`) raises SIGXFSZ, which by default ends
+/// the process on the spot, temporaries and all. Caught (the handler only sets a flag
+/// nobody reads), the write fails with "File too large" instead, and the run ends like on
+/// a full disk: one line, status 2, nothing left behind.
 pub fn install() {
     let _ = ctrlc::set_handler(on_interrupt);
+    let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
 }
 
 /// Kills the checked program's group; unless the output is already in place, removes
@@ -125,16 +132,20 @@ pub fn discard(path: &Path) {
     state.temporaries.retain(|p| p != path);
 }
 
-/// Puts the output in place: runs `renames` under the lock, forgets `temporaries` (they
-/// were renamed or removed), and from then on ignores interrupts if it succeeded.
-pub fn commit(temporaries: &[PathBuf], renames: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+/// Puts the output in place: runs `renames` under the lock and, if they succeeded,
+/// forgets `temporaries` (renamed or removed) and from then on ignores interrupts. After
+/// a failure they stay registered until their owners remove them.
+pub fn commit<E: From<io::Error>>(
+    temporaries: &[PathBuf],
+    renames: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
     let mut state = state();
     if state.interrupted {
-        return Err(interrupted());
+        return Err(interrupted().into());
     }
     let result = renames();
-    state.temporaries.retain(|p| !temporaries.contains(p));
     if result.is_ok() {
+        state.temporaries.retain(|p| !temporaries.contains(p));
         state.committed = true;
     }
     result
@@ -165,9 +176,13 @@ pub fn holding<T>(f: impl FnOnce() -> T) -> T {
 }
 
 /// Ends the process with `code`, holding the lock so that a late interrupt cannot change
-/// the status or print its message.
+/// the status or print its message. A temporary still registered belongs to no output
+/// (every owner removes its own on the way out; this is the last guard): it is removed.
 pub fn exit(code: u8) -> ! {
-    let _held = state();
+    let mut held = state();
+    for path in held.temporaries.drain(..) {
+        remove_temporary(&path);
+    }
     let _ = io::stdout().flush();
     std::process::exit(i32::from(code))
 }

@@ -61,7 +61,11 @@ enum Command {
     Info(info::Args),
     /// Run the default suite: verify, write data/ and REPORT.md (what `nimtab` alone does).
     Suite(suite::Args),
-    /// Compare the DP labels with the XOR, Anti-Nim and SJ criteria.
+    // The description lists the library's criteria, so that it names every one.
+    #[command(about = format!(
+        "Compare the DP labels with the closed-form criteria ({})",
+        nimtab::Criterion::names()
+    ))]
     Verify(verify::Args),
     /// List every winning move from a position.
     // Options may come before or after the heaps; a negative heap is still taken as a

@@ -80,7 +80,11 @@ impl Game {
             return Ok(Game::multi_heap(spec, GameKind::Wythoff));
         }
         if let Some(k) = spec.strip_prefix("moore:") {
-            return Ok(Game::multi_heap(spec, GameKind::Moore(parse_k(spec, k)?)));
+            return Ok(match parse_k(spec, k)? {
+                // Nim_1 moves one heap at a time: it is Nim, a sum, under its own name.
+                1 => Game::sum(spec, MoveRule::Nim),
+                k => Game::multi_heap(spec, GameKind::Moore(k)),
+            });
         }
         if let Some(k) = spec.strip_prefix("circular:") {
             return Ok(Game::multi_heap(spec, GameKind::Circular(parse_k(spec, k)?)));
@@ -112,6 +116,7 @@ impl Game {
     }
 
     /// Moore's Nim_K: take any amounts from 1 to `k` heaps, at least one token in all.
+    /// `moore:1` is Nim, and is built as the sum it is (its spec stays `moore:1`).
     ///
     /// # Errors
     /// [`Error::BadGame`] for `k` = 0.

@@ -47,12 +47,21 @@ impl OctalCode {
             }
         }
         if digits.len() == 1 {
-            return Err(format!("no digits after the point (write {lead}.0 for none)"));
+            return Err("no digits after the point".into());
         }
         while digits.len() > 1 && digits[digits.len() - 1] == 0 {
             digits.pop();
         }
+        if digits == [0] {
+            return Err("every digit is 0, so the code allows no move at all".into());
+        }
         Ok(OctalCode { digits })
+    }
+
+    /// Whether the text of a code is `0.` followed by zeros only: the code that allows no
+    /// move, which [`OctalCode::parse`] refuses.
+    pub fn allows_no_move(code: &str) -> bool {
+        code.trim().strip_prefix("0.").is_some_and(|rest| rest.chars().all(|c| c == '0'))
     }
 
     /// The digit `Dk` (0 beyond the last non-zero digit).
@@ -179,7 +188,7 @@ mod tests {
         for (input, canonical) in [("0.77", "0.77"), ("0.770", "0.77"), ("4.07", "4.07")] {
             assert_eq!(OctalCode::parse(input).unwrap().to_string(), canonical);
         }
-        assert_eq!(OctalCode::parse("0.0").unwrap().to_string(), "0.0");
+        assert_eq!(OctalCode::parse("4.0").unwrap().to_string(), "4.0");
         assert_eq!(OctalCode::parse("0.137").unwrap().digit(3), 7);
     }
 
@@ -192,7 +201,12 @@ mod tests {
             OctalCode::parse("0.78").unwrap_err(),
             "'8' (digit D2) is not an octal digit 0-7"
         );
-        assert!(OctalCode::parse("0.").unwrap_err().contains("0.0"));
+        assert_eq!(OctalCode::parse("0.").unwrap_err(), "no digits after the point");
+        for moveless in ["0.0", "0.00", " 0.000 "] {
+            assert!(OctalCode::parse(moveless).unwrap_err().contains("allows no move"));
+            assert!(OctalCode::allows_no_move(moveless));
+        }
+        assert!(!OctalCode::allows_no_move("4.0") && !OctalCode::allows_no_move("0.01"));
     }
 
     #[test]

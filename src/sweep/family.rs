@@ -6,6 +6,7 @@
 //! build does not know (`octal:` codes) and fail then with the spec named.
 
 use super::SweepError;
+use crate::model::octal::OctalCode;
 
 /// Games a family may have without being forced: a larger family is usually a typo
 /// (`subsets(1..=30)` is a billion games).
@@ -289,7 +290,8 @@ fn subsets(lo: u32, hi: u32, size: u32) -> Vec<Vec<u32>> {
     all
 }
 
-/// Every code with each `?` replaced by a digit 0–7, the first `?` varying slowest.
+/// Every code with each `?` replaced by a digit 0–7, the first `?` varying slowest; the
+/// code of zeros, which allows no move and is not a game, is left out.
 fn octal_codes(code: &str, out: &mut Vec<String>) {
     let wild = code.matches('?').count() as u32;
     for n in 0..8u64.pow(wild) {
@@ -304,7 +306,9 @@ fn octal_codes(code: &str, out: &mut Vec<String>) {
                 char::from(b'0' + (n >> (3 * digit) & 7) as u8)
             })
             .collect();
-        out.push(spec);
+        if !spec.strip_prefix("octal:").is_some_and(OctalCode::allows_no_move) {
+            out.push(spec);
+        }
     }
 }
 
@@ -339,11 +343,12 @@ mod tests {
     #[test]
     fn octal_wildcards_expand_to_every_digit_in_order() {
         let codes = specs("octal:0.??");
-        assert_eq!(codes.len(), 64);
-        assert_eq!(codes[0], "octal:0.00");
-        assert_eq!(codes[1], "octal:0.01");
-        assert_eq!(codes[8], "octal:0.10");
-        assert_eq!(codes[63], "octal:0.77");
+        assert_eq!(codes.len(), 63, "every code but 0.00, which allows no move");
+        assert_eq!(codes[0], "octal:0.01");
+        assert_eq!(codes[7], "octal:0.10");
+        assert_eq!(codes[62], "octal:0.77");
+        let leads = specs("octal:?.0");
+        assert_eq!((leads.len(), &leads[0][..]), (7, "octal:1.0"), "0.0 left out");
         assert_eq!(
             specs("octal:4.?7"),
             (0..8).map(|d| format!("octal:4.{d}7")).collect::<Vec<_>>()

@@ -378,3 +378,36 @@ fn a_claim_over_multisets_cannot_read_the_whole_position_value() {
     assert!(first.contains("which a multiset space (--total) does not compute"), "{}", r.stderr);
     assert!(!r.stderr.contains("add --grundy"), "{}", r.stderr);
 }
+
+#[test]
+fn info_counts_the_rules_a_run_of_the_game_labels_by_default() {
+    for (game, rules) in [("wythoff", 2), ("moore:2", 2), ("nim --pass", 2), ("nim", 3)] {
+        let mut args = vec!["info", "--heaps", "2", "--max", "50", "--game"];
+        args.extend(game.split(' '));
+        let text = ok(&args);
+        let expected = format!("verify of {rules} rules needs");
+        assert_eq!(text.matches(&expected).count(), 2, "{game}: {text}");
+        assert_eq!(text.matches(&format!("solve of {rules} rules")).count(), 2, "{game}: {text}");
+    }
+}
+
+#[test]
+fn moore_1_is_nim_a_sum_under_its_own_name() {
+    let args = |game: &'static str| ["--heaps", "3", "--max", "6", "--game", game];
+    let solve = |game| ok(&[&["solve"][..], &args(game)].concat());
+    assert_eq!(solve("moore:1"), solve("nim"), "the gxor column and the sj rule");
+    let dir = tempfile::tempdir().unwrap();
+    let summary = |game: &'static str| {
+        let out = dir.path().join(game.replace(':', "-"));
+        ok(&[&["verify", "--out", out.to_str().unwrap()][..], &args(game)].concat());
+        std::fs::read_to_string(out.join("summary.csv")).unwrap()
+    };
+    let (moore, nim) = (summary("moore:1"), summary("nim"));
+    assert_eq!(moore.replace("\nmoore:1,", "\nnim,"), nim, "the same criteria and rows");
+    for criterion in ["xor", "anti-nim", "sj", "moore", "moore-misere"] {
+        assert!(moore.contains(&format!(",{criterion},")), "{criterion}: {moore}");
+    }
+    assert!(moore.lines().skip(1).all(|l| l.starts_with("moore:1,")), "{moore}");
+    let strict = run(&[&["verify", "--strict"][..], &args("moore:1")].concat());
+    assert_eq!(strict.status, 0, "the theorems of Nim hold: {}", strict.stderr);
+}

@@ -70,4 +70,21 @@ fn split_refuses_an_empty_or_oversized_range() {
     assert!(big.stderr.contains("500 stones is above the limit"), "{}", big.stderr);
 }
 
+#[test]
+fn a_stone_count_above_the_limit_is_named_as_given() {
+    for (stones, named) in [
+        ("61", "61"),
+        ("4294967296", "4294967296"),
+        ("9223372036854775808", "9223372036854775808"),
+        ("3..=4294967296", "4294967296"),
+    ] {
+        let got = run_with_stdin(&["split", "--stones", stones], "");
+        assert_eq!(got.status, 2, "{stones}: {}", got.stderr);
+        let expected = format!("nimtab: error: {named} stones is above the limit of 60");
+        assert!(got.stderr.starts_with(&expected), "{stones}: {}", got.stderr);
+        assert_eq!(got.stderr.lines().count(), 1, "{stones}: {}", got.stderr);
+        assert!(got.stdout.is_empty(), "{stones}: {}", got.stdout);
+    }
+}
+
 // ---- play ----

@@ -172,3 +172,31 @@ fn every_option_lies_in_an_earlier_layer() {
         }
     }
 }
+
+#[test]
+fn an_octal_code_that_allows_no_move_is_refused_in_one_line() {
+    for code in ["octal:0.0", "octal:0.00", "octal:0.000"] {
+        for args in [
+            vec!["grundy", "--game", code, "--max", "5"],
+            vec!["solve", "--game", code, "--total", "4"],
+            vec!["info", "--game", code, "--heaps", "2", "--max", "3"],
+        ] {
+            let got = run(&args);
+            assert_eq!(got.status, 2, "{args:?}: {}", got.stderr);
+            let expected = format!(
+                "nimtab: error: bad octal code in '{code}': every digit is 0, so the code allows \
+                 no move at all\n"
+            );
+            assert_eq!(got.stderr, expected, "{args:?}");
+        }
+    }
+    // A family of codes leaves that one out: octal:0.0? is the 7 codes 0.01 to 0.07.
+    let got = run(&["sweep", "--games", "octal:0.0?", "--total", "6", "--criteria", "xor"]);
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let games: Vec<&str> =
+        got.stdout.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let expected: Vec<String> = (1..=7).map(|d| format!("octal:0.0{d}")).collect();
+    let mut seen = games.clone();
+    seen.dedup();
+    assert_eq!(seen, expected);
+}

@@ -265,3 +265,24 @@ fn a_canonical_space_is_judged_by_its_sorted_count() {
         assert!(r.stderr.contains("beyond any table"), "{}", r.stderr);
     }
 }
+
+#[test]
+fn the_help_and_description_of_verify_and_sweep_name_every_criterion() {
+    let listed = |args: &[&str], flag_or_command: &str| {
+        let got = run(args);
+        assert_eq!(got.status, 0, "{args:?}: {}", got.stderr);
+        let line = got.stdout.lines().find(|l| l.trim_start().starts_with(flag_or_command));
+        line.unwrap_or_else(|| panic!("{args:?}: no line for {flag_or_command}")).to_string()
+    };
+    let lines = [
+        listed(&["--help"], "verify"),
+        listed(&["verify", "--help"], "Compare the DP labels"),
+        listed(&["verify", "--help"], "--criteria"),
+        listed(&["sweep", "--help"], "--criteria"),
+    ];
+    for line in &lines {
+        for criterion in Criterion::ALL {
+            assert!(line.contains(criterion.name()), "{} missing in: {line}", criterion.name());
+        }
+    }
+}

@@ -33,6 +33,9 @@ pub struct Args {
     strict: bool,
 }
 
+/// The files `classes` writes in its output directory.
+const FILES: [&str; 2] = ["classes.csv", "transitions.csv"];
+
 /// The validated `classes` settings.
 struct Config {
     space: Space,
@@ -51,7 +54,7 @@ impl Config {
         }
         let space = Space::new(a.heaps.lo, a.max)?;
         let dir = a.out.unwrap_or_else(|| PathBuf::from("."));
-        output::check_dir_target(&dir)?;
+        output::check_dir_target(&dir, &FILES)?;
         // Every position is visited with all its moves: about heaps * max / 2 per position.
         let moves =
             u128::from(space.positions()) * space.heaps() as u128 * (u128::from(a.max) + 1) / 2;
@@ -79,9 +82,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let mut staged = output::StagedDir::new(&config.dir)?;
     let mut bytes = Vec::new();
     write_classes(&mut bytes, &report)?;
-    staged.add("classes.csv", &std::mem::take(&mut bytes))?;
+    staged.add(FILES[0], &std::mem::take(&mut bytes))?;
     write_transitions(&mut bytes, &report)?;
-    staged.add("transitions.csv", &bytes)?;
+    staged.add(FILES[1], &bytes)?;
     output::commit(Vec::new(), vec![staged])?;
     let mut failed = false;
     for claim in &report.claims {

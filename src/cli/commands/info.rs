@@ -1,6 +1,6 @@
 //! `nimtab info`: the size of a space and the memory its tables need.
 
-use nimtab::{Engine, Game, Mode, Space};
+use nimtab::{Ending, Engine, Game, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::commands::total;
@@ -71,9 +71,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// What the tables of one space need: per rule, and for verify and solve of 3 rules; or
-/// why the game cannot label it (sorted tuples of a game that is not symmetric).
+/// What the tables of one space need: per rule, and for verify and solve of the game's
+/// default rules (three for a sum, two for other games); or why the game cannot label it
+/// (sorted tuples of a game that is not symmetric).
 fn memory_line(game: &Game, space: Space) -> String {
+    let rules = Ending::defaults(game).len();
     // A limit of 0 prepares nothing: only the plan is wanted here.
     let engine = Engine::builder(game, space).memory_limit(0).build();
     if let Err(refused) = engine.ensure_supported(&[]) {
@@ -84,12 +86,12 @@ fn memory_line(game: &Game, space: Space) -> String {
     // One label per position (with a pass, per position and pass state).
     let labels = engine.positions() as f64;
     format!(
-        "{} per rule table ({:.2} bits a label), {} working per rule ({path}); verify of 3 \
-         rules needs {}, solve of 3 rules {}",
+        "{} per rule table ({:.2} bits a label), {} working per rule ({path}); verify of \
+         {rules} rules needs {}, solve of {rules} rules {}",
         mib(plan.table_bytes),
         plan.table_bytes as f64 * 8.0 / labels.max(1.0),
         mib(plan.working_bytes),
-        mib(plan.run(3, false)),
-        mib(plan.run(3, true)),
+        mib(plan.run(rules, false)),
+        mib(plan.run(rules, true)),
     )
 }

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use nimtab::analysis::split::{parity_counterexample, PartitionLabels, SplitOutcome};
+use anyhow::bail;
+use nimtab::analysis::split::{parity_counterexample, PartitionLabels, SplitOutcome, MAX_STONES};
 use nimtab::export::csv::write_split;
 use nimtab::Game;
 
@@ -31,8 +32,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let game = Game::parse(&a.game)?;
     // The split game's heaps form a sum: each move changes one heap by its rule.
     game.require_sum("the split game")?;
-    let (lo, hi) =
-        (a.stones.lo.min(u32::MAX as usize) as u32, a.stones.hi.min(u32::MAX as usize) as u32);
+    // The limit is checked on the count as given: narrowed first, a count beyond u32
+    // would be named as 4294967295.
+    let Some(hi) = u32::try_from(a.stones.hi).ok().filter(|&hi| hi <= MAX_STONES) else {
+        bail!(
+            "{} stones is above the limit of {MAX_STONES} (every partition is labelled)",
+            a.stones.hi
+        );
+    };
+    let lo = a.stones.lo as u32;
     let table = PartitionLabels::new(&game, hi)?;
     let outcomes: Vec<SplitOutcome> = (lo..=hi).map(|n| table.outcome(n)).collect();
     output::write_to(&target, |out| write_split(out, &outcomes))?;

@@ -68,7 +68,7 @@ const MAX_BENCH_BYTES: u64 = 1 << 20;
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let bench = bench_section(&a.bench)?;
-    output::check_dir_target(&a.data_dir)?;
+    output::check_dir_target(&a.data_dir, &["summary.csv", "counterexamples.csv", "MANIFEST.csv"])?;
     output::check_file_target(&a.report)?;
     let jobs = default_suite()?;
     let engines = suite_engines(&jobs, global)?;

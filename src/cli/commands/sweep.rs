@@ -32,8 +32,13 @@ pub struct Args {
     space: SweepSpaceArgs,
     #[command(flatten)]
     rules: RulesArg,
-    /// Criteria, a comma list of xor, anti-nim, sj.
-    #[arg(long, value_name = "C", default_value = "xor,anti-nim,sj")]
+    // The help lists the library's criteria, so that it names every one.
+    #[arg(
+        long,
+        value_name = "C",
+        default_value = "xor,anti-nim,sj",
+        help = format!("Criteria, a comma list of {}", Criterion::names())
+    )]
     criteria: String,
     /// A claim instead of the criteria: P exactly when EXPR (as in `check`).
     #[arg(

@@ -19,9 +19,12 @@ use crate::cli::{Global, Outcome};
 pub struct Args {
     #[command(flatten)]
     table: TableArgs,
-    /// Criteria, a comma list of xor, anti-nim, sj, moore, moore-misere, wythoff,
-    /// wythoff-misere (default: every one that applies to the game and heap count).
-    #[arg(long, value_name = "C")]
+    // The help lists the library's criteria, so that it names every one.
+    #[arg(long, value_name = "C", help = format!(
+        "Criteria, a comma list of {} (default: every one that applies to the game and heap \
+         count)",
+        Criterion::names()
+    ))]
     criteria: Option<String>,
     /// Counterexamples kept per (heaps, rule, criterion).
     #[arg(long, value_name = "K", default_value = "20", value_parser = parse_limit)]
@@ -40,6 +43,9 @@ fn parse_limit(text: &str) -> Result<usize, String> {
         Ok(k) => Ok(k),
     }
 }
+
+/// The files `--out DIR` writes in DIR.
+const FILES: [&str; 2] = ["summary.csv", "counterexamples.csv"];
 
 /// The validated `verify` settings.
 struct Config {
@@ -65,7 +71,7 @@ impl Config {
             None => None,
         };
         if let Some(dir) = &a.out {
-            output::check_dir_target(dir)?;
+            output::check_dir_target(dir, &FILES)?;
         }
         if let Some(space) = a.table.space.multisets(&game)? {
             let criteria = match listed {
@@ -150,9 +156,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         let mut staged = output::StagedDir::new(dir)?;
         let mut bytes = Vec::new();
         write_summary(&mut bytes, &findings)?;
-        staged.add("summary.csv", &std::mem::take(&mut bytes))?;
+        staged.add(FILES[0], &std::mem::take(&mut bytes))?;
         write_counterexamples(&mut bytes, &findings)?;
-        staged.add("counterexamples.csv", &bytes)?;
+        staged.add(FILES[1], &bytes)?;
         output::commit(Vec::new(), vec![staged])?;
     }
     output::write_to(&output::Target::Stdout, |w| {

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod multiset_reference;
 pub mod reference;
+pub mod tree;
 
 use nimtab::{Ending, Engine, Game, Labels, Mode, Space};
 use proptest::prelude::*;

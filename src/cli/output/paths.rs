@@ -1,0 +1,132 @@
+//! Output paths: what a path holds now, and the names of the temporaries and staging
+//! directories written beside it.
+
+use std::fs::Metadata;
+use std::io;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::{Path, PathBuf};
+
+/// What an output path holds now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Nothing: the output is created.
+    Missing,
+    /// A regular file: the new one is renamed over it.
+    Regular,
+    /// A directory.
+    Directory,
+    /// A character device (`/dev/null`) or a FIFO, named: written in place, never
+    /// replaced.
+    InPlace(&'static str),
+    /// Something nimtab neither replaces nor writes into: a block device (a table written
+    /// over a disk would destroy it), a socket, or a symbolic link where links are not
+    /// followed.
+    Refused(&'static str),
+}
+
+impl Found {
+    /// What `path` holds, symbolic links followed.
+    pub fn at(path: &Path) -> io::Result<Found> {
+        classify(std::fs::metadata(path))
+    }
+
+    /// What `path` itself holds: a symbolic link is [`Found::Refused`].
+    pub fn here(path: &Path) -> io::Result<Found> {
+        classify(std::fs::symlink_metadata(path))
+    }
+}
+
+fn classify(metadata: io::Result<Metadata>) -> io::Result<Found> {
+    let kind = match metadata {
+        Ok(metadata) => metadata.file_type(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Found::Missing),
+        Err(e) => return Err(e),
+    };
+    Ok(if kind.is_file() {
+        Found::Regular
+    } else if kind.is_dir() {
+        Found::Directory
+    } else if kind.is_char_device() {
+        Found::InPlace("a character device")
+    } else if kind.is_fifo() {
+        Found::InPlace("a FIFO")
+    } else if kind.is_block_device() {
+        Found::Refused("a block device")
+    } else if kind.is_symlink() {
+        Found::Refused("a symbolic link")
+    } else if kind.is_socket() {
+        Found::Refused("a socket")
+    } else {
+        Found::Refused("not a regular file")
+    })
+}
+
+/// Removes a stale temporary of ours (left by a killed process that had our process id)
+/// if it is a regular file; anything else at its name is left alone and is an error.
+pub fn remove_stale(path: &Path) -> io::Result<()> {
+    match Found::here(path)? {
+        Found::Regular => std::fs::remove_file(path),
+        _ => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is in the way and is not a regular file", path.display()),
+        )),
+    }
+}
+
+/// A path in a message (`note` escapes any control characters it holds).
+pub fn shown(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// The directory a path lies in (`.` for a bare name).
+pub fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// The path a chain of symbolic links ends at (the path itself if it is not a link).
+pub fn follow_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..32 {
+        let Ok(target) = std::fs::read_link(&path) else { break };
+        path = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    path
+}
+
+/// `.NAME.nimtab-TAG-PID` beside the file `path`.
+pub fn beside(path: &Path, tag: &str) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.nimtab-{tag}-{}", std::process::id()))
+}
+
+/// The temporary a file is written to before it is renamed over `path`.
+pub fn temp_name(path: &Path) -> PathBuf {
+    beside(path, "tmp")
+}
+
+/// `.nimtab-tmp-PID` inside the directory `dir`.
+pub fn staging_inside(dir: &Path) -> PathBuf {
+    dir.join(format!(".nimtab-tmp-{}", std::process::id()))
+}
+
+/// `.NAME.nimtab-tmp-PID` beside the directory `dir` (`dir` made absolute first, so that
+/// `.` and `..` have a name and a parent).
+pub fn staging_name(dir: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    parent_of(&real).join(format!(".{name}.nimtab-tmp-{}", std::process::id()))
+}
+
+/// Whether two existing paths lie on one file system (a rename cannot cross them).
+pub fn same_file_system(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev(),
+        _ => false,
+    }
+}
