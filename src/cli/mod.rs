@@ -7,6 +7,7 @@
 mod args;
 mod commands;
 mod explain;
+mod input;
 mod interrupt;
 mod output;
 mod progress;
