@@ -84,7 +84,7 @@ pub fn read_bounded(path: &Path, what: &str, stdin: Stdin, limit: u64) -> anyhow
 
 /// `64 MiB`, `1 MiB`, `512 KiB`.
 fn size(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{} KiB", bytes >> 10)
