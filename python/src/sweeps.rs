@@ -7,8 +7,8 @@ use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::write_summary;
 use nimtab::sweep::{
-    merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep,
-    SweepSpace, Test,
+    merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,
+    Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 
