@@ -45,8 +45,8 @@ pub struct Args {
         conflicts_with = "criteria"
     )]
     claim_p: Option<String>,
-    /// Run only part I of N (balanced by estimated positions) and write it as a part for
-    /// `nimtab merge`.
+    /// Run only part I of N (contiguous ranges of games of equal size; N at most
+    /// 4194304) and write it as a part for `nimtab merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
     /// Output CSV file (default: stdout).
