@@ -73,6 +73,7 @@ mod engine;
 mod error;
 pub mod export;
 pub mod host;
+pub mod input;
 mod model;
 mod random;
 pub mod suite;

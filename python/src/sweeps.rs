@@ -7,8 +7,8 @@ use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::write_summary;
 use nimtab::sweep::{
-    merge as merge_parts, write_header, write_part_header, write_rows, Family, Shard, Sweep,
-    SweepSpace, Test,
+    merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,
+    Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 
@@ -156,14 +156,24 @@ pub fn sweep_csv<'py>(
             None => 0..sweep.games(),
         };
         let mut out = Vec::new();
-        match shard {
-            Some(shard) => write_part_header(&mut out, &sweep, shard)?,
-            None => write_header(&mut out)?,
-        }
+        let mut part = match shard {
+            Some(shard) => Some(PartWriter::start(&mut out, &sweep, shard)?),
+            None => {
+                write_header(&mut out)?;
+                None
+            }
+        };
         // Batch by batch: the bytes, not every game's rows, are what is kept.
         sweep.run_batches(games, host::memory_limit(), &NoProgress, |rows| {
-            Ok(write_rows(&mut out, &rows)?)
+            match &mut part {
+                Some(part) => part.rows(&mut out, &rows)?,
+                None => write_rows(&mut out, &rows)?,
+            }
+            Ok(())
         })?;
+        if let Some(part) = part {
+            part.finish(&mut out)?;
+        }
         Ok(out)
     })?
     .map_err(value_error)?;

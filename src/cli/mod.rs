@@ -7,6 +7,7 @@
 mod args;
 mod commands;
 mod explain;
+mod input;
 mod interrupt;
 mod output;
 mod progress;
@@ -90,7 +91,7 @@ enum Command {
     /// Verify (or check a claim) on every game of a family: one CSV row per game, heap
     /// count, rule and criterion.
     Sweep(sweep::Args),
-    /// Merge the parts of a sharded sweep into the bytes of the whole run.
+    /// Check the parts of a sharded sweep and merge them into the bytes of the whole run.
     Merge(merge::Args),
 }
 

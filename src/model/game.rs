@@ -25,7 +25,7 @@ fn parse_k(spec: &str, text: &str) -> Result<u32> {
 
 /// How one heap may change in a move: to a strictly smaller size, or (take-and-break
 /// games) to two heaps whose sizes sum to at most its own.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MoveRule {
     /// Nim: any smaller size.
     Nim,
@@ -209,6 +209,14 @@ impl Game {
     /// `moore:2`), followed by ` --pass` when the game has a pass.
     pub fn spec(&self) -> &str {
         &self.spec
+    }
+
+    /// What makes the game, without its spelling: the normalised move rule (a sorted
+    /// subtraction set without repeats, an octal code without trailing zeros, a move
+    /// graph's moves), the kind of moves and the pass. Equal for `subtract:1,2` and
+    /// `subtract:2,1`, or `octal:0.7` and `octal:0.70`: the same game.
+    pub fn identity(&self) -> (&MoveRule, GameKind, bool) {
+        (&self.move_rule, self.kind, self.pass)
     }
 
     /// How a heap may move alone (Nim's rule for Wythoff, Moore and circular Nim).

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::input::waits_at_open;
 use crate::model::position::{parse_size, SizeError};
 use crate::model::space::MAX_HEAP_SIZE;
 
@@ -46,9 +47,15 @@ pub const MAX_GRAPH_BYTES: usize = 64 << 20;
 /// The longest line of a move-graph file: a row is two heap sizes.
 pub const MAX_GRAPH_LINE: usize = 256;
 
-/// Reads a move graph file: CSV with header `from,to`, one allowed move per row.
+/// Reads a move graph file: CSV with header `from,to`, one allowed move per row. A FIFO
+/// or a socket is refused before it is opened (a FIFO with no writer would wait for ever).
 pub(crate) fn read_graph_file(path: &Path) -> Result<Vec<(u32, u32)>> {
     let file_error = |reason: String| Error::GraphFile { path: path.to_path_buf(), reason };
+    if let Some(kind) = waits_at_open(path) {
+        return Err(file_error(format!(
+            "it is {kind}, not a file (opening it could wait for ever)"
+        )));
+    }
     let file = std::fs::File::open(path).map_err(|e| file_error(e.to_string()))?;
     read_graph_pairs(path, file)
 }

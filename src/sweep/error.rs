@@ -34,16 +34,6 @@ pub enum SweepError {
         /// Whether the family was forced (the hard limit applies).
         forced: bool,
     },
-    /// The same spec twice: its rows would be ambiguous in a merge.
-    #[error("game '{spec}' is listed twice in the family (games {first} and {second})")]
-    DuplicateGame {
-        /// The spec.
-        spec: String,
-        /// 1-based position of its first occurrence.
-        first: usize,
-        /// 1-based position of the second.
-        second: usize,
-    },
     /// A spec that is not a game (unknown, or a bad set or graph).
     #[error("{origin}: {message}")]
     BadGame {
@@ -81,6 +71,17 @@ pub enum SweepError {
         /// The shard as given.
         text: String,
     },
+    /// A shard count above the most games a family can have.
+    #[error(
+        "shard '{text}': N is above {limit}, the most games a family can have, so most \
+         shards would be empty"
+    )]
+    TooManyShards {
+        /// The shard as given.
+        text: String,
+        /// The largest count.
+        limit: usize,
+    },
     /// A merge of no parts.
     #[error("no parts to merge")]
     NoParts,
@@ -91,6 +92,38 @@ pub enum SweepError {
         part: String,
         /// What is missing or wrong.
         reason: String,
+    },
+    /// A part that cannot be read.
+    #[error("cannot read {part}: {reason}")]
+    CannotReadPart {
+        /// The part's name.
+        part: String,
+        /// The I/O error.
+        reason: String,
+    },
+    /// A line of a part that is not what the sweep writes there.
+    #[error("{part}, line {line}: {reason}")]
+    PartLine {
+        /// The part's name.
+        part: String,
+        /// The line, from 1.
+        line: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Parts whose rows name other games than their sweep's (each part's rows match its
+    /// own digest, so they were rewritten with it).
+    #[error(
+        "the games in the rows of the {parts} parts are not those of sweep {sweep} (they \
+         give the fingerprint {found}): rows were rewritten"
+    )]
+    FingerprintMismatch {
+        /// The fingerprint in the parts' heads.
+        sweep: String,
+        /// The fingerprint of the games in the rows.
+        found: String,
+        /// Parts merged.
+        parts: usize,
     },
     /// A part of another sweep (or of another split of this one).
     #[error("{part} is part {shard} of sweep {sweep}, not of sweep {expected} like {first}")]

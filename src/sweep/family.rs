@@ -51,7 +51,7 @@ impl Family {
     ///
     /// # Errors
     /// [`SweepError::FamilySyntax`], [`SweepError::EmptyFamily`],
-    /// [`SweepError::FamilyTooLarge`], [`SweepError::DuplicateGame`].
+    /// [`SweepError::FamilyTooLarge`].
     pub fn parse(text: &str, force: bool) -> Result<Family, SweepError> {
         let items: Vec<(usize, &str)> = text.split(';').map(str::trim).enumerate().collect();
         if let Some((i, _)) = items.iter().find(|(_, item)| item.is_empty()) {
@@ -79,8 +79,7 @@ impl Family {
     /// A family given as a list of specs, each taken literally (no patterns).
     ///
     /// # Errors
-    /// [`SweepError::EmptyFamily`], [`SweepError::FamilyTooLarge`],
-    /// [`SweepError::DuplicateGame`].
+    /// [`SweepError::EmptyFamily`], [`SweepError::FamilyTooLarge`].
     pub fn from_specs(specs: &[String], force: bool) -> Result<Family, SweepError> {
         let source = Source::Text(specs.join(";"));
         check_size(&source, specs.len() as u128, force)?;
@@ -113,20 +112,11 @@ impl Family {
         Family::checked(family)
     }
 
-    /// Refuses an empty family and a spec listed twice.
+    /// Refuses an empty family. A spec listed twice is kept: the sweep runs each game
+    /// once ([`crate::sweep::Sweep::new`]), whatever its spelling.
     fn checked(family: Family) -> Result<Family, SweepError> {
         if family.specs.is_empty() {
             return Err(SweepError::EmptyFamily { family: family.source.named() });
-        }
-        let mut seen = std::collections::HashMap::with_capacity(family.specs.len());
-        for (i, spec) in family.specs.iter().enumerate() {
-            if let Some(first) = seen.insert(spec.as_str(), i) {
-                return Err(SweepError::DuplicateGame {
-                    spec: spec.clone(),
-                    first: first + 1,
-                    second: i + 1,
-                });
-            }
         }
         Ok(family)
     }
@@ -387,10 +377,7 @@ mod tests {
         assert!(err("subtract:subsets[1..=4]").contains("subtract:subsets(A..=B)"));
         assert!(err("nim;;nim").contains("item 2 of the ';' list is empty"));
         assert!(err("subtract:?").contains("not a family pattern"));
-        assert_eq!(
-            err("nim;subtract:1;nim"),
-            "game 'nim' is listed twice in the family (games 1 and 3)"
-        );
+        assert_eq!(specs("nim;subtract:1;nim"), ["nim", "subtract:1", "nim"], "kept for the sweep");
         let empty = Family::from_lines("empty.txt", "# nothing\n\n", false).unwrap_err();
         assert_eq!(empty.to_string(), "the family file empty.txt has no games");
         let line =

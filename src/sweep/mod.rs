@@ -3,28 +3,38 @@
 //! A [`Sweep`] is a [`Family`] of games, a [`SweepSpace`], the endings and a [`Test`]
 //! (criteria, or a claim). [`Sweep::run`] checks a range of its games and returns one
 //! [`SweepRow`] per (game, heap count, ending, criterion or claim), in the family's order
-//! whatever the thread count. A sweep splits into [`Shard`]s, contiguous ranges of games
-//! balanced by estimated positions; each shard's rows are written as a *part*
-//! ([`write_part`]) and [`merge`] turns the parts back into the bytes of the whole run
-//! ([`write_csv`]).
+//! whatever the thread count. A family entry that names a game listed before it (another
+//! spelling of the same rule) is run once. A sweep splits into [`Shard`]s, contiguous
+//! ranges of games of equal size; each shard's rows are written as a *part*
+//! ([`PartWriter`]) and [`merge`] checks the parts and turns them back into the bytes of
+//! the whole run ([`write_csv`]).
 
 mod error;
 pub mod family;
+mod merge;
 mod multisets;
+mod part_format;
+mod part_rows;
 mod parts;
 mod run;
 mod shard;
 
 pub use error::SweepError;
 pub use family::{Family, FAMILY_HARD_LIMIT, FAMILY_LIMIT};
+pub use merge::{merge, merge_into, PartSource};
+pub use part_format::{
+    read_part_bytes, read_part_header, Params, PartHeader, PartWriter, MAX_HEADER_LINE,
+    MAX_ROW_LINE, MAX_SWEEP_TEXT,
+};
 pub use parts::{
-    add_summary, merge, summarize, write_csv, write_header, write_part, write_part_header,
-    write_rows, SummaryLine,
+    add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
 };
 pub use run::BATCH_GAMES;
-pub use shard::{partition, Shard};
+pub use shard::{Shard, MAX_SHARDS};
 
-use sha2::{Digest, Sha256};
+use std::collections::hash_map::{Entry, HashMap};
+
+use part_format::Fingerprint;
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::{Expr, ExprError, Feature};
@@ -203,7 +213,10 @@ impl SweepRow {
 #[derive(Clone, Debug)]
 pub struct Sweep {
     family: Family,
+    /// The games to run: the family's entries, each game once.
     games: Vec<Game>,
+    /// Entries (family indices) naming a game an earlier entry names, with that entry.
+    repeats: Vec<(usize, usize)>,
     space: SweepSpace,
     endings: Vec<Ending>,
     test: Test,
@@ -211,22 +224,24 @@ pub struct Sweep {
 
 impl Sweep {
     /// Parses every game of the family and checks the test against the space, before
-    /// any work.
+    /// any work. An entry that names the same game as an earlier one (equal normalised
+    /// rules: `subtract:2,1` after `subtract:1,2`, `octal:0.70` after `octal:0.7`) is not
+    /// run again; [`Sweep::repeats`] lists them.
     ///
     /// # Errors
-    /// [`SweepError::BadGame`] naming the first spec that is not a game, or a game that is
-    /// not a sum of heaps in a multiset space, and where it came from;
+    /// [`SweepError::BadGame`] naming the first spec that is not a game (or is longer than
+    /// [`MAX_SWEEP_TEXT`] or holds a control character), or a game that is not a sum of
+    /// heaps in a multiset space, and where it came from;
     /// [`SweepError::GameSplitsHeaps`] for a game that splits heaps in a tuple space;
-    /// [`SweepError::Claim`] for a
-    /// claim naming a heap the space lacks; [`Error::CriterionNotForMultisets`] for a
-    /// criterion a multiset space is not compared with; [`Error::Invalid`] for no endings
-    /// or no criteria.
+    /// [`SweepError::Claim`] for a claim naming a heap the space lacks, or with a control
+    /// character; [`Error::CriterionNotForMultisets`] for a criterion a multiset space is
+    /// not compared with; [`Error::Invalid`] for no endings or no criteria.
     pub fn new(family: Family, space: SweepSpace, endings: &[Ending], test: Test) -> Result<Sweep> {
         if endings.is_empty() {
             return Err(Error::Invalid("a sweep needs at least one rule".to_string()));
         }
         check_test(&test, &space)?;
-        let games = family
+        let parsed = family
             .specs()
             .iter()
             .enumerate()
@@ -235,6 +250,7 @@ impl Sweep {
                     origin: family.origin(i),
                     message: e.to_string(),
                 };
+                check_text(spec).map_err(|reason| bad(Error::Invalid(reason)))?;
                 let game = Game::parse(spec).map_err(bad)?;
                 match space.multisets() {
                     // A multiset holds heaps only: no shared resource, no order.
@@ -250,7 +266,14 @@ impl Sweep {
                 Ok(game)
             })
             .collect::<Result<Vec<Game>>>()?;
-        Ok(Sweep { family, games, space, endings: endings.to_vec(), test })
+        let (games, repeats) = once_each(parsed);
+        Ok(Sweep { family, games, repeats, space, endings: endings.to_vec(), test })
+    }
+
+    /// Entries of the family that name a game an earlier entry names, each with that
+    /// entry (indices into [`Family::specs`]), in the family's order.
+    pub fn repeats(&self) -> &[(usize, usize)] {
+        &self.repeats
     }
 
     /// The family.
@@ -273,44 +296,59 @@ impl Sweep {
         self.space.count() * self.endings.len() * self.test.names().len()
     }
 
-    /// Positions a game's run labels, summed over its spaces and endings: the weight by
-    /// which shards are balanced.
-    pub fn estimated_positions(&self, _game: usize) -> u64 {
-        self.space.positions().saturating_mul(self.endings.len() as u64)
-    }
-
-    /// The games of one shard, a contiguous range.
+    /// The games of one shard, a contiguous range ([`Shard::games`]).
     pub fn shard_games(&self, shard: Shard) -> std::ops::Range<usize> {
-        let weights: Vec<u64> = (0..self.games()).map(|i| self.estimated_positions(i)).collect();
-        partition(&weights, shard.count()).swap_remove(shard.index() - 1)
+        shard.games(self.games())
     }
 
-    /// One line naming everything that decides the rows: family, space, rules, test.
-    pub fn describe(&self) -> String {
+    /// The parameters that decide the rows besides the games, as a part's head names them.
+    pub fn params(&self) -> Params {
         let rules: Vec<&str> = self.endings.iter().map(|e| e.name()).collect();
-        format!(
-            "games {}; {}; rules {}; {}",
-            self.family.describe(),
-            self.space.describe(),
-            rules.join(","),
-            self.test.describe()
-        )
+        Params { space: self.space.describe(), rules: rules.join(","), test: self.test.describe() }
     }
 
-    /// A digest of the expanded family, space, rules and test: parts of one sweep share
-    /// it, parts of another do not.
+    /// A digest of the games (each once, as their rows name them), space, rules and
+    /// test: parts of one sweep share it, parts of another do not.
     pub fn fingerprint(&self) -> String {
-        let mut hash = Sha256::new();
-        hash.update(b"nimtab sweep 1\n");
-        for spec in self.family.specs() {
-            hash.update(spec.as_bytes());
-            hash.update(b"\n");
+        let mut fingerprint = Fingerprint::new(&self.params());
+        for game in &self.games {
+            fingerprint.add_game(game.spec());
         }
-        let rules: Vec<&str> = self.endings.iter().map(|e| e.name()).collect();
-        let (space, test) = (self.space.describe(), self.test.describe());
-        let settings = format!("{space}\n{}\n{test}\n", rules.join(","));
-        hash.update(settings.as_bytes());
-        hash.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
+        fingerprint.finish()
+    }
+}
+
+/// The games with each game once (its first entry kept), and the entries dropped, each
+/// with the entry it repeats.
+fn once_each(parsed: Vec<Game>) -> (Vec<Game>, Vec<(usize, usize)>) {
+    let mut first = HashMap::with_capacity(parsed.len());
+    let mut repeats = Vec::new();
+    let mut kept = vec![true; parsed.len()];
+    for (i, game) in parsed.iter().enumerate() {
+        match first.entry(game.identity()) {
+            Entry::Occupied(entry) => {
+                repeats.push((i, *entry.get()));
+                kept[i] = false;
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(i);
+            }
+        }
+    }
+    drop(first);
+    let games = parsed.into_iter().zip(kept).filter_map(|(g, keep)| keep.then_some(g)).collect();
+    (games, repeats)
+}
+
+/// Refuses a spec or claim a part's line could not hold: longer than [`MAX_SWEEP_TEXT`],
+/// or with a control character (rows are plain text, one line each).
+fn check_text(text: &str) -> std::result::Result<(), String> {
+    if text.len() > MAX_SWEEP_TEXT {
+        return Err(format!("longer than {} KiB", MAX_SWEEP_TEXT >> 10));
+    }
+    match text.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!("it holds a control character ({})", c.escape_unicode())),
+        None => Ok(()),
     }
 }
 
@@ -352,6 +390,10 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
             None => Ok(()),
         },
         Test::Claim(expr) => {
+            if let Err(message) = check_text(expr.text()) {
+                let column = expr.text().chars().position(char::is_control).map_or(1, |i| i + 1);
+                return Err(SweepError::Claim(ExprError { column, message }).into());
+            }
             // A sweep computes no whole-position Grundy values (`check --grundy` does).
             if let Some(column) = expr.feature_column(|f| f == Feature::Value) {
                 let message = "grundy is the whole position's Grundy value, which a sweep \

@@ -1,9 +1,13 @@
-//! Shards: `I/N`, and the split of a family into N contiguous ranges of games balanced by
-//! weight (estimated positions), the same on every machine.
+//! Shards: `I/N`, and the games of shard `I`: a contiguous range of the family, computed
+//! from `I`, `N` and the number of games alone, the same on every machine.
 
 use std::ops::Range;
 
-use super::SweepError;
+use super::{SweepError, FAMILY_HARD_LIMIT};
+
+/// The most shards a sweep splits into: a family has at most [`FAMILY_HARD_LIMIT`]
+/// games, so any more shards would only add empty ones.
+pub const MAX_SHARDS: usize = FAMILY_HARD_LIMIT as usize;
 
 /// The `index`-th (1-based) of `count` parts of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,10 +20,15 @@ impl Shard {
     /// Part `index` of `count`.
     ///
     /// # Errors
-    /// [`SweepError::BadShard`] unless `1 <= index <= count`.
+    /// [`SweepError::BadShard`] unless `1 <= index <= count`;
+    /// [`SweepError::TooManyShards`] for `count` above [`MAX_SHARDS`].
     pub fn new(index: usize, count: usize) -> Result<Shard, SweepError> {
         if index == 0 || index > count {
             return Err(SweepError::BadShard { text: format!("{index}/{count}") });
+        }
+        if count > MAX_SHARDS {
+            let text = format!("{index}/{count}");
+            return Err(SweepError::TooManyShards { text, limit: MAX_SHARDS });
         }
         Ok(Shard { index, count })
     }
@@ -27,13 +36,19 @@ impl Shard {
     /// Parses `I/N`.
     ///
     /// # Errors
-    /// [`SweepError::BadShard`] naming the text.
+    /// [`SweepError::BadShard`] naming the text, [`SweepError::TooManyShards`].
     pub fn parse(text: &str) -> Result<Shard, SweepError> {
         let bad = || SweepError::BadShard { text: text.to_string() };
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let index = i.trim().parse().map_err(|_| bad())?;
-        let count = n.trim().parse().map_err(|_| bad())?;
-        Shard::new(index, count).map_err(|_| bad())
+        let index: u128 = i.trim().parse().map_err(|_| bad())?;
+        let count: u128 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        if count > MAX_SHARDS as u128 {
+            return Err(SweepError::TooManyShards { text: text.to_string(), limit: MAX_SHARDS });
+        }
+        Shard::new(index as usize, count as usize)
     }
 
     /// `I`, from 1.
@@ -45,6 +60,28 @@ impl Shard {
     pub fn count(self) -> usize {
         self.count
     }
+
+    /// The games of this shard among `games`: every game of a sweep labels the same
+    /// positions, so shards balance by count. Game `g` belongs to the shard its midpoint
+    /// `(g + 1/2) / games` of the family falls in, so shard sizes differ by at most one
+    /// game; the ranges of shards `1/N..=N/N` cover every game once, in order (some are
+    /// empty when there are more shards than games). Constant time and no allocation,
+    /// whatever `N`.
+    pub fn games(self, games: usize) -> Range<usize> {
+        self.start(self.index - 1, games)..self.start(self.index, games)
+    }
+
+    /// The first game of shard `k` (0-based; `k = N` gives `games`): the least `g` with
+    /// `(2g + 1) N >= 2 games k`.
+    fn start(self, k: usize, games: usize) -> usize {
+        let (k, games, count) = (k as u128, games as u128, self.count as u128);
+        let twice = 2 * games * k;
+        if twice <= count {
+            return 0;
+        }
+        // (2g + 1) N >= 2 G k  <=>  g >= (2 G k - N) / (2 N), rounded up.
+        ((twice - count).div_ceil(2 * count)).min(games) as usize
+    }
 }
 
 impl std::fmt::Display for Shard {
@@ -53,83 +90,73 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// Splits games of the given weights into `count` contiguous ranges of about equal total
-/// weight: a game belongs to the shard its weight's midpoint falls in, so no shard is
-/// heavier than its share by more than one game. Ranges may be empty (more shards than
-/// games); together they cover every game once, in order.
-///
-/// # Panics
-/// If `count` is 0.
-pub fn partition(weights: &[u64], count: usize) -> Vec<Range<usize>> {
-    assert!(count > 0, "at least one shard");
-    // Every game weighs at least 1, so a family of weightless games splits by count.
-    let total: u128 = weights.iter().map(|&w| u128::from(w.max(1))).sum();
-    let mut ranges = Vec::with_capacity(count);
-    let mut start = 0;
-    let mut before: u128 = 0;
-    let mut shard_of = Vec::with_capacity(weights.len());
-    for &w in weights {
-        let w = u128::from(w.max(1));
-        let midpoint2 = 2 * before + w;
-        shard_of.push((midpoint2 * count as u128 / (2 * total)) as usize);
-        before += w;
-    }
-    for shard in 0..count {
-        let end = start + shard_of[start..].iter().take_while(|&&s| s == shard).count();
-        ranges.push(start..end);
-        start = end;
-    }
-    ranges
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ranges(games: usize, count: usize) -> Vec<Range<usize>> {
+        (1..=count).map(|i| Shard::new(i, count).unwrap().games(games)).collect()
+    }
+
+    /// The rule the ranges follow, written out: game `g` in the shard of its midpoint.
+    fn by_midpoints(games: usize, count: usize) -> Vec<Range<usize>> {
+        let shard_of = |g: usize| (2 * g + 1) * count / (2 * games);
+        let mut out = Vec::new();
+        let mut start = 0;
+        for k in 0..count {
+            let end = start + (start..games).take_while(|&g| shard_of(g) == k).count();
+            out.push(start..end);
+            start = end;
+        }
+        out
+    }
 
     #[test]
     fn shards_parse_and_refuse_by_value() {
         assert_eq!(Shard::parse("2/3").unwrap(), Shard::new(2, 3).unwrap());
         assert_eq!(Shard::parse("2/3").unwrap().to_string(), "2/3");
-        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2"] {
+        for bad in
+            ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/99999999999999999999999999999999999999999"]
+        {
             let err = Shard::parse(bad).unwrap_err();
             assert_eq!(err.to_string(), format!("shard '{bad}' must be I/N with 1 <= I <= N"));
         }
+        for many in ["1/4194305", "1/18446744073709551615", "4294967297/4294967297"] {
+            let err = Shard::parse(many).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("shard '{many}': ")), "{err}");
+        }
+        assert_eq!(Shard::parse("4194304/4194304").unwrap().count(), MAX_SHARDS);
     }
 
     #[test]
-    fn equal_weights_split_by_count_in_order() {
-        let ranges = partition(&[5; 10], 3);
-        assert_eq!(ranges, vec![0..3, 3..7, 7..10]);
-        assert_eq!(partition(&[5; 63], 3), vec![0..21, 21..42, 42..63]);
-        assert_eq!(partition(&[1; 2], 4), vec![0..0, 0..1, 1..1, 1..2]);
-        assert_eq!(partition(&[7; 4], 1), vec![0..4]);
+    fn equal_games_split_by_count_in_order() {
+        assert_eq!(ranges(10, 3), vec![0..3, 3..7, 7..10]);
+        assert_eq!(ranges(63, 3), vec![0..21, 21..42, 42..63]);
+        assert_eq!(ranges(2, 4), vec![0..0, 0..1, 1..1, 1..2]);
+        assert_eq!(ranges(4, 1), vec![0..4]);
+        assert_eq!(ranges(0, 2), vec![0..0, 0..0]);
     }
 
     #[test]
-    fn unequal_weights_balance_positions_not_counts() {
-        // One heavy game and nine light ones: the heavy one gets a shard of its own.
-        let mut weights = vec![90];
-        weights.extend([10; 9]);
-        assert_eq!(partition(&weights, 2), vec![0..1, 1..10]);
-        let weights = [1, 1, 1, 1, 1, 1, 100, 1, 1, 1];
-        let ranges = partition(&weights, 3);
-        assert_eq!(ranges, vec![0..6, 6..7, 7..10]);
-    }
-
-    #[test]
-    fn every_game_is_in_exactly_one_shard() {
-        let weights: Vec<u64> = (0..200u64).map(|i| (i * 7919) % 97).collect();
-        for count in 1..=12 {
-            let ranges = partition(&weights, count);
-            assert_eq!(ranges.len(), count);
-            let covered: Vec<usize> = ranges.iter().flat_map(Clone::clone).collect();
-            assert_eq!(covered, (0..200).collect::<Vec<_>>());
-            let total: u64 = weights.iter().map(|&w| w.max(1)).sum();
-            let heaviest = weights.iter().max().copied().unwrap();
-            for r in &ranges {
-                let load: u64 = weights[r.clone()].iter().map(|&w| w.max(1)).sum();
-                assert!(load <= total / count as u64 + heaviest, "{count}: {r:?} weighs {load}");
+    fn every_game_is_in_exactly_one_shard_by_its_midpoint() {
+        for games in 1..=40 {
+            for count in 1..=45 {
+                let got = ranges(games, count);
+                assert_eq!(got, by_midpoints(games, count), "{games} games, {count} shards");
+                let covered: Vec<usize> = got.iter().flat_map(Clone::clone).collect();
+                assert_eq!(covered, (0..games).collect::<Vec<_>>());
+                let sizes: Vec<usize> = got.iter().map(ExactSizeIterator::len).collect();
+                let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                assert!(hi - lo <= 1, "{games} games, {count} shards: {sizes:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_largest_shard_counts_cost_nothing() {
+        let last = Shard::new(MAX_SHARDS, MAX_SHARDS).unwrap();
+        assert_eq!(last.games(FAMILY_HARD_LIMIT as usize), MAX_SHARDS - 1..MAX_SHARDS);
+        assert_eq!(last.games(3), 3..3);
+        assert_eq!(Shard::new(1, MAX_SHARDS).unwrap().games(3), 0..0);
     }
 }

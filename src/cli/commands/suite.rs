@@ -20,6 +20,7 @@ use nimtab::suite::{
 use nimtab::{Engine, Space};
 
 use crate::cli::commands::suite_takebreak;
+use crate::cli::input::{self, Stdin};
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -205,6 +206,7 @@ fn bench_section(path: &Path) -> anyhow::Result<Option<Section>> {
         return Ok(None);
     }
     let cannot_read = || format!("--bench {}: cannot read it as text", path.display());
+    input::refuse_waiting(path, "--bench", Stdin::NotTaken)?;
     let file = std::fs::File::open(path).with_context(cannot_read)?;
     // Read one byte past the limit to know whether there is more (a device like
     // /dev/zero never ends).

@@ -7,13 +7,14 @@ use anyhow::Context;
 use nimtab::analysis::expr::Expr;
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::sweep::{
-    add_summary, summarize, write_header, write_part_header, write_rows, Family, Shard,
-    SummaryLine, Sweep, SweepRow, SweepSpace, Test,
+    add_summary, summarize, write_header, write_rows, Family, PartWriter, Shard, SummaryLine,
+    Sweep, SweepRow, SweepSpace, Test,
 };
 use nimtab::{Criterion, Error, Game, Mode};
 
 use crate::cli::args::{RulesArg, SizeArgs};
 use crate::cli::commands::check::expression_error;
+use crate::cli::input::{self, Stdin};
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -25,7 +26,8 @@ pub struct Args {
     /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7.
     #[arg(long, value_name = "FAMILY", required_unless_present = "games_file")]
     games: Option<String>,
-    /// A file of game specs or patterns, one per line ('#' starts a comment).
+    /// A file of game specs or patterns, one per line ('#' starts a comment); - or
+    /// /dev/stdin reads standard input. At most 64 MiB.
     #[arg(long = "games-file", value_name = "FILE", conflicts_with = "games")]
     games_file: Option<PathBuf>,
     #[command(flatten)]
@@ -48,8 +50,8 @@ pub struct Args {
         conflicts_with = "criteria"
     )]
     claim_p: Option<String>,
-    /// Run only part I of N (balanced by estimated positions) and write it as a part for
-    /// `nimtab merge`.
+    /// Run only part I of N (contiguous ranges of games of equal size; N at most
+    /// 4194304) and write it as a part for `nimtab merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
     /// Output CSV file (default: stdout).
@@ -88,6 +90,10 @@ impl SweepSpaceArgs {
     }
 }
 
+/// The largest games file read: 64 MiB holds every game a family may have (4,194,304)
+/// at 16 bytes a line, and bounds what an endless input (`yes nim`) makes nimtab read.
+const MAX_GAMES_FILE: u64 = 64 << 20;
+
 fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text).map_err(|e| format!("--shard: {e}"))
 }
@@ -114,8 +120,11 @@ impl Config {
         let target = Target::new(a.out.as_deref())?;
         let family = match (&a.games, &a.games_file) {
             (_, Some(path)) => {
-                let contents = std::fs::read_to_string(path)
-                    .with_context(|| format!("--games-file {}: cannot read it", path.display()))?;
+                let bytes =
+                    input::read_bounded(path, "--games-file", Stdin::Taken, MAX_GAMES_FILE)?;
+                let contents = String::from_utf8(bytes).ok().with_context(|| {
+                    format!("--games-file {}: it is not text (not UTF-8)", path.display())
+                })?;
                 Family::from_lines(&path.display().to_string(), &contents, a.force)
                     .map_err(Error::from)?
             }
@@ -166,6 +175,9 @@ impl Totals {
 /// Runs `nimtab sweep`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
+    if !global.quiet {
+        note_repeats(&config.sweep);
+    }
     let totals = write_rows_in_batches(&config, global)?;
     let summary = summary_text(&totals.lines);
     // The CSV has stdout: the summary is a note then.
@@ -197,22 +209,32 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
     // The library's error, kept typed while the writer only carries an I/O error.
     let mut failure: Option<nimtab::Error> = None;
     let written = output::write_to(&config.target, |w| {
-        match config.shard {
-            Some(shard) => write_part_header(w, sweep, shard)?,
-            None => write_header(w)?,
-        }
+        let mut part = match config.shard {
+            Some(shard) => Some(PartWriter::start(w, sweep, shard)?),
+            None => {
+                write_header(w)?;
+                None
+            }
+        };
         let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
-            write_rows(w, &rows)?;
+            match &mut part {
+                Some(part) => part.rows(w, &rows)?,
+                None => write_rows(w, &rows)?,
+            }
             totals.add(&rows);
             Ok(())
         });
         match run {
-            Ok(()) => Ok(()),
-            Err(Error::Io(e)) => Err(e),
+            Ok(()) => {}
+            Err(Error::Io(e)) => return Err(e),
             Err(e) => {
                 failure = Some(e);
-                Err(std::io::Error::other("the sweep stopped"))
+                return Err(std::io::Error::other("the sweep stopped"));
             }
+        }
+        match part {
+            Some(part) => part.finish(w),
+            None => Ok(()),
         }
     });
     bar.finish();
@@ -238,6 +260,29 @@ fn summary_text(lines: &[SummaryLine]) -> String {
         ]);
     }
     table.render()
+}
+
+/// Notes, on one line, the family's entries that name a game listed before them, which
+/// run once (the first five pairs, and how many more).
+fn note_repeats(sweep: &Sweep) {
+    let repeats = sweep.repeats();
+    if repeats.is_empty() {
+        return;
+    }
+    let family = sweep.family();
+    let entry = |i: usize| format!("{} ({})", family.specs()[i], family.origin(i));
+    let mut pairs: Vec<String> = repeats
+        .iter()
+        .take(5)
+        .map(|&(repeat, first)| format!("{} is {}", entry(repeat), entry(first)))
+        .collect();
+    if repeats.len() > pairs.len() {
+        pairs.push(format!("and {} more", repeats.len() - pairs.len()));
+    }
+    output::note(&format!(
+        "nimtab: the same game listed twice runs once, under its first spelling: {}",
+        pairs.join("; ")
+    ));
 }
 
 /// Notes the failed theorems (the first ten, and how many more).

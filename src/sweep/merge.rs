@@ -1,0 +1,202 @@
+//! The merge of a sharded sweep's parts: every part checked against the sweep's own list
+//! of jobs (its games in order, and per game every space, rule and criterion or claim)
+//! and against its digest, then the rows written in shard order. The result is the bytes
+//! of the unsharded run, or a refusal naming the part and the line.
+
+use std::io::{self, BufRead, Write};
+
+use super::part_format::{read_part_header, Fingerprint, Params, PartHeader};
+use super::part_rows::{jobs, Job, PartRows};
+use super::parts::write_header;
+use super::SweepError;
+use crate::error::Result;
+
+/// Where one part's bytes come from: opened once per pass over the parts, each time
+/// from its first byte.
+pub trait PartSource {
+    /// The part's name in messages.
+    fn name(&self) -> &str;
+    /// The part's bytes from the start.
+    ///
+    /// # Errors
+    /// The I/O error of opening it.
+    fn open(&self) -> io::Result<Box<dyn BufRead + '_>>;
+}
+
+impl PartSource for (String, Vec<u8>) {
+    fn name(&self) -> &str {
+        &self.0
+    }
+
+    fn open(&self) -> io::Result<Box<dyn BufRead + '_>> {
+        Ok(Box::new(&self.1[..]))
+    }
+}
+
+/// Merges parts given as `(name, bytes)` in any order into the bytes the unsharded sweep
+/// writes.
+///
+/// # Errors
+/// As [`merge_into`].
+pub fn merge(parts: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
+    let sources: Vec<&dyn PartSource> = parts.iter().map(|p| p as &dyn PartSource).collect();
+    let mut out = Vec::new();
+    merge_into(&sources, &mut out)?;
+    Ok(out)
+}
+
+/// Merges the parts, in any order, into `out`: first every part is read and checked in
+/// full, then read again and written, so nothing reaches `out` from parts that are not
+/// all sound.
+///
+/// # Errors
+/// [`SweepError::NoParts`]; [`SweepError::NotAPart`] and [`SweepError::PartLine`]
+/// (naming the part and the line) for a part whose head, rows or last line are not what
+/// the sweep writes; [`SweepError::ForeignPart`], [`SweepError::DuplicatePart`],
+/// [`SweepError::MissingPart`]; [`SweepError::FingerprintMismatch`] when the games of the
+/// rows are not the sweep's; [`SweepError::CannotReadPart`]; the I/O error of `out`.
+pub fn merge_into(sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()> {
+    let heads = sources
+        .iter()
+        .map(|source| {
+            let mut input = source.open().map_err(|e| cannot_read(source.name(), &e))?;
+            read_part_header(source.name(), &mut input)
+        })
+        .collect::<std::result::Result<Vec<PartHeader>, SweepError>>()?;
+    let plan = Plan::new(&heads)?;
+    plan.pass(sources, &mut io::sink())?;
+    write_header(out)?;
+    plan.pass(sources, out)
+}
+
+pub(super) fn cannot_read(name: &str, e: &io::Error) -> SweepError {
+    SweepError::CannotReadPart { part: name.to_string(), reason: e.to_string() }
+}
+
+/// The parts in shard order, the jobs of one game and what the rows must add up to.
+struct Plan<'a> {
+    heads: &'a [PartHeader],
+    /// Indices of `heads` (and of the sources) in shard order.
+    order: Vec<usize>,
+    jobs: Vec<Job>,
+}
+
+impl<'a> Plan<'a> {
+    /// Checks that the heads belong to one sweep, cover its shards once each, and
+    /// announce the games and rows the sweep's parameters give.
+    fn new(heads: &'a [PartHeader]) -> std::result::Result<Plan<'a>, SweepError> {
+        let first = heads.first().ok_or(SweepError::NoParts)?;
+        for head in heads {
+            let same_sweep = head.fingerprint == first.fingerprint
+                && head.shard.count() == first.shard.count()
+                && head.total_games == first.total_games;
+            if !same_sweep {
+                return Err(SweepError::ForeignPart {
+                    part: head.name.clone(),
+                    shard: head.shard.to_string(),
+                    sweep: head.fingerprint.clone(),
+                    expected: format!("{} in {} parts", first.fingerprint, first.shard.count()),
+                    first: first.name.clone(),
+                });
+            }
+            if let Some(line) = differing_param(&head.params, &first.params) {
+                let reason = format!("it differs from line {line} of {}", first.name);
+                return Err(part_line(head, line, reason));
+            }
+        }
+        let jobs = jobs(&first.params).map_err(|(line, reason)| part_line(first, line, reason))?;
+        let mut order: Vec<usize> = (0..heads.len()).collect();
+        order.sort_by_key(|&i| heads[i].shard.index());
+        let sorted: Vec<&PartHeader> = order.iter().map(|&i| &heads[i]).collect();
+        for pair in sorted.windows(2) {
+            if pair[0].shard == pair[1].shard {
+                return Err(SweepError::DuplicatePart {
+                    shard: pair[0].shard.to_string(),
+                    first: pair[0].name.clone(),
+                    second: pair[1].name.clone(),
+                });
+            }
+        }
+        let count = first.shard.count();
+        if sorted.len() != count {
+            let missing = sorted.iter().zip(1..).find(|(h, i)| h.shard.index() != *i);
+            let index = missing.map_or(sorted.len() + 1, |(_, i)| i);
+            return Err(SweepError::MissingPart {
+                shard: format!("{index}/{count}"),
+                sweep: first.fingerprint.clone(),
+            });
+        }
+        for head in &sorted {
+            check_announced(head, jobs.len() as u64)?;
+        }
+        Ok(Plan { heads, order, jobs })
+    }
+
+    /// Reads every part in shard order, checks each row against its job and each part's
+    /// last line against its rows, writes the rows to `out`, and checks the games of the
+    /// rows against the sweep's fingerprint.
+    fn pass(&self, sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()> {
+        let first = &self.heads[0];
+        let mut fingerprint = Fingerprint::new(&first.params);
+        for &i in &self.order {
+            let (head, source) = (&self.heads[i], sources[i]);
+            let mut input = source.open().map_err(|e| cannot_read(&head.name, &e))?;
+            let again = read_part_header(&head.name, &mut input)?;
+            if again.fingerprint != head.fingerprint || again.shard != head.shard {
+                let reason = "the part changed while it was being merged".to_string();
+                return Err(part_line(head, 1, reason).into());
+            }
+            PartRows::new(head, &self.jobs).check(&mut input, &mut fingerprint, out)?;
+        }
+        let found = fingerprint.finish();
+        if found != first.fingerprint {
+            return Err(SweepError::FingerprintMismatch {
+                sweep: first.fingerprint.clone(),
+                found,
+                parts: self.order.len(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn part_line(head: &PartHeader, line: u64, reason: String) -> SweepError {
+    SweepError::PartLine { part: head.name.clone(), line, reason }
+}
+
+/// The line (3, 4 or 5) where two parts' parameters differ.
+fn differing_param(a: &Params, b: &Params) -> Option<u64> {
+    if a.space != b.space {
+        Some(3)
+    } else if a.rules != b.rules {
+        Some(4)
+    } else if a.test != b.test {
+        Some(5)
+    } else {
+        None
+    }
+}
+
+/// Checks that a head announces the games its shard has in a sweep of its size, and
+/// the rows those games have.
+fn check_announced(head: &PartHeader, per_game: u64) -> std::result::Result<(), SweepError> {
+    let games = head.shard.games(head.total_games);
+    if head.games != games {
+        let reason = format!(
+            "it announces games {}..{}, but part {} of a sweep of {} games holds games {}..{}",
+            head.games.start, head.games.end, head.shard, head.total_games, games.start, games.end
+        );
+        return Err(part_line(head, 1, reason));
+    }
+    let rows = games.len() as u64 * per_game;
+    if head.rows != rows {
+        let reason = format!(
+            "it announces {} rows, but its {} games have {rows} ({per_game} each)",
+            head.rows,
+            games.len()
+        );
+        return Err(part_line(head, 1, reason));
+    }
+    Ok(())
+}
