@@ -74,6 +74,7 @@ mod error;
 pub mod export;
 pub mod host;
 mod model;
+pub mod quotient;
 mod random;
 pub mod suite;
 pub mod suite_takebreak;
