@@ -18,6 +18,7 @@ mod multiset;
 mod play;
 mod plot;
 mod probe;
+mod quotient;
 mod solve;
 mod split;
 mod suite;

@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use nimtab::quotient::json::write_json;
 use nimtab::quotient::summary::write_summary;
 use nimtab::quotient::{
     check_against_tables, compute, Play, QuotientConfig, QuotientError, QuotientProgress,
     DEFAULT_MAX_ORDER,
 };
-use nimtab::{Progress, Spaced};
+use nimtab::{MultisetEngine, MultisetSpace, Progress, Spaced, MAX_TOTAL};
 
 use crate::cli::args::GameArg;
 use crate::cli::output::{self, Target};
@@ -80,6 +80,16 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         target: Target::new(a.out.as_deref())?,
     };
     let game = a.game.game()?;
+    if let Some(total) = config.check {
+        // Refused before the work, not after the summary is out.
+        if total > u64::from(MAX_TOTAL) {
+            bail!("--check {total} is above the largest total, {MAX_TOTAL}");
+        }
+        let space = MultisetSpace::new(total).context("--check")?;
+        let engine =
+            MultisetEngine::builder(&game, space).memory_limit(global.memory_limit).build();
+        engine.ensure_fits(1).context("--check")?;
+    }
     let bar = Bar::counting("quotient", u64::from(a.max_heap), "heaps", global.quiet);
     let progress = HeapProgress { bar: &bar, game: game.spec().to_string() };
     let computed = compute(&game, &config.quotient, &progress);
