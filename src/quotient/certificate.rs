@@ -50,12 +50,13 @@ pub(crate) fn certify(claim: &Claim<'_>) -> Result<(), String> {
     if claim.p[0] != (claim.play == Play::Normal) {
         return Err("the empty position's class has the wrong outcome".into());
     }
-    let active: Vec<u32> =
-        (1..claim.options.len() as u32).filter(|&h| !claim.options[h as usize].is_empty()).collect();
-    check_generated(claim)?;
-    check_reduced(claim)?;
+    let active: Vec<u32> = (1..claim.options.len() as u32)
+        .filter(|&h| !claim.options[h as usize].is_empty())
+        .collect();
     check_p_part(claim, &active)?;
-    check_n_part(claim, &active)
+    check_n_part(claim, &active)?;
+    check_generated(claim)?;
+    check_reduced(claim)
 }
 
 fn check_generated(claim: &Claim<'_>) -> Result<(), String> {
@@ -190,5 +191,59 @@ fn successors(
                 queue.push_back((z, next));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+    use crate::model::game::Game;
+    use crate::quotient::heaps::all_options;
+    use crate::quotient::{compute, QuotientConfig};
+
+    fn claim_holds(
+        spec: &str,
+        max_heap: u32,
+        edit: impl Fn(&mut Vec<u32>, &mut Vec<bool>, &mut Vec<u32>),
+    ) -> Result<(), String> {
+        let game = Game::parse(spec).unwrap();
+        let q = compute(&game, &QuotientConfig::new(max_heap), &NoProgress).unwrap();
+        let order = q.order();
+        let mut product: Vec<u32> = (0..order as u32)
+            .flat_map(|x| (0..order as u32).map(move |y| (x, y)))
+            .map(|(x, y)| q.product(x, y))
+            .collect();
+        let mut p: Vec<bool> = (0..order as u32).map(|x| q.is_p_element(x)).collect();
+        let mut phi = q.phi_all().to_vec();
+        edit(&mut product, &mut p, &mut phi);
+        let options = all_options(&game, max_heap);
+        let claim = Claim {
+            order,
+            product: &product,
+            p: &p,
+            phi: &phi,
+            options: &options,
+            play: Play::Misere,
+        };
+        certify(&claim)
+    }
+
+    #[test]
+    fn the_certificate_holds_for_computed_quotients_and_fails_for_edited_ones() {
+        assert_eq!(claim_holds("octal:0.77", 12, |_, _, _| {}), Ok(()));
+        // Nim up to 2: a P-portion without b^2 (element 4) misses (2 2).
+        let err = claim_holds("nim", 2, |_, p, _| p[4] = false).unwrap_err();
+        assert!(err.contains("predicted N"), "{err}");
+        // A P-portion with the identity: the empty position is N.
+        assert!(claim_holds("nim", 2, |_, p, _| p[0] = true).is_err());
+        // Heap 2 pretending to be heap 1: not generated, and (2) is predicted P wrongly.
+        assert!(claim_holds("nim", 2, |_, _, phi| phi[2] = 1).is_err());
+        // Two copies of the trivial group glued in: elements that cannot be told apart.
+        let err = claim_holds("nim", 1, |product, p, _| {
+            *product = vec![0, 1, 2, 3, 1, 0, 3, 2, 2, 3, 0, 1, 3, 2, 1, 0];
+            *p = vec![false, true, false, true];
+        });
+        assert!(err.is_err());
     }
 }

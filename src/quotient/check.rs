@@ -92,7 +92,8 @@ fn least_p_failure(
             if !p[monoid.apply(x, h) as usize] {
                 continue;
             }
-            let fails = options.options[h as usize].iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
+            let fails =
+                options.options[h as usize].iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
             let key = key.plus(h);
             if fails && best.is_none_or(|(k, _, _)| key < k) {
                 best = Some((key, x, h));
@@ -151,7 +152,8 @@ pub(crate) fn check(
         if dominated {
             continue;
         }
-        minimal[y as usize].retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
+        minimal[y as usize]
+            .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
         minimal[y as usize].push(s);
         if s != 0 && !p[y as usize] && !bits::meets(set, &p_bits) {
             return Verdict::Fails(Failure { key, counts: state_counts(&states, s, max_heap) });

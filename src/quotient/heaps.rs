@@ -78,7 +78,6 @@ impl PartialOrd for Key {
 /// A position as the count of heaps of each size (`counts[h]`, `h = 0..=max_heap`).
 pub(crate) type Counts = Vec<u32>;
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

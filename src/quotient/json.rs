@@ -34,9 +34,8 @@ fn list(values: impl Iterator<Item = String>) -> String {
 /// Any error of `out`.
 pub fn write_json(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     let order = q.order() as u32;
-    let rows: Vec<String> = (0..order)
-        .map(|x| list((0..order).map(|y| q.product(x, y).to_string())))
-        .collect();
+    let rows: Vec<String> =
+        (0..order).map(|x| list((0..order).map(|y| q.product(x, y).to_string()))).collect();
     let period = match q.period() {
         Some(p) => format!("{{\"preperiod\":{},\"period\":{}}}", p.preperiod, p.period),
         None => "null".to_string(),

@@ -133,6 +133,20 @@ pub enum QuotientError {
         /// The bound.
         limit: usize,
     },
+    /// A candidate monoid (before reduction) outgrew its bound: no quotient was found
+    /// within the order bound, though its own order is not known.
+    #[error(
+        "the search for the quotient at heap {heap} needs a candidate monoid of {size} elements, \
+         more than {limit}; raise the order bound or lower the largest heap"
+    )]
+    CandidateTooLarge {
+        /// The heap being added.
+        heap: u32,
+        /// The smallest candidate that would have been needed.
+        size: usize,
+        /// The bound on candidates, from the order bound.
+        limit: usize,
+    },
     /// The proof that a candidate is right needed more memory than allowed.
     #[error("checking the quotient at heap {heap} needs more than 1 GiB of state sets")]
     CheckTooLarge {
@@ -312,9 +326,8 @@ fn assemble(game: &Game, config: &QuotientConfig, solved: &solver::Solved) -> Qu
         }
     }
     let p: Vec<bool> = by_number.iter().map(|&x| solved.p[x as usize]).collect();
-    let phi: Vec<u32> = (0..=config.max_heap)
-        .map(|h| presentation.renumber[monoid.apply(0, h) as usize])
-        .collect();
+    let phi: Vec<u32> =
+        (0..=config.max_heap).map(|h| presentation.renumber[monoid.apply(0, h) as usize]).collect();
     let elements = presentation.words.iter().map(word_text).collect();
     let relations =
         presentation.relations.iter().map(|(u, v)| (word_text(u), word_text(v))).collect();

@@ -135,8 +135,7 @@ impl HeapMonoid {
     /// identity. Elements are `base + |base| * (e1 + len1 * (e2 + …))`.
     pub fn with_cycles(&self, max_heap: u32, cycles: &[Cycle]) -> HeapMonoid {
         let freed = |h: u32| cycles.iter().position(|c| c.heap == h);
-        let kept: Vec<u32> =
-            (1..=self.max_heap()).filter(|&h| freed(h).is_none()).collect();
+        let kept: Vec<u32> = (1..=self.max_heap()).filter(|&h| freed(h).is_none()).collect();
         let base = self.submonoid(&kept);
         let mut base_index = vec![u32::MAX; self.size];
         for (i, &x) in base.iter().enumerate() {

@@ -82,7 +82,8 @@ pub(crate) fn present(monoid: &HeapMonoid) -> Presentation {
     for (i, &x) in order.iter().enumerate() {
         renumber[x as usize] = i as u32;
     }
-    let words: Vec<Word> = order.iter().map(|&x| best[x as usize].clone().unwrap_or(Word(Vec::new()))).collect();
+    let words: Vec<Word> =
+        order.iter().map(|&x| best[x as usize].clone().unwrap_or(Word(Vec::new()))).collect();
     let relations = relations(monoid, &generator_heaps, &order, &words, &renumber);
     Presentation { generator_heaps, words, renumber, relations }
 }

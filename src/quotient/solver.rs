@@ -57,10 +57,7 @@ pub(crate) fn solve(
     let mut solver = Solver {
         all: all_options(game, config.max_heap),
         config,
-        solved: Solved {
-            monoid: HeapMonoid::trivial(0),
-            p: vec![config.play == Play::Normal],
-        },
+        solved: Solved { monoid: HeapMonoid::trivial(0), p: vec![config.play == Play::Normal] },
         lower_bounds: vec![Vec::new()],
     };
     for h in 1..=config.max_heap {
@@ -131,9 +128,10 @@ impl Solver<'_> {
         };
         let candidates: Vec<usize> =
             (0..q.size).filter(|&x| p[x] == heap_is_p && compatible(x)).collect();
-        let quick = candidates.iter().copied().find(|&x| {
-            self.lower_bounds[x].iter().any(|lower| bits::is_subset(lower, &classes))
-        });
+        let quick = candidates
+            .iter()
+            .copied()
+            .find(|&x| self.lower_bounds[x].iter().any(|lower| bits::is_subset(lower, &classes)));
         if let Some(x) = quick {
             return Ok(Some((q.with_heap_as(Some(&words[x])), None)));
         }
@@ -154,8 +152,13 @@ impl Solver<'_> {
         let candidate = self.solved.monoid.with_cycles(h, &[first]);
         let mut trial = self.marked_and_reduced(&candidate, h);
         loop {
-            let verdict =
-                check(&trial.monoid, &trial.p, self.options(h), self.config.play, state_limit(trial.monoid.size));
+            let verdict = check(
+                &trial.monoid,
+                &trial.p,
+                self.options(h),
+                self.config.play,
+                state_limit(trial.monoid.size),
+            );
             match verdict {
                 Verdict::Holds(lower_bounds) => {
                     self.solved = trial;
@@ -180,26 +183,21 @@ impl Solver<'_> {
     fn refine(&self, trial: &Solved, failure: &Failure, h: u32) -> Result<Solved, QuotientError> {
         let counts = &failure.counts;
         let want = !trial.p[trial.monoid.element_of(counts) as usize];
-        let involved: Vec<u32> =
-            (1..=h).filter(|&g| counts[g as usize] > 0).collect();
+        let involved: Vec<u32> = (1..=h).filter(|&g| counts[g as usize] > 0).collect();
         let cycles: Vec<Cycle> = involved
             .iter()
             .map(|&g| {
                 let (index, period) = trial.monoid.cycle_of(g);
-                Cycle {
-                    heap: g,
-                    index: index.max(counts[g as usize] + 1),
-                    period: lcm(period, 2),
-                }
+                Cycle { heap: g, index: index.max(counts[g as usize] + 1), period: lcm(period, 2) }
             })
             .collect();
         let limit = self.candidate_limit();
-        let mut largest = 0;
+        let mut smallest_refused = usize::MAX;
         for subset in subsets(cycles.len()) {
             let chosen: Vec<Cycle> = subset.iter().map(|&i| cycles[i]).collect();
             let size = candidate_size(&trial.monoid, &chosen);
             if size > limit {
-                largest = largest.max(size);
+                smallest_refused = smallest_refused.min(size);
                 continue;
             }
             let candidate = trial.monoid.with_cycles(h, &chosen);
@@ -209,12 +207,12 @@ impl Solver<'_> {
                 return Ok(Solved { monoid, p });
             }
         }
-        Err(QuotientError::GrewPastLimit { heap: h, order: largest, limit: self.config.max_order })
+        Err(QuotientError::CandidateTooLarge { heap: h, size: smallest_refused, limit })
     }
 
     /// The most elements a candidate may have before reduction.
     fn candidate_limit(&self) -> usize {
-        self.config.max_order.saturating_mul(4).max(1024)
+        self.config.max_order.saturating_mul(4).max(16384)
     }
 }
 
@@ -249,9 +247,8 @@ fn subsets(n: usize) -> Vec<Vec<usize>> {
     if n > 12 {
         return vec![(0..n).collect()];
     }
-    let mut all: Vec<Vec<usize>> = (1u32..1 << n)
-        .map(|mask| (0..n).filter(|&i| mask >> i & 1 == 1).collect())
-        .collect();
+    let mut all: Vec<Vec<usize>> =
+        (1u32..1 << n).map(|mask| (0..n).filter(|&i| mask >> i & 1 == 1).collect()).collect();
     all.sort_by(|a: &Vec<usize>, b| a.len().cmp(&b.len()).then(a.cmp(b)));
     all
 }

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use nimtab::quotient::{check_against_tables, compute, Play, Quotient, QuotientConfig, QuotientError};
+use nimtab::quotient::{
+    check_against_tables, compute, Play, Quotient, QuotientConfig, QuotientError,
+};
 use nimtab::{Game, NoProgress};
 use proptest::prelude::*;
 
@@ -83,7 +85,8 @@ fn kayles_is_certified_periodic_from_heap_200() {
 
 #[test]
 fn quotients_with_two_p_elements_have_order_two_to_the_n_plus_two_or_four() {
-    for (spec, max_heap) in [("octal:0.75", 20), ("octal:0.31", 20), ("octal:0.56", 40), ("nim", 9)] {
+    for (spec, max_heap) in [("octal:0.75", 20), ("octal:0.31", 20), ("octal:0.56", 40), ("nim", 9)]
+    {
         let q = quotient(spec, max_heap);
         if q.p_portion().len() == 2 {
             let n = q.order();
@@ -104,10 +107,8 @@ fn assert_brute_force_classes(spec: &str, max_heap: u32, small: u32, limit: u32)
     let mut profiles: HashMap<Vec<bool>, u32> = HashMap::new();
     let mut class_of_profile: HashMap<u32, Vec<bool>> = HashMap::new();
     for x in &xs {
-        let profile: Vec<bool> = zs
-            .iter()
-            .map(|z| reference.is_p(&[x.as_slice(), z.as_slice()].concat()))
-            .collect();
+        let profile: Vec<bool> =
+            zs.iter().map(|z| reference.is_p(&[x.as_slice(), z.as_slice()].concat())).collect();
         let class = q.element_of(x).unwrap();
         if let Some(seen) = class_of_profile.get(&class) {
             assert_eq!(*seen, profile, "{spec}: one class, distinguishable: {x:?}");
@@ -145,7 +146,9 @@ fn every_kind_of_sum_agrees_with_the_multiset_tables() {
 
 #[test]
 fn normal_play_gives_the_group_of_grundy_values() {
-    for (spec, max_heap) in [("nim", 5), ("octal:0.77", 20), ("octal:0.07", 20), ("subtract:1,3,4", 12)] {
+    for (spec, max_heap) in
+        [("nim", 5), ("octal:0.77", 20), ("octal:0.07", 20), ("subtract:1,3,4", 12)]
+    {
         let game = Game::parse(spec).unwrap();
         let config = QuotientConfig { play: Play::Normal, ..QuotientConfig::new(max_heap) };
         let q = compute(&game, &config, &NoProgress).unwrap();
@@ -231,14 +234,26 @@ fn json_has_the_documented_top_level_in_order() {
         .collect();
     assert_eq!(
         keys,
-        ["game", "max_heap", "order", "identity", "elements", "product", "p_portion", "phi",
-         "presentation", "tame", "period"]
+        [
+            "game",
+            "max_heap",
+            "order",
+            "identity",
+            "elements",
+            "product",
+            "p_portion",
+            "phi",
+            "presentation",
+            "tame",
+            "period"
+        ]
     );
     assert!(out.stdout.contains("\"elements\":[\"1\",\"a\",\"b\",\"ab\",\"b^2\",\"ab^2\"],"));
     assert!(out.stdout.contains("\"p_portion\":[1,4],"));
     assert!(out.stdout.contains("[2,3,4,5,2,3]"), "row of b");
     assert!(out.stdout.contains("\"period\":null"));
-    let periodic = run(&["quotient", "--game", "octal:0.75", "--max-heap", "30", "--format", "json"]);
+    let periodic =
+        run(&["quotient", "--game", "octal:0.75", "--max-heap", "30", "--format", "json"]);
     assert!(periodic.stdout.contains("\"period\":{\"preperiod\":8,\"period\":2}"));
 }
 

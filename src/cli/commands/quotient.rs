@@ -104,6 +104,16 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             ));
             return Ok(Outcome::ClaimFailed);
         }
+        Err(QuotientError::CandidateTooLarge { heap, size, limit }) => {
+            output::note(&format!(
+                "nimtab: no quotient of {} within --max-order {} found at heap {heap}: the \
+                 search needs a candidate monoid of {size} elements, more than {limit}; raise \
+                 --max-order or lower --max-heap",
+                game.spec(),
+                config.quotient.max_order
+            ));
+            return Ok(Outcome::ClaimFailed);
+        }
         Err(err @ (QuotientError::MaxHeap { .. } | QuotientError::MaxOrder { .. })) => {
             let flag = if matches!(err, QuotientError::MaxHeap { .. }) {
                 "--max-heap"
