@@ -239,11 +239,18 @@ mod tests {
         assert!(claim_holds("nim", 2, |_, p, _| p[0] = true).is_err());
         // Heap 2 pretending to be heap 1: not generated, and (2) is predicted P wrongly.
         assert!(claim_holds("nim", 2, |_, _, phi| phi[2] = 1).is_err());
-        // Two copies of the trivial group glued in: elements that cannot be told apart.
-        let err = claim_holds("nim", 1, |product, p, _| {
-            *product = vec![0, 1, 2, 3, 1, 0, 3, 2, 2, 3, 0, 1, 3, 2, 1, 0];
-            *p = vec![false, true, false, true];
-        });
-        assert!(err.is_err());
+        // Nim up to 1 in a group of order 4 (a second, unreachable copy of Z2).
+        let product = [0, 1, 2, 3, 1, 0, 3, 2, 2, 3, 0, 1, 3, 2, 1, 0];
+        let (p, phi) = ([false, true, false, true], [0, 1]);
+        let options = all_options(&Game::nim(), 1);
+        let claim = Claim {
+            order: 4,
+            product: &product,
+            p: &p,
+            phi: &phi,
+            options: &options,
+            play: Play::Misere,
+        };
+        assert!(certify(&claim).unwrap_err().contains("generate 2 of 4"));
     }
 }
