@@ -27,6 +27,18 @@ pub(crate) struct Reps {
 }
 
 impl Reps {
+    /// The representative of `x` as its list of heaps.
+    pub fn heaps(&self, x: u32) -> Vec<u32> {
+        let mut heaps = Vec::new();
+        let mut at = x;
+        while self.parent[at as usize].0 != ROOT {
+            let (parent, heap) = self.parent[at as usize];
+            heaps.push(heap);
+            at = parent;
+        }
+        heaps
+    }
+
     /// The representative of `x` as heap counts over heaps `0..=max_heap`.
     pub fn counts(&self, x: u32, max_heap: u32) -> Counts {
         let mut counts = vec![0; max_heap as usize + 1];

@@ -311,17 +311,17 @@ fn assemble(game: &Game, config: &QuotientConfig, solved: &solver::Solved) -> Qu
     };
     let heaps_of_word = |n: usize| -> Vec<u32> {
         let word = &presentation.words[n];
-        let mut counts = vec![0u32; config.max_heap as usize + 1];
+        let mut heaps = Vec::new();
         for (g, &e) in word.0.iter().enumerate() {
-            counts[presentation.generator_heaps[g] as usize] += e;
+            heaps.extend(std::iter::repeat_n(presentation.generator_heaps[g], e as usize));
         }
-        counts
+        heaps
     };
     let mut product = vec![0u32; order * order];
     for j in 0..order {
         let word = heaps_of_word(j);
         for i in 0..order {
-            let x = monoid.times_word(by_number[i], &word);
+            let x = monoid.times_heaps(by_number[i], &word);
             product[i * order + j] = presentation.renumber[x as usize];
         }
     }

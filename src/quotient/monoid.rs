@@ -81,15 +81,9 @@ impl HeapMonoid {
         x
     }
 
-    /// `x` times `y`, where `word` is a position (heap counts) whose class is `y`.
-    pub fn times_word(&self, x: u32, word: &[u32]) -> u32 {
-        let mut x = x;
-        for (h, &c) in word.iter().enumerate() {
-            for _ in 0..c {
-                x = self.apply(x, h as u32);
-            }
-        }
-        x
+    /// `x` times the class of the position with these heaps.
+    pub fn times_heaps(&self, x: u32, heaps: &[u32]) -> u32 {
+        heaps.iter().fold(x, |x, &h| self.apply(x, h))
     }
 
     /// The index and period of heap `h`'s class: the least `i` and `p >= 1` with
@@ -220,11 +214,11 @@ impl HeapMonoid {
     }
 
     /// The same monoid with one more heap, `n = max_heap() + 1`, acting as the element
-    /// `x` (given by a word of heaps whose class it is), or as the identity (`None`).
-    pub fn with_heap_as(&self, word: Option<&[u32]>) -> HeapMonoid {
+    /// `x` (given by a list of heaps whose class it is), or as the identity (`None`).
+    pub fn with_heap_as(&self, heaps: Option<&[u32]>) -> HeapMonoid {
         let mut act = self.act.clone();
-        act.push(match word {
-            Some(word) => (0..self.size as u32).map(|y| self.times_word(y, word)).collect(),
+        act.push(match heaps {
+            Some(heaps) => (0..self.size as u32).map(|y| self.times_heaps(y, heaps)).collect(),
             None => Vec::new(),
         });
         HeapMonoid { size: self.size, act }

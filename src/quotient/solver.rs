@@ -108,33 +108,35 @@ impl Solver<'_> {
         let q = &self.solved.monoid;
         let p = &self.solved.p;
         let reps = representatives(q, self.options(h - 1));
-        let words: Vec<Vec<u32>> = (0..q.size as u32).map(|x| reps.counts(x, h - 1)).collect();
+        let words: Vec<Vec<u32>> = (0..q.size as u32).map(|x| reps.heaps(x)).collect();
         let mut classes = vec![0u64; bits::words_for(q.size)];
         for &o in &self.all[h as usize] {
             bits::insert(&mut classes, q.apply_option(0, o));
         }
-        let heap_is_p = !bits::elements(&classes).any(|t| p[t as usize]);
-        // The product table, each row `x` from its representative's word.
-        let product: Vec<Vec<u32>> = words
-            .iter()
-            .map(|w| (0..q.size as u32).map(|z| q.times_word(z, w)).collect())
-            .collect();
         let option_classes: Vec<u32> = bits::elements(&classes).collect();
+        let heap_is_p = !option_classes.iter().any(|&t| p[t as usize]);
+        // `blocked[z]`: some option class `t` has `t·z` in P, so no `x` with `x·z` in P
+        // may stand for the heap.
+        let mut blocked = vec![false; q.size];
+        for &t in &option_classes {
+            let word = &words[t as usize];
+            for (z, b) in blocked.iter_mut().enumerate() {
+                *b = *b || p[q.times_heaps(z as u32, word) as usize];
+            }
+        }
         let compatible = |x: usize| {
-            (0..q.size).all(|z| {
-                !p[product[x][z] as usize]
-                    || option_classes.iter().all(|&t| !p[product[t as usize][z] as usize])
-            })
+            let word = &words[x];
+            (0..q.size as u32).all(|z| !(blocked[z as usize] && p[q.times_heaps(z, word) as usize]))
         };
-        let candidates: Vec<usize> =
-            (0..q.size).filter(|&x| p[x] == heap_is_p && compatible(x)).collect();
-        let quick = candidates
-            .iter()
-            .copied()
-            .find(|&x| self.lower_bounds[x].iter().any(|lower| bits::is_subset(lower, &classes)));
+        let right_outcome: Vec<usize> = (0..q.size).filter(|&x| p[x] == heap_is_p).collect();
+        let quick = right_outcome.iter().copied().find(|&x| {
+            self.lower_bounds[x].iter().any(|lower| bits::is_subset(lower, &classes))
+                && compatible(x)
+        });
         if let Some(x) = quick {
             return Ok(Some((q.with_heap_as(Some(&words[x])), None)));
         }
+        let candidates: Vec<usize> = right_outcome.into_iter().filter(|&x| compatible(x)).collect();
         for x in candidates {
             let trial = q.with_heap_as(Some(&words[x]));
             match check(&trial, p, self.options(h), self.config.play, state_limit(trial.size)) {
