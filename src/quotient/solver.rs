@@ -15,7 +15,7 @@
 //! indistinguishability and checked. A candidate that fails has a *least* failure `w`
 //! (every earlier position is predicted rightly); the next candidate frees some heaps
 //! of `w` from the others (a cyclic factor each, of index above their count in `w` and a
-//! period that a multiple of their old one). It refines the failed candidate, so every
+//! period that is a multiple of their old one). It refines the failed candidate, so every
 //! position before `w` stays right, and it is chosen so that `w` is right too: the least
 //! failure moves strictly later each time. Freeing every heap of `w` always puts `w`
 //! first in its class, so a fitting choice exists; smaller choices are tried first.

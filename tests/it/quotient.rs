@@ -294,3 +294,27 @@ fn a_quotient_that_outgrows_max_order_stops_with_status_1_naming_the_heap() {
     assert!(out.stderr.contains("grows past 100 elements at heap 25"), "{}", out.stderr);
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn json_to_a_file_leaves_stdout_empty_and_says_the_check_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.json");
+    let out = run(&[
+        "quotient",
+        "--game",
+        "octal:0.77",
+        "--max-heap",
+        "12",
+        "--format",
+        "json",
+        "--check",
+        "14",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.starts_with("checked "), "{}", out.stderr);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("{\n\"game\":\"octal:0.77\",\n\"max_heap\":12,"), "{text}");
+}
