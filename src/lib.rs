@@ -75,6 +75,7 @@ pub mod export;
 pub mod host;
 pub mod input;
 mod model;
+pub mod quotient;
 mod random;
 pub mod suite;
 pub mod suite_takebreak;

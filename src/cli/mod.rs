@@ -17,8 +17,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use commands::{
-    check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, solve, split,
-    suite, verify,
+    check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, quotient, solve,
+    split, suite, verify,
 };
 use commands::{merge, sweep};
 
@@ -93,6 +93,8 @@ enum Command {
     Sweep(sweep::Args),
     /// Check the parts of a sharded sweep and merge them into the bytes of the whole run.
     Merge(merge::Args),
+    /// Compute the misère quotient of a sum of heaps, with its proof.
+    Quotient(quotient::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -178,6 +180,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Plot(a)) => plot::run(a, &global),
         Some(Command::Sweep(a)) => sweep::run(a, &global),
         Some(Command::Merge(a)) => merge::run(a, &global),
+        Some(Command::Quotient(a)) => quotient::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }
 }

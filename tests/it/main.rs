@@ -22,6 +22,7 @@ mod output_dirs;
 mod play;
 mod plot;
 mod probe;
+mod quotient;
 mod solve;
 mod split;
 mod suite;

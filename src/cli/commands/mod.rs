@@ -11,6 +11,7 @@ pub mod moves;
 pub mod period;
 pub mod play;
 pub mod plot;
+pub mod quotient;
 pub mod solve;
 pub mod split;
 pub mod suite;

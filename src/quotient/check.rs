@@ -1,0 +1,213 @@
+//! Whether a monoid, a P-portion and the heaps' classes predict every outcome: the
+//! proof that a candidate is right, or its least failure.
+//!
+//! By induction over positions, the prediction "P exactly when the class is in the
+//! P-portion" is right for every position once (1) it is right for the empty position,
+//! (2) no position predicted P has an option predicted P, and (3) every other position
+//! predicted N has an option predicted P. (2) is local: a position `z + h` moves to
+//! `z + h'` by moving heap `h`, so it says that `x·Φ(h) ∈ P` implies `x·t ∉ P` for every
+//! element `x` (each is some `Φ(z)`) and every class `t` of an option of `h`. (3) runs
+//! over the finitely many *states* `(Φ(w), T(w))` of positions `w`, `T(w)` the set of
+//! classes of `w`'s options: adding heap `h` sends `(y, T)` to
+//! `(y·Φ(h), T·Φ(h) ∪ y·T_h)`, so the states reached from the empty position's
+//! `(1, ∅)` are finitely many. (3) only gets easier as `T` grows, and growing `T` grows
+//! every later state, so a state whose `T` contains that of a state already explored
+//! with the same `y` is not explored.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::quotient::bits;
+use crate::quotient::heaps::{Counts, HeapOptions, Key};
+use crate::quotient::mark::{representatives, Reps};
+use crate::quotient::monoid::HeapMonoid;
+use crate::quotient::Play;
+
+/// A position whose outcome the candidate predicts wrongly, and whose options it
+/// predicts rightly when it is the least failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Failure {
+    /// The position's key.
+    pub key: Key,
+    /// The position.
+    pub counts: Counts,
+}
+
+/// What a check found.
+#[derive(Debug)]
+pub(crate) enum Verdict {
+    /// Every outcome is predicted rightly; with, for each element, the least sets of
+    /// option classes of its positions (used to try the next heap).
+    Holds(Vec<Vec<Vec<u64>>>),
+    /// The least failure in key order.
+    Fails(Failure),
+    /// The exploration of states passed its bound.
+    TooLarge,
+}
+
+/// The heaps the exploration adds: one of each distinct way of acting, the least heap,
+/// and no heap whose action is another smaller heap's with more option classes.
+fn exploring_heaps(monoid: &HeapMonoid, options: HeapOptions<'_>) -> Vec<ExploredHeap> {
+    let words = bits::words_for(monoid.size);
+    let mut kept: Vec<ExploredHeap> = Vec::new();
+    for h in options.active() {
+        let mut classes = vec![0u64; words];
+        let mut pairs = Vec::new();
+        for &o in &options.options[h as usize] {
+            let t = monoid.apply_option(0, o);
+            if !bits::contains(&classes, t) {
+                bits::insert(&mut classes, t);
+                pairs.push(o);
+            }
+        }
+        let table = &monoid.act[h as usize];
+        let dominated = kept.iter().any(|k| {
+            monoid.act[k.heap as usize] == *table && bits::is_subset(&k.classes, &classes)
+        });
+        if !dominated {
+            kept.push(ExploredHeap { heap: h, classes, pairs });
+        }
+    }
+    kept
+}
+
+/// A heap the exploration adds: its option classes, and one option of each class.
+struct ExploredHeap {
+    heap: u32,
+    classes: Vec<u64>,
+    pairs: Vec<(u32, u32)>,
+}
+
+/// The least position `rep(x) + h` with `x·Φ(h) ∈ P` and an option predicted P.
+fn least_p_failure(
+    monoid: &HeapMonoid,
+    p: &[bool],
+    options: HeapOptions<'_>,
+    reps: &Reps,
+) -> Option<Failure> {
+    let mut best: Option<(Key, u32, u32)> = None;
+    for h in options.active() {
+        for x in 0..monoid.size as u32 {
+            let Some(key) = reps.key[x as usize] else { continue };
+            if !p[monoid.apply(x, h) as usize] {
+                continue;
+            }
+            let fails =
+                options.options[h as usize].iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
+            let key = key.plus(h);
+            if fails && best.is_none_or(|(k, _, _)| key < k) {
+                best = Some((key, x, h));
+            }
+        }
+    }
+    best.map(|(key, x, h)| {
+        let mut counts = reps.counts(x, options.max_heap());
+        counts[h as usize] += 1;
+        Failure { key, counts }
+    })
+}
+
+/// One explored state: its class and how it was reached.
+struct State {
+    y: u32,
+    parent: u32,
+    heap: u32,
+}
+
+/// Checks the prediction of `(monoid, p)` on every position of the heaps of `options`.
+/// At most `state_limit` states are explored.
+pub(crate) fn check(
+    monoid: &HeapMonoid,
+    p: &[bool],
+    options: HeapOptions<'_>,
+    play: Play,
+    state_limit: usize,
+) -> Verdict {
+    let max_heap = options.max_heap();
+    if p[0] != (play == Play::Normal) {
+        return Verdict::Fails(Failure { key: Key::EMPTY, counts: vec![0; max_heap as usize + 1] });
+    }
+    let reps = representatives(monoid, options);
+    let p_failure = least_p_failure(monoid, p, options, &reps);
+    let words = bits::words_for(monoid.size);
+    let p_bits = bits::from_flags(p);
+    let heaps = exploring_heaps(monoid, options);
+    let mut states: Vec<State> = Vec::new();
+    let mut sets: Vec<u64> = Vec::new();
+    let mut minimal: Vec<Vec<u32>> = vec![Vec::new(); monoid.size];
+    let mut queue = BinaryHeap::new();
+    states.push(State { y: 0, parent: u32::MAX, heap: 0 });
+    sets.extend(std::iter::repeat_n(0, words));
+    queue.push(Reverse((Key::EMPTY, 0u32)));
+    let mut next = vec![0u64; words];
+    while let Some(Reverse((key, s))) = queue.pop() {
+        if p_failure.as_ref().is_some_and(|f| f.key <= key) {
+            break;
+        }
+        let y = states[s as usize].y;
+        let set = &sets[s as usize * words..][..words];
+        let dominated = minimal[y as usize]
+            .iter()
+            .any(|&m| m != s && bits::is_subset(&sets[m as usize * words..][..words], set));
+        if dominated {
+            continue;
+        }
+        minimal[y as usize]
+            .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
+        minimal[y as usize].push(s);
+        if s != 0 && !p[y as usize] && !bits::meets(set, &p_bits) {
+            return Verdict::Fails(Failure { key, counts: state_counts(&states, s, max_heap) });
+        }
+        for explored in &heaps {
+            let h = explored.heap;
+            next.fill(0);
+            let set = &sets[s as usize * words..][..words];
+            for t in bits::elements(set) {
+                bits::insert(&mut next, monoid.apply(t, h));
+            }
+            for &o in &explored.pairs {
+                bits::insert(&mut next, monoid.apply_option(y, o));
+            }
+            let z = monoid.apply(y, h);
+            let dominated = minimal[z as usize]
+                .iter()
+                .any(|&m| bits::is_subset(&sets[m as usize * words..][..words], &next));
+            if dominated {
+                continue;
+            }
+            if states.len() >= state_limit {
+                return Verdict::TooLarge;
+            }
+            let index = states.len() as u32;
+            states.push(State { y: z, parent: s, heap: h });
+            sets.extend_from_slice(&next);
+            queue.push(Reverse((key.plus(h), index)));
+        }
+    }
+    if let Some(failure) = p_failure {
+        return Verdict::Fails(failure);
+    }
+    // The empty position is left out: the mex-interpolation test needs a position with
+    // options to stand for the new heap.
+    let lower_bounds = minimal
+        .iter()
+        .map(|list| {
+            list.iter()
+                .filter(|&&m| m != 0)
+                .map(|&m| sets[m as usize * words..][..words].to_vec())
+                .collect()
+        })
+        .collect();
+    Verdict::Holds(lower_bounds)
+}
+
+/// The position of state `s`.
+fn state_counts(states: &[State], s: u32, max_heap: u32) -> Counts {
+    let mut counts = vec![0; max_heap as usize + 1];
+    let mut at = s;
+    while states[at as usize].parent != u32::MAX {
+        counts[states[at as usize].heap as usize] += 1;
+        at = states[at as usize].parent;
+    }
+    counts
+}

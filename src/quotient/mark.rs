@@ -1,0 +1,144 @@
+//! The least position of every element, and the outcomes a candidate monoid forces.
+//!
+//! Positions are searched in [`Key`] order from the empty one, a heap at a time, as in
+//! Dijkstra's algorithm: the first position found for an element is its least one (its
+//! *representative*). A candidate's P-portion is *forced* by the representatives: an
+//! element is P when its representative has no option whose element is P. Every option
+//! of a position comes earlier in the order, so the options' elements are settled first.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::quotient::bits;
+use crate::quotient::heaps::{Counts, HeapOptions, Key};
+use crate::quotient::monoid::HeapMonoid;
+use crate::quotient::Play;
+
+/// No parent: the representative is the empty position.
+const ROOT: u32 = u32::MAX;
+
+/// Every element's least position, as a tree: the parent element and the heap added.
+#[derive(Clone, Debug)]
+pub(crate) struct Reps {
+    /// The least position's key, `None` for an element no position reaches.
+    pub key: Vec<Option<Key>>,
+    /// `(parent element, heap)`; the identity's parent is [`ROOT`].
+    pub parent: Vec<(u32, u32)>,
+}
+
+impl Reps {
+    /// The representative of `x` as its list of heaps.
+    pub fn heaps(&self, x: u32) -> Vec<u32> {
+        let mut heaps = Vec::new();
+        let mut at = x;
+        while self.parent[at as usize].0 != ROOT {
+            let (parent, heap) = self.parent[at as usize];
+            heaps.push(heap);
+            at = parent;
+        }
+        heaps
+    }
+
+    /// The representative of `x` as heap counts over heaps `0..=max_heap`.
+    pub fn counts(&self, x: u32, max_heap: u32) -> Counts {
+        let mut counts = vec![0; max_heap as usize + 1];
+        let mut at = x;
+        while self.parent[at as usize].0 != ROOT {
+            let (parent, heap) = self.parent[at as usize];
+            counts[heap as usize] += 1;
+            at = parent;
+        }
+        counts
+    }
+}
+
+/// Searches the positions of the active heaps of `options` in key order, calling
+/// `settle(x, parent)` once per element when its least position is found (`parent` is
+/// `None` for the empty position, else the parent element and the heap added).
+fn search(
+    monoid: &HeapMonoid,
+    options: HeapOptions<'_>,
+    mut settle: impl FnMut(u32, Option<(u32, u32)>),
+) -> Reps {
+    let active = options.active();
+    let mut reps = Reps { key: vec![None; monoid.size], parent: vec![(ROOT, 0); monoid.size] };
+    let mut queue = BinaryHeap::new();
+    queue.push(Reverse((Key::EMPTY, 0u32, ROOT, 0u32)));
+    while let Some(Reverse((key, x, parent, heap))) = queue.pop() {
+        if reps.key[x as usize].is_some() {
+            continue;
+        }
+        reps.key[x as usize] = Some(key);
+        reps.parent[x as usize] = (parent, heap);
+        settle(x, (parent != ROOT).then_some((parent, heap)));
+        for &h in &active {
+            let y = monoid.apply(x, h);
+            if reps.key[y as usize].is_none() {
+                queue.push(Reverse((key.plus(h), y, x, h)));
+            }
+        }
+    }
+    reps
+}
+
+/// Every element's least position.
+pub(crate) fn representatives(monoid: &HeapMonoid, options: HeapOptions<'_>) -> Reps {
+    search(monoid, options, |_, _| {})
+}
+
+/// The P-portion a candidate forces, with the representatives: the empty position is
+/// P under normal play and N under misère play; any other representative is P exactly
+/// when none of its options' elements is.
+pub(crate) fn forced_p_portion(
+    monoid: &HeapMonoid,
+    options: HeapOptions<'_>,
+    play: Play,
+) -> (Reps, Vec<bool>) {
+    let words = bits::words_for(monoid.size);
+    // The elements of the options of each representative, end to end.
+    let mut option_sets = vec![0u64; words * monoid.size];
+    let mut p = vec![false; monoid.size];
+    let mut p_bits = vec![0u64; words];
+    let reps = search(monoid, options, |x, parent| {
+        let is_p = match parent {
+            None => play == Play::Normal,
+            Some((from, h)) => {
+                let mut set = vec![0u64; words];
+                let from_set = &option_sets[from as usize * words..][..words];
+                for t in bits::elements(from_set) {
+                    bits::insert(&mut set, monoid.apply(t, h));
+                }
+                for &o in &options.options[h as usize] {
+                    bits::insert(&mut set, monoid.apply_option(from, o));
+                }
+                let is_p = !bits::meets(&set, &p_bits);
+                option_sets[x as usize * words..][..words].copy_from_slice(&set);
+                is_p
+            }
+        };
+        p[x as usize] = is_p;
+        if is_p {
+            bits::insert(&mut p_bits, x);
+        }
+    });
+    (reps, p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::game::Game;
+    use crate::quotient::monoid::Cycle;
+
+    #[test]
+    fn the_free_cycle_of_nim_heap_one_alternates() {
+        let all = crate::quotient::heaps::all_options(&Game::nim(), 1);
+        let options = HeapOptions::upto(&all, 1);
+        let m = HeapMonoid::trivial(1).with_cycles(1, &[Cycle { heap: 1, index: 2, period: 2 }]);
+        let (reps, p) = forced_p_portion(&m, options, Play::Misere);
+        assert_eq!(p, vec![false, true, false, true]);
+        assert_eq!(reps.counts(3, 1), vec![0, 3]);
+        let (_, normal) = forced_p_portion(&m, options, Play::Normal);
+        assert_eq!(normal, vec![true, false, true, false]);
+    }
+}

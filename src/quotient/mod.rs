@@ -1,0 +1,351 @@
+//! Misère quotients of sums of heaps: the finite commutative monoid that decides misère
+//! play of every position with heaps of size at most `N` (Plambeck and Siegel, *Misère
+//! quotients for impartial games*, J. Combin. Theory A 115 (2008); Siegel,
+//! *Combinatorial Game Theory*, ch. V).
+//!
+//! Positions `x`, `y` with heaps of size at most `N` are *indistinguishable* when `x + z`
+//! and `y + z` have the same misère outcome for every such `z`. The classes form a
+//! commutative monoid `Q` (the empty position's class is the identity), the *P-portion*
+//! is the set of classes of P-positions, and `Φ` sends a heap size to its class: a
+//! position is P exactly when the product of `Φ` over its heaps lies in the P-portion.
+//! [`compute`] builds `Q` heap by heap (`solver.rs`) and then proves it
+//! (`certificate.rs`); [`Quotient::is_p`] predicts any position. Under normal play
+//! ([`Play::Normal`]) the same construction gives the group of Grundy values.
+//!
+//! ```
+//! use nimtab::quotient::{compute, QuotientConfig};
+//! use nimtab::{Game, NoProgress};
+//!
+//! // Misère Nim with heaps of size at most 2: <a, b | a^2 = 1, b^3 = b>, order 6.
+//! let q = compute(&Game::nim(), &QuotientConfig::new(2), &NoProgress)?;
+//! assert_eq!(q.order(), 6);
+//! assert_eq!(q.presentation(), "<a, b | a^2 = 1, b^3 = b>");
+//! assert_eq!(q.is_p(&[2, 2]), Some(true));
+//! assert_eq!(q.is_p(&[1, 1]), Some(false));
+//! # Ok::<(), nimtab::quotient::QuotientError>(())
+//! ```
+
+mod bits;
+mod certificate;
+mod check;
+mod heaps;
+pub mod json;
+mod mark;
+mod monoid;
+mod period;
+mod presentation;
+mod solver;
+pub mod summary;
+mod tables;
+mod tame;
+
+pub use period::QuotientPeriod;
+pub use tables::{check_against_tables, TableCheck};
+
+use crate::engine::NoProgress;
+use crate::model::game::Game;
+use presentation::{present, presentation_text, word_text};
+
+/// The largest heap size a quotient is computed for.
+pub const MAX_QUOTIENT_HEAP: u32 = 1000;
+
+/// The default bound on the quotient's order.
+pub const DEFAULT_MAX_ORDER: usize = 4096;
+
+/// The largest order accepted: the product table has order² entries.
+pub const MAX_ORDER: usize = 1 << 16;
+
+/// Which play the quotient decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// The player who moves last loses.
+    Misere,
+    /// The player who moves last wins: the quotient is the group of Grundy values.
+    Normal,
+}
+
+/// What to compute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuotientConfig {
+    /// The largest heap size `N`.
+    pub max_heap: u32,
+    /// Stop when the quotient grows past this order.
+    pub max_order: usize,
+    /// Misère (the default) or normal play.
+    pub play: Play,
+}
+
+impl QuotientConfig {
+    /// Misère play of heaps up to `max_heap`, orders up to [`DEFAULT_MAX_ORDER`].
+    pub fn new(max_heap: u32) -> QuotientConfig {
+        QuotientConfig { max_heap, max_order: DEFAULT_MAX_ORDER, play: Play::Misere }
+    }
+}
+
+/// Progress of a computation, heap by heap.
+pub trait QuotientProgress: Sync {
+    /// Heap `heap` is done; the quotient of heaps up to it has `order` elements.
+    fn heap_done(&self, heap: u32, order: usize);
+}
+
+impl QuotientProgress for NoProgress {
+    fn heap_done(&self, _heap: u32, _order: usize) {}
+}
+
+/// Why a quotient was not computed.
+#[derive(Debug, thiserror::Error)]
+pub enum QuotientError {
+    /// A game that is not a sum of heaps (Wythoff, Moore, circular Nim, a pass).
+    #[error(
+        "a misère quotient needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or \
+         grundys-game, without --pass); {spec} is not one"
+    )]
+    NotASum {
+        /// The game's specification.
+        spec: String,
+    },
+    /// A largest heap of 0 or above [`MAX_QUOTIENT_HEAP`].
+    #[error("the largest heap must be from 1 to {limit}, got {max_heap}")]
+    MaxHeap {
+        /// What was asked for.
+        max_heap: u32,
+        /// The bound.
+        limit: u32,
+    },
+    /// An order bound of 0 or above [`MAX_ORDER`].
+    #[error("the order bound must be from 1 to {limit}, got {max_order}")]
+    MaxOrder {
+        /// What was asked for.
+        max_order: usize,
+        /// The bound.
+        limit: usize,
+    },
+    /// The quotient (or a candidate for it) grew past the order bound.
+    #[error(
+        "the quotient grows past {limit} elements at heap {heap} ({order} elements); raise the \
+         order bound or lower the largest heap"
+    )]
+    GrewPastLimit {
+        /// The heap being added.
+        heap: u32,
+        /// The order reached (of a candidate before reduction, when one was too large).
+        order: usize,
+        /// The bound.
+        limit: usize,
+    },
+    /// A candidate monoid (before reduction) outgrew its bound: no quotient was found
+    /// within the order bound, though its own order is not known.
+    #[error(
+        "the search for the quotient at heap {heap} needs a candidate monoid of {size} elements, \
+         more than {limit}; raise the order bound or lower the largest heap"
+    )]
+    CandidateTooLarge {
+        /// The heap being added.
+        heap: u32,
+        /// The smallest candidate that would have been needed.
+        size: usize,
+        /// The bound on candidates, from the order bound.
+        limit: usize,
+    },
+    /// The proof that a candidate is right needed more memory than allowed.
+    #[error("checking the quotient at heap {heap} needs more than 1 GiB of state sets")]
+    CheckTooLarge {
+        /// The heap being added.
+        heap: u32,
+    },
+    /// The final proof failed: a bug, never a result.
+    #[error("internal error: the computed quotient failed its proof: {0}")]
+    NotCertified(String),
+}
+
+/// A computed quotient, proved correct for every position with heaps up to `max_heap`
+/// (and for the whole game when [`Quotient::period`] is certified).
+///
+/// Elements are numbered `0..order` by their normal forms (`presentation.rs`): 0 is the
+/// identity, then the generators' words in order of degree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quotient {
+    game: String,
+    max_heap: u32,
+    play: Play,
+    order: usize,
+    product: Vec<u32>,
+    p: Vec<bool>,
+    phi: Vec<u32>,
+    elements: Vec<String>,
+    generator_heaps: Vec<u32>,
+    relations: Vec<(String, String)>,
+    presentation: String,
+    tame: bool,
+    period: Option<QuotientPeriod>,
+}
+
+impl Quotient {
+    /// The game's specification.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+    /// The largest heap size `N`.
+    pub fn max_heap(&self) -> u32 {
+        self.max_heap
+    }
+    /// Misère or normal play.
+    pub fn play(&self) -> Play {
+        self.play
+    }
+    /// The number of elements.
+    pub fn order(&self) -> usize {
+        self.order
+    }
+    /// The identity's number (always 0).
+    pub fn identity(&self) -> u32 {
+        0
+    }
+    /// The number of the product of elements `x` and `y`.
+    ///
+    /// # Panics
+    /// If `x` or `y` is not below the order.
+    pub fn product(&self, x: u32, y: u32) -> u32 {
+        assert!((x as usize) < self.order && (y as usize) < self.order, "no such element");
+        self.product[x as usize * self.order + y as usize]
+    }
+    /// Whether element `x` is in the P-portion.
+    pub fn is_p_element(&self, x: u32) -> bool {
+        self.p[x as usize]
+    }
+    /// The P-portion, ascending.
+    pub fn p_portion(&self) -> Vec<u32> {
+        (0..self.order as u32).filter(|&x| self.p[x as usize]).collect()
+    }
+    /// `Φ(h)`, the class of one heap of size `h` (`Φ(0)` is the identity), for `h <= N`.
+    pub fn phi(&self, h: u32) -> Option<u32> {
+        self.phi.get(h as usize).copied()
+    }
+    /// `Φ(0..=N)`.
+    pub fn phi_all(&self) -> &[u32] {
+        &self.phi
+    }
+    /// The class of a position (heaps in any order, 0 for no heap); `None` when a heap
+    /// exceeds `N`.
+    pub fn element_of(&self, heaps: &[u32]) -> Option<u32> {
+        heaps.iter().try_fold(0, |x, &h| Some(self.product(x, self.phi(h)?)))
+    }
+    /// Whether the position is a P-position; `None` when a heap exceeds `N`.
+    pub fn is_p(&self, heaps: &[u32]) -> Option<bool> {
+        self.element_of(heaps).map(|x| self.is_p_element(x))
+    }
+    /// Each element's normal form (`1`, `a`, `ab^2`, …), by number.
+    pub fn elements(&self) -> &[String] {
+        &self.elements
+    }
+    /// The heap whose class each generator is (`a` first).
+    pub fn generator_heaps(&self) -> &[u32] {
+        &self.generator_heaps
+    }
+    /// The defining relations, as `(left, right)` words.
+    pub fn relations(&self) -> &[(String, String)] {
+        &self.relations
+    }
+    /// The presentation, `<a, b | a^2 = 1, b^3 = b>`.
+    pub fn presentation(&self) -> &str {
+        &self.presentation
+    }
+    /// Whether the quotient is a tame one (`tame.rs`).
+    pub fn tame(&self) -> bool {
+        self.tame
+    }
+    /// The certified period of `Φ`, when a theorem makes this the whole game's quotient.
+    pub fn period(&self) -> Option<QuotientPeriod> {
+        self.period
+    }
+}
+
+/// Computes and proves the quotient of `game` for heaps up to `config.max_heap`.
+///
+/// # Errors
+/// [`QuotientError::NotASum`], [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`]
+/// for bad input; [`QuotientError::GrewPastLimit`] when the quotient outgrows
+/// `config.max_order`; [`QuotientError::CheckTooLarge`] when a proof step needs too much
+/// memory.
+pub fn compute(
+    game: &Game,
+    config: &QuotientConfig,
+    progress: &dyn QuotientProgress,
+) -> Result<Quotient, QuotientError> {
+    if !game.is_sum() {
+        return Err(QuotientError::NotASum { spec: game.spec().to_string() });
+    }
+    if config.max_heap == 0 || config.max_heap > MAX_QUOTIENT_HEAP {
+        let limit = MAX_QUOTIENT_HEAP;
+        return Err(QuotientError::MaxHeap { max_heap: config.max_heap, limit });
+    }
+    if config.max_order == 0 || config.max_order > MAX_ORDER {
+        return Err(QuotientError::MaxOrder { max_order: config.max_order, limit: MAX_ORDER });
+    }
+    let solved = solver::solve(game, config, progress)?;
+    let quotient = assemble(game, config, &solved);
+    let options = heaps::all_options(game, config.max_heap);
+    let claim = certificate::Claim {
+        order: quotient.order,
+        product: &quotient.product,
+        p: &quotient.p,
+        phi: &quotient.phi,
+        options: &options,
+        play: config.play,
+    };
+    certificate::certify(&claim).map_err(QuotientError::NotCertified)?;
+    Ok(quotient)
+}
+
+/// The quotient in its final numbering, with its presentation, tameness and period.
+fn assemble(game: &Game, config: &QuotientConfig, solved: &solver::Solved) -> Quotient {
+    let monoid = &solved.monoid;
+    let presentation = present(monoid);
+    let order = monoid.size;
+    let by_number: Vec<u32> = {
+        let mut inverse = vec![0u32; order];
+        for (x, &n) in presentation.renumber.iter().enumerate() {
+            inverse[n as usize] = x as u32;
+        }
+        inverse
+    };
+    let heaps_of_word = |n: usize| -> Vec<u32> {
+        let word = &presentation.words[n];
+        let mut heaps = Vec::new();
+        for (g, &e) in word.0.iter().enumerate() {
+            heaps.extend(std::iter::repeat_n(presentation.generator_heaps[g], e as usize));
+        }
+        heaps
+    };
+    let mut product = vec![0u32; order * order];
+    for j in 0..order {
+        let word = heaps_of_word(j);
+        for i in 0..order {
+            let x = monoid.times_heaps(by_number[i], &word);
+            product[i * order + j] = presentation.renumber[x as usize];
+        }
+    }
+    let p: Vec<bool> = by_number.iter().map(|&x| solved.p[x as usize]).collect();
+    let phi: Vec<u32> =
+        (0..=config.max_heap).map(|h| presentation.renumber[monoid.apply(0, h) as usize]).collect();
+    let elements = presentation.words.iter().map(word_text).collect();
+    let relations =
+        presentation.relations.iter().map(|(u, v)| (word_text(u), word_text(v))).collect();
+    let tame = tame::is_tame(order, &product, &p);
+    let period = period::certified_period(game, &phi);
+    Quotient {
+        game: game.spec().to_string(),
+        max_heap: config.max_heap,
+        play: config.play,
+        order,
+        product,
+        p,
+        phi,
+        elements,
+        generator_heaps: presentation.generator_heaps.clone(),
+        relations,
+        presentation: presentation_text(&presentation),
+        tame,
+        period,
+    }
+}

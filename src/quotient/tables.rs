@@ -1,0 +1,63 @@
+//! The check of a quotient against exhaustive tables: every multiset of heaps of size at
+//! most `N` and total at most `T`, labelled by the multiset engine from the move rule
+//! alone, against the quotient's prediction. It shares nothing with the computation.
+
+use crate::engine::multiset::MultisetEngine;
+use crate::engine::Progress;
+use crate::error::Result;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
+use crate::model::multiset::MultisetSpace;
+use crate::quotient::{Play, Quotient};
+
+/// What the check found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableCheck {
+    /// The total `T`.
+    pub total: u64,
+    /// Positions compared: the multisets of total at most `T` with every heap at most `N`.
+    pub positions: u64,
+    /// Positions where the table and the quotient disagree.
+    pub disagreements: u64,
+    /// The first disagreement in rank order: the heaps (non-increasing) and the table's
+    /// label (true for P).
+    pub first_disagreement: Option<(Vec<u32>, bool)>,
+}
+
+/// Labels every multiset of total at most `total` (under the quotient's play) and
+/// compares those with heaps up to the quotient's `N` with its prediction.
+///
+/// # Errors
+/// The multiset engine's refusals: a total above the limit, tables beyond `memory_limit`
+/// (default: what the process can have).
+pub fn check_against_tables(
+    game: &Game,
+    quotient: &Quotient,
+    total: u64,
+    memory_limit: Option<u64>,
+    progress: &dyn Progress,
+) -> Result<TableCheck> {
+    let space = MultisetSpace::new(total)?;
+    let mut builder = MultisetEngine::builder(game, space.clone());
+    if let Some(bytes) = memory_limit {
+        builder = builder.memory_limit(bytes);
+    }
+    let ending = match quotient.play() {
+        Play::Misere => Ending::Misere,
+        Play::Normal => Ending::Normal,
+    };
+    let labels = builder.build().label_all(&[ending], progress)?;
+    let mut found = TableCheck { total, positions: 0, disagreements: 0, first_disagreement: None };
+    for (rank, heaps) in space.iter().enumerate() {
+        let Some(predicted) = quotient.is_p(&heaps) else { continue };
+        found.positions += 1;
+        let label = labels.is_p(0, rank as u64);
+        if label != predicted {
+            found.disagreements += 1;
+            if found.first_disagreement.is_none() {
+                found.first_disagreement = Some((heaps, label));
+            }
+        }
+    }
+    Ok(found)
+}
