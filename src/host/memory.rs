@@ -69,8 +69,7 @@ const STACK_EXTRA: u64 = 64 << 10;
 /// for every thread (no 64 MiB reservation per thread), and a fixed threshold above which
 /// blocks are mapped on their own (so a freed table returns its address space instead of
 /// leaving a hole in the heap that the next table may not fit).
-pub const ALLOCATOR_TUNABLES: &str =
-    "glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=131072";
+pub const ALLOCATOR_TUNABLES: &str = "glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=131072";
 
 /// A resource limit and the process's use of that resource, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +143,10 @@ impl MemoryReading {
         let kept = stacks.saturating_add(UNPLANNED_BYTES);
         let bounds = [
             (MemorySource::Available, self.available.map(|b| b / 10 * 9)),
-            (MemorySource::AddressSpace, self.address_space.map(|u| u.room().saturating_sub(mapped))),
+            (
+                MemorySource::AddressSpace,
+                self.address_space.map(|u| u.room().saturating_sub(mapped)),
+            ),
             (MemorySource::DataSegment, self.data.map(|u| u.room().saturating_sub(kept))),
             (MemorySource::Cgroup, self.cgroup.map(|b| b / 10 * 9)),
         ];
@@ -179,7 +181,7 @@ pub fn memory_limit() -> u64 {
 /// `glibc.malloc.arena_max=1` (the last setting of it wins), else `MALLOC_ARENA_MAX=1`.
 fn one_arena(tunables: Option<&str>, arena_max: Option<&str>) -> bool {
     let tuned = tunables.and_then(|t| {
-        t.split(':').filter_map(|kv| kv.strip_prefix("glibc.malloc.arena_max=")).last()
+        t.split(':').filter_map(|kv| kv.strip_prefix("glibc.malloc.arena_max=")).next_back()
     });
     tuned.or(arena_max).is_some_and(|n| n.trim() == "1")
 }
