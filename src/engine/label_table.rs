@@ -275,7 +275,31 @@ impl TableWords {
         }
     }
 
-    /// The words of the finished table.
+    /// Zeroes every word, for another pass.
+    pub(crate) fn clear(&mut self) {
+        match self {
+            TableWords::Plain(words) => words.fill(0),
+            TableWords::Atomic(words) => words.iter_mut().for_each(|w| *w.get_mut() = 0),
+        }
+    }
+
+    /// Word `i` of the finished table.
+    pub(crate) fn word(&self, i: usize) -> u64 {
+        match self {
+            TableWords::Plain(words) => words[i],
+            TableWords::Atomic(words) => words[i].load(Relaxed),
+        }
+    }
+
+    /// Words in the table.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            TableWords::Plain(words) => words.len(),
+            TableWords::Atomic(words) => words.len(),
+        }
+    }
+
+    /// The words of the finished table (in place: an atomic word is a plain one).
     pub(crate) fn into_words(self) -> Vec<u64> {
         match self {
             TableWords::Plain(words) => words,

@@ -9,8 +9,11 @@ use std::ops::Range;
 use crate::engine::layout::Layout;
 use crate::engine::{GrundyValues, Labels};
 use crate::export::labels_csv::RowFilter;
-use crate::export::lines::{put8, put_blocks, Numbers, Out, CHUNK_BYTES, SLOW_NUMBER};
+use crate::export::lines::{
+    chunk_buffers, put8, put_blocks, Numbers, Out, CHUNK_BYTES, SLACK, SLOW_NUMBER,
+};
 use crate::model::game::Game;
+use crate::model::space::Space;
 
 /// What every line of one `solve` table needs.
 pub(crate) struct LabelLines<'a> {
@@ -34,12 +37,15 @@ pub(crate) struct LabelLines<'a> {
 
 impl<'a> LabelLines<'a> {
     /// The lines of `labels` (one table per ending, of one space), with `values`.
+    ///
+    /// # Errors
+    /// [`std::io::ErrorKind::OutOfMemory`] if the system refuses the digit table.
     pub(crate) fn new(
         game: &Game,
         labels: &'a [Labels],
         values: Option<&'a GrundyValues>,
         filter: RowFilter,
-    ) -> LabelLines<'a> {
+    ) -> std::io::Result<LabelLines<'a>> {
         let max = labels[0].space().max();
         let grundy = game.is_sum().then(|| game.grundy(max));
         // A XOR of Grundy values stays below the next power of two above the largest.
@@ -48,14 +54,14 @@ impl<'a> LabelLines<'a> {
             (top + 1).next_power_of_two() - 1
         });
         let value_limit = values.map_or(0, |v| u64::from(v.largest()));
-        let numbers = Numbers::up_to(u64::from(max).max(xor_limit).max(value_limit));
+        let numbers = Numbers::up_to(u64::from(max).max(xor_limit).max(value_limit))?;
         let extra_digits = grundy.as_ref().map_or(0, |_| field_len(xor_limit))
             + values.map_or(0, |_| field_len(value_limit));
         let (patterns, pattern_len) = patterns(labels.len());
         // The last heap, the pass, gxor and the value, any of them possibly beyond the table.
         let line_tail = 4 * SLOW_NUMBER + pattern_len;
         let states = if game.has_pass() { 2 } else { 1 };
-        LabelLines {
+        Ok(LabelLines {
             labels,
             values,
             grundy,
@@ -66,7 +72,7 @@ impl<'a> LabelLines<'a> {
             pattern_len,
             line_tail,
             extra_digits,
-        }
+        })
     }
 
     fn layout(&self) -> &Layout {
@@ -78,14 +84,25 @@ impl<'a> LabelLines<'a> {
         self.layout().rows()
     }
 
+    /// A line of the largest numbers: the heaps, the pass, gxor, the value, the labels.
+    fn line(&self) -> u64 {
+        let space = self.layout().space();
+        let heaps = field_len(u64::from(space.max())) * space.heaps() as u64;
+        heaps + self.states as u64 + self.extra_digits + self.pattern_len as u64
+    }
+
     /// Rows per chunk, so that a chunk writes about [`CHUNK_BYTES`].
     pub(crate) fn rows_per_chunk(&self) -> u64 {
         let layout = self.layout();
         let per_row = layout.positions() / layout.rows().max(1) * self.states as u64;
-        // A line of the largest numbers: the heaps, the pass, gxor, the value, the labels.
-        let heaps = field_len(u64::from(layout.space().max())) * (layout.prefix_len() as u64 + 1);
-        let line = heaps + self.states as u64 + self.extra_digits + self.pattern_len as u64;
-        CHUNK_BYTES / (per_row * line).max(1)
+        CHUNK_BYTES / (per_row * self.line()).max(1)
+    }
+
+    /// Bytes of one chunk's buffer (see [`chunk_buffer_bytes`]).
+    pub(crate) fn buffer_bytes(&self) -> usize {
+        let layout = self.layout();
+        let tail = self.line_tail as u64;
+        chunk_buffer_bytes(layout, self.states as u64, self.line(), tail) as usize
     }
 
     /// Appends the lines of the rows `rows` to `out`; returns how many.
@@ -198,6 +215,41 @@ struct Row<'r> {
     patterns: &'r [u8],
 }
 
+/// Bytes of a chunk's buffer, so that it never grows: the lines of a chunk's rows (a
+/// chunk of [`LabelLines::rows_per_chunk`] rows, each at most a full row, of lines of at
+/// most `line` bytes), and the room [`LabelLines::format`] asks for one more row (lines
+/// of the prefix's padded digits and `tail` bytes), and the row's P/N patterns.
+fn chunk_buffer_bytes(layout: &Layout, states: u64, line: u64, tail: u64) -> u64 {
+    let space = layout.space();
+    let (radix, k) = (space.radix(), layout.prefix_len() as u64);
+    let full_row = radix * states;
+    let per_row = (layout.positions() / layout.rows().max(1) * states).max(1);
+    let rows = (CHUNK_BYTES / (per_row * line).max(1)).max(1);
+    let room = full_row * (8 * k + 16 + tail);
+    (rows * full_row * line).saturating_add(room).saturating_add(full_row + SLACK as u64)
+}
+
+/// At least the bytes [`LabelLines`] and the writing of its chunks allocate for a table
+/// of `space` with `endings` endings, and a column of the positions' Grundy values if
+/// `values` bounds the largest: the digit table (up to the largest heap, Grundy XOR and
+/// value), the game's Grundy values, and every chunk buffer.
+pub(crate) fn table_bytes(game: &Game, space: Space, endings: usize, values: Option<u64>) -> u64 {
+    let max = u64::from(space.max());
+    let states = if game.has_pass() { 2 } else { 1 };
+    // A heap's Grundy value is at most its option count, so at most its size.
+    let xor_limit = if game.is_sum() { (max + 1).next_power_of_two() - 1 } else { 0 };
+    let value_limit = values.unwrap_or(0);
+    let numbers = Numbers::bytes(max.max(xor_limit).max(value_limit));
+    let extra = if game.is_sum() { field_len(xor_limit) } else { 0 } + values.map_or(0, field_len);
+    let pattern_len = 2 * endings as u64;
+    let line = field_len(max) * space.heaps() as u64 + states + extra + pattern_len;
+    let layout = Layout::new(space, false);
+    let tail = 4 * SLOW_NUMBER as u64 + pattern_len;
+    let buffer = chunk_buffer_bytes(&layout, states, line, tail);
+    let patterns = 16u64 << endings;
+    numbers + (max + 1) * 4 + patterns + chunk_buffers() * buffer
+}
+
 /// Bytes of `value` in decimal and its comma.
 fn field_len(value: u64) -> u64 {
     u64::from(value.checked_ilog10().unwrap_or(0)) + 2
@@ -269,9 +321,13 @@ mod tests {
         let mut bytes = Vec::new();
         let count = pool
             .install(|| {
-                write_chunks(&mut bytes, lines.rows(), per_chunk, |rows, buf| {
-                    lines.format(rows, buf)
-                })
+                write_chunks(
+                    &mut bytes,
+                    lines.rows(),
+                    per_chunk,
+                    lines.buffer_bytes(),
+                    |rows, buf| lines.format(rows, buf),
+                )
             })
             .expect("writing to memory");
         (String::from_utf8(bytes).expect("ASCII"), count)
@@ -320,7 +376,7 @@ mod tests {
                     ];
                     for (labels, values, filter) in cases {
                         let expected = plain_lines(&game, labels, values, filter);
-                        let lines = LabelLines::new(&game, labels, values, filter);
+                        let lines = LabelLines::new(&game, labels, values, filter).unwrap();
                         for per_chunk in [1, 3, lines.rows_per_chunk()] {
                             let (text, count) = fast_lines(&pool, &lines, per_chunk);
                             let what = format!("{} {heaps}x{max} {mode:?} {filter:?}", game.spec());
