@@ -12,6 +12,7 @@ mod facts;
 mod games_cli;
 mod interrupt;
 mod judge;
+mod memory_limits;
 mod moves;
 mod multi_heap;
 mod multiset;
