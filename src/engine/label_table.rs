@@ -283,19 +283,15 @@ impl TableWords {
         }
     }
 
-    /// Word `i` of the finished table.
-    pub(crate) fn word(&self, i: usize) -> u64 {
+    /// Calls `f(i, word)` on every word of the finished table in order (the pass is over:
+    /// atomic words are read as the plain words they are).
+    #[inline]
+    pub(crate) fn for_each_word(&mut self, mut f: impl FnMut(usize, u64)) {
         match self {
-            TableWords::Plain(words) => words[i],
-            TableWords::Atomic(words) => words[i].load(Relaxed),
-        }
-    }
-
-    /// Words in the table.
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            TableWords::Plain(words) => words.len(),
-            TableWords::Atomic(words) => words.len(),
+            TableWords::Plain(words) => words.iter().enumerate().for_each(|(i, &w)| f(i, w)),
+            TableWords::Atomic(words) => {
+                words.iter_mut().enumerate().for_each(|(i, w)| f(i, *w.get_mut()))
+            }
         }
     }
 

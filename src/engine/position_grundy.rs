@@ -110,9 +110,8 @@ impl Engine<'_> {
         let total = self.positions();
         let mut values = kept.vec(total as usize, 0u32)?;
         let words = crate::engine::label_table::words_for(self.layout.positions()) as usize;
-        let excluded: Vec<Vec<u64>> =
+        let mut excluded: Vec<Vec<u64>> =
             (0..self.pass_states()).map(|_| lease.zeroed_words(words)).collect::<Result<_>>()?;
-        let mut excluded = excluded;
         let mut buffers = self.buffers(&lease, &lease, 1, Keep::Tables)?;
         let (mut valued, mut value) = (0u64, 0u32);
         while valued < total {
@@ -121,9 +120,9 @@ impl Engine<'_> {
             }
             let endings = [Ending::Normal];
             let () = self.pass(grant, &mut buffers, &endings, Some(&excluded), &(), &NoProgress)?;
-            let found = self.give_value(&buffers.tables, value, &mut values);
-            for (excluded, table) in excluded.iter_mut().zip(&buffers.tables) {
-                excluded.iter_mut().enumerate().for_each(|(i, word)| *word |= table.word(i));
+            let found = self.give_value(&mut buffers.tables, value, &mut values);
+            for (excluded, table) in excluded.iter_mut().zip(&mut buffers.tables) {
+                table.for_each_word(|i, word| excluded[i] |= word);
             }
             valued += found;
             value += 1;
@@ -135,19 +134,19 @@ impl Engine<'_> {
 
     /// Gives `value` to every position set in the round's tables (one per track, bit `i`
     /// for position `i`); returns how many.
-    fn give_value(&self, tables: &[TableWords], value: u32, values: &mut [u32]) -> u64 {
+    fn give_value(&self, tables: &mut [TableWords], value: u32, values: &mut [u32]) -> u64 {
         let states = tables.len();
         let mut found = 0;
-        for (state, table) in tables.iter().enumerate() {
-            for q in 0..table.len() {
-                let mut rest = table.word(q);
+        for (state, table) in tables.iter_mut().enumerate() {
+            table.for_each_word(|q, word| {
+                let mut rest = word;
                 while rest != 0 {
                     let index = q * 64 + rest.trailing_zeros() as usize;
                     rest &= rest - 1;
                     values[index * states + state] = value;
                     found += 1;
                 }
-            }
+            });
         }
         found
     }

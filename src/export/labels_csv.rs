@@ -4,8 +4,9 @@
 use std::io::{self, Write};
 
 use crate::engine::{GrundyValues, Labels};
-use crate::export::label_lines::{self, LabelLines};
+use crate::export::label_lines::LabelLines;
 use crate::export::lines::write_chunks;
+use crate::export::table_memory;
 use crate::model::game::Game;
 use crate::model::space::Space;
 
@@ -76,7 +77,7 @@ pub fn write_table<W: Write + ?Sized>(
 /// buffers of the chunks it formats at once (on rayon's current pool). A run reserves
 /// them with its tables (`Work::Bytes`).
 pub fn table_bytes(game: &Game, space: Space, endings: usize, values: Option<u64>) -> u64 {
-    label_lines::table_bytes(game, space, endings, values)
+    table_memory::table_bytes(game, space, endings, values)
 }
 
 /// The table's header: heaps, pass, gxor, grundy, rules (each where it applies).
