@@ -89,6 +89,8 @@ pub struct Engine<'g> {
     parallel_threshold: u64,
     /// Bytes a run may allocate.
     memory_limit: u64,
+    /// Whether the structures sized by the largest heap fitted the limit and were given.
+    prepared: bool,
 }
 
 impl std::fmt::Debug for Engine<'_> {
@@ -148,28 +150,36 @@ impl<'g> EngineBuilder<'g> {
         let max = space.max();
         let kind = row_kind(game, space, mode, self.general_path);
         let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
-        let prepared = plan::fixed_bytes(game, space, kind) <= memory_limit;
+        let fits = plan::fixed_bytes(game, space, kind) <= memory_limit;
         // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
-        let options = if kind.needs_option_lists() && prepared {
-            FlatOptions::of_game(game, max)
+        let options = if kind.needs_option_lists() && fits {
+            FlatOptions::try_of_game(game, max)
         } else {
-            FlatOptions::default()
+            Some(FlatOptions::default())
         };
-        let canonical = mode == Mode::Canonical && prepared;
+        let canonical = mode == Mode::Canonical && fits;
         let k = space.heaps() - 1;
-        let short_ranker =
-            (canonical && kind == RowKind::Nim && k >= 1).then(|| CanonicalRanker::new(max, k - 1));
-        let reach_below = if canonical && kind.needs_option_lists() {
-            reach_below(&options, max)
-        } else {
-            Vec::new()
+        let short_ranker = (canonical && kind == RowKind::Nim && k >= 1)
+            .then(|| CanonicalRanker::try_new(max, k - 1));
+        let reach_below = match &options {
+            Some(options) if canonical && kind.needs_option_lists() => reach_below(options, max),
+            _ => Some(Vec::new()),
         };
+        let layout = Layout::new(space, fits);
+        // Memory the system refused for a structure that fitted the limit: every run of
+        // the engine is refused too.
+        let prepared = fits
+            && options.is_some()
+            && short_ranker.as_ref().is_none_or(Option::is_some)
+            && reach_below.is_some()
+            && layout.is_ready();
+        let (options, short_ranker) = (options.unwrap_or_default(), short_ranker.flatten());
+        let reach_below = reach_below.unwrap_or_default();
         // Neither is sized by the largest heap: the plan reads them even unprepared.
         let lines = (kind == RowKind::Lines).then(|| LinePlan::new(game.kind(), space));
         let position_options = matches!(kind, RowKind::Sources | RowKind::Explicit)
             .then(|| PositionOptions::new(game, space.heaps()));
         let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
-        let layout = Layout::new(space, prepared);
         let no_move_mask = bits::mask_of(&no_move, layout.words_per_row());
         Engine {
             game,
@@ -184,6 +194,7 @@ impl<'g> EngineBuilder<'g> {
             no_move_mask,
             parallel_threshold: self.parallel_threshold,
             memory_limit,
+            prepared,
         }
     }
 }

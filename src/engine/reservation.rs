@@ -27,10 +27,17 @@ impl<'g> Engine<'g> {
     /// # Errors
     /// [`crate::Error::TooLarge`] with the bytes needed and allowed;
     /// [`crate::Error::SplitsHeaps`] for a game whose moves split heaps (its positions
-    /// leave any space of a fixed heap count).
+    /// leave any space of a fixed heap count); [`crate::Error::OutOfMemory`] if the system
+    /// refused the option lists or ranks the engine prepares.
     pub fn reserve(&self, work: &[Work]) -> Result<Reservation<'_, 'g>> {
-        let need = self.memory_plan().bytes(work);
+        let plan = self.memory_plan();
+        let need = plan.bytes(work);
         self.refuse_above(need)?;
+        if !self.prepared {
+            // The limit held them, the system did not.
+            let bytes = plan.fixed_bytes;
+            return Err(crate::Error::OutOfMemory { what: self.describe(), bytes });
+        }
         Ok(Reservation { engine: self, grant: Grant::new(self.describe(), need) })
     }
 }
