@@ -118,9 +118,9 @@ pub enum Error {
     },
     /// A multiset space whose tables do not fit in the memory allowed.
     #[error(
-        "space too large: {what} needs {:.2} GiB of memory but only {:.2} GiB is available",
-        gib(*.need_bytes),
-        gib(*.limit_bytes)
+        "space too large: {what} needs {} of memory but only {} is available",
+        size(*.need_bytes),
+        size(*.limit_bytes)
     )]
     MultisetsTooLarge {
         /// The space, as `game, total at most T (N positions)`.
@@ -181,9 +181,9 @@ pub enum Error {
     },
     /// A space whose tables do not fit in the memory allowed.
     #[error(
-        "space too large: {what} needs {:.2} GiB of memory but only {:.2} GiB is available",
-        gib(*.need_bytes),
-        gib(*.limit_bytes)
+        "space too large: {what} needs {} of memory but only {} is available",
+        size(*.need_bytes),
+        size(*.limit_bytes)
     )]
     TooLarge {
         /// The space, as `game, N heaps, max M`.
@@ -199,8 +199,8 @@ pub enum Error {
     /// Memory for a run's tables that the system refused although the plan fitted the
     /// limit (another process took it, or a limit the process cannot see).
     #[error(
-        "out of memory: {what} needs {:.2} GiB of tables and the system refused them",
-        gib(*.bytes)
+        "out of memory: {what} needs {} of tables and the system refused them",
+        size(*.bytes)
     )]
     OutOfMemory {
         /// The space, as `game, N heaps, max M`.
@@ -242,9 +242,14 @@ fn counted(mode: Mode, count: &str) -> String {
     }
 }
 
-/// Bytes as GiB, for messages.
-fn gib(bytes: u64) -> f64 {
-    bytes as f64 / (1u64 << 30) as f64
+/// Bytes as messages say them: in GiB from 1 GiB on, else in MiB.
+fn size(bytes: u64) -> String {
+    let gib = bytes as f64 / (1u64 << 30) as f64;
+    if gib >= 1.0 {
+        format!("{gib:.2} GiB")
+    } else {
+        format!("{:.2} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
 }
 
 /// The library's result type.

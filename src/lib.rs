@@ -84,8 +84,8 @@ pub mod sweep;
 pub use analysis::criteria::Criterion;
 pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};
 pub use engine::{
-    Engine, EngineBuilder, GrundyValues, Labels, MemoryPlan, NoProgress, Progress, RowView,
-    RowVisitor,
+    Engine, EngineBuilder, Grant, GrundyValues, Labels, MemoryPlan, NoProgress, Progress,
+    Reservation, RowView, RowVisitor, Work,
 };
 pub use error::{Error, Result};
 pub use model::canonical::{multisets, CanonicalRanker};

@@ -34,11 +34,11 @@ fn dense(labels: &Labels, with_positions: bool) -> (Vec<bool>, Vec<u32>) {
 }
 
 /// Refuses arrays that would not fit in the memory this process may use: one byte per
-/// position and rule, besides the engine's own tables.
+/// position and rule, besides the engine's own tables (which the run's reservation
+/// checks).
 fn check_array_size(engine: &Engine<'_>, rules: usize) -> nimtab::Result<()> {
     let bytes = engine.positions().saturating_mul(rules as u64);
     let limit = engine.memory_limit();
-    engine.ensure_fits(rules, true)?;
     if bytes > limit / 2 {
         let space = engine.space();
         return Err(nimtab::Error::Invalid(format!(

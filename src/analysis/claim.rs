@@ -6,8 +6,8 @@
 //! smallest indices, which makes the result independent of how rows were split in tasks.
 
 use crate::analysis::expr::{EvalError, Program, RowScratch, RowState};
-use crate::analysis::tally::{p_count, Disagreements, Tally};
-use crate::engine::{Engine, GrundyValues, Progress, RowView, RowVisitor};
+use crate::analysis::tally::{counterexample_bytes, p_count, Disagreements, Tally};
+use crate::engine::{Engine, GrundyValues, Progress, Reservation, RowView, RowVisitor, Work};
 use crate::error::Result;
 use crate::model::ending::Ending;
 
@@ -99,7 +99,7 @@ impl ClaimCheck<'_> {
 }
 
 /// Labels the engine's space under `ending` and tests the claim on every position,
-/// keeping at most `limit` counterexamples.
+/// keeping at most `limit` counterexamples: one reservation of [`claim_work`].
 ///
 /// # Errors
 /// [`crate::Error::TooLarge`] if the space does not fit in memory;
@@ -115,30 +115,48 @@ pub fn test_claim(
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Tally> {
-    test_claim_with(engine, ending, program, None, limit, progress)
+    engine.ensure_supported(&[ending])?;
+    let reservation = engine.reserve(&claim_work(engine, program.operators(), limit))?;
+    test_claim_with(&reservation, ending, program, None, limit, progress)
 }
 
-/// As [`test_claim`], with the whole positions' Grundy values of the engine's space
-/// (from [`Engine::grundy_values`]) for a claim that reads `grundy`. In a game with a
-/// pass, every position is tested in both pass states (the feature `pass` tells which).
+/// What testing a claim of `operators` operators ([`crate::analysis::expr::Expr::operators`])
+/// holds, to reserve with whatever else the caller holds beside it (the Grundy values it
+/// reads): a labelling pass streaming one ending's rows, the compiled claim, and per task
+/// the row evaluation's lane buffers and the counterexamples kept.
+pub fn claim_work(engine: &Engine<'_>, operators: usize, limit: usize) -> [Work; 2] {
+    let space = engine.space();
+    let lanes = space.radix() * 8;
+    let tasks = rayon::current_num_threads() as u64;
+    let per_task = (2 * operators as u64 + 6) * lanes + space.radix().div_ceil(64) * 8;
+    let kept = counterexample_bytes(1, limit, engine.positions(), space.heaps(), tasks);
+    let bytes = (per_task * tasks).saturating_add(kept).saturating_add(2 * lanes);
+    [Work::Stream { endings: 1 }, Work::Bytes(bytes)]
+}
+
+/// As [`test_claim`], in a reservation that holds [`claim_work`], with the whole
+/// positions' Grundy values of the engine's space (from [`Engine::grundy_values`]) for a
+/// claim that reads `grundy`. In a game with a pass, every position is tested in both
+/// pass states (the feature `pass` tells which).
 ///
 /// # Errors
-/// As [`test_claim`].
+/// As [`test_claim`], but for [`crate::Error::TooLarge`]: the memory is reserved already.
 ///
 /// # Panics
 /// As [`test_claim`], and if the claim reads `grundy` without `values`.
 pub fn test_claim_with(
-    engine: &Engine<'_>,
+    reservation: &Reservation<'_, '_>,
     ending: Ending,
     program: &Program,
     values: Option<&GrundyValues>,
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Tally> {
+    let engine = reservation.engine();
     let space = engine.space();
     assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");
     assert_eq!(program.max(), space.max(), "program compiled for another max");
-    let acc = engine.stream(&[ending], &ClaimCheck { program, limit, values }, progress)?;
+    let acc = reservation.stream(&[ending], &ClaimCheck { program, limit, values }, progress)?;
     if let Some((_, error)) = acc.error {
         return Err(error.into());
     }

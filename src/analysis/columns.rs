@@ -14,6 +14,14 @@ pub(crate) enum ColumnsByValue {
 const DENSE_WORDS: usize = 1 << 20;
 
 impl ColumnsByValue {
+    /// At least the bytes of the columns of `len` values below `len`, in rows of `words`:
+    /// dense masks up to their budget, or lists.
+    pub(crate) fn bytes(len: u64, words: u64) -> u64 {
+        let dense = len.saturating_mul(words).min(DENSE_WORDS as u64) * 8;
+        let sparse = len * 4 + len * 32;
+        dense.max(sparse)
+    }
+
     /// The columns of each value, where `values[h]` is column `h`'s, in rows of `words`.
     pub(crate) fn new(values: &[u32], words: usize) -> ColumnsByValue {
         let distinct = values.iter().copied().max().map_or(0, |m| m as usize + 1);

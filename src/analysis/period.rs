@@ -142,6 +142,12 @@ pub fn find_period(certificate: Option<Certificate>, values: &[u32]) -> PeriodOu
     not_certified(Uncertified::NotWithinData)
 }
 
+/// Bytes [`preperiods_by_period`] allocates for `len` values: the reversal, the
+/// Z-function and the result.
+pub fn preperiods_bytes(len: u64) -> u64 {
+    len * 16
+}
+
 /// `result[p]` (for `1 <= p <= N`) is the least `e` with `G(n + p) = G(n)` for all
 /// `e <= n <= N - p`; `result[0]` is unused.
 ///

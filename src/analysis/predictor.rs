@@ -86,6 +86,14 @@ pub struct RowPredictor {
 }
 
 impl RowPredictor {
+    /// At least the bytes of a predictor for rows of `max + 1` columns: the Grundy values
+    /// and sizes, their columns by value (each value at most `max`), Wythoff's partners.
+    pub(crate) fn bytes(max: u32) -> u64 {
+        let sizes = u64::from(max) + 1;
+        let words = sizes.div_ceil(64);
+        2 * ColumnsByValue::bytes(sizes, words) + sizes * 16 + words * 8
+    }
+
     /// A predictor for rows of `max + 1` columns of `game`.
     pub fn new(game: &Game, max: u32) -> RowPredictor {
         let grundy = game.grundy(max);

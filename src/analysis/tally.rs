@@ -44,6 +44,22 @@ impl Tally {
     }
 }
 
+/// Bytes the counterexamples of `lists` comparisons may take, each keeping at most `limit`
+/// (and no more than the `positions` compared): in every one of `tasks` tasks, a heap of
+/// `(index, label)` pairs that may grow to twice its length; then the counterexamples
+/// found, each with its position of `heaps` heaps.
+pub(crate) fn counterexample_bytes(
+    lists: u64,
+    limit: usize,
+    positions: u64,
+    heaps: usize,
+    tasks: u64,
+) -> u64 {
+    let kept = lists.saturating_mul((limit as u64).min(positions));
+    let found = std::mem::size_of::<Counterexample>() as u64 + 16 + 4 * heaps as u64;
+    kept.saturating_mul(32 * tasks + found)
+}
+
 /// The `limit` counterexamples of smallest index seen so far, as `(index, dp_is_p)`.
 ///
 /// Keeping the smallest indices (not the first ones met) makes the result independent of

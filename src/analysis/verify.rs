@@ -2,8 +2,10 @@
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::predictor::{RowPredictor, Rule};
-use crate::analysis::tally::{count_differences, p_count, Disagreements, Tally};
-use crate::engine::{Engine, PlaneView, Progress, RowView, RowVisitor, NO_P};
+use crate::analysis::tally::{
+    count_differences, counterexample_bytes, p_count, Disagreements, Tally,
+};
+use crate::engine::{Engine, PlaneView, Progress, Reservation, RowView, RowVisitor, Work, NO_P};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
@@ -228,16 +230,12 @@ fn shared_rules(predictor: &RowPredictor, criteria: &[Criterion]) -> Vec<(Rule, 
 }
 
 /// Labels the engine's space under every ending and compares every position with each
-/// criterion, keeping at most `limit` counterexamples per (ending, criterion). With no
-/// criteria, each ending still gets one finding with its positions and P-positions.
-///
-/// All endings run in one fused pass when their working state fits in the engine's
-/// memory limit together, else one pass per ending ([`Verification::passes`] says which).
+/// criterion, keeping at most `limit` counterexamples per (ending, criterion): [`prepare`]
+/// and [`Verifier::run`]. With no criteria, each ending still gets one finding with its
+/// positions and P-positions.
 ///
 /// # Errors
-/// [`crate::Error::TooLarge`] if even one ending does not fit; the errors of
-/// [`Engine::ensure_supported`]; [`crate::Error::CriterionNotApplicable`] for a criterion
-/// that says nothing about the game with this heap count.
+/// As [`prepare`] and [`Verifier::run`].
 pub fn verify(
     engine: &Engine<'_>,
     endings: &[Ending],
@@ -245,43 +243,111 @@ pub fn verify(
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Verification> {
+    prepare(engine, endings, criteria, limit)?.run(progress)
+}
+
+/// A verification of one space whose memory is granted.
+#[derive(Debug)]
+pub struct Verifier<'e, 'g> {
+    reservation: Reservation<'e, 'g>,
+    endings: Vec<Ending>,
+    criteria: Vec<Criterion>,
+    limit: usize,
+    passes: usize,
+}
+
+/// Prepares the verification of the engine's space: refuses what the game cannot do
+/// there, and checks the memory once, before any work. All endings run in one fused pass
+/// when their working state fits in the engine's memory limit together, else one pass
+/// per ending ([`Verifier::passes`] says which).
+///
+/// # Errors
+/// [`crate::Error::TooLarge`] if even one ending does not fit; the errors of
+/// [`Engine::ensure_supported`]; [`crate::Error::CriterionNotApplicable`] for a criterion
+/// that says nothing about the game with this heap count.
+pub fn prepare<'e, 'g>(
+    engine: &'e Engine<'g>,
+    endings: &[Ending],
+    criteria: &[Criterion],
+    limit: usize,
+) -> Result<Verifier<'e, 'g>> {
     engine.ensure_supported(endings)?;
     for criterion in criteria {
         criterion.check_applies(engine.game(), engine.space().heaps())?;
     }
-    if passes(engine, endings.len()) == 1 {
-        let findings = verify_fused(engine, endings, criteria, limit, progress, true)?;
-        return Ok(Verification { findings, passes: 1 });
-    }
-    engine.ensure_fits(1, false)?;
-    let mut findings = Vec::new();
-    for &ending in endings {
-        findings.extend(verify_fused(engine, &[ending], criteria, limit, progress, true)?);
-    }
-    Ok(Verification { findings, passes: endings.len() })
+    let work = |endings: usize| {
+        let comparer = comparer_bytes(engine, endings, criteria.len(), limit);
+        [Work::Stream { endings }, Work::Bytes(comparer)]
+    };
+    let fused = engine.memory_plan().bytes(&work(endings.len())) <= engine.memory_limit();
+    let passes = if fused { 1 } else { endings.len() };
+    let reservation = engine.reserve(&work(endings.len() / passes))?;
+    let (endings, criteria) = (endings.to_vec(), criteria.to_vec());
+    Ok(Verifier { reservation, endings, criteria, limit, passes })
 }
 
-/// The labelling passes [`verify`] makes over `endings` endings: 1 when their working
-/// state fits in memory together, else one per ending. Progress reports the space's
-/// positions once per pass.
-pub fn passes(engine: &Engine<'_>, endings: usize) -> usize {
-    if engine.ensure_fits(endings, false).is_ok() {
-        1
-    } else {
-        endings
+impl<'e, 'g> Verifier<'e, 'g> {
+    /// The labelling passes the verification makes: 1 when the endings' working state
+    /// fits in memory together, else one per ending. Progress reports the space's
+    /// positions once per pass.
+    pub fn passes(&self) -> usize {
+        self.passes
     }
+
+    /// The engine that labels.
+    pub fn engine(&self) -> &'e Engine<'g> {
+        self.reservation.engine()
+    }
+
+    /// Bytes granted to the verification.
+    pub fn bytes(&self) -> u64 {
+        self.reservation.grant().bytes()
+    }
+
+    /// Labels and compares, pass by pass.
+    ///
+    /// # Errors
+    /// [`crate::Error::OutOfMemory`] if the system refuses the memory granted.
+    pub fn run(&self, progress: &dyn Progress) -> Result<Verification> {
+        let (criteria, limit) = (&self.criteria[..], self.limit);
+        let mut findings = Vec::new();
+        for endings in self.endings.chunks(self.endings.len().div_ceil(self.passes).max(1)) {
+            findings.extend(verify_fused(
+                &self.reservation,
+                endings,
+                criteria,
+                limit,
+                progress,
+                true,
+            )?);
+        }
+        Ok(Verification { findings, passes: self.passes })
+    }
+}
+
+/// Bytes of the comparison beside the labelling: the predictor's masks, and per task a
+/// row of scratch, a rebuilt row and the counterexamples kept.
+fn comparer_bytes(engine: &Engine<'_>, endings: usize, criteria: usize, limit: usize) -> u64 {
+    let space = engine.space();
+    let row = space.radix().div_ceil(64) * 8;
+    let lists = (endings * criteria) as u64;
+    let tasks = rayon::current_num_threads() as u64;
+    let kept = counterexample_bytes(lists, limit, engine.positions(), space.heaps(), tasks);
+    let per_task = row * (1 + 2 * endings as u64);
+    RowPredictor::bytes(space.max()).saturating_add(per_task * tasks).saturating_add(kept)
 }
 
 /// One fused pass over `endings`; findings ending by ending, criteria in the order given.
 /// With `by_planes`, an engine that labels planes of single-P rows hands them over whole.
 fn verify_fused(
-    engine: &Engine<'_>,
+    reservation: &Reservation<'_, '_>,
     endings: &[Ending],
     criteria: &[Criterion],
     limit: usize,
     progress: &dyn Progress,
     by_planes: bool,
 ) -> Result<Vec<Finding>> {
+    let engine = reservation.engine();
     let (game, space) = (engine.game(), engine.space());
     let predictor = RowPredictor::new(game, space.max());
     let rules = shared_rules(&predictor, criteria);
@@ -296,7 +362,7 @@ fn verify_fused(
         columns: space.radix() as usize,
         by_planes,
     };
-    let acc = engine.stream(endings, &comparer, progress)?;
+    let acc = reservation.stream(endings, &comparer, progress)?;
     let mut disagreements = acc.disagreements.into_iter();
     let mut findings = Vec::new();
     for (j, &ending) in endings.iter().enumerate() {
@@ -341,8 +407,11 @@ mod tests {
         let engine = Engine::builder(game, space).parallel_threshold(0).build();
         let criteria = Criterion::applicable(game, heaps);
         let endings = if game.has_pass() { &Ending::ALL[..2] } else { &Ending::ALL[..] };
+        let verifier = prepare(&engine, endings, &criteria, limit).unwrap();
+        assert_eq!(verifier.passes(), 1);
         [true, false].map(|by_planes| {
-            verify_fused(&engine, endings, &criteria, limit, &NoProgress, by_planes).unwrap()
+            let reservation = &verifier.reservation;
+            verify_fused(reservation, endings, &criteria, limit, &NoProgress, by_planes).unwrap()
         })
     }
 

@@ -76,13 +76,16 @@ pub fn in_flag_words(e: &Error) -> String {
         Error::HeapTooLarge { max, limit } => {
             format!("--max {max} is above the largest heap size, {limit}")
         }
-        Error::TooLarge { canonical_would_help, limit_bytes, .. } => {
+        Error::TooLarge { canonical_would_help, limit_bytes, what, .. } => {
             let hint = if *canonical_would_help { ", or use --canonical" } else { "" };
             let bound = match BUDGET.get() {
                 Some(b) if b.bytes == *limit_bytes => format!(", bound by {}", b.source),
                 _ => String::new(),
             };
-            format!("{e}{bound}; lower --max or --heaps{hint}")
+            // `grundy` and `period` take no --heaps (`commands/grundy.rs` names the values).
+            let lower =
+                if what.contains("Grundy values of heaps") { "--max" } else { "--max or --heaps" };
+            format!("{e}{bound}; lower {lower}{hint}")
         }
         Error::SplitsHeaps { spec } => format!(
             "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \

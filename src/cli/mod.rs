@@ -15,6 +15,7 @@ mod supervise;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use nimtab::host::{threads_of_a_run, MemoryReading};
 
 use commands::{
     check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, quotient, solve,
@@ -107,14 +108,19 @@ pub struct Global {
     pub memory_source: nimtab::host::MemorySource,
 }
 
-/// Parses the arguments, runs the command, and ends the process with its exit status.
-pub fn main() -> ! {
+/// Threads the binary may start besides a run's: the interrupt handler's, and the two
+/// that drain a checked program's output (`supervise.rs`).
+const OWN_THREADS: u64 = 3;
+
+/// Parses the arguments, runs the command, and ends the process with its exit status;
+/// `reading` is the process's memory, read before any thread started.
+pub fn main(reading: MemoryReading) -> ! {
     interrupt::install();
-    interrupt::exit(status())
+    interrupt::exit(status(&reading))
 }
 
 /// The exit status of the command line given: 0, 1 or 2 (one line on stderr for 2).
-fn status() -> u8 {
+fn status(reading: &MemoryReading) -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
@@ -138,7 +144,7 @@ fn status() -> u8 {
             return 2;
         }
     };
-    match run(cli) {
+    match run(cli, reading) {
         Ok(Outcome::Success) => 0,
         Ok(Outcome::ClaimFailed) => 1,
         Err(err) if is_broken_pipe(&err) => 0,
@@ -152,14 +158,17 @@ fn status() -> u8 {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<Outcome> {
+fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
     if let Some(threads) = cli.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build_global()
             .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
     }
-    let budget = nimtab::host::memory_budget();
+    // Every thread counted from the reading, which was taken before any started: the same
+    // command under the same limit gets the same budget on every run.
+    let threads = threads_of_a_run(rayon::current_num_threads()) + OWN_THREADS;
+    let budget = reading.budget(threads);
     explain::set_budget(budget);
     let global =
         Global { quiet: cli.quiet, memory_limit: budget.bytes, memory_source: budget.source };

@@ -2,7 +2,7 @@
 //! and each answer compared with the DP label.
 
 use crate::contest::judge::Contest;
-use crate::engine::{Engine, Labels, NoProgress};
+use crate::engine::{Engine, Labels, NoProgress, Work};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::enumerate::Tuples;
@@ -148,24 +148,28 @@ impl CrosscheckPlan {
     }
 
     /// The DP labels of every heap count of the plan, under the contest's ending, all
-    /// checked for memory before the first is labelled.
+    /// checked for memory before the first is labelled: the tables are all kept, so each
+    /// heap count's run may use what the ones before it leave of `memory_limit`.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if a table would exceed `memory_limit` bytes.
+    /// [`crate::Error::TooLarge`] if the tables would exceed `memory_limit` bytes.
     pub fn labels(&self, memory_limit: u64) -> Result<ExpectedLabels> {
         let nim = Game::nim();
         let ending: Ending = self.contest.ending();
+        let work = [Work::Tables { endings: 1 }];
         let mut engines = Vec::new();
+        let mut left = memory_limit;
         for n in self.min_heaps..=self.max_heaps {
             let space = Space::in_mode(n, self.max_heap, Mode::Canonical)?;
-            let builder = Engine::builder(&nim, space);
-            let engine = builder.memory_limit(memory_limit).build();
-            engine.ensure_fits(1, true)?;
+            let engine = Engine::builder(&nim, space).memory_limit(left).build();
+            left = left.saturating_sub(engine.memory_plan().bytes(&work));
             engines.push(engine);
         }
-        let tables = engines
+        let reservations =
+            engines.iter().map(|engine| engine.reserve(&work)).collect::<Result<Vec<_>>>()?;
+        let tables = reservations
             .iter()
-            .map(|engine| engine.label_all(&[ending], &NoProgress).map(|mut t| t.remove(0)))
+            .map(|run| run.label_all(&[ending], &NoProgress).map(|mut t| t.remove(0)))
             .collect::<Result<Vec<_>>>()?;
         Ok(ExpectedLabels { contest: self.contest, min_heaps: self.min_heaps, tables })
     }

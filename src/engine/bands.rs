@@ -24,11 +24,16 @@
 use std::ops::{BitOr, BitOrAssign};
 
 use crate::engine::lines::{Accumulator, LinePlan};
+use crate::engine::memory::{Grant, Lease};
 use crate::engine::Engine;
+use crate::error::Result;
 use crate::model::enumerate::Tuples;
 
 /// A value not found yet.
 pub(crate) const UNKNOWN: u32 = u32::MAX;
+
+/// Rows of lanes a band run keeps besides its boxes' and tracks': blocked and below.
+pub(crate) const BAND_SCRATCH_LANES: u64 = 2;
 
 /// Band tables above this many bytes use 16-bit lanes instead of 64-bit ones.
 const WIDE_LANES_BUDGET: u64 = 1 << 32;
@@ -63,12 +68,15 @@ lane!(u16);
 lane!(u64);
 
 impl Engine<'_> {
-    /// Bytes of the band tables with lanes of type `L`, and of the values.
+    /// Bytes of the band tables with lanes of type `L`, of a run's row buffers, and of the
+    /// values.
     pub(crate) fn band_bytes<L: Lane>(&self) -> u64 {
         let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
         let lanes =
             rows.saturating_mul(self.space().radix()).saturating_mul(self.pass_states() as u64);
-        lanes.saturating_mul(std::mem::size_of::<L>() as u64).saturating_add(self.positions() * 4)
+        let lane = std::mem::size_of::<L>() as u64;
+        let scratch = self.band_scratch_bytes(lane);
+        lanes.saturating_mul(lane).saturating_add(scratch).saturating_add(self.positions() * 4)
     }
 
     /// The lane width bands use here: 64 bits if the tables stay within a budget, else
@@ -87,41 +95,38 @@ impl Engine<'_> {
         }
     }
 
-    /// The Grundy value of every state by bands (multi-heap games in full mode), with the
-    /// lanes of [`Engine::band_width`]; `None` when bands do not apply or fit.
-    pub(crate) fn band_values(&self) -> Option<Vec<u32>> {
-        match self.band_width()? {
-            64 => Some(self.values_in_bands::<u64>()),
-            _ => Some(self.values_in_bands::<u16>()),
+    /// The Grundy value of every state by bands of `width` values (multi-heap games in
+    /// full mode, [`Engine::band_width`]), drawn from `grant`.
+    pub(crate) fn band_values(&self, grant: &Grant, width: u32) -> Result<Vec<u32>> {
+        match width {
+            64 => self.values_in_bands::<u64>(grant),
+            _ => self.values_in_bands::<u16>(grant),
         }
     }
 
     /// Runs band after band until every state has its value.
-    pub(crate) fn values_in_bands<L: Lane>(&self) -> Vec<u32> {
+    pub(crate) fn values_in_bands<L: Lane>(&self, grant: &Grant) -> Result<Vec<u32>> {
         let plan = self.lines.as_ref().expect("bands are for multi-heap rows in full mode");
+        let (kept, lease) = (grant.lease(), grant.lease());
         let states = self.pass_states();
         let r = self.space().radix() as usize;
-        let values = vec![UNKNOWN; self.positions() as usize];
+        let values = kept.vec(self.positions() as usize, UNKNOWN)?;
         let mut base = 0u32;
         // Allocated once: a fresh table per run would fault in its pages every time.
         let lanes = plan.rows() as usize * r;
-        let mut band = Band {
-            engine: self,
-            plan,
-            base,
-            tracks: (0..states).map(|_| vec![L::NONE; lanes]).collect(),
-            values,
-            r,
-        };
+        let tracks = (0..states).map(|_| lease.vec(lanes, L::NONE)).collect::<Result<_>>()?;
+        let mut band = Band { engine: self, plan, base, tracks, values, r };
+        let mut scratch = band.scratch(&lease)?;
         while band.values.contains(&UNKNOWN) {
             if base > 0 {
                 band.tracks.iter_mut().for_each(|t| t.fill(L::NONE));
             }
             band.base = base;
-            band.run();
+            band.run(&mut scratch);
             base += L::BITS;
         }
-        band.values
+        kept.keep();
+        Ok(band.values)
     }
 }
 
@@ -150,18 +155,24 @@ struct BandScratch<L> {
 }
 
 impl<L: Lane> Band<'_, '_, L> {
-    fn run(&mut self) {
-        let layout = &self.engine.layout;
-        let (k, r) = (layout.prefix_len(), layout.space().radix() as usize);
-        let mut scratch = BandScratch {
+    /// The row buffers of the runs, drawn from `lease` (`plan.rs` counts
+    /// [`BAND_SCRATCH_LANES`] rows of lanes, a row per box and per track, and the values).
+    fn scratch(&self, lease: &Lease<'_>) -> Result<BandScratch<L>> {
+        let (r, tracks) = (self.r, self.tracks.len());
+        Ok(BandScratch {
             slots: Vec::new(),
-            values: Vec::new(),
-            blocked: vec![L::NONE; r],
-            below: vec![L::NONE; r],
-            box_reads: vec![L::NONE; self.plan.boxes() * r],
-            rows: vec![L::NONE; r * self.tracks.len()],
-        };
-        Tuples::new(k, 0, layout.space().max()).for_each(|prefix| self.row(&mut scratch, prefix));
+            values: lease.capacity(r * tracks)?,
+            blocked: lease.vec(r, L::NONE)?,
+            below: lease.vec(r, L::NONE)?,
+            box_reads: lease.vec(self.plan.boxes() * r, L::NONE)?,
+            rows: lease.vec(r * tracks, L::NONE)?,
+        })
+    }
+
+    fn run(&mut self, scratch: &mut BandScratch<L>) {
+        let layout = &self.engine.layout;
+        let k = layout.prefix_len();
+        Tuples::new(k, 0, layout.space().max()).for_each(|prefix| self.row(scratch, prefix));
     }
 
     /// Values the row of `prefix` in every pass state.
@@ -271,6 +282,7 @@ fn union_into<L: Lane>(dst: &mut [L], src: &[L]) {
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::memory::Grant;
     use crate::model::game::Game;
     use crate::model::space::{Mode, Space};
     use crate::{Engine, NoProgress};
@@ -282,9 +294,10 @@ mod tests {
             for (n, max) in [(2, 30), (3, 7), (4, 4)] {
                 let space = Space::new(n, max).unwrap();
                 let engine = Engine::builder(&game, space).parallel_threshold(0).build();
-                let wide = engine.values_in_bands::<u64>();
-                let narrow = engine.values_in_bands::<u16>();
-                let rounds = engine.values_in_rounds(&NoProgress).unwrap();
+                let grant = Grant::new(engine.describe(), u64::MAX);
+                let wide = engine.values_in_bands::<u64>(&grant).unwrap();
+                let narrow = engine.values_in_bands::<u16>(&grant).unwrap();
+                let rounds = engine.values_in_rounds(&grant, &NoProgress).unwrap();
                 assert_eq!(wide, narrow, "{} {n} {max}", game.spec());
                 assert_eq!(wide, rounds, "{} {n} {max}", game.spec());
                 assert_eq!(engine.mode(), Mode::Full);

@@ -8,8 +8,10 @@
 
 use crate::engine::bits::transpose64;
 use crate::engine::general::FlatOptions;
+use crate::engine::memory::Lease;
 use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::visitor::RowVisitor;
+use crate::error::Result;
 use crate::model::space::Mode;
 
 /// Rows per batch: the bits of one word.
@@ -52,6 +54,29 @@ pub(crate) struct Batch {
     /// One track, column-major: word `h` holds column `h` of every row of the batch.
     column_blocked: Vec<u64>,
     column_p: Vec<u64>,
+}
+
+impl Batch {
+    /// The buffers of a task's batches, for prefixes of `k` heaps, rows of at most
+    /// `sources` source rows, of `w` words a track and `tracks` tracks, drawn from `lease`.
+    pub(crate) fn new(
+        lease: &Lease<'_>,
+        k: usize,
+        sources: usize,
+        (w, tracks): (usize, usize),
+    ) -> Result<Batch> {
+        let words = w * tracks;
+        Ok(Batch {
+            prefixes: lease.capacity(BATCH_ROWS * k)?,
+            rows: lease.capacity(BATCH_ROWS)?,
+            sources: lease.capacity(BATCH_ROWS * sources)?,
+            source_ends: lease.capacity(BATCH_ROWS)?,
+            blocked: lease.capacity(BATCH_ROWS * words)?,
+            bits: lease.capacity(BATCH_ROWS * words)?,
+            column_blocked: lease.capacity(w * 64)?,
+            column_p: lease.capacity(w * 64)?,
+        })
+    }
 }
 
 impl Pass<'_, '_, '_> {

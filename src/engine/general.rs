@@ -12,16 +12,18 @@ pub(crate) struct FlatOptions {
 
 impl FlatOptions {
     /// The option lists of every size `0..=max`, listed one size at a time (no list of
-    /// lists: with millions of sizes its per-list overhead would dwarf the options).
-    pub(crate) fn of_game(game: &Game, max: u32) -> FlatOptions {
-        let mut starts = Vec::with_capacity(max as usize + 2);
+    /// lists: with millions of sizes its per-list overhead would dwarf the options);
+    /// `None` if the system refuses the lists' memory (their length is counted first).
+    pub(crate) fn try_of_game(game: &Game, max: u32) -> Option<FlatOptions> {
+        let (mut starts, mut targets) = (Vec::new(), Vec::new());
+        starts.try_reserve_exact(max as usize + 2).ok()?;
+        targets.try_reserve_exact(usize::try_from(game.option_count(max)).ok()?).ok()?;
         starts.push(0);
-        let mut targets = Vec::new();
         for h in 0..=max {
             targets.extend_from_slice(&game.options(h));
             starts.push(targets.len());
         }
-        FlatOptions { starts, targets }
+        Some(FlatOptions { starts, targets })
     }
 
     /// The option lists of sizes `0, 1, 2, ...` in turn (cheaper than [`FlatOptions::of`]

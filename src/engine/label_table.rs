@@ -275,7 +275,27 @@ impl TableWords {
         }
     }
 
-    /// The words of the finished table.
+    /// Zeroes every word, for another pass.
+    pub(crate) fn clear(&mut self) {
+        match self {
+            TableWords::Plain(words) => words.fill(0),
+            TableWords::Atomic(words) => words.iter_mut().for_each(|w| *w.get_mut() = 0),
+        }
+    }
+
+    /// Calls `f(i, word)` on every word of the finished table in order (the pass is over:
+    /// atomic words are read as the plain words they are).
+    #[inline]
+    pub(crate) fn for_each_word(&mut self, mut f: impl FnMut(usize, u64)) {
+        match self {
+            TableWords::Plain(words) => words.iter().enumerate().for_each(|(i, &w)| f(i, w)),
+            TableWords::Atomic(words) => {
+                words.iter_mut().enumerate().for_each(|(i, w)| f(i, *w.get_mut()))
+            }
+        }
+    }
+
+    /// The words of the finished table (in place: an atomic word is a plain one).
     pub(crate) fn into_words(self) -> Vec<u64> {
         match self {
             TableWords::Plain(words) => words,

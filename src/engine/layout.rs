@@ -23,13 +23,20 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// The layout of `space`; its rankers only if `ranked` (they are sized by the largest
-    /// heap, and an engine that cannot run must not allocate them).
+    /// heap, and an engine that cannot run must not allocate them), and only if the system
+    /// gives their memory ([`Layout::is_ready`] says).
     pub(crate) fn new(space: Space, ranked: bool) -> Layout {
         let k = space.heaps() - 1;
         let rankers = (ranked && space.mode().is_canonical()).then(|| {
-            (CanonicalRanker::new(space.max(), k), CanonicalRanker::new(space.max(), k + 1))
+            let prefixes = CanonicalRanker::try_new(space.max(), k)?;
+            Some((prefixes, CanonicalRanker::try_new(space.max(), k + 1)?))
         });
-        Layout { space, rankers }
+        Layout { space, rankers: rankers.flatten() }
+    }
+
+    /// Whether every position can be indexed: full mode, or sorted tuples with rankers.
+    pub(crate) fn is_ready(&self) -> bool {
+        !self.space.mode().is_canonical() || self.rankers.is_some()
     }
 
     /// The rankers of canonical mode; only a prepared layout is ever asked.

@@ -27,8 +27,10 @@ mod memory;
 pub(crate) mod multiset;
 mod nim;
 mod pass;
+mod plan;
 mod position_grundy;
 mod prefix_moves;
+mod reservation;
 mod row_kind;
 mod run;
 mod schedule;
@@ -40,15 +42,16 @@ mod subtract;
 mod visitor;
 
 pub use labels::Labels;
-pub use memory::MemoryPlan;
+pub use memory::{Grant, MemoryPlan, Work};
 pub use position_grundy::GrundyValues;
+pub use reservation::Reservation;
 pub use visitor::{NoProgress, PlaneView, Progress, RowView, RowVisitor, NO_P};
 
 pub(crate) use bits::valid_columns;
 
 use crate::error::Result;
 use crate::host;
-use crate::model::canonical::{multisets, CanonicalRanker};
+use crate::model::canonical::CanonicalRanker;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::options::PositionOptions;
@@ -86,6 +89,8 @@ pub struct Engine<'g> {
     parallel_threshold: u64,
     /// Bytes a run may allocate.
     memory_limit: u64,
+    /// Whether the structures sized by the largest heap fitted the limit and were given.
+    prepared: bool,
 }
 
 impl std::fmt::Debug for Engine<'_> {
@@ -145,27 +150,36 @@ impl<'g> EngineBuilder<'g> {
         let max = space.max();
         let kind = row_kind(game, space, mode, self.general_path);
         let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
-        let prepared = fixed_bytes(game, space, kind) <= memory_limit;
+        let fits = plan::fixed_bytes(game, space, kind) <= memory_limit;
         // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
-        let options = if kind.needs_option_lists() && prepared {
-            FlatOptions::of_game(game, max)
+        let options = if kind.needs_option_lists() && fits {
+            FlatOptions::try_of_game(game, max)
         } else {
-            FlatOptions::default()
+            Some(FlatOptions::default())
         };
-        let canonical = mode == Mode::Canonical && prepared;
+        let canonical = mode == Mode::Canonical && fits;
         let k = space.heaps() - 1;
-        let short_ranker =
-            (canonical && kind == RowKind::Nim && k >= 1).then(|| CanonicalRanker::new(max, k - 1));
-        let reach_below = if canonical && kind.needs_option_lists() {
-            reach_below(&options, max)
-        } else {
-            Vec::new()
+        let short_ranker = (canonical && kind == RowKind::Nim && k >= 1)
+            .then(|| CanonicalRanker::try_new(max, k - 1));
+        let reach_below = match &options {
+            Some(options) if canonical && kind.needs_option_lists() => reach_below(options, max),
+            _ => Some(Vec::new()),
         };
-        let lines = (kind == RowKind::Lines && prepared).then(|| LinePlan::new(game.kind(), space));
-        let position_options = (matches!(kind, RowKind::Sources | RowKind::Explicit) && prepared)
+        let layout = Layout::new(space, fits);
+        // Memory the system refused for a structure that fitted the limit: every run of
+        // the engine is refused too.
+        let prepared = fits
+            && options.is_some()
+            && short_ranker.as_ref().is_none_or(Option::is_some)
+            && reach_below.is_some()
+            && layout.is_ready();
+        let (options, short_ranker) = (options.unwrap_or_default(), short_ranker.flatten());
+        let reach_below = reach_below.unwrap_or_default();
+        // Neither is sized by the largest heap: the plan reads them even unprepared.
+        let lines = (kind == RowKind::Lines).then(|| LinePlan::new(game.kind(), space));
+        let position_options = matches!(kind, RowKind::Sources | RowKind::Explicit)
             .then(|| PositionOptions::new(game, space.heaps()));
         let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
-        let layout = Layout::new(space, prepared);
         let no_move_mask = bits::mask_of(&no_move, layout.words_per_row());
         Engine {
             game,
@@ -180,24 +194,9 @@ impl<'g> EngineBuilder<'g> {
             no_move_mask,
             parallel_threshold: self.parallel_threshold,
             memory_limit,
+            prepared,
         }
     }
-}
-
-/// Bytes an engine keeps whatever it labels, all sized by the largest heap: option lists
-/// (4 bytes an option, 8 a size, and the growth of the list while it is built), canonical
-/// ranks (rows of `max + 2` words for the prefix, tuple and, in canonical Nim, shorter
-/// ranker), and per-size tables (Grundy values, terminal sizes, reach, no-move sizes).
-fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
-    let sizes = u64::from(space.max()) + 2;
-    let options = if kind.needs_option_lists() {
-        game.option_count(space.max()).saturating_mul(8).saturating_add(sizes * 8)
-    } else {
-        0
-    };
-    let n = space.heaps() as u64;
-    let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
-    options.saturating_add(ranks).saturating_add(sizes * 16)
 }
 
 impl<'g> Engine<'g> {
@@ -260,31 +259,12 @@ impl<'g> Engine<'g> {
     }
 
     /// 2 with a pass (used, available), else 1.
-    fn pass_states(&self) -> usize {
+    pub(crate) fn pass_states(&self) -> usize {
         if self.game.has_pass() {
             2
         } else {
             1
         }
-    }
-
-    /// Memory the tables need, before anything is allocated (per ending, both pass
-    /// states of a game with a pass).
-    pub fn memory_plan(&self) -> MemoryPlan {
-        let states = self.pass_states() as u64;
-        let row_bytes = self.layout.words_per_row() as u64 * 8 * states;
-        // Label tables are packed: one bit per position (`label_table.rs`).
-        let table_bytes = label_table::words_for(self.layout.positions()) * 8 * states;
-        let (working_bytes, needs_table) = match self.kind {
-            RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
-            RowKind::Lines => {
-                let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
-                (rows.saturating_mul(row_bytes), false)
-            }
-            _ => (0, true),
-        };
-        let fixed_bytes = fixed_bytes(self.game, self.space(), self.kind);
-        MemoryPlan { table_bytes, working_bytes, fixed_bytes, needs_table }
     }
 
     /// What a run keeps besides the kept tables: `table` (a whole label table per
@@ -316,28 +296,8 @@ impl<'g> Engine<'g> {
         Ok(())
     }
 
-    /// Refuses a run over `endings` endings at once (keeping their tables or not) that
-    /// would need more than the memory limit, before any work.
-    ///
-    /// # Errors
-    /// [`crate::Error::TooLarge`] with the bytes needed and allowed;
-    /// [`crate::Error::SplitsHeaps`] for a game whose moves split heaps (its positions
-    /// leave any space of a fixed heap count).
-    pub fn ensure_fits(&self, endings: usize, keep_tables: bool) -> Result<()> {
-        self.refuse_above(self.memory_plan().run(endings, keep_tables))
-    }
-
-    /// Refuses `need` bytes (a caller's sum of [`MemoryPlan::run`] and
-    /// [`Engine::grundy_bytes`], for work held at once) above the memory limit.
-    ///
-    /// # Errors
-    /// [`crate::Error::TooLarge`] with the bytes needed and allowed.
-    pub fn ensure_fits_bytes(&self, need: u64) -> Result<()> {
-        self.refuse_above(need)
-    }
-
     /// Refuses a run needing `need` bytes above the memory limit.
-    fn refuse_above(&self, need: u64) -> Result<()> {
+    pub(crate) fn refuse_above(&self, need: u64) -> Result<()> {
         if self.game.splits() {
             return Err(crate::Error::SplitsHeaps { spec: self.game.spec().to_string() });
         }
@@ -349,20 +309,6 @@ impl<'g> Engine<'g> {
     /// The space as messages name it: `game, N heaps, max M`.
     pub(crate) fn describe(&self) -> String {
         format!("{}, {} heaps, max {}", self.game.spec(), self.space().heaps(), self.space().max())
-    }
-
-    /// Rows of Nim's accumulators: per prefix heap, one row per prefix without that heap.
-    fn accumulator_rows(&self) -> u64 {
-        let k = self.layout.prefix_len();
-        if k == 0 {
-            return 0;
-        }
-        let space = self.space();
-        match self.mode() {
-            Mode::Canonical => multisets(space.max(), k - 1),
-            // The plane scheme keeps the last prefix heap's line locally.
-            Mode::Full => (k as u64 - 1).saturating_mul(space.radix().saturating_pow(k as u32 - 1)),
-        }
     }
 
     /// Labels every position under `ending` and returns the table.
@@ -383,9 +329,7 @@ impl<'g> Engine<'g> {
     /// [`Engine::ensure_supported`].
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.ensure_supported(endings)?;
-        self.ensure_fits(endings.len(), true)?;
-        let (tables, ()) = self.run(endings, true, None, &(), progress)?;
-        Ok(self.labels_of(endings, tables))
+        self.reserve(&[Work::Tables { endings: endings.len() }])?.label_all(endings, progress)
     }
 
     /// Labels every position under each of `endings` in one fused pass, streaming each
@@ -403,12 +347,12 @@ impl<'g> Engine<'g> {
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
         self.ensure_supported(endings)?;
-        self.ensure_fits(endings.len(), false)?;
-        Ok(self.run(endings, false, None, visitor, progress)?.1)
+        let reserved = self.reserve(&[Work::Stream { endings: endings.len() }])?;
+        reserved.stream(endings, visitor, progress)
     }
 
     /// The kept tables of a run, one per track (ending and pass state), as [`Labels`].
-    fn labels_of(&self, endings: &[Ending], tables: Vec<Vec<u64>>) -> Vec<Labels> {
+    pub(crate) fn labels_of(&self, endings: &[Ending], tables: Vec<Vec<u64>>) -> Vec<Labels> {
         let mut tables = tables.into_iter();
         let mut labels = Vec::with_capacity(endings.len());
         for &ending in endings {

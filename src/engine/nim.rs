@@ -8,11 +8,22 @@
 //! track has its own lines.
 
 use crate::engine::bits::{first_set, or_into};
+use crate::engine::memory::Lease;
 use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
+use crate::error::Result;
 use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::Mode;
+
+/// A task's row buffers for full-mode planes, `words_per_row` words per track each.
+pub(crate) struct PlaneRows {
+    /// The P-columns of the plane's earlier rows (the line along the last prefix heap).
+    line: Vec<u64>,
+    /// The blocked columns and the labels of the row.
+    blocked: Vec<u64>,
+    rows: Vec<u64>,
+}
 
 impl Pass<'_, '_, '_> {
     /// The one row of a single heap (no prefix, so no sources), on every track.
@@ -33,7 +44,12 @@ impl Pass<'_, '_, '_> {
     /// sweeps `hk` upwards. The line along `hk` then lives in a local buffer, and the other
     /// lines' accumulators are read and written sequentially (indexed with `hk` last),
     /// which keeps the pass streaming through memory instead of missing the cache.
-    pub(crate) fn run_planes<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
+    pub(crate) fn run_planes<V: RowVisitor>(
+        &self,
+        lease: &Lease<'_>,
+        visitor: &V,
+        progress: &dyn Progress,
+    ) -> Result<V::Acc> {
         let e = self.engine;
         let space = e.layout.space();
         let (outer, max) = (e.layout.prefix_len() - 1, space.max());
@@ -43,22 +59,37 @@ impl Pass<'_, '_, '_> {
             parallel_threshold: e.parallel_threshold,
         };
         let firsts = |sum| crate::engine::layout::first_values(sum, outer, max, false);
-        let work = |buf: &mut Vec<u32>, acc: &mut V::Acc, first, sum: u64| {
+        let work = |(buf, rows): &mut (Vec<u32>, PlaneRows), acc: &mut V::Acc, first, sum: u64| {
             if outer == 0 {
-                return self.plane(&[], visitor, acc);
+                return self.plane(&[], rows, visitor, acc);
             }
             let mut done = 0;
             buf[0] = first;
             for_each_with_sum(buf, 1, sum - u64::from(first), max, Mode::Full, &mut |p| {
-                done += self.plane(p, visitor, acc);
+                done += self.plane(p, rows, visitor, acc);
             });
             done
         };
-        run_layers(schedule, visitor, progress, firsts, || vec![0u32; outer], work)
+        let words = e.layout.words_per_row() * self.tracks.len();
+        let scratch = || {
+            let rows = PlaneRows {
+                line: lease.vec(words, 0)?,
+                blocked: lease.vec(words, 0)?,
+                rows: lease.vec(words, 0)?,
+            };
+            Ok((vec![0u32; outer], rows))
+        };
+        run_layers(schedule, visitor, progress, firsts, scratch, work)
     }
 
     /// Labels the plane of `outer` (all values of the last prefix heap) on every track.
-    fn plane<V: RowVisitor>(&self, outer: &[u32], visitor: &V, acc: &mut V::Acc) -> u64 {
+    fn plane<V: RowVisitor>(
+        &self,
+        outer: &[u32],
+        buffers: &mut PlaneRows,
+        visitor: &V,
+        acc: &mut V::Acc,
+    ) -> u64 {
         let e = self.engine;
         let space = e.layout.space();
         let (w, r, k) = (e.layout.words_per_row(), space.radix(), e.layout.prefix_len());
@@ -75,14 +106,12 @@ impl Pass<'_, '_, '_> {
             .collect();
         let outer_stuck = outer.iter().all(|&h| e.no_move[h as usize]);
         // P-columns of earlier rows of this plane: the line along hk, per track.
-        let tracks = self.tracks.len();
-        let mut line = vec![0u64; w * tracks];
-        let mut blocked = vec![0u64; w * tracks];
-        let mut rows = vec![0u64; w * tracks];
+        let PlaneRows { line, blocked, rows } = buffers;
+        line.fill(0);
         for hk in 0..r as usize {
             prefix[k - 1] = hk as u32;
             let table_row = first_row as usize + hk;
-            blocked.copy_from_slice(&line);
+            blocked.copy_from_slice(line);
             rows.fill(0);
             for (j, track) in self.tracks.iter().enumerate() {
                 let (done, rest) = rows.split_at_mut(j * w);
@@ -113,14 +142,8 @@ impl Pass<'_, '_, '_> {
             }
             let first_index = table_row as u64 * r;
             let pass = e.game.has_pass();
-            let view = RowView {
-                prefix: &prefix,
-                lo: 0,
-                bits: &rows,
-                words_per_row: w,
-                first_index,
-                pass,
-            };
+            let view =
+                RowView { prefix: &prefix, lo: 0, bits: rows, words_per_row: w, first_index, pass };
             visitor.visit(acc, &view);
         }
         r * r * e.pass_states() as u64

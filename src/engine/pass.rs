@@ -10,12 +10,14 @@ use crate::engine::batch::{rows_per_unit, Batch};
 use crate::engine::bits::{clear_below, or_into, set_bit};
 use crate::engine::general::solve_general_row;
 use crate::engine::label_table::{for_each_row_word, LabelTable};
+use crate::engine::memory::Lease;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::engine::{Engine, RowKind};
+use crate::error::Result;
 use crate::model::options::LastHeap;
 use crate::model::space::Mode;
 
@@ -100,17 +102,23 @@ pub(crate) struct Scratch {
 }
 
 impl Pass<'_, '_, '_> {
-    /// Labels every row, streaming each finished row to `visitor`.
-    pub(crate) fn run<V: RowVisitor>(&self, visitor: &V, progress: &dyn Progress) -> V::Acc {
+    /// Labels every row, streaming each finished row to `visitor`; every task's scratch
+    /// is drawn from `lease` before the first layer.
+    pub(crate) fn run<V: RowVisitor>(
+        &self,
+        lease: &Lease<'_>,
+        visitor: &V,
+        progress: &dyn Progress,
+    ) -> Result<V::Acc> {
         let e = self.engine;
         if e.layout.prefix_len() >= 1 {
             match (e.kind, e.layout.mode()) {
-                (RowKind::Nim, Mode::Full) => return self.run_planes(visitor, progress),
+                (RowKind::Nim, Mode::Full) => return self.run_planes(lease, visitor, progress),
                 (RowKind::Nim, Mode::Canonical) => {
-                    return self.run_sorted_planes(visitor, progress)
+                    return self.run_sorted_planes(lease, visitor, progress)
                 }
                 (RowKind::Subtract(_) | RowKind::General, Mode::Canonical) => {
-                    return self.run_sorted_table_planes(visitor, progress)
+                    return self.run_sorted_table_planes(lease, visitor, progress)
                 }
                 _ => {}
             }
@@ -153,40 +161,53 @@ impl Pass<'_, '_, '_> {
             }
             done
         };
-        run_layers(schedule, visitor, progress, units, || self.scratch(), work)
+        run_layers(schedule, visitor, progress, units, || self.scratch(lease), work)
     }
 
     /// Whether general rows are labelled in batches (several rows to a layer).
     fn batches(&self) -> bool {
-        matches!(self.engine.kind, RowKind::General | RowKind::Subtract(_))
-            && self.engine.layout.prefix_len() >= 2
+        self.engine.batches()
     }
 
-    pub(crate) fn scratch(&self) -> Scratch {
-        let k = self.engine.layout.prefix_len();
-        let w = self.engine.layout.words_per_row();
+    /// A task's scratch, its rows and index lists drawn from `lease` (`plan.rs` counts
+    /// them).
+    pub(crate) fn scratch(&self, lease: &Lease<'_>) -> Result<Scratch> {
+        let e = self.engine;
+        let k = e.layout.prefix_len();
+        let w = e.layout.words_per_row();
         let words = w * self.tracks.len();
-        let boxes = self.engine.lines.as_ref().map_or(0, |plan| plan.boxes());
-        Scratch {
+        let boxes = e.lines.as_ref().map_or(0, |plan| plan.boxes());
+        let sources = e.most_sources() as usize;
+        let canonical = e.layout.mode() == Mode::Canonical;
+        let preload = if canonical { e.layout.space().radix() as usize } else { 0 };
+        Ok(Scratch {
             enumeration: vec![0; k],
             prefix: vec![0; k],
             other: vec![0; k + 1],
-            sources: Vec::new(),
-            preload: Vec::new(),
-            streams: Vec::new(),
-            moves: Vec::new(),
+            sources: lease.capacity(sources)?,
+            preload: lease.capacity(preload)?,
+            streams: lease.capacity(sources)?,
+            moves: lease.capacity(if e.kind == RowKind::Sources {
+                e.most_prefix_moves()
+            } else {
+                0
+            } as usize)?,
             slots: Vec::new(),
-            box_reads: vec![0; boxes * w],
-            at_or_below: vec![0; w],
-            source_row: vec![0; w],
+            box_reads: lease.vec(boxes * w, 0)?,
+            at_or_below: lease.vec(w, 0)?,
+            source_row: lease.vec(w, 0)?,
             position: Vec::new(),
             option: Vec::new(),
             sorted: Vec::new(),
             prefix_stuck: false,
-            blocked: vec![0; words],
-            rows: vec![0; words],
-            batch: Batch::default(),
-        }
+            blocked: lease.vec(words, 0)?,
+            rows: lease.vec(words, 0)?,
+            batch: if self.batches() {
+                Batch::new(lease, k, sources, (w, self.tracks.len()))?
+            } else {
+                Batch::default()
+            },
+        })
     }
 
     /// Labels every row of the layer `sum` whose first heap is `first` (with no prefix,

@@ -10,8 +10,9 @@
 //! there are as many as the largest value plus one. Multi-heap games in full mode find a
 //! band of values per run instead (`bands.rs`).
 
-use crate::engine::bits::or_into;
+use crate::engine::label_table::TableWords;
 use crate::engine::layout::Layout;
+use crate::engine::memory::{Grant, Keep, Work};
 use crate::engine::visitor::{NoProgress, Progress};
 use crate::engine::Engine;
 use crate::error::Result;
@@ -80,62 +81,64 @@ impl Engine<'_> {
     /// refuses them anyway; the errors of [`Engine::ensure_supported`].
     pub fn grundy_values(&self, progress: &dyn Progress) -> Result<GrundyValues> {
         self.ensure_supported(&[Ending::Normal])?;
-        self.refuse_above(self.grundy_bytes())?;
-        let values = match self.band_values() {
-            Some(values) => {
+        self.reserve(&[Work::Grundy])?.grundy_values(progress)
+    }
+
+    /// Every state's value, by bands where they apply (`bands.rs`), else by rounds, drawn
+    /// from `grant`.
+    pub(crate) fn values(&self, grant: &Grant, progress: &dyn Progress) -> Result<GrundyValues> {
+        let values = match self.band_width() {
+            Some(width) => {
+                let values = self.band_values(grant, width)?;
                 progress.advance(self.positions());
                 values
             }
-            None => self.values_in_rounds(progress)?,
+            None => self.values_in_rounds(grant, progress)?,
         };
         let pass = self.game.has_pass();
         Ok(GrundyValues { layout: self.layout.clone(), pass, values })
     }
 
-    /// Every state's value, one labelling run per value.
-    pub(crate) fn values_in_rounds(&self, progress: &dyn Progress) -> Result<Vec<u32>> {
-        let words = crate::engine::label_table::words_for(self.positions()) as usize;
-        let mut excluded: Vec<Vec<u64>> = vec![vec![0u64; words]; self.pass_states()];
+    /// Every state's value, one labelling run per value; the run's tables and the
+    /// excluded positions are allocated once, the values kept.
+    pub(crate) fn values_in_rounds(
+        &self,
+        grant: &Grant,
+        progress: &dyn Progress,
+    ) -> Result<Vec<u32>> {
+        let (kept, lease) = (grant.lease(), grant.lease());
         let total = self.positions();
-        let mut values = vec![0u32; total as usize];
+        let mut values = kept.vec(total as usize, 0u32)?;
+        let words = crate::engine::label_table::words_for(self.layout.positions()) as usize;
+        let mut excluded: Vec<Vec<u64>> =
+            (0..self.pass_states()).map(|_| lease.zeroed_words(words)).collect::<Result<_>>()?;
+        let mut buffers = self.buffers(&lease, &lease, 1, Keep::Tables)?;
         let (mut valued, mut value) = (0u64, 0u32);
         while valued < total {
-            let (tables, ()) =
-                self.run(&[Ending::Normal], true, Some(&excluded), &(), &NoProgress)?;
-            let found = self.give_value(&tables, value, &mut values);
-            for (excluded, table) in excluded.iter_mut().zip(&tables) {
-                or_into(excluded, table);
+            if value > 0 {
+                buffers.clear();
+            }
+            let endings = [Ending::Normal];
+            let () = self.pass(grant, &mut buffers, &endings, Some(&excluded), &(), &NoProgress)?;
+            let found = self.give_value(&mut buffers.tables, value, &mut values);
+            for (excluded, table) in excluded.iter_mut().zip(&mut buffers.tables) {
+                table.for_each_word(|i, word| excluded[i] |= word);
             }
             valued += found;
             value += 1;
             progress.advance(found);
         }
+        kept.keep();
         Ok(values)
-    }
-
-    /// Bytes of [`Engine::grundy_values`]: by bands (multi-heap games in full mode, with
-    /// 16-bit lanes at least), or by rounds: a run keeping one ending's tables, the
-    /// excluded positions, and four bytes per position.
-    pub fn grundy_bytes(&self) -> u64 {
-        let plan = self.memory_plan();
-        let rounds = plan
-            .run(1, true)
-            .saturating_add(plan.table_bytes)
-            .saturating_add(self.positions().saturating_mul(4));
-        match self.band_width() {
-            Some(64) => self.band_bytes::<u64>(),
-            Some(_) => self.band_bytes::<u16>(),
-            None => rounds,
-        }
     }
 
     /// Gives `value` to every position set in the round's tables (one per track, bit `i`
     /// for position `i`); returns how many.
-    fn give_value(&self, tables: &[Vec<u64>], value: u32, values: &mut [u32]) -> u64 {
+    fn give_value(&self, tables: &mut [TableWords], value: u32, values: &mut [u32]) -> u64 {
         let states = tables.len();
         let mut found = 0;
-        for (state, table) in tables.iter().enumerate() {
-            for (q, &word) in table.iter().enumerate() {
+        for (state, table) in tables.iter_mut().enumerate() {
+            table.for_each_word(|q, word| {
                 let mut rest = word;
                 while rest != 0 {
                     let index = q * 64 + rest.trailing_zeros() as usize;
@@ -143,7 +146,7 @@ impl Engine<'_> {
                     values[index * states + state] = value;
                     found += 1;
                 }
-            }
+            });
         }
         found
     }

@@ -67,14 +67,17 @@ pub(crate) fn row_kind(game: &Game, space: Space, mode: Mode, general: bool) -> 
     kind
 }
 
-/// `reach[m]`: the least size below `m` that a heap of size `>= m` can move to, or `m`.
-pub(crate) fn reach_below(options: &FlatOptions, max: u32) -> Vec<u32> {
-    let mut reach = vec![0u32; max as usize + 2];
+/// `reach[m]`: the least size below `m` that a heap of size `>= m` can move to, or `m`;
+/// `None` if the system refuses its memory.
+pub(crate) fn reach_below(options: &FlatOptions, max: u32) -> Option<Vec<u32>> {
+    let mut reach = Vec::new();
+    reach.try_reserve_exact(max as usize + 2).ok()?;
+    reach.resize(max as usize + 2, 0u32);
     reach[max as usize + 1] = max + 1;
     let mut least = u32::MAX;
     for m in (0..=max).rev() {
         least = least.min(options.of(m as usize).first().copied().unwrap_or(u32::MAX));
         reach[m as usize] = least.min(m);
     }
-    reach
+    Some(reach)
 }

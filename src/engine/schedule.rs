@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use crate::engine::layer_crew::{Crew, ANOTHER_PANICKED};
 use crate::engine::visitor::{Progress, RowVisitor};
+use crate::error::Result;
 
 /// Below this many positions per layer (on average), layers run on one thread: sharing
 /// them would cost more than it saves.
@@ -34,15 +35,29 @@ pub(crate) struct Schedule {
 /// The work of one unit: `(scratch, accumulator, unit, layer) -> positions labelled`.
 type UnitWork<'a, S, A> = &'a (dyn Fn(&mut S, &mut A, u32, u64) -> u64 + Sync);
 
-/// A layer's units, a task's scratch maker and the work of one unit, as [`run_layers`]
-/// takes them.
+/// A layer's units, the tasks' scratch and the work of one unit, as [`run_layers`] takes
+/// them.
 struct Layers<'a, V: RowVisitor, S> {
     schedule: Schedule,
     visitor: &'a V,
     progress: &'a dyn Progress,
     units: &'a (dyn Fn(u64) -> RangeInclusive<u32> + Sync),
-    new_scratch: &'a (dyn Fn() -> S + Sync),
+    /// One scratch per task, made before the first layer.
+    scratches: Mutex<Vec<S>>,
+    /// Makes another scratch, should the tasks of a fork-join ever outnumber the threads.
+    new_scratch: &'a (dyn Fn() -> Result<S> + Sync),
     work: UnitWork<'a, S, V::Acc>,
+}
+
+/// Who runs the layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Runner {
+    /// The calling thread alone.
+    ThisThread,
+    /// A crew of one thread per thread of the pool.
+    Crew,
+    /// A fork-join per layer on rayon's pool.
+    ForkJoin,
 }
 
 /// Runs every layer in order. Layer `sum` calls `work` once for every value of
@@ -55,44 +70,69 @@ struct Layers<'a, V: RowVisitor, S> {
 /// Called from outside rayon's pool, a [`Crew`] of one thread per thread of the pool runs
 /// them; from inside (a sweep labelling games in parallel, a Python call on its own
 /// pool), each layer is a fork-join on the pool.
+///
+/// Every task's scratch is made by `new_scratch` on the calling thread before the first
+/// layer, so a refused allocation stops the run before any work.
+///
+/// # Errors
+/// The first error of `new_scratch`.
 pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     schedule: Schedule,
     visitor: &V,
     progress: &dyn Progress,
     units: impl Fn(u64) -> RangeInclusive<u32> + Sync,
-    new_scratch: impl Fn() -> S + Sync,
+    new_scratch: impl Fn() -> Result<S> + Sync,
     work: impl Fn(&mut S, &mut V::Acc, u32, u64) -> u64 + Sync,
-) -> V::Acc {
+) -> Result<V::Acc> {
     let threads = rayon::current_num_threads();
-    let layers = Layers {
-        schedule,
-        visitor,
-        progress,
-        units: &units,
-        new_scratch: &new_scratch,
-        work: &work,
-    };
     // Layers of a single unit (a prefix of one heap: a row a layer) leave nothing to share.
     let shareable = |sum| {
         let units = units(sum);
         u64::from(*units.end()) > u64::from(*units.start())
     };
-    if schedule.positions / schedule.layers < schedule.parallel_threshold
+    let runner = if schedule.positions / schedule.layers < schedule.parallel_threshold
         || threads == 1
         || !(0..schedule.layers).any(shareable)
     {
-        layers.on_this_thread()
+        Runner::ThisThread
     } else if rayon::current_thread_index().is_none() {
-        layers.by_crew(threads)
+        Runner::Crew
     } else {
-        layers.by_fork_join()
-    }
+        Runner::ForkJoin
+    };
+    let tasks = if runner == Runner::ThisThread { 1 } else { threads };
+    let scratches = (0..tasks).map(|_| new_scratch()).collect::<Result<Vec<S>>>()?;
+    let layers = Layers {
+        schedule,
+        visitor,
+        progress,
+        units: &units,
+        scratches: Mutex::new(scratches),
+        new_scratch: &new_scratch,
+        work: &work,
+    };
+    Ok(match runner {
+        Runner::ThisThread => layers.on_this_thread(),
+        Runner::Crew => layers.by_crew(threads),
+        Runner::ForkJoin => layers.by_fork_join(),
+    })
 }
 
 impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
+    /// The scratch buffers of a task: one made before the first layer.
+    fn take_scratch(&self) -> S {
+        let made = self.scratches.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        made.unwrap_or_else(|| (self.new_scratch)().expect("a task's scratch buffers"))
+    }
+
+    /// Hands a task's scratch back for the next task.
+    fn return_scratch(&self, scratch: S) {
+        self.scratches.lock().unwrap_or_else(PoisonError::into_inner).push(scratch);
+    }
+
     /// Every layer on the calling thread.
     fn on_this_thread(&self) -> V::Acc {
-        let (mut acc, mut scratch) = (self.visitor.start(), (self.new_scratch)());
+        let (mut acc, mut scratch) = (self.visitor.start(), self.take_scratch());
         for sum in 0..self.schedule.layers {
             let done: u64 =
                 (self.units)(sum).map(|unit| (self.work)(&mut scratch, &mut acc, unit, sum)).sum();
@@ -106,7 +146,7 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
         let crew = Crew::new(threads);
         let member = || {
             let _guard = crew.guard();
-            let (mut acc, mut scratch) = (self.visitor.start(), (self.new_scratch)());
+            let (mut acc, mut scratch) = (self.visitor.start(), self.take_scratch());
             for sum in 0..self.schedule.layers {
                 let units = (self.units)(sum);
                 let mut done = 0;
@@ -146,11 +186,10 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
     }
 
     /// Every layer as a fork-join on rayon's pool; tasks take their scratch buffers from
-    /// a pool kept from layer to layer, so their allocations are not remade every layer.
+    /// those made before the first layer (a thread runs one task of a layer at a time, so
+    /// one per thread is enough) and hand them back when done.
     fn by_fork_join(&self) -> V::Acc {
-        let pool: Mutex<Vec<S>> = Mutex::new(Vec::new());
-        let lock = || pool.lock().unwrap_or_else(PoisonError::into_inner);
-        let take = || lock().pop().unwrap_or_else(self.new_scratch);
+        let take = || self.take_scratch();
         let task = |(mut acc, done, mut scratch): (V::Acc, u64, S), unit: u32, sum: u64| {
             let more = (self.work)(&mut scratch, &mut acc, unit, sum);
             (acc, done + more, scratch)
@@ -161,7 +200,7 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
                 .into_par_iter()
                 .fold(|| (self.visitor.start(), 0u64, take()), |state, u| task(state, u, sum))
                 .map(|(acc, done, scratch)| {
-                    lock().push(scratch);
+                    self.return_scratch(scratch);
                     (acc, done)
                 })
                 .reduce(
@@ -223,7 +262,8 @@ mod tests {
             visitor: &Sum,
             progress: &NoProgress,
             units: &units,
-            new_scratch: &|| (),
+            scratches: Mutex::new(vec![(); 3]),
+            new_scratch: &|| Ok(()),
             work: &work,
         };
         let expected: u64 = (0..layers).map(|s| (1..=s % 9).sum::<u64>()).sum();
@@ -242,7 +282,8 @@ mod tests {
             visitor: &Sum,
             progress: &NoProgress,
             units: &|_| 0..=3,
-            new_scratch: &|| (),
+            scratches: Mutex::new(vec![(); 3]),
+            new_scratch: &|| Ok(()),
             work: &work,
         };
         let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| all.by_crew(3)))

@@ -15,10 +15,12 @@
 
 use crate::engine::bits::{bit, set_bit};
 use crate::engine::layout::first_values;
+use crate::engine::memory::Lease;
 use crate::engine::pass::Pass;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::distinct_values;
 use crate::engine::visitor::{PlaneView, Progress, RowView, RowVisitor, NO_P};
+use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
 use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::Mode;
@@ -44,13 +46,14 @@ impl Pass<'_, '_, '_> {
     /// Canonical Nim with at least one prefix heap, plane by plane.
     pub(crate) fn run_sorted_planes<V: RowVisitor>(
         &self,
+        lease: &Lease<'_>,
         visitor: &V,
         progress: &dyn Progress,
-    ) -> V::Acc {
+    ) -> Result<V::Acc> {
         let plane = |outer: &[u32], scratch: &mut PlaneScratch, acc: &mut V::Acc| {
             self.sorted_plane(outer, scratch, visitor, acc)
         };
-        self.for_each_sorted_plane(visitor, progress, || self.plane_scratch(), plane)
+        self.for_each_sorted_plane(visitor, progress, || self.plane_scratch(lease), plane)
     }
 
     /// Runs `plane(outer, scratch, acc)` on every sorted outer prefix (the prefix without
@@ -60,9 +63,9 @@ impl Pass<'_, '_, '_> {
         &self,
         visitor: &V,
         progress: &dyn Progress,
-        new_scratch: impl Fn() -> S + Sync,
+        new_scratch: impl Fn() -> Result<S> + Sync,
         plane: impl Fn(&[u32], &mut S, &mut V::Acc) -> u64 + Sync,
-    ) -> V::Acc {
+    ) -> Result<V::Acc> {
         let e = self.engine;
         let space = e.layout.space();
         let (outer, max) = (e.layout.prefix_len() - 1, space.max());
@@ -89,18 +92,19 @@ impl Pass<'_, '_, '_> {
         run_layers(schedule, visitor, progress, firsts, new_scratch, work)
     }
 
-    fn plane_scratch(&self) -> PlaneScratch {
-        let k = self.engine.layout.prefix_len();
-        let words = self.engine.layout.words_per_row() * self.tracks.len();
-        PlaneScratch {
+    /// A task's buffers, its rows drawn from `lease` (`plan.rs` counts them).
+    fn plane_scratch(&self, lease: &Lease<'_>) -> Result<PlaneScratch> {
+        let layout = &self.engine.layout;
+        let (k, w, tracks) = (layout.prefix_len(), layout.words_per_row(), self.tracks.len());
+        Ok(PlaneScratch {
             prefix: Vec::with_capacity(k),
             other: Vec::with_capacity(k + 1),
             streams: Vec::with_capacity(k),
-            line: vec![0; words],
-            rows: vec![0; words],
-            p_columns: Vec::new(),
-            excluded: vec![0; self.engine.layout.words_per_row()],
-        }
+            line: lease.vec(w * tracks, 0)?,
+            rows: lease.vec(w * tracks, 0)?,
+            p_columns: lease.capacity(layout.space().radix() as usize * tracks)?,
+            excluded: lease.vec(w, 0)?,
+        })
     }
 
     /// Labels the sorted plane of `outer` on every track; returns the positions labelled.

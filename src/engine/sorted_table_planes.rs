@@ -12,23 +12,26 @@
 //! Planes run in layers of equal outer sum; every row a plane reads is its own earlier
 //! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
 
+use crate::engine::memory::Lease;
 use crate::engine::pass::{Pass, Scratch};
 use crate::engine::sources::{distinct_values, replaced_start};
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::Engine;
+use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
 
 impl Pass<'_, '_, '_> {
     /// Canonical table rows with at least one prefix heap, plane by plane.
     pub(crate) fn run_sorted_table_planes<V: RowVisitor>(
         &self,
+        lease: &Lease<'_>,
         visitor: &V,
         progress: &dyn Progress,
-    ) -> V::Acc {
+    ) -> Result<V::Acc> {
         let plane = |outer: &[u32], scratch: &mut Scratch, acc: &mut V::Acc| {
             self.sorted_table_plane(outer, scratch, visitor, acc)
         };
-        self.for_each_sorted_plane(visitor, progress, || self.scratch(), plane)
+        self.for_each_sorted_plane(visitor, progress, || self.scratch(lease), plane)
     }
 
     /// Labels the sorted plane of `outer` on every track; returns the positions labelled.

@@ -6,7 +6,9 @@ use std::io::{self, Write};
 use crate::engine::{GrundyValues, Labels};
 use crate::export::label_lines::LabelLines;
 use crate::export::lines::write_chunks;
+use crate::export::table_memory;
 use crate::model::game::Game;
+use crate::model::space::Space;
 
 /// Which rows of a label table to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +53,8 @@ pub fn write_label_table<W: Write + ?Sized>(
 /// If `labels` is empty.
 ///
 /// # Errors
-/// The writer's I/O error.
+/// The writer's I/O error; [`io::ErrorKind::OutOfMemory`] if the system refuses the
+/// buffers ([`table_bytes`]).
 pub fn write_table<W: Write + ?Sized>(
     out: &mut W,
     game: &Game,
@@ -63,8 +66,18 @@ pub fn write_table<W: Write + ?Sized>(
     let n = first.space().heaps();
     writeln!(out, "{}", header(n, game, values.is_some(), labels).join(","))?;
     // Chunks of rows are formatted in parallel and written in order (`export::lines`).
-    let lines = LabelLines::new(game, labels, values, filter);
-    write_chunks(out, lines.rows(), lines.rows_per_chunk(), |rows, buf| lines.format(rows, buf))
+    let lines = LabelLines::new(game, labels, values, filter)?;
+    let (rows, per_chunk, buffer) = (lines.rows(), lines.rows_per_chunk(), lines.buffer_bytes());
+    write_chunks(out, rows, per_chunk, buffer, |rows, buf| lines.format(rows, buf))
+}
+
+/// At least the bytes [`write_table`] allocates for a table of `space` with `endings`
+/// endings, and with the positions' Grundy values if `values` bounds the largest
+/// ([`crate::Engine::grundy_bound`]): its digit table, the heaps' Grundy values and the
+/// buffers of the chunks it formats at once (on rayon's current pool). A run reserves
+/// them with its tables (`Work::Bytes`).
+pub fn table_bytes(game: &Game, space: Space, endings: usize, values: Option<u64>) -> u64 {
+    table_memory::table_bytes(game, space, endings, values)
 }
 
 /// The table's header: heaps, pass, gxor, grundy, rules (each where it applies).

@@ -33,11 +33,21 @@ pub(crate) struct Numbers {
 }
 
 impl Numbers {
+    /// Bytes of the entries for `0..=limit`.
+    pub(crate) fn bytes(limit: u64) -> u64 {
+        (limit.min(u64::from(ENTRY_LIMIT)) + 1) * (ENTRY as u64 + 1)
+    }
+
     /// Entries for `0..=limit` (capped at 7 digits; larger values take the slow path).
-    pub(crate) fn up_to(limit: u64) -> Numbers {
+    ///
+    /// # Errors
+    /// [`io::ErrorKind::OutOfMemory`] if the system refuses the table.
+    pub(crate) fn up_to(limit: u64) -> io::Result<Numbers> {
         let limit = limit.min(u64::from(ENTRY_LIMIT)) as usize;
-        let mut entries = Vec::with_capacity(limit + 1);
-        let mut lens = Vec::with_capacity(limit + 1);
+        let (mut entries, mut lens) = (Vec::new(), Vec::new());
+        let refused = |_| refused(Numbers::bytes(limit as u64));
+        entries.try_reserve_exact(limit + 1).map_err(refused)?;
+        lens.try_reserve_exact(limit + 1).map_err(refused)?;
         // A decimal odometer: the digits of v + 1 from those of v, without divisions.
         let mut digits = [b'0'; 7];
         let mut len = 1usize;
@@ -61,7 +71,7 @@ impl Numbers {
             }
             len = len.max(7 - i);
         }
-        Numbers { entries, lens }
+        Ok(Numbers { entries, lens })
     }
 
     /// Writes `value` and a comma at `buf[at..]` (which has [`SLOW_NUMBER`] bytes of room
@@ -144,9 +154,13 @@ pub(crate) struct Out {
 }
 
 impl Out {
-    /// An empty buffer with room for `bytes`.
-    pub(crate) fn with_capacity(bytes: usize) -> Out {
-        Out { buf: vec![0; bytes + SLACK], len: 0 }
+    /// An empty buffer with room for `bytes`, or [`io::ErrorKind::OutOfMemory`] if the
+    /// system refuses it.
+    pub(crate) fn try_with_capacity(bytes: usize) -> io::Result<Out> {
+        let mut buf = Vec::new();
+        buf.try_reserve_exact(bytes + SLACK).map_err(|_| refused(bytes as u64))?;
+        buf.resize(bytes + SLACK, 0);
+        Ok(Out { buf, len: 0 })
     }
 
     /// Lets `fill` write at most `bytes` bytes (plus [`SLACK`] of overrun) at the end of
@@ -177,53 +191,78 @@ impl Out {
 /// memory.
 pub(crate) const CHUNK_BYTES: u64 = 1 << 20;
 
+/// Memory the system refused for an output table's buffers, as an I/O error (the
+/// writers' error type).
+fn refused(bytes: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!("the system refused {bytes} bytes of output buffers"),
+    )
+}
+
+/// Buffers [`write_chunks`] keeps at once: two batches of two chunks per thread.
+pub(crate) fn chunk_buffers() -> u64 {
+    4 * rayon::current_num_threads() as u64
+}
+
 /// Writes `items` items (rows of a table) formatted by `format` into `out`, in order.
 ///
 /// The items are cut into chunks of `per_chunk` items; batches of chunks are formatted in
 /// parallel on rayon's pool (`format(range, buffer)` appends the lines of the items in
 /// `range` and returns how many lines it wrote) and written one after the other, so the
 /// bytes are those of a sequential run whatever the thread count. A batch is written
-/// while the next one is formatted, so a slow disk and the formatter overlap. Returns the
-/// lines written. Stops at the first write error.
+/// while the next one is formatted, so a slow disk and the formatter overlap. Every
+/// buffer ([`chunk_buffers`] of them) is allocated first, with room for `buffer_bytes`
+/// (a chunk's lines). Returns the lines written. Stops at the first write error.
+///
+/// # Errors
+/// The writer's error; [`io::ErrorKind::OutOfMemory`] if the system refuses the buffers.
 pub(crate) fn write_chunks<W: Write + ?Sized>(
     out: &mut W,
     items: u64,
     per_chunk: u64,
+    buffer_bytes: usize,
     format: impl Fn(Range<u64>, &mut Out) -> u64 + Sync,
 ) -> io::Result<u64> {
     let per_chunk = per_chunk.max(1);
     let chunks = items.div_ceil(per_chunk);
     // A few chunks per thread per batch, so work stealing evens out unequal chunks.
-    let batch = (rayon::current_num_threads() * 2) as u64;
+    let batch = chunk_buffers() / 2;
+    let buffers = || -> io::Result<Vec<(Out, u64)>> {
+        let count = batch.min(chunks) as usize;
+        (0..count).map(|_| Ok((Out::try_with_capacity(buffer_bytes)?, 0))).collect()
+    };
+    // Formats the batch from chunk `first` on into `buffers`; returns how many it filled.
     let format_batch = |first: u64, buffers: &mut Vec<(Out, u64)>| {
         let count = batch.min(chunks.saturating_sub(first)) as usize;
-        buffers.resize_with(count, || (Out::with_capacity(CHUNK_BYTES as usize), 0));
-        buffers.truncate(count);
-        buffers.par_iter_mut().enumerate().for_each(|(i, (buf, written))| {
+        buffers[..count].par_iter_mut().enumerate().for_each(|(i, (buf, written))| {
             let chunk = first + i as u64;
             let range = chunk * per_chunk..((chunk + 1) * per_chunk).min(items);
             buf.clear();
             *written = format(range, buf);
         });
+        count
     };
-    let (mut ready, mut next) = (Vec::new(), Vec::new());
-    format_batch(0, &mut ready);
+    let (mut ready, mut next) = (buffers()?, buffers()?);
+    let mut filled = format_batch(0, &mut ready);
     let mut lines = 0u64;
     let mut first = 0u64;
-    while !ready.is_empty() {
-        first += ready.len() as u64;
+    while filled > 0 {
+        first += filled as u64;
         // The next batch is formatted on the pool while this thread writes (the writer
         // need not be `Send`).
+        let mut next_filled = 0;
         let written = rayon::in_place_scope(|scope| {
-            scope.spawn(|_| format_batch(first, &mut next));
+            scope.spawn(|_| next_filled = format_batch(first, &mut next));
             let mut lines = 0;
-            for (buf, written) in &ready {
+            for (buf, written) in &ready[..filled] {
                 out.write_all(buf.bytes())?;
                 lines += written;
             }
             Ok::<u64, io::Error>(lines)
         });
         lines += written?;
+        filled = next_filled;
         std::mem::swap(&mut ready, &mut next);
     }
     Ok(lines)
@@ -235,10 +274,10 @@ mod tests {
 
     #[test]
     fn entries_are_the_decimal_digits_and_a_comma() {
-        let numbers = Numbers::up_to(120_000);
+        let numbers = Numbers::up_to(120_000).unwrap();
         let values = (0..=120_010u64).chain([9_999_999, 10_000_000, 123_456_789, u64::MAX]);
         for value in values {
-            let mut out = Out::with_capacity(0);
+            let mut out = Out::try_with_capacity(0).unwrap();
             out.append(SLOW_NUMBER, |buf| numbers.put(buf, 0, value));
             assert_eq!(out.bytes(), format!("{value},").as_bytes());
         }
@@ -259,7 +298,8 @@ mod tests {
         let expected: String = (0..1000).map(|v| format!("{v},")).collect();
         for per_chunk in [1, 7, 1000, 5000] {
             let mut bytes = Vec::new();
-            assert_eq!(write_chunks(&mut bytes, 1000, per_chunk, format).unwrap(), 1000);
+            let written = write_chunks(&mut bytes, 1000, per_chunk, 64, format).unwrap();
+            assert_eq!(written, 1000);
             assert_eq!(String::from_utf8(bytes).unwrap(), expected);
         }
     }

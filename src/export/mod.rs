@@ -13,5 +13,6 @@ pub mod plot;
 pub mod report;
 pub mod report_games;
 pub mod summary;
+pub(crate) mod table_memory;
 pub mod takebreak_report;
 pub mod text_table;

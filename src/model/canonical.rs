@@ -33,9 +33,26 @@ pub struct CanonicalRanker {
 
 impl CanonicalRanker {
     /// A ranker for sorted tuples of length `len` over `0..=max`.
+    ///
+    /// # Panics
+    /// If the system refuses its `(len + 1) × (max + 2)` words ([`CanonicalRanker::try_new`]
+    /// refuses instead).
     pub fn new(max: u32, len: usize) -> CanonicalRanker {
+        CanonicalRanker::try_new(max, len).expect("memory for the ranks of sorted tuples")
+    }
+
+    /// A ranker for sorted tuples of length `len` over `0..=max`, or `None` if the system
+    /// refuses its `(len + 1) × (max + 2)` words.
+    pub fn try_new(max: u32, len: usize) -> Option<CanonicalRanker> {
         let r = max as usize + 1;
-        let mut below = vec![vec![0u64; r + 1]; len + 1];
+        let mut below = Vec::new();
+        below.try_reserve_exact(len + 1).ok()?;
+        for _ in 0..=len {
+            let mut row = Vec::new();
+            row.try_reserve_exact(r + 1).ok()?;
+            row.resize(r + 1, 0u64);
+            below.push(row);
+        }
         for (j, row) in below.iter_mut().enumerate().skip(1) {
             for v in 0..r {
                 // Sequences of length j starting with v: the rest is length j-1 over v..=max.
@@ -43,7 +60,7 @@ impl CanonicalRanker {
                 row[v + 1] = row[v].saturating_add(starting_at_v);
             }
         }
-        CanonicalRanker { len, below }
+        Some(CanonicalRanker { len, below })
     }
 
     /// The sorted tuple of a rank (the inverse of [`CanonicalRanker::rank`]).

@@ -343,6 +343,17 @@ impl Game {
         }
     }
 
+    /// At least the bytes [`Game::grundy`] holds at once for `g(0..=max)`: the values, and
+    /// an option list and its seen flags, or the take-and-break engine's tables.
+    pub fn grundy_bytes(&self, max: u32) -> u64 {
+        match self.move_rule {
+            MoveRule::Octal(_) | MoveRule::GrundysGame => {
+                crate::engine::grundy::sequence_bytes(max)
+            }
+            _ => (u64::from(max) + 1) * 12,
+        }
+    }
+
     /// Grundy values `g(0..=max)` by the mex rule.
     ///
     /// For Nim the mex of `{0, …, h-1}` is `h`; it is returned directly, because listing

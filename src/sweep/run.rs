@@ -6,8 +6,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::{Sweep, SweepError, SweepRow, Test};
-use crate::analysis::claim::test_claim;
-use crate::analysis::verify::verify;
+use crate::analysis::claim::{claim_work, test_claim};
+use crate::analysis::verify::{prepare, verify};
 use crate::engine::{Engine, NoProgress, Progress};
 use crate::error::{Error, Result};
 use crate::export::summary::NO_CRITERION;
@@ -116,17 +116,24 @@ impl Sweep {
         }
     }
 
-    /// Where a game runs; an error if one of its spaces does not fit even alone.
+    /// Where a game runs; an error if one of its spaces does not fit even alone. Each
+    /// space is prepared as its run will be (the same memory check), and the game shares
+    /// the pool if every space fits in `share`.
     fn slot(&self, game: &Game, limit: u64, share: u64) -> Result<Slot> {
         if let Some(space) = self.space.multisets() {
             return self.multiset_slot(game, space, limit, share);
         }
-        let endings = self.endings_per_run();
         let mut slot = Slot::Shared;
         for &space in self.space.spaces() {
             let engine = Engine::builder(game, space).memory_limit(limit).build();
-            engine.ensure_fits(1, false)?;
-            let need = engine.memory_plan().run(endings, false);
+            let need = match &self.test {
+                Test::Criteria(criteria) => prepare(&engine, &self.endings, criteria, 1)?.bytes(),
+                Test::Claim(expr) => {
+                    let work = claim_work(&engine, expr.operators(), 1);
+                    self.endings.iter().try_for_each(|&e| engine.ensure_supported(&[e]))?;
+                    engine.reserve(&work)?.grant().bytes()
+                }
+            };
             if need > share {
                 slot = Slot::Alone;
             }

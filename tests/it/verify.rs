@@ -1,7 +1,7 @@
 //! `verify`: theorems hold, known failures are found, counts match a brute-force count,
 //! golden files, fused and per-ending passes agree, and bad arguments.
 
-use nimtab::analysis::verify::{verify, Finding};
+use nimtab::analysis::verify::{prepare, verify, Finding};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 use proptest::prelude::*;
 
@@ -221,12 +221,14 @@ fn findings_are_identical_with_one_and_two_threads() {
 
 #[test]
 fn per_ending_passes_give_the_findings_of_one_fused_pass() {
-    // A memory limit that holds one ending's table but not three forces one pass per ending.
+    // A memory limit that holds one ending's run but not three forces one pass per ending.
     let game = Game::subtract(&[1, 3, 4]).unwrap();
     let space = Space::new(3, 40).unwrap();
-    let table = Engine::new(&game, space).memory_plan().table_bytes;
     let roomy = Engine::builder(&game, space).build();
-    let tight = Engine::builder(&game, space).memory_limit(table * 2).build();
+    let one = prepare(&roomy, &[Ending::Normal], &Criterion::SUMS, 5).unwrap().bytes();
+    let all = prepare(&roomy, &Ending::ALL, &Criterion::SUMS, 5).unwrap().bytes();
+    assert!(all > one, "three endings need more than one");
+    let tight = Engine::builder(&game, space).memory_limit(one).build();
     let fused = verify(&roomy, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
     let split = verify(&tight, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
     assert_eq!((fused.passes, split.passes), (1, 3));

@@ -137,6 +137,11 @@ impl Program {
         self.heaps
     }
 
+    /// Binary, unary and conditional operators in the expression.
+    pub fn operators(&self) -> usize {
+        self.root.operators()
+    }
+
     /// The largest heap size the program knows Grundy values for.
     pub fn max(&self) -> u32 {
         (self.sizes.len() - 1) as u32

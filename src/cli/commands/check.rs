@@ -4,14 +4,14 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use nimtab::analysis::claim::test_claim_with;
+use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
 use nimtab::analysis::tally::Tally;
 use nimtab::export::summary::{
     write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
 };
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, SpacedState};
+use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, SpacedState, Work};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::commands::total;
@@ -158,28 +158,36 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         .spaces
         .iter()
         .map(|&space| {
-            let engine = Engine::builder(&config.game, space).memory_limit(global.memory_limit);
-            let engine = engine.build();
-            engine.ensure_supported(&[config.ending])?;
-            let grundy = if config.grundy { engine.grundy_bytes() } else { 0 };
-            let need = engine.memory_plan().run(1, false).saturating_add(grundy);
-            engine.ensure_fits_bytes(need).map(|()| engine)
+            Engine::builder(&config.game, space).memory_limit(global.memory_limit).build()
         })
-        .collect::<nimtab::Result<_>>()?;
+        .collect();
+    // Every space's run is checked (the Grundy values and the claim's pass held at once)
+    // before any is labelled.
+    let runs = engines
+        .iter()
+        .map(|engine| {
+            engine.ensure_supported(&[config.ending])?;
+            let mut work = claim_work(engine, config.claim.operators(), config.limit).to_vec();
+            if config.grundy {
+                work.push(Work::Grundy);
+            }
+            engine.reserve(&work)
+        })
+        .collect::<nimtab::Result<Vec<_>>>()?;
     let mut tallies = Vec::new();
     if let Some(space) = &config.multisets {
         tallies.push((0, config.multiset_tally(space, global)?));
     }
     let programs = config.programs()?;
-    for (engine, program) in engines.iter().zip(&programs) {
-        let space = engine.space();
+    for (run, program) in runs.iter().zip(&programs) {
+        let (engine, space) = (run.engine(), run.engine().space());
         let values = if config.grundy {
             let bar = Bar::new(
                 &format!("grundy {} heaps", space.heaps()),
                 engine.positions(),
                 global.quiet,
             );
-            let values = engine.grundy_values(&bar)?;
+            let values = run.grundy_values(&bar)?;
             bar.finish();
             Some(values)
         } else {
@@ -188,7 +196,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         let bar =
             Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
         let (ending, limit) = (config.ending, config.limit);
-        let tally = test_claim_with(engine, ending, program, values.as_ref(), limit, &bar);
+        let tally = test_claim_with(run, ending, program, values.as_ref(), limit, &bar);
         bar.finish();
         let tally =
             tally.with_context(|| format!("evaluating the claim '{}'", config.claim.text()))?;

@@ -1,6 +1,6 @@
 //! `nimtab info`: the size of a space and the memory its tables need.
 
-use nimtab::{Ending, Engine, Game, Mode, Space};
+use nimtab::{Ending, Engine, Game, Mode, Space, Work};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::commands::total;
@@ -91,7 +91,7 @@ fn memory_line(game: &Game, space: Space) -> String {
         mib(plan.table_bytes),
         plan.table_bytes as f64 * 8.0 / labels.max(1.0),
         mib(plan.working_bytes),
-        mib(plan.run(rules, false)),
-        mib(plan.run(rules, true)),
+        mib(plan.bytes(&[Work::Stream { endings: rules }])),
+        mib(plan.bytes(&[Work::Tables { endings: rules }])),
     )
 }

@@ -2,11 +2,14 @@
 
 use std::path::PathBuf;
 
-use nimtab::analysis::period::{find_period, Certificate, PeriodOutcome, Uncertified};
+use nimtab::analysis::period::{
+    find_period, preperiods_bytes, Certificate, PeriodOutcome, Uncertified,
+};
 use nimtab::export::csv::write_period;
 use nimtab::validate_max;
 
 use crate::cli::args::GameMaxArgs;
+use crate::cli::commands::grundy::ensure_values_fit;
 use crate::cli::output::{self, Target};
 use crate::cli::{Global, Outcome};
 
@@ -22,11 +25,13 @@ pub struct Args {
 
 /// Runs `nimtab period`: the CSV row and status 0 when a period is certified; one line
 /// on stderr and status 1 (a claim that failed) when none is.
-pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
     game.require_sum("the period of the Grundy values of one heap")?;
     let max = validate_max(u64::from(a.game.max))?;
+    let need = game.grundy_bytes(max) + preperiods_bytes(u64::from(max) + 1);
+    ensure_values_fit(&game, max, need, global)?;
     let outcome = find_period(Certificate::for_game(&game), &game.grundy(max));
     match outcome {
         PeriodOutcome::Certified(found) => {

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use nimtab::export::labels_csv::{write_table, RowFilter};
-use nimtab::{Ending, Engine, Game, MultisetSpace, Space};
+use nimtab::export::labels_csv::{table_bytes, write_table, RowFilter};
+use nimtab::{Ending, Engine, Game, MultisetSpace, Space, Work};
 
 use crate::cli::args::TableArgs;
 use crate::cli::commands::total;
@@ -86,19 +86,22 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let engine =
         Engine::builder(&config.game, config.space).memory_limit(global.memory_limit).build();
     engine.ensure_supported(&config.endings)?;
-    engine.ensure_fits(config.endings.len(), true)?;
+    // The tables, the Grundy values and the writer's buffers are held at once: one check
+    // refuses the run before any of it starts.
+    let endings = config.endings.len();
+    let values = config.grundy.then(|| engine.grundy_bound());
+    let csv = table_bytes(&config.game, config.space, endings, values);
+    let mut work = vec![Work::Tables { endings }, Work::Bytes(csv)];
     if config.grundy {
-        // Both are held at once: refuse before either runs.
-        let plan = engine.memory_plan();
-        let need = plan.run(config.endings.len(), true).saturating_add(engine.grundy_bytes());
-        engine.ensure_fits_bytes(need)?;
+        work.push(Work::Grundy);
     }
+    let run = engine.reserve(&work)?;
     let bar = Bar::new("solve", engine.positions(), global.quiet);
-    let tables = engine.label_all(&config.endings, &bar)?;
+    let tables = run.label_all(&config.endings, &bar)?;
     bar.finish();
     let values = if config.grundy {
         let bar = Bar::new("grundy", engine.positions(), global.quiet);
-        let values = engine.grundy_values(&bar)?;
+        let values = run.grundy_values(&bar)?;
         bar.finish();
         Some(values)
     } else {

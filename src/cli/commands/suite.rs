@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use nimtab::analysis::verify::{passes, verify, Finding};
+use nimtab::analysis::verify::{prepare, Finding, Verifier};
 use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
@@ -108,32 +108,37 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
 }
 
-/// An engine per space of the suite, each checked for memory before any is run.
+/// An engine per space of the suite.
 fn suite_engines<'g>(jobs: &'g [SuiteJob], global: &Global) -> anyhow::Result<Vec<Engine<'g>>> {
     let mut engines = Vec::new();
     for job in jobs {
         for &(n, max) in &job.spaces {
             let space = Space::new(n, max)?;
-            let engine =
-                Engine::builder(&job.game, space).memory_limit(global.memory_limit).build();
-            engine.ensure_fits(1, false)?;
-            engines.push(engine);
+            engines
+                .push(Engine::builder(&job.game, space).memory_limit(global.memory_limit).build());
         }
     }
     Ok(engines)
 }
 
-/// Every rule and criterion of the suite on every space, with one progress bar.
+/// Every rule and criterion of the suite on every space, with one progress bar; every
+/// space's memory is checked once, before any is run.
 fn verify_engines(engines: &[Engine], global: &Global) -> anyhow::Result<Vec<Finding>> {
-    let passes_of = |e: &Engine| e.positions() * passes(e, suite_endings(e.game()).len()) as u64;
-    let bar = Bar::new("suite", engines.iter().map(passes_of).sum(), global.quiet);
+    let verifiers = engines
+        .iter()
+        .map(|engine| {
+            let (game, heaps) = (engine.game(), engine.space().heaps());
+            let (endings, criteria) = (suite_endings(game), suite_criteria(game, heaps));
+            prepare(engine, &endings, &criteria, SUITE_LIMIT)
+        })
+        .collect::<nimtab::Result<Vec<_>>>()?;
+    let passes_of = |v: &Verifier| v.engine().positions() * v.passes() as u64;
+    let bar = Bar::new("suite", verifiers.iter().map(passes_of).sum(), global.quiet);
     let mut findings = Vec::new();
-    for engine in engines {
-        let (game, heaps) = (engine.game(), engine.space().heaps());
+    for verifier in &verifiers {
+        let (game, heaps) = (verifier.engine().game(), verifier.engine().space().heaps());
         bar.set_message(&format!("{} n={heaps}", game.spec()));
-        let (endings, criteria) = (suite_endings(game), suite_criteria(game, heaps));
-        let run = verify(engine, &endings, &criteria, SUITE_LIMIT, &bar)?;
-        findings.extend(run.findings);
+        findings.extend(verifier.run(&bar)?.findings);
     }
     bar.finish();
     Ok(findings)

@@ -15,16 +15,9 @@ use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
 
-/// The engine of a multiset space, refused before any work if it does not fit.
-fn engine<'g>(
-    game: &'g Game,
-    space: MultisetSpace,
-    endings: usize,
-    global: &Global,
-) -> anyhow::Result<MultisetEngine<'g>> {
-    let engine = MultisetEngine::builder(game, space).memory_limit(global.memory_limit).build();
-    engine.ensure_fits(endings)?;
-    Ok(engine)
+/// The engine of a multiset space; its run checks the memory once, before any work.
+fn engine<'g>(game: &'g Game, space: MultisetSpace, global: &Global) -> MultisetEngine<'g> {
+    MultisetEngine::builder(game, space).memory_limit(global.memory_limit).build()
 }
 
 /// `solve --total T`: labels every multiset and writes the table.
@@ -36,7 +29,7 @@ pub fn solve(
     target: &Target,
     global: &Global,
 ) -> anyhow::Result<Outcome> {
-    let engine = engine(game, space, endings.len(), global)?;
+    let engine = engine(game, space, global);
     let bar = Bar::new("solve", engine.space().positions(), global.quiet);
     let labels = engine.label_all(endings, &bar)?;
     bar.finish();
@@ -79,7 +72,7 @@ pub fn verify(
     limit: usize,
     global: &Global,
 ) -> anyhow::Result<Vec<Finding>> {
-    let engine = engine(game, space, endings.len(), global)?;
+    let engine = engine(game, space, global);
     let bar = Bar::new("verify", engine.space().positions(), global.quiet);
     bar.set_message(&format!("{} total<={}", game.spec(), engine.space().total()));
     let run = verify_multisets(&engine, endings, criteria, limit, &bar)?;
@@ -96,7 +89,7 @@ pub fn check(
     limit: usize,
     global: &Global,
 ) -> anyhow::Result<Tally> {
-    let engine = engine(game, space, 1, global)?;
+    let engine = engine(game, space, global);
     let bar = Bar::new("check", engine.space().positions(), global.quiet);
     let tally = test_claim_multisets(&engine, ending, program, limit, &bar);
     bar.finish();

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use nimtab::analysis::multisets::{check_multiset_criterion, MULTISET_CRITERIA};
-use nimtab::analysis::verify::{passes, verify, Finding};
+use nimtab::analysis::verify::{prepare, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, MultisetSpace, Space};
 
@@ -117,22 +117,25 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
         .spaces
         .iter()
         .map(|&(space, _)| {
-            let builder = Engine::builder(&config.game, space);
-            let engine = builder.memory_limit(global.memory_limit).build();
-            engine.ensure_supported(&config.endings)?;
-            engine.ensure_fits(1, false).map(|()| engine)
+            Engine::builder(&config.game, space).memory_limit(global.memory_limit).build()
         })
-        .collect::<nimtab::Result<_>>()?;
-    let total = engines
+        .collect();
+    // Every space's memory is checked once, before any is labelled.
+    let verifiers = engines
         .iter()
-        .map(|e| e.positions().saturating_mul(passes(e, config.endings.len()) as u64))
+        .zip(&config.spaces)
+        .map(|(engine, (_, criteria))| prepare(engine, &config.endings, criteria, config.limit))
+        .collect::<nimtab::Result<Vec<_>>>()?;
+    let total = verifiers
+        .iter()
+        .map(|v| v.engine().positions().saturating_mul(v.passes() as u64))
         .fold(0u64, u64::saturating_add);
     let bar = Bar::new("verify", total, global.quiet);
     let bar = &bar;
     let mut findings = Vec::new();
-    for (engine, (_, criteria)) in engines.iter().zip(&config.spaces) {
+    for (verifier, engine) in verifiers.iter().zip(&engines) {
         bar.set_message(&format!("{} n={}", config.game.spec(), engine.space().heaps()));
-        let run = verify(engine, &config.endings, criteria, config.limit, bar)?;
+        let run = verifier.run(bar)?;
         if run.passes > 1 && !global.quiet {
             output::note(&format!(
                 "nimtab: {} heaps: the rules' tables do not fit in memory together; \

@@ -43,6 +43,15 @@ pub(crate) fn sequence(rule: &HeapRule, max: u32) -> Vec<u32> {
         .expect("u32 cells hold every value")
 }
 
+/// At least the bytes [`sequence`] holds at once for `G(0..=max)`, whatever the values:
+/// cells of at most four bytes; a value below twice the heap count, so a histogram, its
+/// transform and a seen table of at most four times as many entries as heaps; the rare
+/// heaps, the witness scores and their list; the period checks' arrays (reversal,
+/// Z-function, preperiods); the values returned, and the copy the period repeats from.
+pub(crate) fn sequence_bytes(max: u32) -> u64 {
+    (u64::from(max) + 1) * 112
+}
+
 /// A storage type for Grundy values inside the engine.
 trait Cell: Copy + Into<u32> + TryFrom<u32> {}
 impl Cell for u8 {}

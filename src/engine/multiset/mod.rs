@@ -14,8 +14,7 @@ mod solve;
 
 pub use labels::MultisetLabels;
 
-use std::sync::atomic::AtomicU64;
-
+use crate::engine::memory::Grant;
 use crate::engine::visitor::Progress;
 use crate::error::{Error, Result};
 use crate::host;
@@ -95,42 +94,40 @@ impl<'g> MultisetEngine<'g> {
     }
 
     /// Bytes a run over `endings` endings needs: the packed bits (one per position and
-    /// ending, `64 / endings` positions per word), the rank tables and the move tables.
+    /// ending, `64 / endings` positions per word), the rank tables, the move tables and
+    /// each ending's terminal sizes (with the Grundy values the SJ rule reads).
     pub fn memory_bytes(&self, endings: usize) -> u64 {
         let packing = Packing { endings: endings.clamp(1, 3) as u32 };
         let t = u64::from(self.space.total()) + 1;
         let rank_tables = 8 * (t * t + t + 1);
+        let forces = endings as u64 * (t + self.game.grundy_bytes(self.space.total()));
         packing.words(self.space.positions()).saturating_mul(8)
             + rank_tables
             + Predecessors::bytes_bound(self.space.total())
+            + forces
     }
 
     /// Refuses a run over `endings` endings that would need more than the memory limit,
-    /// before anything is allocated.
+    /// before anything is allocated: the check [`MultisetEngine::label_all`] makes, for a
+    /// caller that plans several runs (a sweep) before the first.
     ///
     /// # Errors
     /// [`Error::NotASum`] for a game whose moves change several heaps or that has a pass
     /// (a multiset holds heaps, not a shared resource or an order);
     /// [`Error::MultisetsTooLarge`] with the bytes needed and allowed.
     pub fn ensure_fits(&self, endings: usize) -> Result<()> {
+        self.reserve(endings).map(|_| ())
+    }
+
+    /// The one memory check of a run over `endings` endings, and its grant.
+    fn reserve(&self, endings: usize) -> Result<Grant> {
         self.game.require_sum("a space of multisets of heaps")?;
         let need = self.memory_bytes(endings);
         if need <= self.memory_limit {
-            return Ok(());
+            return Ok(Grant::new(self.describe(), need));
         }
         let what = self.describe();
         Err(Error::MultisetsTooLarge { what, need_bytes: need, limit_bytes: self.memory_limit })
-    }
-
-    /// `words` zeroed mark words, or [`Error::OutOfMemory`] if the system refuses them
-    /// (`vec!` would abort the process instead).
-    fn zeroed_marks(&self, words: u64) -> Result<Vec<AtomicU64>> {
-        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
-        let words = usize::try_from(words).map_err(|_| refused())?;
-        let mut marks = Vec::new();
-        marks.try_reserve_exact(words).map_err(|_| refused())?;
-        marks.resize_with(words, || AtomicU64::new(0));
-        Ok(marks)
     }
 
     /// The space as messages name it.
@@ -157,10 +154,14 @@ impl<'g> MultisetEngine<'g> {
         if endings.is_empty() || distinct.len() != endings.len() {
             return Err(Error::Invalid(format!("expected distinct endings, got {endings:?}")));
         }
-        self.ensure_fits(endings.len())?;
+        let grant = self.reserve(endings.len())?;
         let total = self.space.total();
         let packing = Packing { endings: endings.len() as u32 };
-        let marks = self.zeroed_marks(packing.words(self.space.positions()))?;
+        let words = packing.words(self.space.positions());
+        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let kept = grant.lease();
+        let marks = kept.zeroed_atomics(usize::try_from(words).map_err(|_| refused())?)?;
+        kept.keep();
         let forces = endings
             .iter()
             .map(|&e| (e != Ending::Normal).then(|| e.terminal_sizes(self.game, total)))
