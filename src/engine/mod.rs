@@ -33,6 +33,8 @@ mod row_kind;
 mod run;
 mod schedule;
 mod shared_rows;
+mod sorted_lines;
+mod sorted_lines_row;
 mod sorted_planes;
 mod sorted_table_planes;
 mod sources;
@@ -57,6 +59,7 @@ use general::FlatOptions;
 use layout::Layout;
 use lines::LinePlan;
 use row_kind::{reach_below, row_kind, RowKind};
+use sorted_lines::SortedPlan;
 
 /// Labels the positions of one space of one game, in full or canonical mode.
 ///
@@ -75,6 +78,8 @@ pub struct Engine<'g> {
     reach_below: Vec<u32>,
     /// Multi-heap games in full mode: the line and box accumulators.
     lines: Option<LinePlan>,
+    /// Multi-heap games on sorted tuples: their accumulators.
+    sorted: Option<SortedPlan>,
     /// Multi-heap games on the general or explicit path: their options.
     position_options: Option<PositionOptions<'g>>,
     /// `no_move[h]`: a heap of size `h` has no move alone; a position of such heaps has
@@ -126,10 +131,11 @@ impl<'g> EngineBuilder<'g> {
         self
     }
 
-    /// For a game whose moves change several heaps, in full mode: read every source row
-    /// of a row's prefix moves one by one (the general path, which any multi-heap rule
-    /// can use) instead of the line and box accumulators of Wythoff, Moore and circular
-    /// Nim. Slower; for cross-checks and benchmarks. Default `false`.
+    /// For a game whose moves change several heaps: in full mode, read every source row
+    /// of a row's prefix moves one by one, and on sorted tuples, list every option of
+    /// every position and look it up (the general path, which any multi-heap rule can
+    /// use), instead of the accumulators of Wythoff, Moore and circular Nim. Slower; for
+    /// cross-checks and benchmarks. Default `false`.
     pub fn general_path(mut self, general: bool) -> Self {
         self.general_path = general;
         self
@@ -162,6 +168,8 @@ impl<'g> EngineBuilder<'g> {
             Vec::new()
         };
         let lines = (kind == RowKind::Lines && prepared).then(|| LinePlan::new(game.kind(), space));
+        let sorted =
+            (kind == RowKind::SortedLines && prepared).then(|| SortedPlan::new(game.kind(), space));
         let position_options = (matches!(kind, RowKind::Sources | RowKind::Explicit) && prepared)
             .then(|| PositionOptions::new(game, space.heaps()));
         let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
@@ -175,6 +183,7 @@ impl<'g> EngineBuilder<'g> {
             short_ranker,
             reach_below,
             lines,
+            sorted,
             position_options,
             no_move,
             no_move_mask,
@@ -197,7 +206,9 @@ fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
     };
     let n = space.heaps() as u64;
     let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
-    options.saturating_add(ranks).saturating_add(sizes * 16)
+    let sorted_ranks =
+        if kind == RowKind::SortedLines { SortedPlan::ranker_bytes(game.kind(), space) } else { 0 };
+    options.saturating_add(ranks).saturating_add(sorted_ranks).saturating_add(sizes * 16)
 }
 
 impl<'g> Engine<'g> {
@@ -281,6 +292,10 @@ impl<'g> Engine<'g> {
                 let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
                 (rows.saturating_mul(row_bytes), false)
             }
+            RowKind::SortedLines => {
+                let words = self.sorted.as_ref().map_or(0, SortedPlan::words);
+                (words.saturating_mul(8 * states), false)
+            }
             _ => (0, true),
         };
         let fixed_bytes = fixed_bytes(self.game, self.space(), self.kind);
@@ -288,12 +303,13 @@ impl<'g> Engine<'g> {
     }
 
     /// What a run keeps besides the kept tables: `table` (a whole label table per
-    /// ending), `nim line accumulators`, or `line and box accumulators` (multi-heap
-    /// games in full mode).
+    /// ending), `nim line accumulators`, `line and box accumulators` (multi-heap games in
+    /// full mode) or `sorted line and box accumulators` (on sorted tuples).
     pub fn working_state(&self) -> &'static str {
         match self.kind {
             RowKind::Nim => "nim line accumulators",
             RowKind::Lines => "line and box accumulators",
+            RowKind::SortedLines => "sorted line and box accumulators",
             _ => "table",
         }
     }

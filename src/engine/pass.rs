@@ -12,6 +12,7 @@ use crate::engine::general::solve_general_row;
 use crate::engine::label_table::{for_each_row_word, LabelTable};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
+use crate::engine::sorted_lines_row::RowSlots;
 use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
@@ -89,6 +90,8 @@ pub(crate) struct Scratch {
     pub position: Vec<u32>,
     pub option: Vec<u32>,
     pub sorted: Vec<u32>,
+    /// Sorted multi-heap rows: where the row's accumulators are.
+    pub sorted_slots: RowSlots,
     /// Whether every prefix heap has no move alone (then a column of such a heap is a
     /// position without moves, which may not pass).
     pub prefix_stuck: bool,
@@ -182,6 +185,7 @@ impl Pass<'_, '_, '_> {
             position: Vec::new(),
             option: Vec::new(),
             sorted: Vec::new(),
+            sorted_slots: RowSlots::default(),
             prefix_stuck: false,
             blocked: vec![0; words],
             rows: vec![0; words],
@@ -227,7 +231,11 @@ impl Pass<'_, '_, '_> {
     ) -> u64 {
         let layout = &self.engine.layout;
         let lo = layout.lo(&scratch.prefix);
-        let row = layout.row_index(&scratch.prefix);
+        // Sorted rows are addressed by their first index alone.
+        let row = match layout.mode() {
+            Mode::Full => layout.row_index(&scratch.prefix),
+            Mode::Canonical => 0,
+        };
         let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
         self.block_forced(scratch, (first_index - u64::from(lo)) as usize, lo);
         match self.engine.kind {
@@ -235,6 +243,7 @@ impl Pass<'_, '_, '_> {
             RowKind::Nim => self.nim_row(scratch),
             RowKind::Lines => self.lines_row(scratch, row as usize),
             RowKind::Sources => self.sources_row(scratch),
+            RowKind::SortedLines => self.sorted_lines_row(scratch, lo),
             RowKind::Explicit => self.explicit_row(scratch, lo),
             kind => self.table_row(scratch, kind, row, lo),
         }
