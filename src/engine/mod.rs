@@ -168,8 +168,9 @@ impl<'g> EngineBuilder<'g> {
             Vec::new()
         };
         let lines = (kind == RowKind::Lines && prepared).then(|| LinePlan::new(game.kind(), space));
+        // The plan of sorted rows says how much a run needs even when nothing is prepared.
         let sorted =
-            (kind == RowKind::SortedLines && prepared).then(|| SortedPlan::new(game.kind(), space));
+            (kind == RowKind::SortedLines).then(|| SortedPlan::new(game.kind(), space, prepared));
         let position_options = (matches!(kind, RowKind::Sources | RowKind::Explicit) && prepared)
             .then(|| PositionOptions::new(game, space.heaps()));
         let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
@@ -206,8 +207,11 @@ fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
     };
     let n = space.heaps() as u64;
     let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
-    let sorted_ranks =
-        if kind == RowKind::SortedLines { SortedPlan::ranker_bytes(game.kind(), space) } else { 0 };
+    let sorted_ranks = if kind == RowKind::SortedLines {
+        SortedPlan::new(game.kind(), space, false).ranker_bytes()
+    } else {
+        0
+    };
     options.saturating_add(ranks).saturating_add(sorted_ranks).saturating_add(sizes * 16)
 }
 
@@ -289,7 +293,12 @@ impl<'g> Engine<'g> {
         let (working_bytes, needs_table) = match self.kind {
             RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
             RowKind::Lines => {
-                let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
+                // An engine that was not prepared (its plan is still wanted, e.g. by `info`)
+                // has no line plan: the plan is small to make.
+                let rows = match &self.lines {
+                    Some(plan) => plan.rows(),
+                    None => LinePlan::new(self.game.kind(), self.space()).rows(),
+                };
                 (rows.saturating_mul(row_bytes), false)
             }
             RowKind::SortedLines => {

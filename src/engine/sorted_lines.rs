@@ -66,8 +66,10 @@ pub(crate) struct SortedPlan {
     max: u32,
     /// Words in one row.
     w: usize,
-    /// Rankers of sorted tuples by length (only the lengths the families key by).
+    /// Rankers of sorted tuples by length, for the lengths the families key by (`needed`)
+    /// and only in a plan that runs.
     rankers: Vec<Option<CanonicalRanker>>,
+    needed: Vec<bool>,
     /// Lowering prefix values, the last heap kept: rows of P bits.
     pub lowered: Option<Dominance>,
     /// Wythoff: two prefix values lowered together (first word).
@@ -82,8 +84,10 @@ pub(crate) struct SortedPlan {
 }
 
 impl SortedPlan {
-    /// The accumulators of a multi-heap `kind` over the sorted tuples of `space`.
-    pub(crate) fn new(kind: GameKind, space: Space) -> SortedPlan {
+    /// The accumulators of a multi-heap `kind` over the sorted tuples of `space`; with
+    /// `ranked`, the rankers they are addressed by too (sized by the largest heap: a plan
+    /// that only says how much memory a run needs has none).
+    pub(crate) fn new(kind: GameKind, space: Space, ranked: bool) -> SortedPlan {
         let (k, max) = (space.heaps() - 1, space.max());
         let w = (space.radix() as usize).div_ceil(64);
         let mut plan = SortedPlan {
@@ -91,6 +95,7 @@ impl SortedPlan {
             max,
             w,
             rankers: (0..=k + 1).map(|_| None).collect(),
+            needed: vec![false; k + 2],
             lowered: None,
             pairs: None,
             diagonals: None,
@@ -124,6 +129,13 @@ impl SortedPlan {
             }
             // Sums have their own solvers; circular Nim has no sorted tuples.
             GameKind::Sum | GameKind::Circular(_) => {}
+        }
+        if ranked {
+            for (len, ranker) in plan.rankers.iter_mut().enumerate() {
+                if plan.needed[len] {
+                    *ranker = Some(CanonicalRanker::new(max, len));
+                }
+            }
         }
         plan
     }
@@ -160,9 +172,7 @@ impl SortedPlan {
 
     fn need_ranker(&mut self, len: usize) {
         // Tuples of at most one value rank without a table (`SortedPlan::rank`).
-        if len >= 2 && self.rankers[len].is_none() {
-            self.rankers[len] = Some(CanonicalRanker::new(self.max, len));
-        }
+        self.needed[len] |= len >= 2;
     }
 
     /// Words of one track's accumulators.
@@ -229,15 +239,12 @@ impl SortedPlan {
         self.first_p.expect("first Ps are planned") + self.rank(values) as usize
     }
 
-    /// Bytes of the rankers (kept once, whatever is labelled).
-    pub(crate) fn ranker_bytes(kind: GameKind, space: Space) -> u64 {
-        let sizes = u64::from(space.max()) + 2;
-        let n = space.heaps() as u64;
-        // At most five lengths, each of at most `n + 1` rows of `max + 2` words.
-        match kind {
-            GameKind::Wythoff | GameKind::Moore(_) => 5 * (n + 1) * sizes * 8,
-            GameKind::Sum | GameKind::Circular(_) => 0,
-        }
+    /// Bytes of the rankers of a plan that runs (kept once, whatever is labelled): a
+    /// ranker of length `len` holds `len + 1` rows of `max + 2` words.
+    pub(crate) fn ranker_bytes(&self) -> u64 {
+        let rows: u64 =
+            (0..self.needed.len()).filter(|&len| self.needed[len]).map(|len| len as u64 + 1).sum();
+        rows.saturating_mul(u64::from(self.max) + 2).saturating_mul(8)
     }
 }
 
