@@ -36,6 +36,7 @@ mod shared_rows;
 mod sorted_lines;
 mod sorted_lines_row;
 mod sorted_planes;
+mod sorted_slots;
 mod sorted_table_planes;
 mod sources;
 mod subtract;
@@ -257,6 +258,25 @@ impl<'g> Engine<'g> {
     /// The position of an index: mixed-radix, or the rank among sorted tuples.
     pub fn position(&self, index: u64) -> Vec<u32> {
         self.layout.position(index)
+    }
+
+    /// The index of a position (the inverse of [`Engine::position`]); in canonical mode
+    /// the heaps may come in any order.
+    ///
+    /// # Panics
+    /// If the tuple has the wrong length or a heap above the space's max.
+    pub fn index(&self, tuple: &[u32]) -> u64 {
+        let space = self.space();
+        assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");
+        assert!(tuple.iter().all(|&h| h <= space.max()), "heap above the space's max");
+        match self.mode() {
+            Mode::Canonical => {
+                let mut sorted = tuple.to_vec();
+                sorted.sort_unstable();
+                self.layout.index(&sorted)
+            }
+            Mode::Full => self.layout.index(tuple),
+        }
     }
 
     /// The position and pass state of a state index (see [`RowView::state_index`]):

@@ -42,6 +42,8 @@ pub(crate) struct Dominance {
     base: usize,
     /// Sorted parts of `s` values (a box's entries for one rest).
     parts: u64,
+    /// Words of the family.
+    words: usize,
     /// Boxes of the whole prefix (`s = k`), packed as a label table is: a row per sorted
     /// prefix, from its largest value on, addressed by its start.
     pub packed: bool,
@@ -120,7 +122,11 @@ impl SortedPlan {
             }
             GameKind::Moore(big_k) => {
                 let big_k = big_k as usize;
-                plan.lowered = Some(plan.dominance(big_k.min(k), Entries::Rows));
+                // With K >= n one move may lower every value: the minima of the moves that
+                // lower the last heap too (any amount, 0 included) cover those that keep it.
+                if big_k <= k {
+                    plan.lowered = Some(plan.dominance(big_k, Entries::Rows));
+                }
                 if big_k >= 2 {
                     plan.need_ranker(k);
                     plan.first_p = Some(plan.reserve(multisets(max, k)));
@@ -160,7 +166,7 @@ impl SortedPlan {
             self.need_ranker(s);
             multisets(self.max, k - s).saturating_mul(parts).saturating_mul(entry as u64)
         };
-        Dominance { s, base: self.reserve(words), parts, packed, entry }
+        Dominance { s, base: self.reserve(words), parts, words: words as usize, packed, entry }
     }
 
     /// Reserves `words` words; returns the first.
@@ -219,7 +225,7 @@ impl SortedPlan {
 
     /// The words of a packed box family, from the first.
     pub(crate) fn packed_words(&self, family: Dominance) -> std::ops::Range<usize> {
-        family.base..family.base + multisets(self.max, self.k + 1).div_ceil(64) as usize
+        family.base..family.base + family.words
     }
 
     /// The first word of the pairs row of `rest` (`k - 2` values) and difference `d`.

@@ -1,278 +1,116 @@
-//! A sorted row of Wythoff's game or Moore's Nim_K from the accumulators of
-//! `sorted_lines.rs`: its blocked columns read from them, its P the first free column (a
-//! heap alone moves as in Nim, so the row holds at most one P), and that P added to them.
+//! Sorted rows of Wythoff's game and Moore's Nim_K from the accumulators of
+//! `sorted_lines.rs`: a row's blocked columns read from them, its P the first free column
+//! (a heap alone moves as in Nim, so the row holds at most one P), and that P added to
+//! them (`sorted_slots.rs`).
 //!
-//! The accumulators are shared by the tasks of a layer as atomics. A line, pair row, box
-//! or minimum is written by one row of a layer only (two rows of one sum on the same line
-//! are the same row), so it is updated by a plain load and store; packed boxes share
-//! words with their neighbours and are stored as label table rows are. The diagonals of
-//! the P a row finds are keyed by other rests, which other rows of the layer may set at
-//! once: those are OR-ed atomically, and none of them is an option the row reads (a
-//! diagonal `z + {m, m + d}` set in the layer of the row `z + {v}` has `m > v` and
-//! `d < max(z) - v`, so it lands below the row's first column). A first P is written once
-//! in a whole run.
-//!
-//! The row's blocked words are built lazily, up to the first free column only: past it
-//! nothing is read (boxes, kept for the rows above, are read whole). The first words of
-//! every accumulator row are asked for before any is read, so that their misses overlap.
+//! The accumulators are shared by the tasks of a layer as atomics. Rows far apart in a
+//! layer read rows of accumulators far apart, so a unit of work is a run of rows whose
+//! accumulators are asked for a row ahead: each row's reads then find their words
+//! loaded. The blocked words are built lazily, up to the first free column only: past it
+//! nothing is read (boxes, kept for the rows above, are read whole). A diagonal set in
+//! the layer by another row is never one the row reads as an option: a diagonal
+//! `z + {m, m + d}` set in the layer of the row `z + {v}` has `m > v` and
+//! `d < max(z) - v`, so it lands below the row's first column.
 
-use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::ops::RangeInclusive;
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::engine::bits::{or_into, set_bit};
 use crate::engine::label_table::LabelTable;
 use crate::engine::pass::{block_pass_columns, Pass, Scratch};
-use crate::engine::shared_rows::prefetch;
-use crate::engine::sorted_lines::{
-    for_each_pair, for_each_part, for_each_value, Dominance, SortedPlan,
-};
+use crate::engine::sorted_slots::{column_of, Dead, Queued, RowAt, RowSlots, NONE};
+use crate::engine::visitor::RowVisitor;
 
-/// A dominance entry of a row: its own word (or packed row start), and the words it reads
-/// in `RowSlots::reads` (a box reads the boxes of its part lowered by one), or `None` for
-/// a line, which reads itself.
-#[derive(Clone, Debug)]
-struct Entry {
-    own: usize,
-    reads: Option<Range<usize>>,
-}
+/// First values in a unit when each makes one row (prefixes of two heaps): enough rows for
+/// reading a row ahead to pay, units small enough for the threads to share a layer evenly
+/// (its rows differ in length).
+pub(crate) const SORTED_UNIT_ROWS: u32 = 8;
 
-/// How a row can be without a P whatever its columns: the last heap lowered below the
-/// prefix's largest value reaches the same P from every column.
-#[derive(Clone, Copy, Debug, Default)]
-enum Dead {
-    /// No prefix: nothing lies below the row.
-    #[default]
-    Never,
-    /// The line of the prefix without its largest value (first word), at that value.
-    Line(usize, usize),
-    /// The prefix's first P, below its largest value.
-    FirstP(usize),
-}
-
-/// Where one row's accumulators are, the same on every track: found once per row.
+/// A task's buffers for sorted multi-heap rows.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct RowSlots {
-    /// Boxes of lowered prefix values (lines are among `rows`).
-    boxes: Vec<Entry>,
-    /// Lowered prefix values and the last heap: least first Ps.
-    with_last: Vec<Entry>,
-    reads: Vec<usize>,
-    /// Rows OR-ed into the row as they are: lines and pairs rows.
-    rows: Vec<usize>,
-    /// Wythoff: per distinct prefix value `v`, the diagonals row of the prefix without it
-    /// and `v`, the shift that reads it.
-    diagonals: Vec<(usize, usize)>,
-    dead: Dead,
-    /// The word of the prefix's first P (Moore, `K >= 2`).
-    first_p: Option<usize>,
-    part: Vec<u32>,
-    rest: Vec<u32>,
-    lowered_part: Vec<u32>,
-    position: Vec<u32>,
-}
-
-impl RowSlots {
-    /// The slots of the row of `prefix`.
-    fn fill(&mut self, plan: &SortedPlan, prefix: &[u32]) {
-        let RowSlots { boxes, with_last, reads, rows, diagonals, part, rest, .. } = self;
-        boxes.clear();
-        with_last.clear();
-        reads.clear();
-        rows.clear();
-        diagonals.clear();
-        self.dead = Dead::Never;
-        self.first_p = None;
-        if prefix.is_empty() {
-            return;
-        }
-        let low = &mut self.lowered_part;
-        let top = *prefix.last().expect("a prefix") as usize;
-        match plan.lowered {
-            Some(family @ Dominance { s: 1, .. }) => {
-                // Lines come in order of the value lowered: the last is the largest.
-                for_each_value(prefix, rest, |_, rest| {
-                    rows.push(plan.dominance_word(family, rest, &[]));
-                });
-                self.dead = Dead::Line(*rows.last().expect("a line per value"), top);
-            }
-            Some(family) => entries(plan, family, prefix, (part, rest, low), reads, boxes),
-            None => {}
-        }
-        if let Some(family) = plan.with_last {
-            entries(plan, family, prefix, (part, rest, low), reads, with_last);
-            let word = plan.first_p_word(prefix);
-            self.first_p = Some(word);
-            if matches!(self.dead, Dead::Never) {
-                self.dead = Dead::FirstP(word);
-            }
-        }
-        if plan.pairs.is_some() {
-            for_each_pair(prefix, rest, |a, b, rest| rows.push(plan.pair_word(rest, b - a)));
-        }
-        if plan.diagonals.is_some() {
-            for_each_value(prefix, rest, |v, rest| {
-                diagonals.push((plan.diagonal_word(rest), v as usize));
-            });
-        }
-    }
-
-    /// Asks for the first words the row reads from `acc`, columns from `lo`.
-    fn prefetch(&self, plan: &SortedPlan, acc: &[AtomicU64], lo: usize) {
-        for &word in &self.rows {
-            prefetch(&acc[word + lo / 64]);
-        }
-        for &(word, shift) in &self.diagonals {
-            prefetch(&acc[word + (lo - shift) / 64]);
-        }
-        let packed = plan.lowered.filter(|family| family.packed);
-        for entry in &self.boxes {
-            for &read in &self.reads[entry.reads.clone().unwrap_or_default()] {
-                let word = match packed {
-                    Some(family) => plan.packed_words(family).start + (read + lo) / 64,
-                    None => read + lo / 64,
-                };
-                prefetch(&acc[word]);
-            }
-        }
-        if let Some(word) = self.first_p {
-            prefetch(&acc[word]);
-        }
-    }
-
-    /// Adds the row's P at column `p` (if any) to the accumulators of a track, its boxes
-    /// (the OR of the boxes below, in `box_read`, for packed boxes) and its first P to the
-    /// minima.
-    fn add_row(&mut self, row: RowAt<'_>, p: Option<usize>, box_read: &mut [u64]) {
-        let RowAt { plan, acc, prefix, lo, r } = row;
-        if let Some(c) = p {
-            // Lines and pairs rows, and the row's own boxes: this row's alone in the layer.
-            let unpacked = plan.lowered.is_some_and(|family| !family.packed);
-            let boxes = self.boxes.iter().filter(|_| unpacked).map(|entry| &entry.own);
-            for &word in self.rows.iter().chain(boxes) {
-                let word = &acc[word + c / 64];
-                word.store(word.load(Relaxed) | 1 << (c % 64), Relaxed);
-            }
-            self.position.clear();
-            self.position.extend_from_slice(prefix);
-            self.position.push(c as u32);
-            let (position, rest) = (&self.position, &mut self.rest);
-            // The P is on the diagonal of every two of its values, and the first P of the
-            // line of every value.
-            if plan.diagonals.is_some() {
-                for_each_pair(position, rest, |a, b, rest| {
-                    let d = (b - a) as usize;
-                    acc[plan.diagonal_word(rest) + d / 64].fetch_or(1 << (d % 64), Relaxed);
-                });
-            }
-            if plan.first_p.is_some() {
-                for_each_value(position, rest, |v, rest| {
-                    acc[plan.first_p_word(rest)].store(stored(v as usize), Relaxed);
-                });
-            }
-        }
-        if let Some(family) = plan.lowered.filter(|family| family.packed) {
-            if let Some(c) = p {
-                set_bit(box_read, c);
-            }
-            let table = LabelTable::Packed { words: &acc[plan.packed_words(family)], radix: r };
-            table.store(self.boxes[0].own, lo, box_read);
-        }
-        if let Some(word) = self.first_p {
-            let first = acc[word].load(Relaxed);
-            if first != NONE {
-                for entry in &self.with_last {
-                    let least = &acc[entry.own];
-                    least.store(least.load(Relaxed).max(first), Relaxed);
-                }
-            }
-        }
-    }
-}
-
-/// A row and the accumulators of one of its tracks.
-#[derive(Clone, Copy)]
-struct RowAt<'a> {
-    plan: &'a SortedPlan,
-    acc: &'a [AtomicU64],
-    prefix: &'a [u32],
-    lo: usize,
-    r: usize,
-}
-
-/// The dominance entries of `family` for the row of `prefix`: lines, or boxes (for packed
-/// boxes, row starts).
-fn entries(
-    plan: &SortedPlan,
-    family: Dominance,
-    prefix: &[u32],
-    (part, rest, lowered): (&mut Vec<u32>, &mut Vec<u32>, &mut Vec<u32>),
-    reads: &mut Vec<usize>,
-    out: &mut Vec<Entry>,
-) {
-    if family.s == 1 {
-        for_each_value(prefix, rest, |_, rest| {
-            out.push(Entry { own: plan.dominance_word(family, rest, &[]), reads: None });
-        });
-        return;
-    }
-    let mut buf = Vec::new();
-    let mut one_box = |part: &[u32], rest: &[u32]| {
-        let place = |part: &[u32], buf: &mut Vec<u32>| {
-            if family.packed {
-                plan.packed_start(part, buf)
-            } else {
-                plan.dominance_word(family, rest, part)
-            }
-        };
-        let own = place(part, &mut buf);
-        let start = reads.len();
-        // Lowering the first copy of a value by one keeps the part sorted.
-        for j in (0..part.len()).filter(|&j| part[j] > 0 && (j == 0 || part[j - 1] < part[j])) {
-            lowered.clear();
-            lowered.extend_from_slice(part);
-            lowered[j] -= 1;
-            reads.push(place(lowered, &mut buf));
-        }
-        out.push(Entry { own, reads: Some(start..reads.len()) });
-    };
-    if family.s == prefix.len() {
-        // Every prefix value may be lowered: one box, of the whole prefix.
-        one_box(prefix, &[]);
-    } else {
-        for_each_part(prefix, family.s, (part, rest), &mut one_box);
-    }
-}
-
-/// A first P or a least first P as stored: `2^32 - f`, so that the larger word is the
-/// smaller column (a minimum is a maximum of words) and 0 is none.
-const NONE: u64 = 0;
-
-fn stored(column: usize) -> u64 {
-    (1u64 << 32) - column as u64
-}
-
-fn column_of(word: u64) -> usize {
-    if word == NONE {
-        usize::MAX
-    } else {
-        ((1u64 << 32) - word) as usize
-    }
+pub(crate) struct SortedRows {
+    /// The prefixes of the unit, one after another.
+    prefixes: Vec<u32>,
+    /// The slots of the row being labelled and of the next (by the row's parity).
+    slots: [RowSlots; 2],
+    current: usize,
+    /// Updates keyed by other rests, by the parity of the row that found them.
+    queued: [Vec<Queued>; 2],
 }
 
 impl Pass<'_, '_, '_> {
-    /// A row of sorted tuples (first column `lo`) of Wythoff's game or Moore's Nim_K, on
+    /// Labels the rows of the layer `sum` whose first heaps are `firsts` (with no prefix,
+    /// the one row), each row's accumulators asked for a row ahead; returns the positions
+    /// labelled.
+    pub(crate) fn sorted_unit<V: RowVisitor>(
+        &self,
+        scratch: &mut Scratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+        firsts: RangeInclusive<u32>,
+        sum: u64,
+    ) -> u64 {
+        let e = self.engine;
+        let plan = e.sorted.as_ref().expect("a sorted plan for sorted multi-heap rows");
+        let k = e.layout.prefix_len();
+        let mut prefixes = std::mem::take(&mut scratch.sorted_rows.prefixes);
+        prefixes.clear();
+        if k > 0 {
+            let mut buf = std::mem::take(&mut scratch.enumeration);
+            for first in firsts {
+                e.layout.for_each_prefix(&mut buf, first, sum, &mut |p| prefixes.extend(p));
+            }
+            scratch.enumeration = buf;
+        }
+        let rows = if k == 0 { 1 } else { prefixes.len() / k };
+        if rows == 0 {
+            scratch.sorted_rows.prefixes = prefixes;
+            return 0;
+        }
+        let prefix = |i: usize| &prefixes[i * k..(i + 1) * k];
+        let ahead = |slots: &mut RowSlots, p: &[u32]| {
+            slots.fill(plan, p);
+            let lo = e.layout.lo(p) as usize;
+            for track in &self.tracks {
+                slots.prefetch(plan, track.accumulators.atomics(), lo);
+            }
+        };
+        ahead(&mut scratch.sorted_rows.slots[0], prefix(0));
+        let mut done = 0;
+        for i in 0..rows {
+            let (current, next) = (i % 2, (i + 1) % 2);
+            if i + 1 < rows {
+                ahead(&mut scratch.sorted_rows.slots[next], prefix(i + 1));
+            }
+            scratch.sorted_rows.current = current;
+            scratch.prefix.clear();
+            scratch.prefix.extend_from_slice(prefix(i));
+            done += self.row(scratch, visitor, acc);
+            // The previous row's updates had this row's time to find their words.
+            self.apply_queued(&mut scratch.sorted_rows.queued[next]);
+        }
+        for queued in &mut scratch.sorted_rows.queued {
+            self.apply_queued(queued);
+        }
+        scratch.sorted_rows.prefixes = prefixes;
+        done
+    }
+
+    fn apply_queued(&self, queued: &mut Vec<Queued>) {
+        for update in queued.drain(..) {
+            update.apply(|track| self.tracks[track].accumulators.atomics());
+        }
+    }
+
+    /// The row of `scratch.prefix` (first column `lo`), whose slots the unit has found, on
     /// every track.
     pub(crate) fn sorted_lines_row(&self, scratch: &mut Scratch, lo: u32) {
         let e = self.engine;
         let plan = e.sorted.as_ref().expect("a sorted plan for sorted multi-heap rows");
         let (w, r, lo) = (plan.words_per_row(), e.layout.space().radix() as usize, lo as usize);
-        let Scratch {
-            sorted_slots: slots, prefix, blocked, rows, at_or_below, prefix_stuck, ..
-        } = scratch;
-        slots.fill(plan, prefix);
-        for track in &self.tracks {
-            slots.prefetch(plan, track.accumulators.atomics(), lo);
-        }
+        let Scratch { sorted_rows, prefix, blocked, rows, at_or_below, prefix_stuck, .. } = scratch;
+        let SortedRows { slots, current, queued, .. } = sorted_rows;
+        let (slots, queue) = (&mut slots[*current], &mut queued[*current]);
         for (j, track) in self.tracks.iter().enumerate() {
             let (done, rest) = rows.split_at_mut(j * w);
             let blocked = &mut blocked[j * w..(j + 1) * w];
@@ -281,12 +119,12 @@ impl Pass<'_, '_, '_> {
                 block_pass_columns(blocked, used, *prefix_stuck, &e.no_move_mask);
             }
             let acc = track.accumulators.atomics();
-            let row = RowAt { plan, acc, prefix, lo, r };
+            let row = RowAt { plan, track: j, acc, prefix, lo, r };
             let p = read_row(row, slots, blocked, at_or_below);
             if let Some(c) = p {
                 set_bit(&mut rest[..w], c);
             }
-            slots.add_row(row, p, at_or_below);
+            slots.add_row(row, p, at_or_below, queue);
         }
     }
 }
