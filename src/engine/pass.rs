@@ -118,6 +118,9 @@ impl Pass<'_, '_, '_> {
                 _ => {}
             }
         }
+        if e.kind == RowKind::SortedLines && !self.layers_in_parallel() {
+            return self.run_sorted_in_order(visitor, progress);
+        }
         let layout = &e.layout;
         let schedule = Schedule {
             layers: layout.layers(),
@@ -167,6 +170,15 @@ impl Pass<'_, '_, '_> {
             done
         };
         run_layers(schedule, visitor, progress, units, || self.scratch(), work)
+    }
+
+    /// Whether the layers would be shared by several threads (`schedule.rs`): not on one
+    /// thread, with small layers, or with a prefix of at most one heap (a row a layer).
+    fn layers_in_parallel(&self) -> bool {
+        let layout = &self.engine.layout;
+        rayon::current_num_threads() > 1
+            && layout.prefix_len() >= 2
+            && layout.positions() / layout.layers() >= self.engine.parallel_threshold
     }
 
     /// Whether general rows are labelled in batches (several rows to a layer).

@@ -19,7 +19,7 @@ use crate::engine::bits::{or_into, set_bit};
 use crate::engine::label_table::LabelTable;
 use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::sorted_slots::{column_of, Dead, Queued, RowAt, RowSlots, NONE};
-use crate::engine::visitor::RowVisitor;
+use crate::engine::visitor::{Progress, RowVisitor};
 
 /// First values in a unit when each makes one row (prefixes of two heaps): enough rows for
 /// reading a row ahead to pay, units small enough for the threads to share a layer evenly
@@ -31,6 +31,8 @@ pub(crate) const SORTED_UNIT_ROWS: u32 = 8;
 pub(crate) struct SortedRows {
     /// The prefixes of the unit, one after another.
     prefixes: Vec<u32>,
+    /// The prefix of the row after the one being labelled.
+    following: Vec<u32>,
     /// The slots of the row being labelled and of the next (by the row's parity).
     slots: [RowSlots; 2],
     current: usize,
@@ -38,10 +40,46 @@ pub(crate) struct SortedRows {
     queued: [Vec<Queued>; 2],
 }
 
+/// When a row's updates keyed by other rests are applied: before the next row reads (rows
+/// in index order, where the next row may be one of their readers), or after it (rows of
+/// one layer, none of which reads them), which leaves their words a row's time to load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Updates {
+    BeforeNextRow,
+    AfterNextRow,
+}
+
 impl Pass<'_, '_, '_> {
+    /// Labels every row in index order on the calling thread: the prefix of every option
+    /// of a sorted tuple is, value by value, at most the tuple's own, so it is an earlier
+    /// row (or the same, for moves of the last heap alone); consecutive rows then read
+    /// neighbouring accumulators.
+    pub(crate) fn run_sorted_in_order<V: RowVisitor>(
+        &self,
+        visitor: &V,
+        progress: &dyn Progress,
+    ) -> V::Acc {
+        let layout = &self.engine.layout;
+        let (mut scratch, mut acc) = (self.scratch(), visitor.start());
+        let mut cursor = vec![0u32; layout.prefix_len()];
+        let mut started = false;
+        let mut next = |out: &mut Vec<u32>| {
+            if started && !layout.next_prefix(&mut cursor) {
+                return false;
+            }
+            started = true;
+            out.clear();
+            out.extend_from_slice(&cursor);
+            true
+        };
+        let done =
+            self.sorted_rows(&mut scratch, visitor, &mut acc, &mut next, Updates::BeforeNextRow);
+        progress.advance(done);
+        acc
+    }
+
     /// Labels the rows of the layer `sum` whose first heaps are `firsts` (with no prefix,
-    /// the one row), each row's accumulators asked for a row ahead; returns the positions
-    /// labelled.
+    /// the one row); returns the positions labelled.
     pub(crate) fn sorted_unit<V: RowVisitor>(
         &self,
         scratch: &mut Scratch,
@@ -51,7 +89,6 @@ impl Pass<'_, '_, '_> {
         sum: u64,
     ) -> u64 {
         let e = self.engine;
-        let plan = e.sorted.as_ref().expect("a sorted plan for sorted multi-heap rows");
         let k = e.layout.prefix_len();
         let mut prefixes = std::mem::take(&mut scratch.sorted_rows.prefixes);
         prefixes.clear();
@@ -63,11 +100,34 @@ impl Pass<'_, '_, '_> {
             scratch.enumeration = buf;
         }
         let rows = if k == 0 { 1 } else { prefixes.len() / k };
-        if rows == 0 {
-            scratch.sorted_rows.prefixes = prefixes;
-            return 0;
-        }
-        let prefix = |i: usize| &prefixes[i * k..(i + 1) * k];
+        let mut i = 0;
+        let mut next = |out: &mut Vec<u32>| {
+            if i == rows {
+                return false;
+            }
+            out.clear();
+            out.extend_from_slice(&prefixes[i * k..(i + 1) * k]);
+            i += 1;
+            true
+        };
+        let done = self.sorted_rows(scratch, visitor, acc, &mut next, Updates::AfterNextRow);
+        scratch.sorted_rows.prefixes = prefixes;
+        done
+    }
+
+    /// Labels the rows whose prefixes `next` writes one after another (`false` after the
+    /// last), each row's accumulators asked for while the row before is labelled; returns
+    /// the positions labelled.
+    fn sorted_rows<V: RowVisitor>(
+        &self,
+        scratch: &mut Scratch,
+        visitor: &V,
+        acc: &mut V::Acc,
+        next: &mut dyn FnMut(&mut Vec<u32>) -> bool,
+        updates: Updates,
+    ) -> u64 {
+        let e = self.engine;
+        let plan = e.sorted.as_ref().expect("a sorted plan for sorted multi-heap rows");
         let ahead = |slots: &mut RowSlots, p: &[u32]| {
             slots.fill(plan, p);
             let lo = e.layout.lo(p) as usize;
@@ -75,24 +135,37 @@ impl Pass<'_, '_, '_> {
                 slots.prefetch(plan, track.accumulators.atomics(), lo);
             }
         };
-        ahead(&mut scratch.sorted_rows.slots[0], prefix(0));
-        let mut done = 0;
-        for i in 0..rows {
-            let (current, next) = (i % 2, (i + 1) % 2);
-            if i + 1 < rows {
-                ahead(&mut scratch.sorted_rows.slots[next], prefix(i + 1));
+        let mut following = std::mem::take(&mut scratch.sorted_rows.following);
+        if !next(&mut following) {
+            scratch.sorted_rows.following = following;
+            return 0;
+        }
+        ahead(&mut scratch.sorted_rows.slots[0], &following);
+        let (mut done, mut i) = (0, 0);
+        loop {
+            let (current, other) = (i % 2, (i + 1) % 2);
+            std::mem::swap(&mut scratch.prefix, &mut following);
+            let more = next(&mut following);
+            if more {
+                ahead(&mut scratch.sorted_rows.slots[other], &following);
+            }
+            if updates == Updates::BeforeNextRow {
+                self.apply_queued(&mut scratch.sorted_rows.queued[other]);
             }
             scratch.sorted_rows.current = current;
-            scratch.prefix.clear();
-            scratch.prefix.extend_from_slice(prefix(i));
             done += self.row(scratch, visitor, acc);
-            // The previous row's updates had this row's time to find their words.
-            self.apply_queued(&mut scratch.sorted_rows.queued[next]);
+            if updates == Updates::AfterNextRow {
+                self.apply_queued(&mut scratch.sorted_rows.queued[other]);
+            }
+            if !more {
+                break;
+            }
+            i += 1;
         }
         for queued in &mut scratch.sorted_rows.queued {
             self.apply_queued(queued);
         }
-        scratch.sorted_rows.prefixes = prefixes;
+        scratch.sorted_rows.following = following;
         done
     }
 

@@ -214,8 +214,12 @@ impl RowSlots {
             if let Some(c) = p {
                 set_bit(box_read, c);
             }
-            let table = LabelTable::Packed { words: &acc[plan.packed_words(family)], radix: r };
-            table.store(self.boxes[0].own, lo, box_read);
+            // Its bits are still zero: a box with no P (most are, past their first column)
+            // is left as it is.
+            if box_read[lo / 64..].iter().any(|&word| word != 0) {
+                let words = &acc[plan.packed_words(family)];
+                LabelTable::Packed { words, radix: r }.store(self.boxes[0].own, lo, box_read);
+            }
         }
         // The row's own first P: found now, or below its first column long before.
         let first = match (p, self.first_p) {
