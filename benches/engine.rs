@@ -2,7 +2,8 @@
 //!
 //! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
 //! the library, or every Grundy value), `general` (the same on the general path of
-//! multi-heap games) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
+//! multi-heap games), `label` (games that are not sums: the labelling alone, P-states
+//! counted) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
 //! `engine check` to compare them on small spaces; `engine bandwidth THREADS` (the
 //! machine's streaming memory bandwidth) and `engine write-csv library|plain THREADS` (the
 //! `solve` table to /dev/null). Each measurement runs in its own
@@ -12,6 +13,8 @@
 // Not `benches/naive.rs`: Cargo would discover a file there as a bench target of its own.
 #[path = "engine/bandwidth.rs"]
 mod bandwidth;
+#[path = "engine/cases.rs"]
+mod cases;
 #[path = "engine/csv_write.rs"]
 mod csv_write;
 #[path = "engine/joint.rs"]
@@ -28,57 +31,9 @@ use std::process::ExitCode;
 use measure::{cpu_seconds, peak_rss_mib};
 use std::time::{Duration, Instant};
 
+use cases::{random_graph, subtract_134, Job, CASES};
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space, SplitMix64};
-
-/// What a case measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Job {
-    /// `nimtab verify` with the game's default rules and criteria.
-    Verify,
-    /// The Grundy value of every position (`solve --grundy`'s computation).
-    Grundy,
-}
-
-/// One benchmarked space.
-struct Case {
-    name: &'static str,
-    heaps: usize,
-    max: u32,
-    canonical: bool,
-    game: fn() -> Game,
-    job: Job,
-}
-
-const fn case(name: &'static str, heaps: usize, max: u32, game: fn() -> Game) -> Case {
-    Case { name, heaps, max, canonical: false, game, job: Job::Verify }
-}
-
-const CASES: [Case; 15] = [
-    case("nim-3-255", 3, 255, Game::nim),
-    case("nim-4-255", 4, 255, Game::nim),
-    case("sub134-3-1023", 3, 1023, subtract_134),
-    case("graph-3-1023", 3, 1023, random_graph),
-    case("graph5-3-1023", 3, 1023, random_graph_5),
-    case("sublong-3-1023", 3, 1023, subtract_long),
-    Case { canonical: true, ..case("nim-6-63-canonical", 6, 63, Game::nim) },
-    Case { canonical: true, ..case("nim-5-255-canonical", 5, 255, Game::nim) },
-    Case { canonical: true, ..case("sub134-5-127-canonical", 5, 127, subtract_134) },
-    case("wythoff-2-65535", 2, 65535, Game::wythoff),
-    case("moore2-4-63", 4, 63, moore_2),
-    Case { job: Job::Grundy, ..case("circular2-5-31-pass-grundy", 5, 31, circular_2_pass) },
-    case("wythoff-3-127", 3, 127, Game::wythoff),
-    case("moore2-4-31", 4, 31, moore_2),
-    case("circular2-5-15-pass", 5, 15, circular_2_pass),
-];
-
-fn moore_2() -> Game {
-    Game::moore(2).expect("K = 2 is positive")
-}
-
-fn circular_2_pass() -> Game {
-    Game::circular(2).expect("K = 2 is positive").with_pass()
-}
+use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 
 /// The naive run measures for this long, then stops if the whole space would take longer
 /// than a minute at the rate seen, and extrapolates.
@@ -87,45 +42,6 @@ const NAIVE_BUDGET: naive::Budget =
 
 /// Counterexamples kept per (rule, criterion), as `nimtab verify` keeps by default.
 const LIMIT: usize = 20;
-
-fn subtract_134() -> Game {
-    Game::subtract(&[1, 3, 4]).expect("a valid subtraction set")
-}
-
-/// A subtraction set with elements above 64 (the general rows, not the 64-bit history).
-fn subtract_long() -> Game {
-    Game::subtract(&[1, 3, 70, 150]).expect("a valid subtraction set")
-}
-
-/// A fixed random move graph over sizes 0..=1023: three distinct smaller targets per size
-/// (all of them below 3). SplitMix64 with a fixed seed, so every run benchmarks the same
-/// graph without a random-number dependency.
-fn random_graph() -> Game {
-    random_graph_with(3, "graph:random-1023-3-seed5")
-}
-
-/// The same with five targets per size (all of them below 5).
-fn random_graph_5() -> Game {
-    random_graph_with(5, "graph:random-1023-5-seed5")
-}
-
-/// `moves` distinct smaller targets per size of 1..=1023 (all of them below `moves`).
-fn random_graph_with(moves: u32, spec: &str) -> Game {
-    let mut rng = SplitMix64::new(0x5eed_0005);
-    let mut next = move || rng.next_u64();
-    let mut pairs = Vec::new();
-    for from in 1..=1023u32 {
-        let mut targets: Vec<u32> = Vec::new();
-        while targets.len() < from.min(moves) as usize {
-            let to = (next() % u64::from(from)) as u32;
-            if !targets.contains(&to) {
-                targets.push(to);
-            }
-        }
-        pairs.extend(targets.into_iter().map(|to| (from, to)));
-    }
-    Game::graph(spec, &pairs).expect("every move lowers the heap")
-}
 
 /// One CSV line of results.
 struct Measurement {
@@ -159,7 +75,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let usage = || {
         let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
         format!(
-            "usage: engine CASE engine|general|naive [THREADS] | engine check | engine header\n\
+            "usage: engine CASE engine|general|label|naive [THREADS] | engine check | engine header\n\
              | engine bandwidth THREADS | engine write-csv library|plain THREADS\n\
              cases: {}",
             names.join(", ")
@@ -189,12 +105,17 @@ fn run(args: &[String]) -> Result<(), String> {
     let game = (case.game)();
     let space = Space::new(case.heaps, case.max).map_err(|e| e.to_string())?;
     let joint = !game.is_sum() || case.job == Job::Grundy;
+    // The joint cases are labelled over sorted tuples as given; the baseline has only
+    // every tuple.
+    let labelled = Space::in_mode(case.heaps, case.max, Mode::canonical_if(case.canonical))
+        .map_err(|e| e.to_string())?;
     let measurement = match (method.as_str(), joint) {
         ("engine", false) => measure_engine(&game, space, case.canonical)?,
         ("naive", false) => measure_naive(&game, space)?,
-        ("engine", true) => joint::measure_engine(&game, space, case.job, false)?,
-        ("general", true) => joint::measure_engine(&game, space, case.job, true)?,
-        ("naive", true) => joint::measure_naive(&game, space, case.job)?,
+        ("engine", true) => joint::measure_engine(&game, labelled, case.job, false)?,
+        ("label", true) => joint::measure_engine(&game, labelled, Job::Label, false)?,
+        ("general", true) => joint::measure_engine(&game, labelled, case.job, true)?,
+        ("naive", true) if !case.canonical => joint::measure_naive(&game, space, case.job)?,
         _ => return Err(usage()),
     };
     let m = measurement;

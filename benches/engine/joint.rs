@@ -4,12 +4,13 @@
 use std::time::Instant;
 
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{Criterion, Ending, Engine, Game, NoProgress, Space};
+use nimtab::{Criterion, Ending, Engine, Game, NoProgress, RowView, RowVisitor, Space};
 
+use crate::cases::Job;
 use crate::measure::{cpu_seconds, peak_rss_mib};
 use crate::naive::Budget;
 use crate::naive_joint::{self, GrundyRun, JointRun};
-use crate::{Job, Measurement, LIMIT, NAIVE_BUDGET};
+use crate::{Measurement, LIMIT, NAIVE_BUDGET};
 
 /// The job of `nimtab verify` with the game's default rules and criteria, on the fast
 /// path or (`general`) the general path.
@@ -22,6 +23,41 @@ pub fn engine_verify(game: &Game, space: Space, general: bool) -> Result<Vec<Fin
         return Err(format!("engine: a theorem failed under {} for {}", f.ending, game.spec()));
     }
     Ok(run.findings)
+}
+
+/// Counts the P-states of every track of a run (endings in order, with a pass the pass used
+/// then the pass available).
+struct PCounts {
+    tracks: usize,
+}
+
+impl RowVisitor for PCounts {
+    type Acc = Vec<u64>;
+
+    fn start(&self) -> Vec<u64> {
+        vec![0; self.tracks]
+    }
+
+    fn visit(&self, acc: &mut Vec<u64>, row: &RowView<'_>) {
+        for (count, bits) in acc.iter_mut().zip(row.bits.chunks_exact(row.words_per_row)) {
+            *count += bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+    }
+
+    fn merge(&self, left: Vec<u64>, right: Vec<u64>) -> Vec<u64> {
+        left.iter().zip(&right).map(|(a, b)| a + b).collect()
+    }
+}
+
+/// The labelling alone: every default rule's positions labelled in one fused pass, their
+/// P-states counted, no criterion compared (what `solve --only p` computes before it
+/// writes). Returns the states labelled per rule and the P counts.
+pub fn engine_label(game: &Game, space: Space, general: bool) -> Result<(u64, Vec<u64>), String> {
+    let engine = Engine::builder(game, space).general_path(general).build();
+    let endings = Ending::defaults(game);
+    let tracks = endings.len() * if game.has_pass() { 2 } else { 1 };
+    let counts = engine.stream(&endings, &PCounts { tracks }, &NoProgress);
+    Ok((engine.positions(), counts.map_err(|e| e.to_string())?))
 }
 
 /// Times the engine's job: verify (fast or general path) or every Grundy value.
@@ -37,6 +73,7 @@ pub fn measure_engine(
         Job::Verify => {
             engine_verify(game, space, general)?.first().map_or(0, |f| f.tally.positions)
         }
+        Job::Label => engine_label(game, space, general)?.0,
         Job::Grundy => {
             let engine = Engine::builder(game, space).general_path(general).build();
             let values = engine.grundy_values(&NoProgress).map_err(|e| e.to_string())?;
@@ -62,7 +99,8 @@ pub fn measure_naive(game: &Game, space: Space, job: Job) -> Result<Measurement,
     let cpu_start = cpu_seconds();
     let states = if game.has_pass() { 2 } else { 1 };
     let (total, labelled, elapsed, check) = match job {
-        Job::Verify => {
+        // The labelling alone is the verify job without its comparisons.
+        Job::Verify | Job::Label => {
             let run = naive_verify(game, space, NAIVE_BUDGET);
             let complete = run.labelled == run.total;
             let check = if complete { compare_run(game, space, &run)? } else { "prefix" };

@@ -1,6 +1,6 @@
 //! Winning moves: moves to P-positions read from a label table, and Nim's formulas for them.
 
-use crate::engine::{Engine, Labels};
+use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor};
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -74,14 +74,87 @@ pub fn smallest_table(
     position: &[u32],
     memory_limit: u64,
 ) -> Result<Labels> {
+    smallest_engine(game, position, memory_limit)?.label(ending)
+}
+
+/// The engine of the smallest space holding `position`, canonical for a symmetric game.
+fn smallest_engine<'g>(game: &'g Game, position: &[u32], memory_limit: u64) -> Result<Engine<'g>> {
     if position.is_empty() {
         return Err(Error::Invalid("a position needs at least one heap".into()));
     }
     let max = position.iter().copied().max().unwrap_or(0);
     let mode = Mode::canonical_if(game.is_symmetric());
     let space = Space::in_mode(position.len(), max, mode)?;
-    let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
-    engine.label(ending)
+    Ok(Engine::builder(game, space).memory_limit(memory_limit).build())
+}
+
+/// Whether each of `states` (heaps, and with a pass whether it is still available; heaps
+/// of the length of `position` and at most its largest heap) is P under `ending`, labelled
+/// in the space [`smallest_table`] labels but picked out of the rows as they are
+/// labelled: no table is kept (row solvers that read one still hold it while they run).
+///
+/// # Errors
+/// As [`smallest_table`].
+pub fn labels_of_states(
+    game: &Game,
+    ending: Ending,
+    position: &[u32],
+    states: &[(Vec<u32>, bool)],
+    memory_limit: u64,
+) -> Result<Vec<bool>> {
+    let engine = smallest_engine(game, position, memory_limit)?;
+    let states_per_position = if game.has_pass() { 2 } else { 1 };
+    let mut wanted: Vec<(u64, usize)> = states
+        .iter()
+        .enumerate()
+        .map(|(slot, (heaps, available))| {
+            let index = engine.index(heaps) * states_per_position + u64::from(*available);
+            (index, slot)
+        })
+        .collect();
+    wanted.sort_unstable();
+    let picker = Picker { wanted, pass: game.has_pass(), radix: engine.space().radix() };
+    let found = engine.stream(&[ending], &picker, &NoProgress)?;
+    let mut labels = vec![false; states.len()];
+    for (slot, p) in found {
+        labels[slot] = p;
+    }
+    Ok(labels)
+}
+
+/// Picks the labels of wanted states out of rows: their state indices (as
+/// [`RowView::state_index`] numbers them), sorted, and their slots.
+struct Picker {
+    wanted: Vec<(u64, usize)>,
+    pass: bool,
+    /// Columns of a full row, `M + 1`.
+    radix: u64,
+}
+
+impl RowVisitor for Picker {
+    type Acc = Vec<(usize, bool)>;
+
+    fn start(&self) -> Self::Acc {
+        Vec::new()
+    }
+
+    fn visit(&self, acc: &mut Self::Acc, row: &RowView<'_>) {
+        // The row's states have consecutive indices, from its first column's.
+        let states = if self.pass { 2 } else { 1 };
+        let first = row.first_index * states;
+        let end = (row.first_index + self.radix - u64::from(row.lo)) * states;
+        let from = self.wanted.partition_point(|&(index, _)| index < first);
+        for &(index, slot) in self.wanted[from..].iter().take_while(|&&(index, _)| index < end) {
+            let h = row.lo as usize + ((index - first) / states) as usize;
+            let bits = row.state_bits(0, self.pass && index % 2 == 1);
+            acc.push((slot, bits[h / 64] >> (h % 64) & 1 == 1));
+        }
+    }
+
+    fn merge(&self, mut left: Self::Acc, right: Self::Acc) -> Self::Acc {
+        left.extend(right);
+        left
+    }
 }
 
 /// Nim's winning moves by formula, for normal play or misère play (Bouton).
@@ -161,6 +234,26 @@ mod tests {
         assert_eq!(moves, vec![Move { heap: 2, from: 5, to: 1 }]);
         let moves = nim_formula_moves(Ending::Misere, &[1, 5]).unwrap();
         assert_eq!(moves, vec![Move { heap: 1, from: 5, to: 0 }]);
+    }
+
+    #[test]
+    fn labels_of_states_are_those_of_the_smallest_table() {
+        let games = [Game::nim(), Game::wythoff().with_pass(), Game::circular(2).unwrap()];
+        for game in &games {
+            for position in [&[3u32, 5, 4][..], &[6, 0, 2], &[2, 2, 2]] {
+                let labels = smallest_table(game, Ending::Misere, position, 1 << 30).unwrap();
+                let passes: &[bool] = if game.has_pass() { &[false, true] } else { &[false] };
+                let states: Vec<(Vec<u32>, bool)> = labels
+                    .iter_in(false)
+                    .flat_map(|(t, _)| passes.iter().map(move |&a| (t.clone(), a)))
+                    .collect();
+                let picked =
+                    labels_of_states(game, Ending::Misere, position, &states, 1 << 30).unwrap();
+                for ((tuple, available), p) in states.iter().zip(picked) {
+                    assert_eq!(labels.is_p_in(tuple, *available), p, "{} {tuple:?}", game.spec());
+                }
+            }
+        }
     }
 
     #[test]

@@ -134,6 +134,21 @@ impl LabelTable<'_> {
         }
     }
 
+    /// Sets the label of position `index`, whose bit is still zero (in a row the caller
+    /// owns, as [`LabelTable::store`]).
+    #[inline]
+    pub(crate) fn set(&self, index: usize) {
+        match *self {
+            LabelTable::Words(ref rows) => {
+                let radix = 64 * rows.words_per_row();
+                rows.set_bit(index / radix, index % radix);
+            }
+            LabelTable::Packed { words, .. } => {
+                words[index / 64].fetch_or(1 << (index % 64), Relaxed);
+            }
+        }
+    }
+
     /// Writes columns `lo..=M` of `src` (a row buffer) as the row starting at `start`,
     /// whose bits are still zero: the caller's own row, written once.
     #[inline]
@@ -176,9 +191,11 @@ fn store_packed(words: &[AtomicU64], radix: usize, start: usize, lo: usize, src:
         if q == last && end % 64 != 0 {
             (whole, mask) = (false, mask & ((1u64 << (end % 64)) - 1));
         }
-        if whole {
+        // The row's bits are still zero: a word of zeros changes nothing (sparse rows, such
+        // as the boxes of sorted multi-heap rows, are mostly zeros).
+        if whole && word != 0 {
             table_word.store(word, Relaxed);
-        } else if word & mask != 0 {
+        } else if !whole && word & mask != 0 {
             table_word.fetch_or(word & mask, Relaxed);
         }
     }

@@ -35,7 +35,10 @@ mod row_kind;
 mod run;
 mod schedule;
 mod shared_rows;
+mod sorted_lines;
+mod sorted_lines_row;
 mod sorted_planes;
+mod sorted_slots;
 mod sorted_table_planes;
 mod sources;
 mod subtract;
@@ -60,6 +63,7 @@ use general::FlatOptions;
 use layout::Layout;
 use lines::LinePlan;
 use row_kind::{reach_below, row_kind, RowKind};
+use sorted_lines::SortedPlan;
 
 /// Labels the positions of one space of one game, in full or canonical mode.
 ///
@@ -78,6 +82,8 @@ pub struct Engine<'g> {
     reach_below: Vec<u32>,
     /// Multi-heap games in full mode: the line and box accumulators.
     lines: Option<LinePlan>,
+    /// Multi-heap games on sorted tuples: their accumulators.
+    sorted: Option<SortedPlan>,
     /// Multi-heap games on the general or explicit path: their options.
     position_options: Option<PositionOptions<'g>>,
     /// `no_move[h]`: a heap of size `h` has no move alone; a position of such heaps has
@@ -131,10 +137,11 @@ impl<'g> EngineBuilder<'g> {
         self
     }
 
-    /// For a game whose moves change several heaps, in full mode: read every source row
-    /// of a row's prefix moves one by one (the general path, which any multi-heap rule
-    /// can use) instead of the line and box accumulators of Wythoff, Moore and circular
-    /// Nim. Slower; for cross-checks and benchmarks. Default `false`.
+    /// For a game whose moves change several heaps: in full mode, read every source row
+    /// of a row's prefix moves one by one, and on sorted tuples, list every option of
+    /// every position and look it up (the general path, which any multi-heap rule can
+    /// use), instead of the accumulators of Wythoff, Moore and circular Nim. Slower; for
+    /// cross-checks and benchmarks. Default `false`.
     pub fn general_path(mut self, general: bool) -> Self {
         self.general_path = general;
         self
@@ -177,6 +184,9 @@ impl<'g> EngineBuilder<'g> {
         let reach_below = reach_below.unwrap_or_default();
         // Neither is sized by the largest heap: the plan reads them even unprepared.
         let lines = (kind == RowKind::Lines).then(|| LinePlan::new(game.kind(), space));
+        // The plan of sorted rows says how much a run needs even when nothing is prepared.
+        let sorted =
+            (kind == RowKind::SortedLines).then(|| SortedPlan::new(game.kind(), space, prepared));
         let position_options = matches!(kind, RowKind::Sources | RowKind::Explicit)
             .then(|| PositionOptions::new(game, space.heaps()));
         let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
@@ -189,6 +199,7 @@ impl<'g> EngineBuilder<'g> {
             short_ranker,
             reach_below,
             lines,
+            sorted,
             position_options,
             no_move,
             no_move_mask,
@@ -243,6 +254,25 @@ impl<'g> Engine<'g> {
         self.layout.position(index)
     }
 
+    /// The index of a position (the inverse of [`Engine::position`]); in canonical mode
+    /// the heaps may come in any order.
+    ///
+    /// # Panics
+    /// If the tuple has the wrong length or a heap above the space's max.
+    pub fn index(&self, tuple: &[u32]) -> u64 {
+        let space = self.space();
+        assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");
+        assert!(tuple.iter().all(|&h| h <= space.max()), "heap above the space's max");
+        match self.mode() {
+            Mode::Canonical => {
+                let mut sorted = tuple.to_vec();
+                sorted.sort_unstable();
+                self.layout.index(&sorted)
+            }
+            Mode::Full => self.layout.index(tuple),
+        }
+    }
+
     /// The position and pass state of a state index (see [`RowView::state_index`]):
     /// without a pass, the position of the index and `None`.
     pub fn state(&self, index: u64) -> (Vec<u32>, Option<bool>) {
@@ -268,12 +298,13 @@ impl<'g> Engine<'g> {
     }
 
     /// What a run keeps besides the kept tables: `table` (a whole label table per
-    /// ending), `nim line accumulators`, or `line and box accumulators` (multi-heap
-    /// games in full mode).
+    /// ending), `nim line accumulators`, `line and box accumulators` (multi-heap games in
+    /// full mode) or `sorted line and box accumulators` (on sorted tuples).
     pub fn working_state(&self) -> &'static str {
         match self.kind {
             RowKind::Nim => "nim line accumulators",
             RowKind::Lines => "line and box accumulators",
+            RowKind::SortedLines => "sorted line and box accumulators",
             _ => "table",
         }
     }

@@ -7,12 +7,13 @@
 //! pass-used row of the same columns, which is one of its options.
 
 use crate::engine::batch::{rows_per_unit, Batch};
-use crate::engine::bits::{clear_below, or_into, set_bit};
+use crate::engine::bits::{clear_below, first_set, or_into, set_bit};
 use crate::engine::general::solve_general_row;
 use crate::engine::label_table::{for_each_row_word, LabelTable};
 use crate::engine::memory::Lease;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
+use crate::engine::sorted_lines_row::{SortedRows, SORTED_UNIT_ROWS};
 use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
@@ -91,6 +92,8 @@ pub(crate) struct Scratch {
     pub position: Vec<u32>,
     pub option: Vec<u32>,
     pub sorted: Vec<u32>,
+    /// Sorted multi-heap rows: the unit's prefixes, where their accumulators are.
+    pub sorted_rows: SortedRows,
     /// Whether every prefix heap has no move alone (then a column of such a heap is a
     /// position without moves, which may not pass).
     pub prefix_stuck: bool,
@@ -123,6 +126,9 @@ impl Pass<'_, '_, '_> {
                 _ => {}
             }
         }
+        if e.kind == RowKind::SortedLines && !self.layers_in_parallel() {
+            return self.run_sorted_in_order(lease, visitor, progress);
+        }
         let layout = &e.layout;
         let schedule = Schedule {
             layers: layout.layers(),
@@ -130,14 +136,21 @@ impl Pass<'_, '_, '_> {
             parallel_threshold: e.parallel_threshold,
         };
         // A unit of work is a group of consecutive first values: one, or with batched rows
-        // and a prefix of two heaps (one row per first value) about a batch of them.
-        let pairs = self.batches() && layout.prefix_len() == 2;
+        // or sorted rows of multi-heap games and a prefix of two heaps (one row per first
+        // value) about a batch of them.
+        let sorted = e.kind == RowKind::SortedLines;
+        let pairs = (self.batches() || sorted) && layout.prefix_len() == 2;
         let threads = rayon::current_num_threads() as u32;
         // The first values of layer `sum`, how many, and how many make a unit.
         let group = |sum| {
             let firsts = layout.first_values(sum);
             let count = (firsts.end() + 1).saturating_sub(*firsts.start());
-            (firsts, count, if pairs { rows_per_unit(count, threads) } else { 1 })
+            let group = match (pairs, sorted) {
+                (true, true) => SORTED_UNIT_ROWS,
+                (true, false) => rows_per_unit(count, threads),
+                (false, _) => 1,
+            };
+            (firsts, count, group)
         };
         let units = |sum| {
             let (_, count, group) = group(sum);
@@ -152,6 +165,9 @@ impl Pass<'_, '_, '_> {
             let (firsts, _, group) = group(sum);
             let start = firsts.start() + unit * group;
             let end = (start + group - 1).min(*firsts.end());
+            if sorted {
+                return self.sorted_unit(scratch, visitor, acc, start..=end, sum);
+            }
             let mut done = 0;
             for first in start..=end {
                 done += self.rows_from(scratch, visitor, acc, first, sum);
@@ -162,6 +178,15 @@ impl Pass<'_, '_, '_> {
             done
         };
         run_layers(schedule, visitor, progress, units, || self.scratch(lease), work)
+    }
+
+    /// Whether the layers would be shared by several threads (`schedule.rs`): not on one
+    /// thread, with small layers, or with a prefix of at most one heap (a row a layer).
+    fn layers_in_parallel(&self) -> bool {
+        let layout = &self.engine.layout;
+        rayon::current_num_threads() > 1
+            && layout.prefix_len() >= 2
+            && layout.positions() / layout.layers() >= self.engine.parallel_threshold
     }
 
     /// Whether general rows are labelled in batches (several rows to a layer).
@@ -199,6 +224,7 @@ impl Pass<'_, '_, '_> {
             position: Vec::new(),
             option: Vec::new(),
             sorted: Vec::new(),
+            sorted_rows: SortedRows::default(),
             prefix_stuck: false,
             blocked: lease.vec(words, 0)?,
             rows: lease.vec(words, 0)?,
@@ -248,7 +274,11 @@ impl Pass<'_, '_, '_> {
     ) -> u64 {
         let layout = &self.engine.layout;
         let lo = layout.lo(&scratch.prefix);
-        let row = layout.row_index(&scratch.prefix);
+        // Sorted rows are addressed by their first index alone.
+        let row = match layout.mode() {
+            Mode::Full => layout.row_index(&scratch.prefix),
+            Mode::Canonical => 0,
+        };
         let first_index = layout.first_index(row, &scratch.prefix, &mut scratch.other);
         self.block_forced(scratch, (first_index - u64::from(lo)) as usize, lo);
         match self.engine.kind {
@@ -256,6 +286,7 @@ impl Pass<'_, '_, '_> {
             RowKind::Nim => self.nim_row(scratch),
             RowKind::Lines => self.lines_row(scratch, row as usize),
             RowKind::Sources => self.sources_row(scratch),
+            RowKind::SortedLines => self.sorted_lines_row(scratch, lo),
             RowKind::Explicit => self.explicit_row(scratch, lo),
             kind => self.table_row(scratch, kind, row, lo),
         }
@@ -356,10 +387,23 @@ impl Pass<'_, '_, '_> {
     ) -> u64 {
         let layout = &self.engine.layout;
         let w = layout.words_per_row();
+        let start = (first_index - u64::from(lo)) as usize;
+        let sorted = self.engine.kind == RowKind::SortedLines;
         for (track, bits) in self.tracks.iter().zip(scratch.rows.chunks_exact_mut(w)) {
-            clear_below(bits, lo as usize);
-            if !track.table.is_empty() {
-                track.table.store((first_index - u64::from(lo)) as usize, lo as usize, bits);
+            // Sorted multi-heap rows set no bit below their first column.
+            if !sorted {
+                clear_below(bits, lo as usize);
+            }
+            if track.table.is_empty() {
+                continue;
+            }
+            if sorted {
+                // Such a row holds at most one P, and its table bits are still zero.
+                if let Some(column) = first_set(bits) {
+                    track.table.set(start + column);
+                }
+            } else {
+                track.table.store(start, lo as usize, bits);
             }
         }
         let view = RowView {

@@ -6,6 +6,7 @@ use crate::engine::bands::BAND_SCRATCH_LANES;
 use crate::engine::batch::BATCH_ROWS;
 use crate::engine::label_table;
 use crate::engine::lines::LinePlan;
+use crate::engine::sorted_lines::SortedPlan;
 use crate::engine::memory::{Keep, MemoryPlan};
 use crate::engine::{Engine, RowKind};
 use crate::model::canonical::multisets;
@@ -27,6 +28,10 @@ impl Engine<'_> {
             RowKind::Lines => {
                 let rows = self.lines.as_ref().map_or(0, LinePlan::rows);
                 (rows.saturating_mul(row_bytes), false)
+            }
+            RowKind::SortedLines => {
+                let words = self.sorted.as_ref().map_or(0, SortedPlan::words);
+                (words.saturating_mul(8 * states), false)
             }
             _ => (0, true),
         };
@@ -206,5 +211,10 @@ pub(crate) fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
     };
     let n = space.heaps() as u64;
     let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
-    options.saturating_add(ranks).saturating_add(sizes * 16)
+    let sorted_ranks = if kind == RowKind::SortedLines {
+        SortedPlan::new(game.kind(), space, false).ranker_bytes()
+    } else {
+        0
+    };
+    options.saturating_add(ranks).saturating_add(sorted_ranks).saturating_add(sizes * 16)
 }

@@ -18,7 +18,10 @@ pub(crate) enum RowKind {
     Lines,
     /// Multi-heap moves in full mode, every source row read (the general path).
     Sources,
-    /// Multi-heap moves on sorted tuples: explicit options, re-sorted and ranked.
+    /// Multi-heap moves on sorted tuples from accumulators keyed by sorted rests.
+    SortedLines,
+    /// Multi-heap moves on sorted tuples: explicit options, re-sorted and ranked (the
+    /// general path).
     Explicit,
 }
 
@@ -30,11 +33,12 @@ impl RowKind {
 }
 
 /// The row solver of a game in a space and mode; `general` forces the general path for
-/// multi-heap games in full mode.
+/// multi-heap games.
 pub(crate) fn row_kind(game: &Game, space: Space, mode: Mode, general: bool) -> RowKind {
     if game.kind() != GameKind::Sum {
         return match (mode, general) {
-            (Mode::Canonical, _) => RowKind::Explicit,
+            (Mode::Canonical, false) => RowKind::SortedLines,
+            (Mode::Canonical, true) => RowKind::Explicit,
             (Mode::Full, false) => RowKind::Lines,
             (Mode::Full, true) => RowKind::Sources,
         };

@@ -63,6 +63,9 @@
 //!      tuples because the `n - 1` smallest heaps of an option never exceed those of the
 //!      position, order statistic by order statistic, and are all equal only when the
 //!      move changed the largest heap alone (a move in the row, which reads no table).
+//!    - *Accumulators of multi-heap games on sorted tuples* (`sorted_lines.rs`): several
+//!      tasks of a layer may set bits of one of them, so their whole table is used only
+//!      through [`SharedRows::atomics`], never through rows: no access races.
 //!    - *The pass and the Grundy rounds* add no shared access: a pass-available track
 //!      reads the pass-used row from the task's own buffers, and the positions excluded
 //!      from a round are a plain shared slice, only read.
@@ -75,6 +78,7 @@
 //! it can be created only from `&'a mut [u64]`, so nothing else aliases them.
 
 use std::marker::PhantomData;
+use std::sync::atomic::AtomicU64;
 
 /// A row-major table of words that the tasks of one layer share (see the module
 /// documentation for the access discipline that makes this sound).
@@ -151,6 +155,18 @@ impl<'a> SharedRows<'a> {
     #[inline]
     pub(crate) fn update(&self, row: usize, change: impl FnOnce(&mut [u64])) {
         change(self.row_mut(row));
+    }
+
+    /// Every word as an atomic, for a table that the tasks of a layer write at once; a
+    /// table used this way is never read or written through rows (discipline 2).
+    pub(crate) fn atomics(&self) -> &[AtomicU64] {
+        let ptr = self.ptr.cast::<AtomicU64>();
+        assert!(ptr.is_aligned(), "accumulator words aligned for atomics");
+        // SAFETY: `AtomicU64` has the size and bit validity of `u64`, and the pointer is
+        // aligned for it (checked); the words are borrowed for `'a`, which outlives `&self`,
+        // and a table viewed as atomics is accessed through this view only, so every
+        // access to its words is atomic.
+        unsafe { std::slice::from_raw_parts(ptr, self.len) }
     }
 
     #[inline]

@@ -46,6 +46,16 @@ fn wythoff_normal_p_positions_are_the_wythoff_pairs() {
 }
 
 #[test]
+fn sorted_wythoff_p_positions_are_the_wythoff_pairs_far_out() {
+    // Rows of up to 47 words, read by diagonals shifted across word boundaries.
+    let max = 3000;
+    let labels = label(&Game::wythoff(), 2, max, Ending::Normal, Mode::Canonical);
+    let found: Vec<Vec<u32>> = labels.iter().filter(|(_, p)| *p).map(|(t, _)| t).collect();
+    let pairs = wythoff_pairs(max).into_iter().filter(|&(_, b)| b <= max);
+    assert_eq!(found, pairs.map(|(a, b)| vec![a, b]).collect::<Vec<_>>());
+}
+
+#[test]
 fn misere_wythoff_differs_from_normal_play_at_six_small_positions() {
     let max = 255;
     let normal = p_positions(&Game::wythoff(), 2, max, Ending::Normal);

@@ -215,6 +215,19 @@ fn moves_lists_multi_heap_moves_and_the_pass_as_position_and_option() {
 }
 
 #[test]
+fn moves_of_wythoff_far_out_lead_to_wythoffs_pairs() {
+    // (2772, 896): only 2772 -> 1450 reaches a pair, (896, 1450) = (a_554, a_554 + 554).
+    assert_eq!(
+        ok(&["moves", "--game", "wythoff", "--format", "csv", "2772", "896"]),
+        "position,option\n2772 896,1450 896\n"
+    );
+    // (618, 1000) = (a_382, a_382 + 382) is a pair: lost for the player to move.
+    let lost = run(&["moves", "--game", "wythoff", "--format", "csv", "1000", "618"]);
+    assert_eq!(lost.stdout, "position,option\n");
+    assert!(lost.stderr.contains("(1000,618) is a P-position"), "{}", lost.stderr);
+}
+
+#[test]
 fn play_wins_every_game_from_n_positions_of_the_new_games() {
     for args in [
         &["--game", "wythoff", "4", "9"][..],

@@ -1,8 +1,10 @@
 //! Games that are not sums (Wythoff, Moore's Nim_K, circular Nim) and the pass: the engine
-//! against the reference solver on every cell, on every path (accumulators, general
-//! path, sorted tuples), with layers forced parallel.
+//! against the reference solver on every cell, on every path (accumulators and general
+//! path, over every tuple and over sorted tuples), with layers forced parallel; sorted
+//! tuples against the full table.
 
-use nimtab::{Ending, Engine, Game, Labels, Mode, Space};
+use nimtab::{Ending, Engine, Game, Labels, Mode, NoProgress, Space};
+use proptest::prelude::*;
 
 use crate::support::reference::{RefGame, RefRule, Reference};
 use crate::support::{all_tuples, engine_game};
@@ -20,7 +22,7 @@ fn label(game: &Game, n: usize, max: u32, ending: Ending, mode: Mode, general: b
 }
 
 /// Every way of labelling the game: full (accumulators and general path) and, for a
-/// symmetric game, canonical.
+/// symmetric game, canonical (accumulators and general path).
 fn tables(game: &Game, n: usize, max: u32, ending: Ending) -> Vec<(&'static str, Labels)> {
     let mut out = vec![
         ("full", label(game, n, max, ending, Mode::Full, false)),
@@ -28,6 +30,7 @@ fn tables(game: &Game, n: usize, max: u32, ending: Ending) -> Vec<(&'static str,
     ];
     if game.is_symmetric() {
         out.push(("canonical", label(game, n, max, ending, Mode::Canonical, false)));
+        out.push(("canonical general", label(game, n, max, ending, Mode::Canonical, true)));
     }
     out
 }
@@ -135,5 +138,120 @@ fn labels_and_grundy_values_are_identical_with_one_and_two_threads() {
             let two = crate::support::with_threads(2, run);
             assert!(one == two, "{} n={n} max={max}", game.spec());
         }
+    }
+}
+
+/// A symmetric game that is not a sum, by number: Wythoff, then Moore's Nim_1 to Nim_4.
+fn symmetric_game(which: usize, pass: bool) -> Game {
+    let game = match which {
+        0 => Game::wythoff(),
+        k => Game::moore(k as u32).unwrap(),
+    };
+    if pass {
+        game.with_pass()
+    } else {
+        game
+    }
+}
+
+/// Sorted tuples labelled with every layer parallel, on `threads` threads of a pool of
+/// their own (layers by fork-join) or, with `None`, from outside any pool (by the crew).
+fn sorted_labels(
+    game: &Game,
+    n: usize,
+    max: u32,
+    ending: Ending,
+    threads: Option<usize>,
+) -> Labels {
+    let run = || label(game, n, max, ending, Mode::Canonical, false);
+    match threads {
+        Some(threads) => crate::support::with_threads(threads, run),
+        None => run(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The accumulators of sorted tuples (lines, boxes, pairs, diagonals, first Ps) give
+    /// every sorted tuple the label of the full table, in both pass states, whichever way
+    /// the layers are shared.
+    #[test]
+    fn sorted_tuples_are_labelled_as_the_full_table(
+        which in 0usize..5,
+        pass in any::<bool>(),
+        n in 2usize..=5,
+        size in 0u32..1000,
+        misere in any::<bool>(),
+        threads in prop_oneof![Just(None), Just(Some(1)), Just(Some(2))],
+    ) {
+        let game = symmetric_game(which, pass);
+        // Up to about 40 000 tuples; rows of more than one word with 2 and 3 heaps.
+        let limit = [0, 0, 199, 70, 14, 8][n];
+        let max = size % (limit + 1);
+        let ending = if misere { Ending::Misere } else { Ending::Normal };
+        let full = label(&game, n, max, ending, Mode::Full, false);
+        let sorted = sorted_labels(&game, n, max, ending, threads);
+        let states: &[bool] = if pass { &[false, true] } else { &[false] };
+        for &available in states {
+            for (tuple, p) in full.iter_in(available) {
+                // Sorted tables read any order of the heaps as its sorted tuple.
+                prop_assert_eq!(
+                    sorted.is_p_in(&tuple, available),
+                    p,
+                    "{} {} {:?} pass {}",
+                    game.spec(),
+                    ending,
+                    tuple,
+                    available
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn grundy_values_of_sorted_tuples_are_those_of_the_full_space() {
+    for (which, pass, n, max) in
+        [(0, false, 2, 60), (0, true, 3, 12), (2, false, 3, 12), (3, true, 4, 6)]
+    {
+        let game = symmetric_game(which, pass);
+        let values = |mode| {
+            let space = Space::in_mode(n, max, mode).unwrap();
+            let engine = Engine::builder(&game, space).parallel_threshold(0).build();
+            engine.grundy_values(&NoProgress).unwrap()
+        };
+        let (full, sorted) = (values(Mode::Full), values(Mode::Canonical));
+        for tuple in all_tuples(n, max) {
+            for available in if pass { vec![false, true] } else { vec![false] } {
+                let want = full.value_in(&tuple, available);
+                assert_eq!(sorted.value_in(&tuple, available), want, "{} {tuple:?}", game.spec());
+            }
+        }
+    }
+}
+
+#[test]
+fn sorted_runs_of_games_that_are_not_sums_keep_no_label_table() {
+    // Wythoff's and Moore's sorted rows read accumulators, not the table (which the general
+    // path needs): `verify` streams them. Wythoff's take far less memory than a table;
+    // Moore's boxes of the whole prefix are a table's size.
+    for game in [Game::wythoff(), Game::moore(2).unwrap(), Game::moore(3).unwrap().with_pass()] {
+        let space = Space::in_mode(3, 300, Mode::Canonical).unwrap();
+        let plan = Engine::new(&game, space).memory_plan();
+        assert!(!plan.needs_table, "{}", game.spec());
+        let need = plan.bytes(&[nimtab::Work::Stream { endings: 2 }]);
+        if game.kind() == nimtab::GameKind::Wythoff {
+            assert!(need < plan.table_bytes / 4, "{need} of {}", plan.table_bytes);
+        }
+        let engine = Engine::builder(&game, space).memory_limit(need).build();
+        let endings = [Ending::Normal, Ending::Misere];
+        let criteria = nimtab::Criterion::applicable(&game, 3);
+        let run = nimtab::analysis::verify::verify(&engine, &endings, &criteria, 5, &NoProgress);
+        let findings = run.unwrap().findings;
+        let positions = engine.positions();
+        assert!(findings.iter().all(|f| f.tally.positions == positions), "{}", game.spec());
+        let general = Engine::builder(&game, space).general_path(true).build().memory_plan();
+        assert!(general.needs_table);
     }
 }

@@ -3,10 +3,10 @@
 
 use anyhow::Context;
 use nimtab::analysis::moves::{
-    ended_by_rule, nim_formula_moves, smallest_table, winning_moves, Move, MoveDifference,
+    ended_by_rule, labels_of_states, legal_moves, nim_formula_moves, Move, MoveDifference,
 };
-use nimtab::analysis::steps::winning_steps;
-use nimtab::{Ending, Game, Labels, MoveRule, Spaced, Tuple};
+use nimtab::analysis::steps::legal_steps;
+use nimtab::{Ending, Game, MoveRule, Spaced, Tuple};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;
@@ -41,18 +41,36 @@ impl Config {
     }
 }
 
+/// Whether the position (its first state) and each of `states` is P, from the labels
+/// picked out of one labelling run of the smallest space holding the position.
+fn labels(
+    config: &Config,
+    global: &Global,
+    states: &[(Vec<u32>, bool)],
+) -> anyhow::Result<(bool, Vec<bool>)> {
+    let here = (config.position.clone(), config.game.has_pass());
+    let all: Vec<(Vec<u32>, bool)> = std::iter::once(here).chain(states.iter().cloned()).collect();
+    let (game, ending, position) = (&config.game, config.ending, &config.position);
+    let mut labels = labels_of_states(game, ending, position, &all, global.memory_limit)
+        .with_context(|| format!("labelling the space of {}", Tuple(position)))?;
+    let here = labels.remove(0);
+    Ok((here, labels))
+}
+
 /// Runs `nimtab moves`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let labels = smallest_table(&config.game, config.ending, &config.position, global.memory_limit)
-        .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
     if !config.game.is_sum() {
-        return steps(&config, &labels);
+        return steps(&config, global);
     }
     // A position the rule has ended has no winning move, whatever moves are legal.
     let ended = ended_by_rule(&config.game, config.ending, &config.position);
-    let moves =
-        if ended { Vec::new() } else { winning_moves(&config.game, &labels, &config.position) };
+    let legal = if ended { Vec::new() } else { legal_moves(&config.game, &config.position) };
+    let options: Vec<(Vec<u32>, bool)> =
+        legal.iter().map(|m| (m.apply(&config.position), false)).collect();
+    let (lost, to_p) = labels(&config, global, &options)?;
+    let moves: Vec<Move> =
+        legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(m, _)| m).collect();
     let here = Tuple(&config.position).to_string();
     output::write_to(&output::Target::Stdout, |out| {
         if config.csv {
@@ -67,7 +85,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         Ok(())
     })?;
-    if labels.is_p(&config.position) {
+    if lost {
         output::note(&format!(
             "nimtab: {here} is a P-position: lost for the player to move ({})",
             config.ending
@@ -104,9 +122,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 
 /// The winning steps of a game that is not a sum (several heaps at once, or a pass; the
 /// position starts with its pass available): `position,option` rows in CSV.
-fn steps(config: &Config, labels: &Labels) -> anyhow::Result<Outcome> {
+fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let (position, pass) = (&config.position, config.game.has_pass());
-    let steps = winning_steps(&config.game, labels, position, pass);
+    let legal = legal_steps(&config.game, position, pass);
+    let options: Vec<(Vec<u32>, bool)> = legal.iter().map(|s| s.after(position, pass)).collect();
+    let (lost, to_p) = labels(config, global, &options)?;
+    let steps: Vec<_> = legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(s, _)| s).collect();
     output::write_to(&output::Target::Stdout, |out| {
         if config.csv {
             writeln!(out, "position,option")?;
@@ -122,7 +143,7 @@ fn steps(config: &Config, labels: &Labels) -> anyhow::Result<Outcome> {
     })?;
     let here = Tuple(position).to_string();
     let with_pass = if pass { " with the pass available" } else { "" };
-    if labels.is_p(position) {
+    if lost {
         output::note(&format!(
             "nimtab: {here}{with_pass} is a P-position: lost for the player to move ({})",
             config.ending
