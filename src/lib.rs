@@ -75,6 +75,7 @@ pub mod export;
 pub mod host;
 mod model;
 mod random;
+pub mod sequence;
 pub mod suite;
 pub mod suite_takebreak;
 pub mod sweep;

@@ -8,8 +8,10 @@ mod args;
 mod commands;
 mod explain;
 mod interrupt;
+mod long_run;
 mod output;
 mod progress;
+mod sequence_bar;
 mod supervise;
 
 use anyhow::Context;
