@@ -55,7 +55,7 @@ pub fn long_periods(threads: usize, observer: &mut dyn Observer) -> Result<Vec<L
         let settings = Settings {
             goal: Goal::Period,
             max: LONG_PERIOD_MAX,
-            parallel: Parallel { threads },
+            parallel: Parallel::new(threads),
             checkpoint_every: None,
             ring_limit: RING_LIMIT,
         };

@@ -139,7 +139,7 @@ pub fn prepare(
     let mut settings = Settings {
         goal,
         max,
-        parallel: Parallel { threads },
+        parallel: Parallel::new(threads),
         checkpoint_every: None,
         ring_limit: RING_LIMIT,
     };

@@ -23,11 +23,29 @@ use super::heap::{mark_parts, pack_row, Words, ROW};
 use super::ring::Ring;
 use super::store::Store;
 
-/// How many threads one sequence may use.
+/// How many threads one sequence may use, and from what size of work a marker thread is
+/// started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parallel {
     /// Threads (1: everything on the calling thread; 2 or more: a marker thread too).
     pub threads: usize,
+    /// Parts the marker must have for a second thread to pay for its hand-offs.
+    pub min_marker_parts: usize,
+    /// Heaps a segment must have to start a marker thread for it.
+    pub min_segment: u64,
+}
+
+impl Parallel {
+    /// `threads` threads, a marker thread only where it pays.
+    pub fn new(threads: usize) -> Parallel {
+        Parallel { threads, min_marker_parts: MIN_MARKER_PARTS, min_segment: MIN_SEGMENT }
+    }
+
+    /// `threads` threads, a marker thread for every segment with any part to mark (tests
+    /// use it, so that the two-thread path runs on small games).
+    pub fn always(threads: usize) -> Parallel {
+        Parallel { threads, min_marker_parts: 1, min_segment: 1 }
+    }
 }
 
 /// The smallest part the marker marks: it then runs up to this many heaps ahead.
@@ -51,8 +69,8 @@ impl Parallel {
     ) -> bool {
         let first = list.a.partition_point(|&a| a < MIN_LEAD);
         self.threads >= 2
-            && end.saturating_sub(engine.len) >= MIN_SEGMENT
-            && list.a.len() - first >= MIN_MARKER_PARTS
+            && end.saturating_sub(engine.len) >= self.min_segment
+            && list.a.len() - first >= self.min_marker_parts
     }
 }
 

@@ -336,7 +336,7 @@ pub fn values_in_memory(rule: &HeapRule, max: u64) -> Vec<u32> {
     let settings = Settings {
         goal: Goal::Values,
         max,
-        parallel: Parallel { threads: 1 },
+        parallel: Parallel::new(1),
         checkpoint_every: None,
         ring_limit: 1 << 22,
     };

@@ -145,6 +145,9 @@ impl Sequence {
             Extension::None => {}
             Extension::Zero => freq.add_many(0, to - tail + 1),
             Extension::Identity => {
+                if to >= NIM_TABLE_LIMIT {
+                    return Err(nim_too_large(to));
+                }
                 for n in tail..=to {
                     let value = u32::try_from(n).map_err(|_| nim_too_large(n))?;
                     freq.add(value);
@@ -165,8 +168,13 @@ impl Sequence {
     }
 }
 
+/// Nim's frequency table is one line per heap (every value once): it is built up to this
+/// many heaps.
+const NIM_TABLE_LIMIT: u64 = 1 << 28;
+
 fn nim_too_large(n: u64) -> SequenceError {
     SequenceError::Unsupported(format!(
-        "a frequency table holds values up to 2^32 - 1, and nim's heap {n} has value {n}"
+        "nim's frequency table holds every value once, one line a heap: heap {n} is beyond \
+         the {NIM_TABLE_LIMIT} heaps it is made for"
     ))
 }

@@ -18,6 +18,8 @@ mod multiset;
 mod play;
 mod plot;
 mod probe;
+mod resume;
+mod sequence;
 mod solve;
 mod split;
 mod suite;

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod multiset_reference;
 pub mod reference;
+pub mod sequence_reference;
 
 use nimtab::{Ending, Engine, Game, Labels, Mode, Space};
 use proptest::prelude::*;
