@@ -5,7 +5,7 @@ use super::engine::{Engine, Moves, Recorded, RingLimit};
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::heap::Words;
-use super::pipeline::{self, Parallel};
+use super::pipeline::{self, MarkerPolicy, Parallel, STRETCH};
 use super::store::Store;
 
 /// The engine, by cell width.
@@ -104,25 +104,47 @@ impl AnyEngine {
     }
 }
 
-/// Heaps up to `end` on one thread, or with a second thread marking ahead. The witness
-/// list is rebuilt first, and the segment's mark list made from it.
+/// Heaps up to `end` on one thread, or with a second thread marking ahead when it pays
+/// (measured: see `ModeRates`); by stretches, the witness list rebuilt (and the mark list
+/// made from it) before each.
 fn run_heaps<C: super::cell::Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,
     parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
-    engine.rebuild_witnesses(store)?;
-    let list = engine.mark_list();
-    if parallel.worth_it(engine, &list, end) {
-        return pipeline::run_heaps(engine, &list, end, store);
+    if parallel.worth_it(engine, end) {
+        let with_marker = parallel.policy == MarkerPolicy::Always || engine.rates.use_marker();
+        let (start, started) = (engine.len, std::time::Instant::now());
+        let recorded = if with_marker {
+            pipeline::run_heaps(engine, end, store)?
+        } else {
+            run_alone(engine, end, store)?
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        engine.rates.record(with_marker, engine.len - start, seconds);
+        return Ok(recorded);
     }
+    run_alone(engine, end, store)
+}
+
+/// Heaps up to `end` on the calling thread.
+fn run_alone<C: super::cell::Cell>(
+    engine: &mut Engine<C>,
+    end: u64,
+    store: &mut Store,
+) -> Result<Recorded, SequenceError> {
     let mut words = Words::new();
     while engine.len < end {
-        let value = engine.heap_value(store, &list, None, &mut words)?;
-        let recorded = engine.record(value, store)?;
-        if recorded != Recorded::Steady {
-            return Ok(recorded);
+        engine.rebuild_witnesses(store)?;
+        let list = engine.mark_list();
+        let stretch_end = end.min((engine.len / STRETCH + 1) * STRETCH);
+        while engine.len < stretch_end {
+            let value = engine.heap_value(store, &list, None, &mut words)?;
+            let recorded = engine.record(value, store)?;
+            if recorded != Recorded::Steady {
+                return Ok(recorded);
+            }
         }
     }
     Ok(Recorded::Steady)

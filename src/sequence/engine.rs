@@ -55,6 +55,9 @@ impl Moves {
 pub(crate) struct Parts<C> {
     /// Rare heaps within the ring's reach, ascending.
     pub a: Vec<u32>,
+    /// `capacity - a` for each, with the ring's capacity: the partner of `a` in a split of
+    /// `rest` tokens is in cell `(rest + off) mod capacity`, one addition.
+    pub off: Vec<u32>,
     /// Their values.
     pub g: Vec<C>,
     /// Rare heaps beyond the reach, ascending, with their values.
@@ -67,6 +70,8 @@ pub(crate) struct Parts<C> {
 #[derive(Debug, Default)]
 pub(crate) struct MarkList<C> {
     pub a: Vec<u32>,
+    /// `capacity - a`, as in [`Parts`].
+    pub off: Vec<u32>,
     pub g: Vec<C>,
     /// Ring parts found after the list was made: `parts.a[late_from..]`.
     pub late_from: usize,
@@ -89,7 +94,7 @@ pub(crate) struct Engine<C: Cell> {
     pub rare: Vec<(u64, u32)>,
     pub mask: u32,
     /// A power of two above every value so far: option values are below it, the mex at
-    /// most it, so a heap's marks fit `2 h` slots.
+    /// most it.
     pub h: u32,
     pub rare_bits: Vec<u64>,
     pub row: Vec<u8>,
@@ -99,8 +104,45 @@ pub(crate) struct Engine<C: Cell> {
     pub probes: Vec<(u32, u32)>,
     pub freq: Frequencies,
     /// With a marker thread: the share of the mark list the finisher marks itself, in
-    /// thousandths, evened out between segments.
+    /// thousandths, evened out between stretches.
     pub finisher_share: u32,
+    /// Heaps per second on one thread and with a marker thread, as last measured.
+    pub rates: ModeRates,
+}
+
+/// The rates of the two ways of running measured so far: a marker thread pays only when
+/// both threads get a core (on a machine with more runnable threads than cores the two
+/// wait for each other), so every eighth call runs the other way to measure it again.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ModeRates {
+    pub alone: Option<f64>,
+    pub with_marker: Option<f64>,
+    pub calls: u64,
+}
+
+impl ModeRates {
+    /// Whether the next call should use a marker thread.
+    pub fn use_marker(&self) -> bool {
+        let retry = self.calls % 8 == 7;
+        match (self.alone, self.with_marker) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(alone), Some(with)) => (with >= alone) != retry,
+        }
+    }
+
+    /// Records a call's rate.
+    pub fn record(&mut self, with_marker: bool, heaps: u64, seconds: f64) {
+        self.calls += 1;
+        if heaps >= 1024 && seconds > 0.0 {
+            let rate = Some(heaps as f64 / seconds);
+            if with_marker {
+                self.with_marker = rate;
+            } else {
+                self.alone = rate;
+            }
+        }
+    }
 }
 
 /// What recording a value asks of the run.
@@ -148,6 +190,7 @@ impl<C: Cell> Engine<C> {
             probes: Vec::new(),
             freq,
             finisher_share: 300,
+            rates: ModeRates::default(),
         };
         let from = len.saturating_sub(engine.ring.capacity());
         let ring = &engine.ring;
@@ -169,6 +212,7 @@ impl<C: Cell> Engine<C> {
         for &(a, g) in &self.rare {
             if a <= reach {
                 parts.a.push(a as u32);
+                parts.off.push((self.ring.capacity() - a) as u32);
                 parts.g.push(C::from_value(g));
             } else {
                 parts.deep.push((a, g));
@@ -177,9 +221,22 @@ impl<C: Cell> Engine<C> {
         self.parts = parts;
     }
 
-    /// Sizes the per-heap tables for `h`.
+    /// The values a heap's marks must cover, in whole words of 64: every option value is
+    /// below `h`, so the least common value not marked is at most `h + b`, `b` the mask's
+    /// lowest bit (a mask below `h` gives `h + b` the parity of `b`: common). A mask not
+    /// below `h` (the first one) takes `2 h`.
+    pub fn width(&self) -> usize {
+        let h = self.h as usize;
+        if self.mask >= self.h {
+            return (2 * h).div_ceil(64) * 64;
+        }
+        let lowest = 1usize << self.mask.trailing_zeros();
+        (h + lowest + 1).div_ceil(64) * 64
+    }
+
+    /// Sizes the per-heap tables for `h` and the mask.
     pub fn resize_for_h(&mut self) {
-        let width = 2 * self.h as usize;
+        let width = self.width();
         self.rare_bits = rare_bits(self.mask, width);
         self.row.resize(width.max(super::heap::ROW), 0);
         self.missing.resize(width, 0);
@@ -246,6 +303,7 @@ impl<C: Cell> Engine<C> {
         if rare {
             if n <= self.reach() {
                 self.parts.a.push(n as u32);
+                self.parts.off.push((self.ring.capacity() - n) as u32);
                 self.parts.g.push(C::from_value(value));
             } else {
                 self.parts.deep.push((n, value));
@@ -295,10 +353,12 @@ impl<C: Cell> Engine<C> {
                     j += 1;
                 }
                 list.a.push(self.parts.a[i]);
+                list.off.push(self.parts.off[i]);
                 list.g.push(self.parts.g[i]);
                 i += 1;
             } else {
                 list.a.push(extra[j].0);
+                list.off.push((self.ring.capacity() - u64::from(extra[j].0)) as u32);
                 list.g.push(C::from_value(extra[j].1));
                 j += 1;
             }

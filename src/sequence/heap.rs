@@ -64,17 +64,19 @@ fn valid_bits(w: usize, width: usize) -> u64 {
 pub(crate) const ROW: usize = 1 << 16;
 
 /// Marks into `row` (at least [`ROW`] bytes, or `2 h`) the values of every split
-/// `(a, rest - a)` of heap `n` with `a` among `parts` (values `values`, ascending): those
-/// with `a < rest`, and for unequal splits not `a = rest - a`. Partners come from `ring`.
+/// `(a, rest - a)` of heap `n` with `a` among `parts` (the heaps, ascending, and their ring
+/// offsets; values `values`): those with `a < rest`, and for unequal splits not
+/// `a = rest - a`. Partners come from `ring`.
 #[inline]
 pub(crate) fn mark_parts<C: Cell>(
     row: &mut [u8],
     n: u64,
     moves: &Moves,
     ring: &Ring<C>,
-    parts: &[u32],
+    parts: (&[u32], &[u32]),
     values: &[C],
 ) {
+    let (parts, offsets) = parts;
     for &k in &moves.split {
         if k + 2 > n {
             break;
@@ -85,7 +87,7 @@ pub(crate) fn mark_parts<C: Cell>(
         } else {
             parts.len()
         };
-        let (parts, values) = (&parts[..end], &values[..end]);
+        let (parts, offsets, values) = (&parts[..end], &offsets[..end], &values[..end]);
         if moves.unequal && rest.is_multiple_of(2) {
             for (&a, &g) in parts.iter().zip(values) {
                 if 2 * u64::from(a) != rest {
@@ -94,7 +96,7 @@ pub(crate) fn mark_parts<C: Cell>(
             }
         } else if C::MAX <= 0xFFFF {
             let row: &mut [u8; ROW] = (&mut row[..ROW]).try_into().expect("a row of ROW slots");
-            mark_narrow(row, rest, ring, parts, values);
+            mark_narrow(row, rest, ring, offsets, values);
         } else {
             for (&a, &g) in parts.iter().zip(values) {
                 row[(g.value() ^ ring.get(rest - u64::from(a)).value()) as usize] = 1;
@@ -104,35 +106,37 @@ pub(crate) fn mark_parts<C: Cell>(
 }
 
 /// The marking loop for cells of at most two bytes, four parts at a time: the four
-/// indices are computed before the four stores; masking the ring index by the ring's
-/// length (a power of two) and the row index by the row's size (a no-op: every XOR fits)
-/// lets every access go unchecked.
+/// indices are computed before the four stores. A part's partner is in ring cell
+/// `(rest + off) & (capacity - 1)` (one addition); masking by the ring's length (a power
+/// of two) and the row index by the row's size (a no-op: every XOR fits) lets every access
+/// go unchecked.
 #[inline]
 fn mark_narrow<C: Cell>(
     row: &mut [u8; ROW],
     rest: u64,
     ring: &Ring<C>,
-    parts: &[u32],
+    offsets: &[u32],
     values: &[C],
 ) {
     let cells = ring.cells();
     let last = cells.len() - 1;
     assert!(cells.len().is_power_of_two());
-    let partner = |a: u32| cells[(rest - u64::from(a)) as usize & last].load().value();
-    let mut chunks = parts.chunks_exact(4).zip(values.chunks_exact(4));
-    for (a4, g4) in &mut chunks {
-        let i0 = (g4[0].value() ^ partner(a4[0])) as usize;
-        let i1 = (g4[1].value() ^ partner(a4[1])) as usize;
-        let i2 = (g4[2].value() ^ partner(a4[2])) as usize;
-        let i3 = (g4[3].value() ^ partner(a4[3])) as usize;
+    let rest = rest as usize;
+    let partner = |off: u32| cells[rest.wrapping_add(off as usize) & last].load().value();
+    let mut chunks = offsets.chunks_exact(4).zip(values.chunks_exact(4));
+    for (o4, g4) in &mut chunks {
+        let i0 = (g4[0].value() ^ partner(o4[0])) as usize;
+        let i1 = (g4[1].value() ^ partner(o4[1])) as usize;
+        let i2 = (g4[2].value() ^ partner(o4[2])) as usize;
+        let i3 = (g4[3].value() ^ partner(o4[3])) as usize;
         row[i0 & (ROW - 1)] = 1;
         row[i1 & (ROW - 1)] = 1;
         row[i2 & (ROW - 1)] = 1;
         row[i3 & (ROW - 1)] = 1;
     }
-    let done = parts.len() / 4 * 4;
-    for (&a, &g) in parts[done..].iter().zip(&values[done..]) {
-        row[(g.value() ^ partner(a)) as usize & (ROW - 1)] = 1;
+    let done = offsets.len() / 4 * 4;
+    for (&off, &g) in offsets[done..].iter().zip(&values[done..]) {
+        row[(g.value() ^ partner(off)) as usize & (ROW - 1)] = 1;
     }
 }
 
@@ -153,7 +157,7 @@ impl<C: Cell> Engine<C> {
         words: &mut Words,
     ) -> Result<u32, SequenceError> {
         let n = self.len;
-        let width = 2 * self.h as usize;
+        let width = self.width();
         let sampled = n.is_multiple_of(SAMPLE);
         let mut row = std::mem::take(&mut self.row);
         row[..width.max(64)].fill(0);
@@ -167,13 +171,15 @@ impl<C: Cell> Engine<C> {
             row[self.ring.get(n - k).value() as usize] = 1;
         }
         if sampled {
-            mark_parts(&mut row, n, &self.moves, &self.ring, &self.parts.a, &self.parts.g);
+            let parts = (&self.parts.a[..], &self.parts.off[..]);
+            mark_parts(&mut row, n, &self.moves, &self.ring, parts, &self.parts.g);
         } else {
             let split = premarked.map_or(list.a.len(), |(split, _)| split);
-            mark_parts(&mut row, n, &self.moves, &self.ring, &list.a[..split], &list.g[..split]);
+            let parts = (&list.a[..split], &list.off[..split]);
+            mark_parts(&mut row, n, &self.moves, &self.ring, parts, &list.g[..split]);
             let late = list.late_from.min(self.parts.a.len());
-            let (a, g) = (&self.parts.a[late..], &self.parts.g[late..]);
-            mark_parts(&mut row, n, &self.moves, &self.ring, a, g);
+            let parts = (&self.parts.a[late..], &self.parts.off[late..]);
+            mark_parts(&mut row, n, &self.moves, &self.ring, parts, &self.parts.g[late..]);
         }
         let deep = self.mark_deep_parts(&mut row, n, store);
         self.row = row;
@@ -248,7 +254,7 @@ impl<C: Cell> Engine<C> {
                 return self.search_rare(n, candidate, &missing, count, first_probe, store);
             }
         }
-        unreachable!("a common value below 2 h is never an option value")
+        unreachable!("a common value below the width is never an option value")
     }
 
     /// Step 3: the splits with no rare part are searched for the rare values below

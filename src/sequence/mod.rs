@@ -36,7 +36,7 @@ pub use disk_store::DiskStore;
 pub use error::{human_bytes, SequenceError};
 pub use freq::Frequencies;
 pub use layout::Layout;
-pub use pipeline::Parallel;
+pub use pipeline::{MarkerPolicy, Parallel};
 pub use rule::HeapRule;
 pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
 pub use sequence_values::{Extension, Sequence};

@@ -14,14 +14,15 @@ use super::engine::{Moves, Recorded, RingLimit};
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::mask::fewest_rare_mask;
-use super::period::{find_period_by, Certificate, PeriodOutcome, Periodicity};
+use super::period::{find_period, find_period_by, Certificate, PeriodOutcome, Periodicity};
 use super::pipeline::Parallel;
 use super::rule::HeapRule;
 use super::sequence_values::{Extension, Sequence};
 use super::store::Store;
 
-/// Heaps of one segment at most (the witness list is rebuilt between segments).
-const SEGMENT: u64 = 4096;
+/// Heaps of one segment at most: progress is reported and a checkpoint may be written
+/// between segments (the witness list is rebuilt more often, by stretches).
+const SEGMENT: u64 = 1 << 14;
 /// The first mask choice; then at every power of two.
 const FIRST_MASK_CHOICE: u64 = 64;
 /// The first period check; then every eighth more heaps.
@@ -147,7 +148,7 @@ pub fn run(
         store,
         engine,
         next_mask_choice: FIRST_MASK_CHOICE.max((len + 1).next_power_of_two()),
-        next_period_check: next_period_check(len),
+        next_period_check: next_period_check(len, settings.goal),
         last_checkpoint: Instant::now(),
         observer,
     };
@@ -182,16 +183,24 @@ fn finished_with(
     Ok(Sequence::new(store, extension, settings.max, Some(outcome)))
 }
 
-/// The first period check after `len` values: 256, then every eighth more heaps.
-fn next_period_check(len: u64) -> u64 {
+/// The first period check after `len` values: 256, then every eighth more heaps for a
+/// period search (it stops at most an eighth past the first fit), at powers of two for a
+/// run of every value (there a check only saves time).
+fn next_period_check(len: u64, goal: Goal) -> u64 {
     let mut check = FIRST_PERIOD_CHECK;
     while check <= len {
-        check += (check / 8).max(FIRST_PERIOD_CHECK);
+        check += match goal {
+            Goal::Period => (check / 8).max(FIRST_PERIOD_CHECK),
+            Goal::Values => check,
+        };
     }
     check
 }
 
-/// The period search over the first `len` values of `store`.
+/// The period search over the first `len` values of `store`. Values in memory are read
+/// once into a vector of two-byte cells (when they fit: the search then reads them
+/// directly); values on disk are read through the store's pages, so that the memory of a
+/// check stays its Z-function's.
 fn check_period(
     store: &mut Store,
     certificate: Option<Certificate>,
@@ -199,6 +208,11 @@ fn check_period(
 ) -> Result<PeriodOutcome, SequenceError> {
     let mut largest = 0;
     store.for_each(0, len, &mut |_, v| largest = largest.max(v))?;
+    if matches!(store, Store::Memory(_)) && largest <= u32::from(u16::MAX) {
+        let mut values: Vec<u16> = Vec::with_capacity(len as usize);
+        store.for_each(0, len, &mut |_, v| values.push(v as u16))?;
+        return Ok(find_period(certificate, &values));
+    }
     let mut failure = None;
     let outcome = find_period_by(certificate, len, u64::from(largest), |n| match store.get(n) {
         Ok(v) => v,
@@ -221,7 +235,7 @@ impl Run<'_> {
             let recorded = self.engine.run_to(end, &mut self.store, self.settings.parallel)?;
             self.after_segment(recorded)?;
             if self.engine.len() == self.next_period_check {
-                self.next_period_check = next_period_check(self.engine.len());
+                self.next_period_check = next_period_check(self.engine.len(), self.settings.goal);
                 let outcome = check_period(&mut self.store, self.certificate, self.engine.len())?;
                 if matches!(outcome, PeriodOutcome::Certified(_)) {
                     return Ok(Some(outcome));
@@ -283,7 +297,7 @@ impl Run<'_> {
             }
         }
         if !self.period_checks_due() && self.next_period_check <= len {
-            self.next_period_check = next_period_check(len);
+            self.next_period_check = next_period_check(len, self.settings.goal);
         }
         Ok(())
     }
