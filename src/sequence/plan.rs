@@ -6,8 +6,9 @@
 //! value above it on (four above 65535, which no octal game of the literature reaches), so
 //! a plan counts two bytes a value. Besides the values a run holds a bounded working set
 //! ([`WORKING_BYTES`]: the window of recent values, the first values, the witness scores,
-//! a disk store's buffers and page cache) and 12 bytes a rare heap; a period search holds
-//! 4 bytes per two heaps while it checks a certificate.
+//! a disk store's buffers and page cache) and 12 bytes a rare heap. A period check holds 2
+//! bytes a heap checked for its Z-function, and, with the values in memory, 2 more for a
+//! copy of them in two-byte cells; a run of every value checks at most `2^22` heaps.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -81,12 +82,13 @@ impl Plan {
             Goal::Period => values,
             Goal::Values => values.min(PERIOD_EXTENSION_LIMIT),
         };
-        let working_bytes = WORKING_BYTES + period_check_bytes(checked);
-        let in_memory = values.saturating_mul(PLANNED_WIDTH).saturating_add(working_bytes);
-        let placement = if !force_disk && in_memory <= memory_limit {
-            Placement::Memory
+        let on_disk = WORKING_BYTES + period_check_bytes(checked);
+        let copy = checked.saturating_mul(PLANNED_WIDTH);
+        let in_memory = values.saturating_mul(PLANNED_WIDTH).saturating_add(on_disk + copy);
+        let (placement, working_bytes) = if !force_disk && in_memory <= memory_limit {
+            (Placement::Memory, on_disk + copy)
         } else {
-            Placement::Disk(dir.to_path_buf())
+            (Placement::Disk(dir.to_path_buf()), on_disk)
         };
         let plan = Plan { values, placement, working_bytes, memory_limit, free_disk };
         plan.refuse_if_too_large(what)?;
