@@ -6,7 +6,8 @@
 //! counted) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
 //! `engine check` to compare them on small spaces; `engine bandwidth THREADS` (the
 //! machine's streaming memory bandwidth) and `engine write-csv library|plain THREADS` (the
-//! `solve` table to /dev/null). Each measurement runs in its own
+//! `solve` table to /dev/null), and `engine sequence CODE MAX THREADS [WORK_DIR]` (one
+//! octal game's Grundy values, timed at each power of two). Each measurement runs in its own
 //! process so that its peak memory (VmHWM) is its own. `scripts/bench` runs every case
 //! and formats the table.
 
@@ -25,6 +26,8 @@ mod measure;
 mod naive;
 #[path = "engine/naive_joint.rs"]
 mod naive_joint;
+#[path = "engine/sequence.rs"]
+mod sequence;
 
 use std::process::ExitCode;
 
@@ -77,6 +80,7 @@ fn run(args: &[String]) -> Result<(), String> {
         format!(
             "usage: engine CASE engine|general|label|naive [THREADS] | engine check | engine header\n\
              | engine bandwidth THREADS | engine write-csv library|plain THREADS\n\
+             | engine sequence CODE MAX THREADS [WORK_DIR]\n\
              cases: {}",
             names.join(", ")
         )
@@ -89,6 +93,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("check") => return check_naive_against_engine(),
         Some("bandwidth") => return print_bandwidth(args.get(1).map(String::as_str)),
         Some("write-csv") => return print_csv_write(&args[1..]),
+        Some("sequence") => return print_sequence(&args[1..]),
         // Plain `cargo bench` passes no case: run the quick correctness check, point at the
         // script and succeed, rather than fail the whole `cargo bench`.
         None => {
@@ -171,6 +176,25 @@ fn print_csv_write(args: &[String]) -> Result<(), String> {
     let threads = set_threads(threads)?;
     let w = csv_write::measure(writer)?;
     println!("write-csv,{writer},{threads},{},{},{:.3},{:.3}", w.bytes, w.rows, w.seconds, w.cpu);
+    Ok(())
+}
+
+/// `sequence,...` lines (see `sequence.rs`): one octal game's Grundy values to `MAX`
+/// (`2^K` or an integer) on `THREADS` threads, in memory or in a file in `WORK_DIR`.
+fn print_sequence(args: &[String]) -> Result<(), String> {
+    let (code, max, threads, work_dir) = match args {
+        [code, max, threads] => (code, max, threads, None),
+        [code, max, threads, dir] => (code, max, threads, Some(dir.as_str())),
+        _ => return Err("usage: engine sequence CODE MAX THREADS [WORK_DIR]".into()),
+    };
+    let max = match max.strip_prefix("2^") {
+        Some(k) => 1u64 << k.parse::<u32>().map_err(|_| format!("bad max '{max}'"))?,
+        None => max.parse().map_err(|_| format!("bad max '{max}'"))?,
+    };
+    let threads = set_threads(threads)?;
+    for row in sequence::measure(code, max, threads, work_dir)? {
+        println!("{row}");
+    }
     Ok(())
 }
 

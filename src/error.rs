@@ -226,6 +226,9 @@ pub enum Error {
     /// A family, a shard or a merge of a sweep that is refused.
     #[error(transparent)]
     Sweep(#[from] crate::sweep::SweepError),
+    /// A Grundy sequence refused or failed (its size, its files, its checkpoint).
+    #[error(transparent)]
+    Sequence(#[from] crate::sequence::SequenceError),
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),

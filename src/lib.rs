@@ -77,6 +77,7 @@ pub mod input;
 mod model;
 pub mod quotient;
 mod random;
+pub mod sequence;
 pub mod suite;
 pub mod suite_takebreak;
 pub mod sweep;

@@ -1,5 +1,6 @@
 //! The default suite's take-and-break games: Kayles, Dawson's Kayles and Dawson's Chess
-//! over multisets of heaps, their certified periods, and what their tables show.
+//! over multisets of heaps, their certified periods, and what their tables show; and the
+//! certified periods of two octal games with long preperiods.
 
 use crate::analysis::multisets::{compare_multiset_labels, MULTISET_CRITERIA};
 use crate::analysis::period::{find_period, Certificate, PeriodOutcome};
@@ -10,6 +11,8 @@ use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
+use crate::sequence::plan::RING_LIMIT;
+use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
 use crate::suite::SUITE_LIMIT;
 
 /// The bound on the total of the suite's multiset spaces (1.3 million positions each).
@@ -20,6 +23,54 @@ pub const PERIOD_MAX: u32 = 300;
 
 /// The misère P-positions listed (and written to `data/misere-p/`) up to this total.
 pub const MISERE_P_TOTAL: u32 = 10;
+
+/// The octal games with the longest solved records the suite certifies, with the upper
+/// bound of their period search: `0.376` (preperiod 2,268,248, period 4; its window fits
+/// at heap 4,536,506) and `0.354` (preperiod 10,061,916, period 1,180; at heap
+/// 20,126,194).
+pub const LONG_PERIODS: [&str; 2] = ["0.376", "0.354"];
+
+/// The upper bound of the long period searches: `2^25`.
+pub const LONG_PERIOD_MAX: u64 = 1 << 25;
+
+/// A long period of the suite: the game and what its search found.
+#[derive(Clone, Debug)]
+pub struct LongPeriod {
+    /// The game, `octal:CODE`.
+    pub game: Game,
+    /// The period certified at the first heap where its window fits (at most
+    /// [`LONG_PERIOD_MAX`]).
+    pub period: PeriodOutcome,
+}
+
+/// Certifies the periods of [`LONG_PERIODS`] (values in memory; `threads` for each one),
+/// reporting to `observer`.
+///
+/// # Errors
+/// A code that does not parse, or memory the run is refused.
+pub fn long_periods(threads: usize, observer: &mut dyn Observer) -> Result<Vec<LongPeriod>> {
+    let mut found = Vec::new();
+    for code in LONG_PERIODS {
+        let game = Game::octal(code)?;
+        let settings = Settings {
+            goal: Goal::Period,
+            max: LONG_PERIOD_MAX,
+            parallel: Parallel::new(threads),
+            checkpoint_every: None,
+            ring_limit: RING_LIMIT,
+        };
+        let start = Start::Fresh(Store::in_memory(LONG_PERIOD_MAX + 1));
+        let sequence = game.grundy_sequence(&settings, start, observer)?;
+        let period = sequence.period().copied().expect("a period search reports its outcome");
+        found.push(LongPeriod { game, period });
+    }
+    Ok(found)
+}
+
+/// The `nimtab period` command that writes a long period's row.
+pub fn long_period_command(game: &Game) -> String {
+    format!("nimtab period --game {} --max 2^{}", game.spec(), LONG_PERIOD_MAX.trailing_zeros())
+}
 
 /// One take-and-break game of the suite, with its common name.
 #[derive(Clone, Debug)]

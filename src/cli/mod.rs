@@ -9,8 +9,10 @@ mod commands;
 mod explain;
 mod input;
 mod interrupt;
+mod long_run;
 mod output;
 mod progress;
+mod sequence_bar;
 mod supervise;
 
 use anyhow::Context;

@@ -17,7 +17,6 @@ mod batch;
 mod bits;
 mod explicit;
 mod general;
-pub(crate) mod grundy;
 mod label_table;
 mod labels;
 mod layer_crew;

@@ -12,6 +12,7 @@ pub mod multiset_csv;
 pub mod plot;
 pub mod report;
 pub mod report_games;
+pub mod sequence_tables;
 pub mod summary;
 pub(crate) mod table_memory;
 pub mod takebreak_report;

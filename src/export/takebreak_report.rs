@@ -8,10 +8,12 @@ use crate::analysis::period::PeriodOutcome;
 use crate::export::report::Section;
 use crate::model::ending::Ending;
 use crate::model::position::{Label, Spaced};
-use crate::suite_takebreak::{TakeBreakFacts, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL};
+use crate::suite_takebreak::{
+    LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
+};
 
-/// The section, in the games' order.
-pub fn takebreak_section(facts: &[TakeBreakFacts]) -> Section {
+/// The section, in the games' order, with the long periods after the suite's games.
+pub fn takebreak_section(facts: &[TakeBreakFacts], long: &[LongPeriod]) -> Section {
     let mut body = String::new();
     let positions = facts.first().and_then(|f| f.findings.first()).map_or(0, |f| f.tally.positions);
     let _ = writeln!(
@@ -23,36 +25,43 @@ pub fn takebreak_section(facts: &[TakeBreakFacts]) -> Section {
          {SUITE_TOTAL}`); their rows in the matrix above read `any` heaps of \
          `total<={SUITE_TOTAL}`.\n"
     );
-    periods(&mut body, facts);
+    periods(&mut body, facts, long);
     normal_play(&mut body, facts);
     misere_play(&mut body, facts);
     misere_positions(&mut body, facts);
     Section { title: "Take-and-break games".to_string(), body }
 }
 
-fn periods(out: &mut String, facts: &[TakeBreakFacts]) {
+fn periods(out: &mut String, facts: &[TakeBreakFacts], long: &[LongPeriod]) {
     let _ = writeln!(out, "### Certified periods\n");
     let _ = writeln!(
         out,
-        "From the Grundy values of heaps 0..={PERIOD_MAX} (`data/grundy/`, `data/periods/`, \
-         `nimtab period`), certified by the octal periodicity theorem with the window \
-         `e <= n < 2 max(e, 1) + p + t` (README, \"nimtab period\").\n"
+        "From the Grundy values of heaps 0..={PERIOD_MAX} for the suite's games (`data/grundy/`, \
+         `data/periods/`, `nimtab period`), and for two octal games with long preperiods from \
+         their values up to the first heap where the window fits (`nimtab period --game \
+         octal:CODE --max 2^{}`), certified by the octal periodicity theorem with the window \
+         `e <= n < 2 max(e, 1) + p + t` (README, \"nimtab period\"); the proof reads the \
+         values of heaps 0..=N, N the heap where the window fits.\n",
+        LONG_PERIOD_MAX.trailing_zeros()
     );
-    let _ = writeln!(out, "| game | name | preperiod | period | certified |");
-    let _ = writeln!(out, "|---|---|---:|---:|---|");
-    for f in facts {
-        let (spec, name) = (f.job.game.spec(), f.job.name);
-        match f.period {
+    let _ = writeln!(out, "| game | name | preperiod | period | window fits at N | certified |");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---|");
+    let rows = facts
+        .iter()
+        .map(|f| (f.job.game.spec(), f.job.name, &f.period))
+        .chain(long.iter().map(|l| (l.game.spec(), "-", &l.period)));
+    for (spec, name, period) in rows {
+        match period {
             PeriodOutcome::Certified(p) => {
                 let theorem = p.certificate.name();
                 let _ = writeln!(
                     out,
-                    "| `{spec}` | {name} | {} | {} | {theorem} |",
-                    p.preperiod, p.period
+                    "| `{spec}` | {name} | {} | {} | {} | {theorem} |",
+                    p.preperiod, p.period, p.checked_through
                 );
             }
             PeriodOutcome::NotCertified { .. } => {
-                let _ = writeln!(out, "| `{spec}` | {name} | - | - | not within the data |");
+                let _ = writeln!(out, "| `{spec}` | {name} | - | - | - | not within the data |");
             }
         }
     }

@@ -348,7 +348,7 @@ impl Game {
     pub fn grundy_bytes(&self, max: u32) -> u64 {
         match self.move_rule {
             MoveRule::Octal(_) | MoveRule::GrundysGame => {
-                crate::engine::grundy::sequence_bytes(max)
+                crate::sequence::plan::values_in_memory_bytes(u64::from(max))
             }
             _ => (u64::from(max) + 1) * 12,
         }
@@ -358,7 +358,7 @@ impl Game {
     ///
     /// For Nim the mex of `{0, …, h-1}` is `h`; it is returned directly, because listing
     /// Nim's options would cost `O(max^2)`. Take-and-break games (whose option values are
-    /// XORs of two heaps' values) go through the rare/common engine of `engine/grundy`.
+    /// XORs of two heaps' values) go through the rare/common engine of `sequence/`.
     pub fn grundy(&self, max: u32) -> Vec<u32> {
         if self.move_rule == MoveRule::Nim {
             return (0..=max).collect();
@@ -366,7 +366,7 @@ impl Game {
         if let (MoveRule::Octal(_) | MoveRule::GrundysGame, Some(rule)) =
             (&self.move_rule, self.heap_rule())
         {
-            return crate::engine::grundy::sequence(&rule, max);
+            return crate::sequence::values_in_memory(&rule, u64::from(max));
         }
         let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
         let mut seen: Vec<bool> = Vec::new();

@@ -5,6 +5,7 @@ pub mod ending;
 pub mod enumerate;
 pub mod game;
 mod graph_file;
+pub mod grundy_sequence;
 pub mod multiset;
 pub mod octal;
 pub mod options;

@@ -24,6 +24,8 @@ mod play;
 mod plot;
 mod probe;
 mod quotient;
+mod resume;
+mod sequence;
 mod solve;
 mod split;
 mod suite;

@@ -58,22 +58,31 @@ fn grundy_values_start_like_the_oeis_sequences() {
 }
 
 #[test]
-fn period_gives_the_known_answers() {
+fn period_gives_the_known_answers_at_the_first_heap_where_the_window_fits() {
+    // checked_through = the window's end + p - 1: e + p + t for games without splits,
+    // 2 max(e, 1) + p + t for octal games; --max is only an upper bound.
     let known = [
-        ("subtract:1,2", 0, 3),
-        ("subtract:1,3,4", 0, 7),
-        ("subtract:2,5,7", 0, 22),
-        ("octal:0.77", 71, 12),
-        ("octal:0.07", 53, 34),
-        ("octal:0.137", 52, 34),
+        ("subtract:1,2", 0, 3, 7),
+        ("subtract:1,3,4", 0, 7, 17),
+        ("subtract:2,5,7", 0, 22, 50),
+        ("octal:0.77", 71, 12, 167),
+        ("octal:0.07", 53, 34, 175),
+        ("octal:0.137", 52, 34, 174),
     ];
-    for (spec, preperiod, period) in known {
-        let r = run(&["period", "--game", spec, "--max", "1000"]);
-        assert_eq!(r.status, 0, "{spec}: {}", r.stderr);
+    for (spec, preperiod, period, first_fit) in known {
         let quoted = if spec.contains(',') { format!("\"{spec}\"") } else { spec.to_string() };
-        let expected =
-            format!("game,preperiod,period,checked_through\n{quoted},{preperiod},{period},1000\n");
-        assert_eq!(r.stdout, expected);
+        let expected = format!(
+            "game,preperiod,period,checked_through\n{quoted},{preperiod},{period},{first_fit}\n"
+        );
+        for max in ["1000", "5000"] {
+            let r = run(&["period", "--game", spec, "--max", max]);
+            assert_eq!(r.status, 0, "{spec}: {}", r.stderr);
+            assert_eq!(r.stdout, expected, "--max {max}");
+        }
+        let exact = run(&["period", "--game", spec, "--max", &first_fit.to_string()]);
+        assert_eq!(exact.stdout, expected, "{spec} at its first fit");
+        let short = run(&["period", "--game", spec, "--max", &(first_fit - 1).to_string()]);
+        assert_eq!(short.status, 1, "{spec} one heap short: {}", short.stdout);
     }
 }
 

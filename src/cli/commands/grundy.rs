@@ -1,57 +1,138 @@
-//! `nimtab grundy`: the Grundy values of one heap as CSV or as an OEIS b-file.
+//! `nimtab grundy`: the Grundy values of one heap as CSV, an OEIS b-file, or a
+//! value-frequency table (with one table at every power of two), to heap sizes of `2^40`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use nimtab::export::csv::{write_grundy, write_grundy_bfile};
-use nimtab::{validate_max, Game};
+use anyhow::bail;
+use nimtab::export::sequence_tables::{sequence_bytes_at_least, write_sequence, SequenceFormat};
+use nimtab::sequence::{human_bytes, Goal, Sequence};
 
-use crate::cli::args::GameMaxArgs;
-use crate::cli::output::{self, Target};
+use crate::cli::long_run::{self, SequenceArgs};
+use crate::cli::output::{self, StagedDir, Target};
 use crate::cli::{Global, Outcome};
+
+/// The largest `csv` or `bfile` output written without `--force`: 1 GiB.
+pub const OUTPUT_LIMIT: u64 = 1 << 30;
 
 /// Arguments of `nimtab grundy`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    game: GameMaxArgs,
-    /// Output file (default: stdout).
+    sequence: SequenceArgs,
+    /// Output file (default: stdout); with --snapshots, the output directory.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// csv (`heap,grundy`) or bfile (OEIS b-file: `n a(n)` lines, no header).
-    #[arg(long, value_name = "F", default_value = "csv", value_parser = ["csv", "bfile"])]
+    /// csv (`heap,grundy`), bfile (OEIS b-file: `n a(n)` lines, no header) or freq
+    /// (`value count` lines for heaps 1..max, values 0 to the largest).
+    #[arg(long, value_name = "F", default_value = "csv", value_parser = ["csv", "bfile", "freq"])]
     format: String,
+    /// With --format freq: also a table at every power of two N (heaps 1..N), as files
+    /// freq/N in the directory --out, beside freq/max.
+    #[arg(long, value_name = "WHEN", value_parser = ["pow2"])]
+    snapshots: Option<String>,
+    /// Write a csv or bfile table larger than 1 GiB.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Where the output goes.
+enum Destination {
+    /// One table, to a file or stdout.
+    Table(Target),
+    /// A directory of frequency tables.
+    Snapshots(PathBuf),
 }
 
 /// Runs `nimtab grundy`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let target = Target::new(a.out.as_deref())?;
-    let game = a.game.game()?;
+    let destination = destination(&a)?;
+    let game = a.sequence.game.game()?;
     game.require_sum("the grundy table (the Grundy values of one heap)")?;
-    let max = validate_max(u64::from(a.game.max))?;
-    ensure_values_fit(&game, max, game.grundy_bytes(max), global)?;
-    output::write_to(&target, |out| match a.format.as_str() {
-        "bfile" => write_grundy_bfile(out, &game, max),
-        _ => write_grundy(out, &game, max),
-    })?;
+    let max = nimtab::sequence::validate_sequence_max(a.sequence.max)?;
+    let format = match a.format.as_str() {
+        "csv" => Some(SequenceFormat::Csv),
+        "bfile" => Some(SequenceFormat::Bfile),
+        _ => None,
+    };
+    if let Some(format) = format {
+        let bytes = sequence_bytes_at_least(max, format);
+        if bytes > OUTPUT_LIMIT && !a.force {
+            bail!(
+                "the {} table of heaps 0..={max} would take at least {}, above the {} limit: \
+                 use --format freq, a smaller --max, or --force",
+                a.format,
+                human_bytes(bytes),
+                human_bytes(OUTPUT_LIMIT)
+            );
+        }
+    }
+    let out_dir = match &destination {
+        Destination::Table(Target::File(path)) => parent(path),
+        Destination::Snapshots(dir) => parent(dir),
+        Destination::Table(Target::Stdout) => PathBuf::from("."),
+    };
+    let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, &out_dir, global)?;
+    let mut finished = prepared.run(&game)?;
+    let sequence = &mut finished.sequence;
+    match (destination, format) {
+        (Destination::Table(target), Some(format)) => {
+            output::write_to(&target, |out| write_sequence(out, sequence, format))?;
+        }
+        (Destination::Table(target), None) => {
+            let table = sequence.frequencies_at(&[max])?.remove(0);
+            output::write_to(&target, |out| table.write(out))?;
+        }
+        (Destination::Snapshots(dir), _) => write_snapshots(&dir, sequence)?,
+    }
     Ok(Outcome::Success)
 }
 
-/// The one memory check of `grundy` and `period`: the Grundy values of heaps `0..=max`
-/// and what the command holds beside them (`need` bytes in all), refused above the
-/// memory limit before they are computed.
-pub(super) fn ensure_values_fit(
-    game: &Game,
-    max: u32,
-    need: u64,
-    global: &Global,
-) -> nimtab::Result<()> {
-    if need <= global.memory_limit {
-        return Ok(());
+/// Checks the output location before any work.
+fn destination(a: &Args) -> anyhow::Result<Destination> {
+    if a.snapshots.is_none() {
+        return Ok(Destination::Table(Target::new(a.out.as_deref())?));
     }
-    Err(nimtab::Error::TooLarge {
-        what: format!("{}, the Grundy values of heaps 0..={max}", game.spec()),
-        need_bytes: need,
-        limit_bytes: global.memory_limit,
-        canonical_would_help: false,
-    })
+    if a.format != "freq" {
+        bail!("--snapshots is for --format freq, not --format {}", a.format);
+    }
+    let Some(dir) = &a.out else {
+        bail!("--snapshots needs --out DIR, the directory its freq/N files go to");
+    };
+    // The files the run will write: every place must take a file before any work.
+    let names: Vec<String> =
+        snapshot_points(a.sequence.max).iter().map(|n| format!("freq/{n}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    output::check_dir_target(dir, &names)?;
+    Ok(Destination::Snapshots(dir.clone()))
+}
+
+fn parent(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The heap counts of the snapshots of heaps up to `max`: every power of two up to it, and
+/// `max` itself.
+fn snapshot_points(max: u64) -> Vec<u64> {
+    let mut points: Vec<u64> = (0..64).map(|k| 1u64 << k).take_while(|&n| n <= max).collect();
+    if max > 0 && !max.is_power_of_two() {
+        points.push(max);
+    }
+    points
+}
+
+/// Writes `freq/N` for every power of two `N` up to the max, and for the max, into `dir`,
+/// all in place together.
+fn write_snapshots(dir: &Path, sequence: &mut Sequence) -> anyhow::Result<()> {
+    let points = snapshot_points(sequence.max());
+    let tables = sequence.frequencies_at(&points)?;
+    let mut staged = StagedDir::new(dir)?;
+    for (n, table) in points.iter().zip(&tables) {
+        let mut bytes = Vec::new();
+        table.write(&mut bytes)?;
+        staged.add(&format!("freq/{n}"), &bytes)?;
+    }
+    output::commit(Vec::new(), vec![staged])
 }

@@ -1,15 +1,13 @@
-//! `nimtab period`: the least period of a game's Grundy sequence, certified by a theorem.
+//! `nimtab period`: the least period of a game's Grundy sequence, certified by a theorem
+//! at the first heap size where its window fits (`--max` is an upper bound).
 
 use std::path::PathBuf;
 
-use nimtab::analysis::period::{
-    find_period, preperiods_bytes, Certificate, PeriodOutcome, Uncertified,
-};
+use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::export::csv::write_period;
-use nimtab::validate_max;
+use nimtab::sequence::Goal;
 
-use crate::cli::args::GameMaxArgs;
-use crate::cli::commands::grundy::ensure_values_fit;
+use crate::cli::long_run::{self, SequenceArgs};
 use crate::cli::output::{self, Target};
 use crate::cli::{Global, Outcome};
 
@@ -17,7 +15,7 @@ use crate::cli::{Global, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    game: GameMaxArgs,
+    sequence: SequenceArgs,
     /// Output file (default: stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -27,12 +25,22 @@ pub struct Args {
 /// on stderr and status 1 (a claim that failed) when none is.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
-    let game = a.game.game()?;
+    let game = a.sequence.game.game()?;
     game.require_sum("the period of the Grundy values of one heap")?;
-    let max = validate_max(u64::from(a.game.max))?;
-    let need = game.grundy_bytes(max) + preperiods_bytes(u64::from(max) + 1);
-    ensure_values_fit(&game, max, need, global)?;
-    let outcome = find_period(Certificate::for_game(&game), &game.grundy(max));
+    let out_dir = match &target {
+        Target::File(path) => {
+            path.parent().filter(|d| !d.as_os_str().is_empty()).map(PathBuf::from)
+        }
+        Target::Stdout => None,
+    };
+    let out_dir = out_dir.unwrap_or_else(|| PathBuf::from("."));
+    let prepared = long_run::prepare(&game, &a.sequence, Goal::Period, &out_dir, global)?;
+    let finished = prepared.run(&game)?;
+    let outcome = finished
+        .sequence
+        .period()
+        .copied()
+        .ok_or_else(|| anyhow::anyhow!("the period search of {} did not run", game.spec()))?;
     match outcome {
         PeriodOutcome::Certified(found) => {
             output::write_to(&target, |out| write_period(out, game.spec(), &found))?;

@@ -75,9 +75,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let engines = suite_engines(&jobs, global)?;
     let mut findings = verify_engines(&engines, global)?;
     let takebreak = suite_takebreak::run(global)?;
+    let long = suite_takebreak::run_long_periods(global)?;
     findings.extend(takebreak.iter().flat_map(|f| f.findings.iter().cloned()));
     let (mut generated, pictures) = generate(&jobs, &findings)?;
-    for (name, bytes, command) in suite_takebreak::files(&takebreak)? {
+    for (name, bytes, command) in suite_takebreak::files(&takebreak, &long)? {
         generated.add(&name, bytes, &command);
     }
     let run = RunInfo {
@@ -86,7 +87,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         threads: rayon::current_num_threads(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    let mut sections = vec![plots_section(&a.data_dir, &pictures), takebreak_section(&takebreak)];
+    let mut sections =
+        vec![plots_section(&a.data_dir, &pictures), takebreak_section(&takebreak, &long)];
     sections.extend(game_sections(&findings));
     sections.extend(bench);
     let report = render_report(&findings, &run, &sections);

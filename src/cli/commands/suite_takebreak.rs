@@ -7,12 +7,13 @@ use nimtab::export::labels_csv::RowFilter;
 use nimtab::export::multiset_csv::write_multiset_table;
 use nimtab::suite::grundy_file_name;
 use nimtab::suite_takebreak::{
-    misere_p_command, takebreak_facts, takebreak_suite, TakeBreakFacts, MISERE_P_TOTAL, PERIOD_MAX,
-    SUITE_TOTAL,
+    long_period_command, long_periods, misere_p_command, takebreak_facts, takebreak_suite,
+    LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
 };
 use nimtab::{Ending, MultisetEngine, MultisetSpace, NoProgress};
 
 use crate::cli::progress::Bar;
+use crate::cli::sequence_bar::SequenceBar;
 use crate::cli::Global;
 
 /// Labels and compares every game of the part, with a progress bar of its own.
@@ -29,10 +30,42 @@ pub fn run(global: &Global) -> anyhow::Result<Vec<TakeBreakFacts>> {
     Ok(facts)
 }
 
+/// The long periods, with a progress bar of their own.
+pub fn run_long_periods(global: &Global) -> anyhow::Result<Vec<LongPeriod>> {
+    let mut observer = LongObserver {
+        bar: SequenceBar::new("long periods", 0, LONG_PERIOD_MAX + 1, global.quiet),
+    };
+    let found = long_periods(rayon::current_num_threads(), &mut observer)?;
+    observer.bar.finish();
+    Ok(found)
+}
+
+/// Progress of the long period searches.
+struct LongObserver {
+    bar: SequenceBar,
+}
+
+impl nimtab::sequence::Observer for LongObserver {
+    fn progress(&mut self, status: &nimtab::sequence::Status) {
+        self.bar.update(status);
+    }
+}
+
 /// The part's files: name under the data directory, bytes, and the command that
 /// writes the same bytes.
-pub fn files(facts: &[TakeBreakFacts]) -> anyhow::Result<Vec<(String, Vec<u8>, String)>> {
+pub fn files(
+    facts: &[TakeBreakFacts],
+    long: &[LongPeriod],
+) -> anyhow::Result<Vec<(String, Vec<u8>, String)>> {
     let mut files = Vec::new();
+    for l in long {
+        if let PeriodOutcome::Certified(found) = &l.period {
+            let mut bytes = Vec::new();
+            write_period(&mut bytes, l.game.spec(), found)?;
+            let name = format!("periods/{}", grundy_file_name(&l.game));
+            files.push((name, bytes, long_period_command(&l.game)));
+        }
+    }
     for f in facts {
         let game = &f.job.game;
         let name = grundy_file_name(game);

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod multiset_reference;
 pub mod reference;
 pub mod tree;
+pub mod sequence_reference;
 
 use nimtab::{Ending, Engine, Game, Labels, Mode, Space};
 use proptest::prelude::*;

@@ -1,0 +1,58 @@
+//! The progress bar of a long Grundy sequence: heaps, heaps per second, the largest value,
+//! the rare heaps and the time left; on stderr, only on a terminal, only without
+//! `--quiet`, and only once the run has gone on for a second.
+
+use std::io::{self, IsTerminal};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nimtab::sequence::Status;
+
+/// A bar counting heaps.
+pub struct SequenceBar {
+    bar: ProgressBar,
+    game: String,
+    started: Instant,
+    can_show: bool,
+    shown: bool,
+}
+
+impl SequenceBar {
+    /// A bar for `game`'s heaps up to `target`, starting at `done`.
+    pub fn new(game: &str, done: u64, target: u64, quiet: bool) -> SequenceBar {
+        let bar = ProgressBar::with_draw_target(Some(target), ProgressDrawTarget::hidden());
+        let template = "{msg} [{bar:24}] {percent:>3}% {human_pos}/{human_len} heaps, \
+                        {per_sec}, eta {eta}";
+        let style =
+            ProgressStyle::with_template(template).expect("valid template").progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_position(done);
+        bar.reset_eta();
+        bar.set_message(game.to_string());
+        SequenceBar {
+            bar,
+            game: game.to_string(),
+            started: Instant::now(),
+            can_show: !quiet && io::stderr().is_terminal(),
+            shown: false,
+        }
+    }
+
+    /// Moves the bar to `status`.
+    pub fn update(&mut self, status: &Status) {
+        self.bar.set_position(status.heaps);
+        self.bar.set_message(format!(
+            "{}: largest value {}, {} rare heaps",
+            self.game, status.largest, status.rare_heaps
+        ));
+        if self.can_show && !self.shown && self.started.elapsed() > Duration::from_secs(1) {
+            self.shown = true;
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+
+    /// Hides the bar for good.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,219 @@
+//! Checkpoints of a sequence run: the state after `heaps` values as short text lines,
+//! ending with the SHA-256 of everything before, beside a values file that only grows.
+//!
+//! A checkpoint names its game and rule, the format version, the values file with its
+//! segments and the SHA-256 of its first bytes, the mask, the rare heaps and the
+//! frequencies. Reading one back refuses (with the reason) a file of another format or
+//! version, one whose digest does not match (corrupt or truncated), and one for another
+//! game; the values file is checked against its digest when the run resumes.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::cell::Width;
+use super::disk_store::hex;
+use super::error::SequenceError;
+use super::freq::Frequencies;
+use super::layout::Layout;
+use super::period::{Certificate, Periodicity};
+use super::rule::HeapRule;
+
+/// The first line of every checkpoint.
+const MAGIC: &str = "nimtab sequence checkpoint";
+/// The format this code writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The state a checkpoint records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The game's specification (`octal:0.161`).
+    pub game: String,
+    /// Its removal counts.
+    pub rule: HeapRule,
+    /// The values file (absolute).
+    pub values_path: PathBuf,
+    /// Its segments; `layout.len()` values were computed.
+    pub layout: Layout,
+    /// SHA-256 of the values file's first `layout.byte_len()` bytes.
+    pub values_sha256: String,
+    /// The rare/common mask.
+    pub mask: u32,
+    /// The rare heaps under it, with their values.
+    pub rare: Vec<(u64, u32)>,
+    /// Value frequencies over heaps `1..layout.len()`.
+    pub frequencies: Frequencies,
+    /// A period certified from the values, if one was.
+    pub period: Option<Periodicity>,
+}
+
+fn list(set: &[u32]) -> String {
+    set.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn rule_line(rule: &HeapRule) -> String {
+    format!(
+        "vanish={} shrink={} split={} unequal={}",
+        list(&rule.vanish),
+        list(&rule.shrink),
+        list(&rule.split),
+        u8::from(rule.unequal_split)
+    )
+}
+
+impl Checkpoint {
+    /// The checkpoint's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut text = format!("{MAGIC}\nformat {FORMAT_VERSION}\ngame {}\n", self.game);
+        text += &format!("rule {}\n", rule_line(&self.rule));
+        text += &format!("heaps {}\n", self.layout.len());
+        text += &format!("values {}\n", self.values_path.display());
+        let segments: Vec<String> =
+            self.layout.parts().iter().map(|(s, w)| format!("{s}:{}", w.bytes())).collect();
+        text += &format!("segments {}\n", segments.join(","));
+        text += &format!("values-sha256 {}\n", self.values_sha256);
+        text += &format!("mask {}\n", self.mask);
+        let rare: Vec<String> = self.rare.iter().map(|(a, g)| format!("{a}:{g}")).collect();
+        text += &format!("rare {}\n", rare.join(" "));
+        let counts = &self.frequencies.counts()[..self.frequencies.largest() as usize + 1];
+        let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+        text += &format!("frequencies {}\n", counts.join(" "));
+        text += &match &self.period {
+            Some(p) => format!("period {} {} {}\n", p.preperiod, p.period, p.checked_through),
+            None => "period none\n".to_string(),
+        };
+        let checksum = hex(&Sha256::digest(text.as_bytes()));
+        text += &format!("checksum {checksum}\n");
+        text.into_bytes()
+    }
+
+    /// Reads a checkpoint of `game` with rule `rule` from `bytes` (the file `path`).
+    ///
+    /// # Errors
+    /// [`SequenceError::BadCheckpoint`] with the reason: not a checkpoint, another format
+    /// version, a digest that does not match (corrupt or truncated), another game, or a
+    /// malformed line.
+    pub fn decode(
+        bytes: &[u8],
+        path: &Path,
+        game: &str,
+        rule: &HeapRule,
+    ) -> Result<Checkpoint, SequenceError> {
+        let bad =
+            |reason: String| SequenceError::BadCheckpoint { path: path.to_path_buf(), reason };
+        let text =
+            std::str::from_utf8(bytes).map_err(|_| bad("it is not a nimtab checkpoint".into()))?;
+        let mut lines = text.split_inclusive('\n');
+        if lines.next() != Some(&format!("{MAGIC}\n")) {
+            return Err(bad("it is not a nimtab checkpoint".into()));
+        }
+        let version = lines.next().and_then(|l| l.strip_prefix("format ")).map(str::trim_end);
+        if version != Some(&FORMAT_VERSION.to_string()) {
+            let found = version.unwrap_or("(missing)");
+            return Err(bad(format!(
+                "it has format version {found}, and this nimtab reads version {FORMAT_VERSION}"
+            )));
+        }
+        let body_end = text.rfind("checksum ").ok_or_else(|| bad(truncated()))?;
+        let stated = text[body_end..].strip_prefix("checksum ").map(str::trim_end);
+        if !text.ends_with('\n') || stated != Some(&hex(&Sha256::digest(&bytes[..body_end]))) {
+            return Err(bad(truncated()));
+        }
+        let fields = Fields::parse(&text[..body_end]).map_err(bad)?;
+        if fields.get("game").map_err(bad)? != game {
+            return Err(bad(format!("it is for {}, not {game}", fields.get("game").map_err(bad)?)));
+        }
+        if fields.get("rule").map_err(bad)? != rule_line(rule) {
+            return Err(bad(format!("its move rule differs from {game}'s")));
+        }
+        fields.checkpoint(game, rule).map_err(bad)
+    }
+}
+
+fn truncated() -> String {
+    "its checksum does not match its contents (the file is corrupt or truncated)".into()
+}
+
+/// The `key value` lines of a checkpoint's body.
+struct Fields<'t> {
+    lines: Vec<(&'t str, &'t str)>,
+}
+
+impl<'t> Fields<'t> {
+    fn parse(body: &'t str) -> Result<Fields<'t>, String> {
+        let lines = body.lines().map(|line| line.split_once(' ').unwrap_or((line, ""))).collect();
+        Ok(Fields { lines })
+    }
+
+    fn get(&self, key: &str) -> Result<&'t str, String> {
+        self.lines
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, v)| v)
+            .ok_or_else(|| format!("its line '{key}' is missing"))
+    }
+
+    fn number<T: std::str::FromStr>(&self, key: &str, text: &str) -> Result<T, String> {
+        text.parse().map_err(|_| format!("its line '{key}' holds '{text}', not a number"))
+    }
+
+    fn checkpoint(&self, game: &str, rule: &HeapRule) -> Result<Checkpoint, String> {
+        let heaps: u64 = self.number("heaps", self.get("heaps")?)?;
+        let mut segments = Vec::new();
+        for part in self.get("segments")?.split(',') {
+            let (start, width) = part.split_once(':').ok_or("its segments are malformed")?;
+            let width = Width::from_bytes(self.number("segments", width)?)
+                .ok_or("its segments name a width other than 1, 2 or 4 bytes")?;
+            segments.push((self.number("segments", start)?, width));
+        }
+        let layout = Layout::from_parts(segments, heaps).ok_or("its segments are malformed")?;
+        let mut rare = Vec::new();
+        for pair in self.get("rare")?.split_whitespace() {
+            let (a, g) = pair.split_once(':').ok_or("its rare heaps are malformed")?;
+            rare.push((self.number("rare", a)?, self.number("rare", g)?));
+        }
+        let counts = self
+            .get("frequencies")?
+            .split_whitespace()
+            .map(|c| self.number("frequencies", c))
+            .collect::<Result<Vec<u64>, String>>()?;
+        let frequencies = Frequencies::from_counts(counts);
+        if heaps > 0 && frequencies.heaps() != heaps - 1 {
+            return Err("its frequencies do not count its heaps".into());
+        }
+        let values_sha256 = self.get("values-sha256")?.to_string();
+        if values_sha256.len() != 64 {
+            return Err("its values digest is malformed".into());
+        }
+        Ok(Checkpoint {
+            game: game.to_string(),
+            rule: rule.clone(),
+            values_path: PathBuf::from(self.get("values")?),
+            layout,
+            values_sha256,
+            mask: self.number("mask", self.get("mask")?)?,
+            rare,
+            frequencies,
+            period: self.period(rule)?,
+        })
+    }
+
+    fn period(&self, rule: &HeapRule) -> Result<Option<Periodicity>, String> {
+        let text = self.get("period")?;
+        if text == "none" {
+            return Ok(None);
+        }
+        let numbers = text
+            .split_whitespace()
+            .map(|n| self.number("period", n))
+            .collect::<Result<Vec<u64>, String>>()?;
+        let certificate =
+            Certificate::for_rule(rule).ok_or("it names a period no theorem covers")?;
+        match numbers[..] {
+            [preperiod, period, checked_through] => {
+                Ok(Some(Periodicity { preperiod, period, checked_through, certificate }))
+            }
+            _ => Err("its period line is malformed".into()),
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Grundy sequences of one heap, to heap sizes of `2^40`: the rare/common engine, compact
+//! values in memory or on disk, certified periods, checkpoints, frequency tables.
+//!
+//! This layer sits below `model/`: it reads a game's move rule as plain removal counts
+//! ([`HeapRule`]) and depends on nothing else in the crate. [`run`] computes `G(0..=max)`
+//! of a take-and-break rule (subtraction games, octal games, Grundy's game), one heap at a
+//! time, with the values in a [`Store`]; it reports progress and hands checkpoints to an
+//! [`Observer`], stops at a certified period when asked ([`Goal::Period`]), and extends
+//! the values by one ([`Goal::Values`]). A run resumed from a checkpoint gives the same
+//! values as one never interrupted: every value is the exact mex, whatever the mask, the
+//! witness list or the thread count (they only decide the speed).
+
+mod any_engine;
+mod cell;
+pub mod checkpoint;
+pub mod disk_store;
+mod engine;
+mod error;
+pub mod freq;
+mod heap;
+mod layout;
+mod mask;
+pub mod period;
+mod pipeline;
+pub mod plan;
+mod ring;
+mod rule;
+mod run;
+mod sequence_values;
+pub mod store;
+mod witness;
+
+pub use cell::Width;
+pub use checkpoint::Checkpoint;
+pub use disk_store::DiskStore;
+pub use error::{human_bytes, SequenceError};
+pub use freq::Frequencies;
+pub use layout::Layout;
+pub use pipeline::{MarkerPolicy, Parallel};
+pub use rule::HeapRule;
+pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
+pub use sequence_values::{Extension, Sequence};
+pub use store::Store;
+
+/// The largest heap size a sequence is computed to: `2^40`.
+pub const MAX_SEQUENCE_HEAP: u64 = 1 << 40;
+
+/// Refuses a heap size above [`MAX_SEQUENCE_HEAP`].
+///
+/// # Errors
+/// [`SequenceError::HeapTooLarge`].
+pub fn validate_sequence_max(max: u64) -> Result<u64, SequenceError> {
+    if max > MAX_SEQUENCE_HEAP {
+        return Err(SequenceError::HeapTooLarge { max, limit: MAX_SEQUENCE_HEAP });
+    }
+    Ok(max)
+}

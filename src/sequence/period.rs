@@ -1,0 +1,294 @@
+//! Periods of Grundy sequences, found by a Z-function and certified forever by a theorem.
+//!
+//! For values `G(0..=N)` and a period `p`, the *preperiod for p* is the least `e` with
+//! `G(n + p) = G(n)` for every `e <= n <= N - p`. The answer is the least `p` whose
+//! theorem window (below) fits inside the data, with its preperiod. It is the true least
+//! period and least preperiod: the theorem makes `(e, p)` hold forever, `G(e - 1 + p) !=
+//! G(e - 1)` is in the data, and every eventual period is a multiple of the least one
+//! `p*` with the same least preperiod, so `p* < p` would have had the same `e`, a shorter
+//! window, and been found first.
+//!
+//! The theorems (`t` = the most tokens one move removes):
+//! * **No move splits a heap** (subtraction games, octal codes with digits 0-3): for
+//!   `n > t`, `G(n) = mex {G(n - k) : a heap may lose k and stay}`, so agreement on
+//!   `e <= n < e + p + t` propagates by induction on `n`.
+//! * **Octal games** (Guy and Smith 1956): agreement on `e <= n < 2e + p + t` is usually
+//!   quoted, but the proof maps a two-heap option `(a, b)` of `n + p` to `(a - p, b)` of
+//!   `n`, which needs `a - p >= 1`; with `e = 0` the window does not give it, and `0.4`
+//!   (values 0, 0, 0, 1, …) satisfies it for `(e, p) = (0, 1)` although `G(3) = 1`. The
+//!   proof goes through with `max(e, 1)`, so the window checked is
+//!   `e <= n < 2 max(e, 1) + p + t`. `D0 = 4` is covered (`k = 0 <= t`).
+//! * **None** for Nim (no finite `t`), move graphs (moves are not translation-invariant)
+//!   and Grundy's game (mapping `(a, b)` to `(a - p, b)` can make an unequal split equal).
+
+use super::rule::HeapRule;
+
+/// The theorem that turns agreement inside the data into periodicity forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certificate {
+    /// No move splits a heap: agreement on `e <= n < e + p + t` suffices.
+    NonSplitting {
+        /// `t`, the most tokens one move removes.
+        max_removal: u32,
+    },
+    /// The octal periodicity theorem: agreement on `e <= n < 2 max(e, 1) + p + t` suffices.
+    OctalPeriodicity {
+        /// `t`, the index of the last non-zero octal digit.
+        max_removal: u32,
+    },
+}
+
+impl Certificate {
+    /// The certificate that applies to a take-and-break rule, if any.
+    pub fn for_rule(rule: &HeapRule) -> Option<Certificate> {
+        let max_removal = rule.max_removal();
+        match (rule.splits(), rule.unequal_split) {
+            (false, _) => Some(Certificate::NonSplitting { max_removal }),
+            (true, false) => Some(Certificate::OctalPeriodicity { max_removal }),
+            (true, true) => None,
+        }
+    }
+
+    /// One past the last `n` at which `G(n + p) = G(n)` must hold.
+    pub fn window_end(self, preperiod: u64, period: u64) -> u64 {
+        let (e, p) = (preperiod, period);
+        match self {
+            Certificate::NonSplitting { max_removal } => e + p + u64::from(max_removal),
+            Certificate::OctalPeriodicity { max_removal } => {
+                2 * e.max(1) + p + u64::from(max_removal)
+            }
+        }
+    }
+
+    /// The theorem's name, as the README cites it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Certificate::NonSplitting { .. } => "no move splits a heap",
+            Certificate::OctalPeriodicity { .. } => "octal periodicity theorem",
+        }
+    }
+}
+
+/// A period proved to hold for every heap size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Periodicity {
+    /// The least `e` with `G(n + period) = G(n)` for all `n >= e`.
+    pub preperiod: u64,
+    /// The least eventual period.
+    pub period: u64,
+    /// The first heap size `N` at which the certificate's window fits in `G(0..=N)`:
+    /// the values the proof reads, whatever was computed beyond it.
+    pub checked_through: u64,
+    /// The theorem used.
+    pub certificate: Certificate,
+}
+
+/// Why no period was certified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uncertified {
+    /// No periodicity theorem covers the game.
+    NoTheorem,
+    /// No period's window fits inside the values computed.
+    NotWithinData,
+}
+
+/// What [`find_period`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeriodOutcome {
+    /// A period proved forever.
+    Certified(Periodicity),
+    /// Nothing proved from `G(0..=checked_through)`.
+    NotCertified {
+        /// The largest heap size whose value was computed.
+        checked_through: u64,
+        /// The largest value among them.
+        largest_value: u64,
+        /// Why not.
+        reason: Uncertified,
+    },
+}
+
+/// The least certified period of `values = G(0..=N)` (at least one value), with its
+/// least preperiod, under `certificate` (`None`: no theorem covers the game), and the first
+/// `N' <= N` at which its window fits (`checked_through`). Time `O(N)`.
+///
+/// # Panics
+/// If `values` is empty.
+pub fn find_period<T: Copy + Into<u32>>(
+    certificate: Option<Certificate>,
+    values: &[T],
+) -> PeriodOutcome {
+    assert!(!values.is_empty(), "at least G(0) is needed");
+    let largest = values.iter().map(|&v| v.into()).max().unwrap_or(0);
+    find_period_by(certificate, values.len() as u64, u64::from(largest), |n| {
+        values[n as usize].into()
+    })
+}
+
+/// [`find_period`] over `len` values read by `value(n)` (sequentially, from the top down,
+/// in two streams: a store on disk reads them through its pages); `largest` is the
+/// largest of them, for the answer when nothing is certified. Memory: `len / 2` indices, 4
+/// bytes each below `2^32` values.
+///
+/// The first fit is `window_end(e, p) + p - 1`: at every `N'` from there on the data give
+/// the same `(e, p)` (the disagreement at `e - 1` is inside them), and nothing is certified
+/// before it, since a certified pair holds forever and so would be certified at `N` too.
+pub fn find_period_by(
+    certificate: Option<Certificate>,
+    len: u64,
+    largest: u64,
+    value: impl FnMut(u64) -> u32,
+) -> PeriodOutcome {
+    let n_max = len.saturating_sub(1);
+    let not_certified = |reason| PeriodOutcome::NotCertified {
+        checked_through: n_max,
+        largest_value: largest,
+        reason,
+    };
+    let Some(certificate) = certificate else {
+        return not_certified(Uncertified::NoTheorem);
+    };
+    // Every window ends at or after e + p, and its last n needs G(n + p): p <= (N + 1) / 2.
+    let longest = (len / 2).max(1);
+    let fits = |period: u64, z: u64| {
+        let preperiod = n_max + 1 - period - z;
+        let end = certificate.window_end(preperiod, period) + period;
+        (end <= n_max + 1).then_some(Periodicity {
+            preperiod,
+            period,
+            checked_through: end - 1,
+            certificate,
+        })
+    };
+    let found = if len <= u64::from(u32::MAX) {
+        first_fit::<u32>(len, longest, value, fits)
+    } else {
+        first_fit::<u64>(len, longest, value, fits)
+    };
+    match found {
+        Some(found) => PeriodOutcome::Certified(found),
+        None => not_certified(Uncertified::NotWithinData),
+    }
+}
+
+/// Bytes [`find_period_by`] holds for `len` values.
+pub fn period_check_bytes(len: u64) -> u64 {
+    let index = if len <= u64::from(u32::MAX) { 4 } else { 8 };
+    (len / 2 + 1) * index
+}
+
+/// The first period `p` in `1..=longest` (by the Z-function of the reversed values, kept in
+/// indices of type `Z`) for which `fits(p, z[p])` gives a certificate.
+fn first_fit<Z: ZIndex>(
+    len: u64,
+    longest: u64,
+    value: impl FnMut(u64) -> u32,
+    fits: impl Fn(u64, u64) -> Option<Periodicity>,
+) -> Option<Periodicity> {
+    let z = reversed_z_prefix::<Z>(len, longest, value);
+    (1..z.len()).find_map(|p| fits(p as u64, z[p].get()))
+}
+
+/// An index type for Z-function values: `u32` below `2^32` values, else `u64`.
+trait ZIndex: Copy + Default {
+    fn of(value: u64) -> Self;
+    fn get(self) -> u64;
+}
+
+impl ZIndex for u32 {
+    fn of(value: u64) -> Self {
+        value as u32
+    }
+    fn get(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl ZIndex for u64 {
+    fn of(value: u64) -> Self {
+        value
+    }
+    fn get(self) -> u64 {
+        self
+    }
+}
+
+/// `z[i]` for `i < min(longest + 1, len)`: the longest common prefix of the reversed values
+/// `s` and `s[i..]` (`z[0] = len`). The Z-algorithm reads only `z[j]` for `j < i`, so the
+/// prefix is computed alone, reading `s[j] = value(len - 1 - j)` in place.
+fn reversed_z_prefix<Z: ZIndex>(
+    len: u64,
+    longest: u64,
+    mut value: impl FnMut(u64) -> u32,
+) -> Vec<Z> {
+    let count = (longest + 1).min(len);
+    let mut z = vec![Z::default(); count as usize];
+    if count == 0 {
+        return z;
+    }
+    z[0] = Z::of(len);
+    let (mut left, mut right) = (0u64, 0u64);
+    for i in 1..count {
+        let mut length = if i < right { z[(i - left) as usize].get().min(right - i) } else { 0 };
+        while i + length < len && value(len - 1 - length) == value(len - 1 - i - length) {
+            length += 1;
+        }
+        if i + length > right {
+            (left, right) = (i, i + length);
+        }
+        z[i as usize] = Z::of(length);
+    }
+    z
+}
+
+/// `result[p]` (for `1 <= p <= N`) is the least `e` with `G(n + p) = G(n)` for all
+/// `e <= n <= N - p`; `result[0]` is unused.
+///
+/// A tail `G(e..=N)` has period `p` iff the reversed sequence agrees with itself shifted
+/// by `p` over its first `N - e - p + 1` values, so `e = N + 1 - p - z[p]` with `z` the
+/// Z-function of the reversal.
+pub fn preperiods_by_period(values: &[u32]) -> Vec<u32> {
+    let len = values.len() as u64;
+    let z = reversed_z_prefix::<u64>(len, len, |n| values[n as usize]);
+    (0..z.len()).map(|p| if p == 0 { 0 } else { (len - p as u64 - z[p].get()) as u32 }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preperiods_match_a_direct_scan() {
+        let values = [3, 1, 2, 0, 1, 2, 0, 1, 2, 0, 5, 2, 0, 1, 2, 0];
+        let holds = |e: usize, p: usize| (e..values.len() - p).all(|n| values[n + p] == values[n]);
+        for (p, &e) in preperiods_by_period(&values).iter().enumerate().skip(1) {
+            let direct = (0..=values.len() - p).find(|&e| holds(e, p)).unwrap();
+            assert_eq!(e as usize, direct, "period {p}");
+        }
+        let s = [1, 2, 1, 1, 2, 1, 1];
+        let z = reversed_z_prefix::<u32>(7, 7, |n| s[n as usize]);
+        assert_eq!(z.iter().map(|z| z.get()).collect::<Vec<_>>(), vec![7, 1, 0, 4, 1, 0, 1]);
+    }
+
+    #[test]
+    fn the_first_fit_is_the_same_whatever_data_follow_it() {
+        // Period 3 from 5 on, no splits, t = 2: the window is 5 <= n < 5 + 3 + 2, whose
+        // last n needs G(12): certified first at N = 12.
+        let certificate = Certificate::NonSplitting { max_removal: 2 };
+        let g = |n: usize| if n < 5 { [7, 8, 9, 6, 5][n] } else { [1, 2, 3][(n - 5) % 3] };
+        for len in [13, 14, 40, 1000] {
+            let values: Vec<u32> = (0..len).map(g).collect();
+            match find_period(Some(certificate), &values) {
+                PeriodOutcome::Certified(found) => {
+                    assert_eq!((found.preperiod, found.period, found.checked_through), (5, 3, 12));
+                }
+                other => panic!("{len}: {other:?}"),
+            }
+        }
+        let short: Vec<u32> = (0..12).map(g).collect();
+        assert!(matches!(
+            find_period(Some(certificate), &short),
+            PeriodOutcome::NotCertified { .. }
+        ));
+    }
+}
