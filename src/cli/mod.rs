@@ -11,6 +11,8 @@ mod input;
 mod interrupt;
 mod output;
 mod progress;
+#[cfg(test)]
+mod reference;
 mod supervise;
 
 use anyhow::Context;
