@@ -13,6 +13,8 @@ mod long_run;
 mod output;
 mod progress;
 mod sequence_bar;
+#[cfg(test)]
+mod reference;
 mod supervise;
 
 use anyhow::Context;
