@@ -102,7 +102,7 @@ impl Pass<'_, '_, '_> {
             }
             scratch.enumeration = buf;
         }
-        let rows = if k == 0 { 1 } else { prefixes.len() / k };
+        let rows = prefixes.len().checked_div(k).unwrap_or(1);
         let mut i = 0;
         let mut next = |out: &mut Vec<u32>| {
             if i == rows {

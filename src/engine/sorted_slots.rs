@@ -236,13 +236,16 @@ impl RowSlots {
     }
 }
 
+/// A row's buffers for [`entries`]: the part, the rest, the lowered part and a spare.
+type EntryBuffers<'a> = (&'a mut Vec<u32>, &'a mut Vec<u32>, (&'a mut Vec<u32>, &'a mut Vec<u32>));
+
 /// The dominance entries of `family` for the row of `prefix`: lines, or boxes (for packed
 /// boxes, row starts).
 fn entries(
     plan: &SortedPlan,
     family: Dominance,
     prefix: &[u32],
-    (part, rest, (lowered, buf)): (&mut Vec<u32>, &mut Vec<u32>, (&mut Vec<u32>, &mut Vec<u32>)),
+    (part, rest, (lowered, buf)): EntryBuffers<'_>,
     reads: &mut Vec<usize>,
     out: &mut Vec<Entry>,
 ) {

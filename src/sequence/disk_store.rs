@@ -133,6 +133,11 @@ impl DiskStore {
         self.layout.len()
     }
 
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The segments of the file.
     pub fn layout(&self) -> &Layout {
         &self.layout

@@ -16,7 +16,7 @@ pub enum SequenceError {
     },
     /// A run whose values (or certificate check) do not fit in the memory allowed.
     #[error(
-        "{what} needs {} of memory but only {} is available",
+        "{what} is too large: it needs {} of memory but only {} is available",
         human_bytes(*.need_bytes),
         human_bytes(*.limit_bytes)
     )]

@@ -62,6 +62,11 @@ impl Layout {
         self.len
     }
 
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Bytes the values take.
     pub fn byte_len(&self) -> u64 {
         let last = self.last();

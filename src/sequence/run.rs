@@ -346,6 +346,9 @@ impl Run<'_> {
 }
 
 /// `G(0..=max)` of `rule` in memory, on the calling thread.
+///
+/// # Panics
+/// Never in practice: a store in memory does not fail.
 pub fn values_in_memory(rule: &HeapRule, max: u64) -> Vec<u32> {
     let settings = Settings {
         goal: Goal::Values,

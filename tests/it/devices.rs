@@ -52,8 +52,9 @@ fn run_into_fifo(args: &[&str], fifo: &Path) -> (Vec<u8>, Run) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Writing into a FIFO must not hang: the watchdog fails the test if it does.
-    let (status, stdout, stderr) = finish(child, Duration::from_secs(60));
+    // Writing into a FIFO must not hang: the watchdog fails the test if it does (late
+    // enough for the whole default suite on a loaded machine).
+    let (status, stdout, stderr) = finish(child, Duration::from_secs(600));
     // A reader still waiting to open is released by an open that does not wait
     // (O_NONBLOCK, 0o4000 on Linux): it fails when no reader is left.
     let _ = std::fs::OpenOptions::new().write(true).custom_flags(0o4000).open(fifo);

@@ -9,7 +9,7 @@ use crate::support::sequence_reference::{grundys_game_values, octal_values};
 
 /// A random octal code: 1 to 5 digits after the point, `D0 = 4` one time in five.
 fn random_code(rng: &mut SplitMix64) -> String {
-    let lead = if rng.next_u64() % 5 == 0 { '4' } else { '0' };
+    let lead = if rng.next_u64().is_multiple_of(5) { '4' } else { '0' };
     let len = 1 + rng.next_u64() % 5;
     let digits: String = (0..len).map(|_| char::from(b'0' + (rng.next_u64() % 8) as u8)).collect();
     format!("{lead}.{digits}")
