@@ -18,10 +18,13 @@ struct Clock {
     next: u64,
     rows: Vec<String>,
     label: String,
+    /// The last status reported.
+    last: Option<Status>,
 }
 
 impl Observer for Clock {
     fn progress(&mut self, status: &Status) {
+        self.last = Some(*status);
         while status.heaps >= self.next {
             self.rows.push(format!(
                 "{},{},{:.3},{:.3},{:.1},{},{}",
@@ -77,7 +80,14 @@ pub fn measure(
         next: 1 << 20,
         rows: Vec::new(),
         label: format!("sequence,{code},{threads},{place}"),
+        last: None,
     };
     game.grundy_sequence(&settings, start, &mut clock).map_err(|e| e.to_string())?;
+    // A run whose period is certified early extends its values by the period without
+    // computing them: the powers it never reached take the whole run's time.
+    if let Some(status) = clock.last {
+        let done = Status { heaps: max + 1, ..status };
+        clock.progress(&done);
+    }
     Ok(clock.rows)
 }
