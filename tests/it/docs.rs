@@ -288,6 +288,29 @@ fn block_problems(page: &str, text: &str) -> Vec<String> {
     problems
 }
 
+/// Every page of docs/ (the guide, its index, each command's reference page), as the
+/// README links it.
+fn readme_targets() -> Vec<String> {
+    let mut targets: Vec<String> =
+        pages_on_disk().into_iter().filter(|p| p.starts_with("docs/")).collect();
+    for entry in std::fs::read_dir(root().join("docs/reference")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        targets.push(format!("docs/reference/{name}"));
+    }
+    targets
+}
+
+#[test]
+fn the_readme_links_every_page_of_the_docs_in_one_click() {
+    let linked: Vec<String> = links(&read("README.md"))
+        .into_iter()
+        .map(|(_, target)| target.split('#').next().unwrap_or_default().to_string())
+        .collect();
+    let missing: Vec<String> =
+        readme_targets().into_iter().filter(|page| !linked.contains(page)).collect();
+    assert!(missing.is_empty(), "README.md does not link {missing:?}");
+}
+
 #[test]
 fn every_block_says_whether_it_is_run() {
     let problems: Vec<String> =
