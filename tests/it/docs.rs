@@ -12,10 +12,9 @@
 //! readers in docs/README.md ("Examples").
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Stdio;
 
-use crate::support::cli::{command, finish};
+use crate::support::cli::{command, run_shell_in};
 use crate::support::markdown::{
     anchors, blocks, examples, invocations, line_matches, links, output_matches, Block, Fence,
 };
@@ -72,35 +71,9 @@ fn copy_fixture(dir: &Path, from: &str) {
     }
 }
 
-/// A directory holding `nimtab`, the binary under test, to put first on `PATH`.
-fn bin_dir() -> tempfile::TempDir {
-    let bin = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_nimtab"), bin.path().join("nimtab")).unwrap();
-    bin
-}
-
-/// Runs one command in `dir`: its status and its output, stderr joined to stdout.
-fn run_shown(command: &str, dir: &Path, bin: &Path) -> (Option<i32>, String) {
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("exec 2>&1\n{command}"))
-        .current_dir(dir)
-        .env("PATH", path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sh starts");
-    // A hang guard, not a speed test: every example takes at most seconds.
-    let (status, stdout, _) = finish(child, Duration::from_secs(120));
-    (status, stdout)
-}
-
 /// Runs every `console` example of a page's text and returns every difference found
 /// between what the page shows and what the commands print, each naming its line.
 fn differences(page: &str, text: &str) -> Vec<String> {
-    let bin = bin_dir();
     let mut failures = Vec::new();
     for block in blocks(text).iter().filter(|b| b.fence() == Ok(Fence::Run)) {
         let shown = examples(block).unwrap_or_else(|e| panic!("{page}: {e}"));
@@ -109,7 +82,7 @@ fn differences(page: &str, text: &str) -> Vec<String> {
             copy_fixture(dir.path(), fixture);
         }
         for example in shown {
-            let (status, output) = run_shown(&example.command, dir.path(), bin.path());
+            let (status, output) = run_shell_in(dir.path(), &example.command);
             let mut lines: Vec<&str> = output.lines().collect();
             while lines.last().is_some_and(|l| l.trim().is_empty()) {
                 lines.pop();
