@@ -12,23 +12,29 @@ use super::Cli;
 /// Where each command is explained with examples: its section of the user guide, as a
 /// link relative to `docs/reference/`.
 const GUIDE: &[(&str, &str)] = &[
-    ("solve", "../guide/tables.md#nimtab-solve-label-every-position"),
-    ("info", "../guide/tables.md#nimtab-info-size-and-memory-of-a-space"),
-    ("verify", "../guide/tables.md#nimtab-verify-compare-the-dp-with-the-criteria"),
-    ("plot", "../guide/tables.md#nimtab-plot-pictures-of-the-p-positions"),
-    ("check", "../guide/claims.md"),
-    ("moves", "../guide/positions.md#nimtab-moves-every-winning-move"),
-    ("play", "../guide/positions.md#nimtab-play-the-tables-strategy-in-a-play-out"),
-    ("classes", "../guide/positions.md#nimtab-classes-misère-nims-classes"),
-    ("split", "../guide/positions.md#nimtab-split-the-split-game"),
-    ("grundy", "../guide/take-and-break.md#nimtab-grundy-grundy-values-of-one-heap"),
-    ("period", "../guide/take-and-break.md#nimtab-period-a-certified-period"),
+    ("solve", "../guide/tables-and-solve.md#nimtab-solve-label-every-position"),
+    ("info", "../guide/tables-and-solve.md#nimtab-info-size-and-memory-of-a-space"),
+    ("verify", "../guide/verify-and-criteria.md#nimtab-verify-compare-the-dp-with-the-criteria"),
+    ("plot", "../guide/plots.md"),
+    ("check", "../guide/claims-and-check.md"),
+    ("moves", "../guide/moves-and-play.md#nimtab-moves-every-winning-move"),
+    ("play", "../guide/moves-and-play.md#nimtab-play-the-tables-strategy-in-a-play-out"),
+    ("classes", "../guide/classes-and-split.md#nimtab-classes-misère-nims-classes-s0-s1-s2-t0-t2"),
+    (
+        "split",
+        "../guide/classes-and-split.md#nimtab-split-the-split-game-beauty-of-programming-112",
+    ),
+    ("grundy", "../guide/grundy-and-periods.md#nimtab-grundy-grundy-values-of-one-heap"),
+    (
+        "period",
+        "../guide/grundy-and-periods.md#nimtab-period-a-certified-period-of-the-grundy-values",
+    ),
     ("quotient", "../guide/quotients.md"),
     ("sweep", "../guide/sweeps.md"),
     ("merge", "../guide/sweeps.md#shards-and-nimtab-merge"),
     ("judge", "../guide/contests.md#nimtab-judge-contest-answers"),
     ("crosscheck", "../guide/contests.md#nimtab-crosscheck-exhaustive-checks-of-contest-solutions"),
-    ("suite", "../guide/suite.md"),
+    ("suite", "../guide/default-suite.md"),
 ];
 
 /// The folder of the reference, from the repository root.

@@ -60,7 +60,7 @@ impl Certificate {
         }
     }
 
-    /// The theorem's name, as the README cites it.
+    /// The theorem's name, as the user guide cites it (docs/guide/grundy-and-periods.md).
     pub fn name(self) -> &'static str {
         match self {
             Certificate::NonSplitting { .. } => "no move splits a heap",

@@ -7,6 +7,7 @@ mod check;
 mod classes;
 mod crosscheck;
 mod devices;
+mod docs;
 mod engine;
 mod errors;
 mod facts;

@@ -1,5 +1,6 @@
 //! The one way tests run the binary: arguments (and optionally stdin) in, status and
-//! both streams out; also under a memory limit, in a directory, or interrupted.
+//! both streams out; also under a memory limit, in a directory, interrupted, or named
+//! `nimtab` in a shell command line as the documentation shows it.
 
 use std::io::Write;
 use std::path::Path;
@@ -106,4 +107,28 @@ pub fn finish(child: Child, limit: Duration) -> (Option<i32>, String, String) {
 /// A fixture file's path in `tests/data/`.
 pub fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a shell command line (`sh -c`) in `dir` with the built binary first on `PATH` as
+/// `nimtab`, stdin empty and stderr joined to stdout, as a terminal shows them (stdout is
+/// a pipe, so there is no progress bar): the status (`None`: killed by a signal) and
+/// the output.
+pub fn run_shell_in(dir: &Path, line: &str) -> (Option<i32>, String) {
+    let bin = tempfile::tempdir().expect("a directory for the binary's name");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_nimtab"), bin.path().join("nimtab"))
+        .expect("a link named nimtab");
+    let path = format!("{}:{}", bin.path().display(), std::env::var("PATH").unwrap_or_default());
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec 2>&1\n{line}"))
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    // A hang guard, not a speed test: every documented example takes at most seconds.
+    let (status, stdout, _) = finish(child, Duration::from_secs(120));
+    (status, stdout)
 }

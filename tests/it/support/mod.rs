@@ -1,7 +1,8 @@
-//! What the test modules share: the CLI runner, the reference solver, games in both
-//! descriptions, spaces, thread pools and random games.
+//! What the test modules share: the CLI runner, the markdown reader of the docs test,
+//! the reference solver, games in both descriptions, spaces, thread pools and random games.
 
 pub mod cli;
+pub mod markdown;
 pub mod multiset_reference;
 pub mod reference;
 pub mod sequence_reference;
