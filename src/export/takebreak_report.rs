@@ -40,8 +40,9 @@ fn periods(out: &mut String, facts: &[TakeBreakFacts], long: &[LongPeriod]) {
          `data/periods/`, `nimtab period`), and for two octal games with long preperiods from \
          their values up to the first heap where the window fits (`nimtab period --game \
          octal:CODE --max 2^{}`), certified by the octal periodicity theorem with the window \
-         `e <= n < 2 max(e, 1) + p + t` (README, \"nimtab period\"); the proof reads the \
-         values of heaps 0..=N, N the heap where the window fits.\n",
+         `e <= n < 2 max(e, 1) + p + t` (docs/guide/grundy-and-periods.md, \"nimtab \
+         period\"); the proof reads the values of heaps 0..=N, N the heap where the window \
+         fits.\n",
         LONG_PERIOD_MAX.trailing_zeros()
     );
     let _ = writeln!(out, "| game | name | preperiod | period | window fits at N | certified |");

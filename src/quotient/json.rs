@@ -1,6 +1,6 @@
 //! A quotient as JSON, with the fixed top level
 //! `{"game", "max_heap", "order", "identity", "elements", "product", "p_portion", "phi",
-//! "presentation", "tame", "period"}` (README: "nimtab quotient").
+//! "presentation", "tame", "period"}` (docs/guide/quotients.md).
 
 use std::io::{self, Write};
 
