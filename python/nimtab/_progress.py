@@ -18,7 +18,7 @@ def bar(enabled: bool, description: str, total: Optional[int], unit: str) -> Ite
     except ImportError:
         yield None
         return
-    with tqdm(total=total, desc=description, unit=unit, unit_scale=True, delay=1.0, leave=False) as shown:
+    with tqdm(total=total, desc=description, unit=unit, unit_scale=unit == "pos", delay=1.0, leave=False) as shown:
 
         def report(done: int) -> None:
             shown.update(done - shown.n)
