@@ -26,7 +26,7 @@ import numpy as np
 from . import _checks, _nimtab
 from ._progress import bar
 from ._quotient import Quotient, quotient
-from ._rows import frame, rows
+from ._rows import counterexample_rows, frame, rows
 
 __version__: str = _nimtab.__version__
 
@@ -167,25 +167,44 @@ def grundy(game: str, max: int) -> np.ndarray:
 
 def verify(
     game: str,
-    heaps: Heaps,
-    max: int,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
     rules: Rules = None,
     criteria: Rules = None,
     canonical: bool = False,
     threads: Optional[int] = None,
     as_frame: bool = False,
     progress: bool = True,
+    total: Optional[int] = None,
+    limit: int = 20,
+    counterexamples: bool = False,
 ):
     """Compares the labels with each criterion: one dict per (heap count, rule,
     criterion) with the columns of ``nimtab verify``'s ``summary.csv``. ``heaps`` is a
-    count, a ``(lo, hi)`` pair or a range. ``rules`` and ``criteria`` default to those
-    ``nimtab verify`` uses for the game (the criteria that apply to each heap count).
-    ``as_frame=True`` returns a pandas DataFrame."""
+    count, a ``(lo, hi)`` pair or a range; or ``total=T`` (without ``heaps`` and
+    ``max``) checks every multiset of total at most T, as ``nimtab verify --total T``.
+    ``rules`` and ``criteria`` default to those ``nimtab verify`` uses for the game (the
+    criteria that apply to each heap count). ``as_frame=True`` returns a pandas
+    DataFrame. With ``counterexamples=True`` the result is a pair: the rows, and the rows
+    of ``counterexamples.csv`` (up to ``limit`` per row of the summary, in index order)."""
     game = _checks.text("game", game)
-    lo, hi = _checks.heap_range(heaps)
-    max = _checks.max_size(max)
+    lo = hi = None
+    if total is None:
+        if heaps is None or max is None:
+            raise ValueError("give heaps and max (tuples of heaps), or total (multisets)")
+        lo, hi = _checks.heap_range(heaps)
+        max = _checks.max_size(max)
+    elif heaps is not None or max is not None:
+        raise ValueError("give either heaps and max, or total, not both")
+    else:
+        total = _checks.total(total)
+        if canonical:
+            raise ValueError("canonical applies to tuples of heaps, not to a total")
+    limit = _checks.integer("limit", limit, "a positive integer")
+    if limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit}")
     with bar(progress, f"verify {game}", None, "pos") as report:
-        data = _nimtab.verify_csv(
+        summary, examples = _nimtab.verify_csv(
             game,
             lo,
             hi,
@@ -195,9 +214,14 @@ def verify(
             canonical=_checks.flag("canonical", canonical),
             threads=_checks.threads(threads),
             report=report,
+            total=total,
+            limit=limit,
         )
-    found = rows(data)
-    return frame(found) if as_frame else found
+    found = rows(summary)
+    found = frame(found) if as_frame else found
+    if not counterexamples:
+        return found
+    return found, counterexample_rows(examples, as_frame)
 
 
 def _games_file(path) -> Tuple[str, str]:

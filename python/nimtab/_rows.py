@@ -57,3 +57,21 @@ def frame(found: List[dict]):
         if column in table:
             table[column] = table[column].astype("Int64")
     return table
+
+
+def counterexample_rows(data: bytes, as_frame: bool):
+    """Rows of ``counterexamples.csv``: integer cells as int (a multiset's space cells
+    stay words), the position as a tuple of heap sizes, as dicts or a DataFrame."""
+    found = []
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")):
+        row = {k: int(v) if v.isdigit() else v for k, v in row.items()}
+        row["position"] = tuple(int(h) for h in str(row["position"]).split())
+        found.append(row)
+    if not as_frame:
+        return found
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("as_frame=True needs pandas: pip install pandas") from e
+    header = next(csv.reader(io.StringIO(data.decode("utf-8"))))
+    return pandas.DataFrame.from_records(found, columns=header)

@@ -5,74 +5,106 @@ use pyo3::types::PyBytes;
 
 use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
-use nimtab::export::summary::write_summary;
+use nimtab::analysis::multisets::{verify_multisets, MULTISET_CRITERIA};
+use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
     merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,
     Test,
 };
-use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
+use nimtab::{host, Criterion, Ending, Engine, Game, Mode, MultisetEngine, MultisetSpace, Space};
 
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
 
-/// verify_csv(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads) -> bytes
+/// verify_csv(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads, report,
+/// total, limit) -> (summary bytes, counterexamples bytes)
 ///
-/// The `summary.csv` that `nimtab verify --out DIR` writes for the same arguments.
+/// The `summary.csv` and `counterexamples.csv` that `nimtab verify --out DIR --limit
+/// LIMIT` writes for the same arguments: heap counts `heaps_lo..=heaps_hi` of at most
+/// `max`, or with `total` (and those `None`) every multiset of total at most `total`.
 #[pyfunction]
 #[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules = None, criteria = None,
-    canonical = false, threads = None, report = None))]
+    canonical = false, threads = None, report = None, total = None, limit = 20))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_csv<'py>(
     py: Python<'py>,
     game: String,
-    heaps_lo: usize,
-    heaps_hi: usize,
-    max: u32,
+    heaps_lo: Option<usize>,
+    heaps_hi: Option<usize>,
+    max: Option<u32>,
     rules: Option<String>,
     criteria: Option<String>,
     canonical: bool,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let run = move |progress: &CallProgress| -> nimtab::Result<Vec<u8>> {
+    total: Option<u64>,
+    limit: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
         let game = Game::parse(&game)?;
         let endings = endings(&game, rules.as_deref())?;
         let listed = criteria.as_deref().map(Criterion::parse_list).transpose()?;
-        let mode = Mode::canonical_if(canonical);
-        let spaces = (heaps_lo..=heaps_hi)
-            .map(|n| Space::in_mode(n, max, mode))
-            .collect::<nimtab::Result<Vec<_>>>()?;
-        if spaces.is_empty() {
-            return Err(nimtab::Error::Invalid(format!(
-                "heaps {heaps_lo}..={heaps_hi}: the range is empty"
-            )));
-        }
-        // Every space is checked (heap counts, criteria) before any is labelled.
-        let mut runs = Vec::new();
-        for space in spaces {
-            game.check_heaps(space.heaps())?;
-            let criteria = match &listed {
-                Some(listed) => {
-                    for criterion in listed {
-                        criterion.check_applies(&game, space.heaps())?;
-                    }
-                    listed.clone()
-                }
-                None => Criterion::applicable(&game, space.heaps()),
-            };
-            runs.push((space, criteria));
-        }
-        let mut findings = Vec::new();
-        for (space, criteria) in runs {
-            let engine = Engine::builder(&game, space).build();
-            findings.extend(verify(&engine, &endings, &criteria, 1, progress)?.findings);
-        }
-        let mut out = Vec::new();
-        write_summary(&mut out, &findings)?;
-        Ok(out)
+        let findings = match (heaps_lo.zip(heaps_hi).zip(max), total) {
+            (None, Some(total)) => {
+                let space = MultisetSpace::new(total)?;
+                let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
+                let engine = MultisetEngine::builder(&game, space).build();
+                verify_multisets(&engine, &endings, &criteria, limit, progress)?.findings
+            }
+            (Some(((lo, hi), max)), None) => {
+                verify_tuples(&game, lo..=hi, max, canonical, &endings, listed, limit, progress)?
+            }
+            _ => {
+                return Err(nimtab::Error::Invalid(
+                    "give heaps and max (tuples of heaps), or total (multisets)".to_string(),
+                ))
+            }
+        };
+        let (mut summary, mut examples) = (Vec::new(), Vec::new());
+        write_summary(&mut summary, &findings)?;
+        write_counterexamples(&mut examples, &findings)?;
+        Ok((summary, examples))
     };
-    let bytes = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
-    Ok(PyBytes::new(py, &bytes))
+    let (summary, examples) =
+        run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
+    Ok((PyBytes::new(py, &summary), PyBytes::new(py, &examples)))
+}
+
+/// `verify` over tuples: every space checked (heap counts, criteria: those listed, or
+/// those that apply) before any is labelled.
+#[allow(clippy::too_many_arguments)]
+fn verify_tuples(
+    game: &Game,
+    heaps: std::ops::RangeInclusive<usize>,
+    max: u32,
+    canonical: bool,
+    endings: &[Ending],
+    listed: Option<Vec<Criterion>>,
+    limit: usize,
+    progress: &CallProgress,
+) -> nimtab::Result<Vec<nimtab::analysis::verify::Finding>> {
+    let mode = Mode::canonical_if(canonical);
+    let mut runs = Vec::new();
+    for n in heaps {
+        let space = Space::in_mode(n, max, mode)?;
+        game.check_heaps(n)?;
+        let criteria = match &listed {
+            Some(listed) => {
+                for criterion in listed {
+                    criterion.check_applies(game, n)?;
+                }
+                listed.clone()
+            }
+            None => Criterion::applicable(game, n),
+        };
+        runs.push((space, criteria));
+    }
+    let mut findings = Vec::new();
+    for (space, criteria) in runs {
+        let engine = Engine::builder(game, space).build();
+        findings.extend(verify(&engine, endings, &criteria, limit, progress)?.findings);
+    }
+    Ok(findings)
 }
 
 /// The settings of a sweep as Python passes them.

@@ -31,7 +31,7 @@ def test_verify_uses_the_rules_and_criteria_the_command_line_picks(game, heaps, 
     cli("verify", "--game", game, "--heaps", heaps, "--max", "7", "--out", str(tmp_path))
     lo, _, hi = heaps.partition("..=")
     data = nimtab._nimtab.verify_csv(game, int(lo), int(hi or lo), 7)
-    assert data == (tmp_path / "summary.csv").read_bytes()
+    assert data == tuple((tmp_path / f).read_bytes() for f in ("summary.csv", "counterexamples.csv"))
     rows = nimtab.verify(game, (int(lo), int(hi or lo)), 7, progress=False)
     assert len(rows) == len((tmp_path / "summary.csv").read_text().splitlines()) - 1
 
@@ -182,3 +182,31 @@ def test_long_calls_report_their_progress_while_they_run():
     assert len(seen) >= 2, seen
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 401**3
     assert tables[1][0].shape == (401, 401, 401)
+
+
+@pytest.mark.parametrize(
+    "args,kwargs",
+    [
+        (["--game", "subtract:1,2", "--heaps", "1..=2", "--max", "9", "--rules", "misere", "--criteria", "xor", "--limit", "4"],
+         dict(game="subtract:1,2", heaps=(1, 2), max=9, rules="misere", criteria="xor", limit=4)),
+        (["--game", "octal:0.77", "--total", "8"], dict(game="octal:0.77", total=8)),
+        (["--game", "nim", "--total", "6", "--rules", "misere,sj"], dict(game="nim", total=6, rules="misere,sj")),
+    ],
+)
+def test_verify_gives_the_command_line_summary_and_counterexamples(args, kwargs, tmp_path):
+    cli("verify", *args, "--out", str(tmp_path))
+    summary = (tmp_path / "summary.csv").read_bytes()
+    examples = (tmp_path / "counterexamples.csv").read_bytes()
+    heaps, total = kwargs.get("heaps"), kwargs.get("total")
+    lo, hi = heaps if heaps else (None, None)
+    raw = nimtab._nimtab.verify_csv(
+        kwargs["game"], lo, hi, kwargs.get("max"), kwargs.get("rules"), kwargs.get("criteria"),
+        total=total, limit=kwargs.get("limit", 20),
+    )
+    assert raw == (summary, examples)
+    rows, found = nimtab.verify(**kwargs, counterexamples=True, progress=False)
+    assert len(found) == len(examples.splitlines()) - 1 > 0
+    assert sum(min(r["disagree"], kwargs.get("limit", 20)) for r in rows if r["disagree"]) == len(found)
+    first = next(r for r in rows if r["disagree"])
+    match = next(e for e in found if (e["rule"], e["criterion"]) == (first["rule"], first["criterion"]))
+    assert match["position"] == first["first_counterexample"]
