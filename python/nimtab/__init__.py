@@ -35,6 +35,7 @@ __all__ = [
     "FAMILY_LIMIT",
     "Quotient",
     "__version__",
+    "check",
     "grundy",
     "merge",
     "quotient",
@@ -353,6 +354,31 @@ def sweep(
     )
     found = rows(data)
     return frame(found) if as_frame else found
+
+
+def check(
+    game: str,
+    claim: str,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
+    rules: Rules = None,
+    total: Optional[int] = None,
+    threads: Optional[int] = None,
+    as_frame: bool = False,
+    progress: bool = True,
+):
+    """Tests the claim "P exactly when ``claim``" (the expression language of ``nimtab
+    check --claim-p``) on every position of one game: one dict per (heap count, rule)
+    with the columns of ``summary.csv``, the claim in ``criterion``. ``rules`` defaults
+    to the game's (normal, misère and, for a sum of heaps, SJ); ``total=T`` tests the
+    multisets of total at most T."""
+    game = _checks.text("game", game)
+    if rules is None:
+        rules = "normal,misere,sj" if _nimtab.is_sum(game) else "normal,misere"
+    return sweep(
+        [game], heaps, max, rules, claim=_checks.text("claim", claim), threads=threads,
+        as_frame=as_frame, total=total, progress=progress,
+    )
 
 
 def merge(parts: Sequence[bytes]) -> bytes:

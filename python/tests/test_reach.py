@@ -210,3 +210,17 @@ def test_verify_gives_the_command_line_summary_and_counterexamples(args, kwargs,
     first = next(r for r in rows if r["disagree"])
     match = next(e for e in found if (e["rule"], e["criterion"]) == (first["rule"], first["criterion"]))
     assert match["position"] == first["first_counterexample"]
+
+
+def test_check_tests_a_claim_on_one_game_as_the_command_line():
+    _, out, _ = cli("check", "--game", "nim", "--heaps", "2", "--max", "5", "--rule", "misere",
+                    "--claim-p", "gxor == 0", check=False)
+    assert "the claim fails on 4 of 36 positions" in out.decode()
+    rows = nimtab.check("nim", "gxor == 0", 2, 5, progress=False)
+    assert [r["rule"] for r in rows] == ["normal", "misere", "sj"]
+    assert [r["disagree"] for r in rows] == [0, 4, 4]
+    assert rows[1]["first_counterexample"] == (0, 0) and rows[1]["criterion"] == "gxor == 0"
+    assert [r["rule"] for r in nimtab.check("wythoff", "h1 == h2", 2, 4, progress=False)] == ["normal", "misere"]
+    # The negation of the Sprague-Grundy theorem fails on every multiset.
+    multisets = nimtab.check("octal:0.77", "gxor != 0", total=8, rules="normal", progress=False)
+    assert multisets[0]["disagree"] == multisets[0]["positions"] == 67
