@@ -4,8 +4,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use nimtab::analysis::expr::Expr;
-use nimtab::analysis::verify::verify;
 use nimtab::analysis::multisets::{verify_multisets, MULTISET_CRITERIA};
+use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
     merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,

@@ -332,10 +332,8 @@ mod tests {
             let progress = CancelAfter { done: AtomicU64::new(0), after: 40 };
             let schedule = Schedule { layers: 1000, positions: 1 << 40, parallel_threshold: 0 };
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            // Outside the pool a crew runs the layers (one thread: the calling thread);
-            // inside it, fork-joins.
-            let outside = pool.install(|| rayon::current_num_threads());
-            assert_eq!(outside, threads);
+            // Outside the pool a crew runs the layers (the calling thread alone when the
+            // global pool has one thread); inside it, fork-joins.
             for inside in [false, true] {
                 started.iter().for_each(|s| s.store(0, Relaxed));
                 progress.done.store(0, Relaxed);
