@@ -11,11 +11,11 @@ stage() { echo "== python: $1 (at ${SECONDS}s)"; }
 stage "virtual environment $venv"
 [ -x "$py" ] || python3 -m venv "$venv"
 # Pinned to the versions the tests were written against (they need Python 3.11, the
-# package's requires-python). pandas, xarray and tqdm are optional for nimtab (the extra
-# "all"); they are installed here to test the DataFrame, DataArray and progress paths.
+# package's requires-python). pandas, xarray, tqdm and matplotlib are optional for nimtab
+# (the extra "all"); they are installed here to test the frames, bars and pictures.
 "$py" -m pip install -q --disable-pip-version-check \
   "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1 \
-  xarray==2025.12.0 tqdm==4.67.1
+  xarray==2025.12.0 tqdm==4.67.1 matplotlib==3.10.8
 
 stage "pip install ./python"
 "$py" -m pip install -q --disable-pip-version-check ./python

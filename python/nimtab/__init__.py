@@ -24,6 +24,7 @@ from typing import Dict, NamedTuple, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _checks, _nimtab
+from ._plot import plot
 from ._progress import bar
 from ._quotient import Quotient, quotient
 from ._rows import counterexample_rows, frame, rows
@@ -38,6 +39,7 @@ __all__ = [
     "check",
     "grundy",
     "merge",
+    "plot",
     "quotient",
     "solve",
     "sweep",

@@ -224,3 +224,23 @@ def test_check_tests_a_claim_on_one_game_as_the_command_line():
     # The negation of the Sprague-Grundy theorem fails on every multiset.
     multisets = nimtab.check("octal:0.77", "gxor != 0", total=8, rules="normal", progress=False)
     assert multisets[0]["disagree"] == multisets[0]["positions"] == 67
+
+
+def test_plot_puts_the_origin_bottom_left_with_a_key_counts_and_a_difference_panel():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    tables = nimtab.solve("subtract:1,3,4", 2, 20, rules="normal,misere", progress=False)
+    fig = nimtab.plot("subtract:1,3,4", 20, rules=["normal", "misere"], difference=("normal", "misere"))
+    normal, misere, diff = fig.axes
+    assert normal.get_title() == f"normal play: {tables['normal'].sum()} P-positions"
+    assert misere.get_title() == f"misère play: {tables['misere'].sum()} P-positions"
+    differ = (tables["normal"] != tables["misere"]).sum()
+    assert diff.get_title() == f"{differ} positions differ" and differ > 0
+    image = normal.get_images()[0]
+    assert image.origin == "lower"
+    # Row h2, column h1: the cell (h1, h2) = (1, 0) is drawn at x = 1, y = 0.
+    assert np.array_equal(np.asarray(image.get_array()), tables["normal"].T)
+    assert [t.get_text() for t in normal.get_legend().get_texts()] == ["P (previous player wins)", "N"]
+    assert normal.get_xlabel() == "h1" and normal.get_ylabel() == "h2"
+    with pytest.raises(ValueError, match="difference must be two of the rules"):
+        nimtab.plot("nim", 5, rules="normal", difference=("normal", "sj"))
