@@ -10,10 +10,14 @@ stage() { echo "== python: $1 (at ${SECONDS}s)"; }
 
 stage "virtual environment $venv"
 [ -x "$py" ] || python3 -m venv "$venv"
-# Pinned to the versions the tests were written against. pandas is optional for nimtab;
-# it is installed here to test the DataFrame path too.
+# Pinned to the versions the tests were written against (they need Python 3.11, the
+# package's requires-python). pandas, xarray, tqdm and matplotlib are optional for nimtab
+# (the extra "all"); they are installed here to test the frames, bars and pictures, and
+# nbclient with a kernel runs the tour notebook (python/tests/test_notebook.py).
 "$py" -m pip install -q --disable-pip-version-check \
-  "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1
+  "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1 \
+  xarray==2025.12.0 tqdm==4.67.1 matplotlib==3.10.8 \
+  nbclient==0.11.0 nbformat==5.11.1 ipykernel==7.4.0
 
 stage "pip install ./python"
 "$py" -m pip install -q --disable-pip-version-check ./python
@@ -23,6 +27,8 @@ cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets --quiet -- -D warnings
 
 stage "pytest python/tests"
+# The bars of long calls would fill the log (the tests that check them record them).
+export TQDM_DISABLE=1
 cargo build --release --quiet --bin nimtab
 export NIMTAB_BIN=$PWD/target/release/nimtab
 # From the repository root: inside python/, the source folder nimtab/ (without the

@@ -232,6 +232,9 @@ pub enum Error {
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),
+    /// The caller stopped the work through [`crate::Progress::cancelled`].
+    #[error("cancelled before the work was done")]
+    Cancelled,
     /// An I/O error while writing output.
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -1,9 +1,14 @@
 //! The compiled part of the `nimtab` Python package (`nimtab._nimtab`): the library's
 //! tables, verifications and sweeps, run with the GIL released.
 
+mod quotient;
 mod sweeps;
 mod tables;
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use nimtab::Progress;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -12,36 +17,101 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Runs `f` without the GIL, on a pool of `threads` threads (or rayon's global pool).
+/// The progress of one call: positions (or games) done, polled by the waiting thread,
+/// and the flag that Ctrl-C sets to stop the engine between layers.
+#[derive(Default)]
+pub struct CallProgress {
+    done: AtomicU64,
+    cancel: AtomicBool,
+}
+
+impl CallProgress {
+    /// Sets the work done (for work that counts steps rather than adding them).
+    fn set_done(&self, done: u64) {
+        self.done.store(done, Ordering::Relaxed);
+    }
+}
+
+impl Progress for CallProgress {
+    fn advance(&self, positions: u64) {
+        self.done.fetch_add(positions, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// The most threads a call may use, as the command line's `--threads`.
+const MAX_THREADS: usize = 256;
+
+/// How often the waiting thread looks for signals (Ctrl-C) and reports progress.
+const POLL: Duration = Duration::from_millis(100);
+
+/// Runs `f` on a thread of its own, on a pool of `threads` threads (or rayon's global
+/// pool), while this thread waits without the GIL and, every [`POLL`], runs Python's
+/// signal handlers and hands the work done so far to `report` (a callable taking an
+/// int). When a handler raises (KeyboardInterrupt on Ctrl-C) or `report` does, the
+/// engine is told to stop, the thread is joined (no thread is left running), and the
+/// exception propagates.
 ///
-/// A Rust panic, in this thread or a rayon thread, becomes a RuntimeError: left alone it
-/// would surface as pyo3's PanicException, a BaseException that `except Exception`
-/// misses and that makes a Dask future's `result()` wait forever.
+/// A Rust panic, in the work's thread or a rayon thread, becomes a RuntimeError: left
+/// alone it would surface as pyo3's PanicException, a BaseException that `except
+/// Exception` misses and that makes a Dask future's `result()` wait forever.
 fn run_detached<T: Send>(
     py: Python<'_>,
     threads: Option<usize>,
-    f: impl FnOnce() -> T + Send,
+    report: Option<&Bound<'_, PyAny>>,
+    f: impl FnOnce(&CallProgress) -> T + Send,
 ) -> PyResult<T> {
     let pool = match threads {
         None => None,
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1, got 0")),
+        Some(t) if !(1..=MAX_THREADS).contains(&t) => {
+            return Err(PyValueError::new_err(format!(
+                "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
+            )))
+        }
         Some(t) => {
             Some(rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(value_error)?)
         }
     };
-    py.detach(|| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &pool {
-            Some(pool) => pool.install(f),
-            None => f(),
-        }))
-    })
-    .map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_string());
-        PyRuntimeError::new_err(format!("internal error (Rust panic): {message}"))
+    let progress = CallProgress::default();
+    let waiter = std::thread::current();
+    std::thread::scope(|scope| {
+        let progress = &progress;
+        let work = scope.spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &pool {
+                Some(pool) => pool.install(|| f(progress)),
+                None => f(progress),
+            }));
+            waiter.unpark();
+            result
+        });
+        let mut reported = 0;
+        while !work.is_finished() {
+            py.detach(|| std::thread::park_timeout(POLL));
+            let done = progress.done.load(Ordering::Relaxed);
+            let polled = py.check_signals().and_then(|()| match report {
+                Some(report) if done != reported => report.call1((done,)).map(drop),
+                _ => Ok(()),
+            });
+            reported = done;
+            if let Err(e) = polled {
+                progress.cancel.store(true, Ordering::Relaxed);
+                // The engine stops at its next layer; its result (an error) is dropped.
+                let _ = py.detach(|| work.join());
+                return Err(e);
+            }
+        }
+        let result = py.detach(|| work.join()).unwrap_or_else(Err);
+        result.map_err(|payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            PyRuntimeError::new_err(format!("internal error (Rust panic): {message}"))
+        })
     })
 }
 
@@ -49,7 +119,7 @@ fn run_detached<T: Send>(
 #[pyfunction]
 #[pyo3(signature = (in_rayon = false))]
 fn _panic(py: Python<'_>, in_rayon: bool) -> PyResult<()> {
-    run_detached(py, None, move || {
+    run_detached(py, None, None, move |_| {
         if in_rayon {
             use rayon::prelude::*;
             (0..4u32).into_par_iter().for_each(|i| assert!(i != 3, "a panic in a rayon thread"));
@@ -71,11 +141,20 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add_function(wrap_pyfunction!(tables::solve, m)?)?;
     m.add_function(wrap_pyfunction!(tables::grundy, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::is_sum, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::verify_csv, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::sweep_csv, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::sweep_games, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(quotient::quotient, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add("FAMILY_LIMIT", nimtab::sweep::FAMILY_LIMIT)?;
+    m.add("MAX_HEAPS", nimtab::MAX_HEAPS)?;
+    m.add("MAX_HEAP_SIZE", nimtab::MAX_HEAP_SIZE)?;
+    m.add("MAX_TOTAL", nimtab::MAX_TOTAL)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The numpy API is looked up now, not at the first array: a Ctrl-C pending then would
+    // make the lookup fail, and the call panic.
+    numpy::PyArray1::<u8>::zeros(m.py(), 0, false);
     Ok(())
 }

@@ -4,63 +4,115 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use nimtab::analysis::expr::Expr;
+use nimtab::analysis::multisets::{verify_multisets, MULTISET_CRITERIA};
 use nimtab::analysis::verify::verify;
-use nimtab::export::summary::write_summary;
+use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
     merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,
     Test,
 };
-use nimtab::{host, Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
+use nimtab::{host, Criterion, Ending, Engine, Game, Mode, MultisetEngine, MultisetSpace, Space};
 
-use crate::{run_detached, value_error};
+use crate::tables::endings;
+use crate::{run_detached, value_error, CallProgress};
 
-/// verify_csv(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads) -> bytes
+/// verify_csv(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads, report,
+/// total, limit) -> (summary bytes, counterexamples bytes)
 ///
-/// The `summary.csv` that `nimtab verify --out DIR` writes for the same arguments.
+/// The `summary.csv` and `counterexamples.csv` that `nimtab verify --out DIR --limit
+/// LIMIT` writes for the same arguments: heap counts `heaps_lo..=heaps_hi` of at most
+/// `max`, or with `total` (and those `None`) every multiset of total at most `total`.
 #[pyfunction]
-#[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules, criteria, canonical = false, threads = None))]
+#[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules = None, criteria = None,
+    canonical = false, threads = None, report = None, total = None, limit = 20))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_csv<'py>(
     py: Python<'py>,
     game: String,
-    heaps_lo: usize,
-    heaps_hi: usize,
-    max: u32,
-    rules: String,
-    criteria: String,
+    heaps_lo: Option<usize>,
+    heaps_hi: Option<usize>,
+    max: Option<u32>,
+    rules: Option<String>,
+    criteria: Option<String>,
     canonical: bool,
     threads: Option<usize>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let bytes = run_detached(py, threads, move || -> nimtab::Result<Vec<u8>> {
-        let endings = Ending::parse_list(&rules)?;
-        let criteria = Criterion::parse_list(&criteria)?;
+    report: Option<Bound<'py, PyAny>>,
+    total: Option<u64>,
+    limit: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
         let game = Game::parse(&game)?;
-        let mode = Mode::canonical_if(canonical);
-        let spaces = (heaps_lo..=heaps_hi)
-            .map(|n| Space::in_mode(n, max, mode))
-            .collect::<nimtab::Result<Vec<_>>>()?;
-        if spaces.is_empty() {
-            return Err(nimtab::Error::Invalid(format!(
-                "heaps {heaps_lo}..={heaps_hi}: the range is empty"
-            )));
-        }
-        let mut findings = Vec::new();
-        for space in spaces {
-            let engine = Engine::builder(&game, space).build();
-            findings.extend(verify(&engine, &endings, &criteria, 1, &NoProgress)?.findings);
-        }
-        let mut out = Vec::new();
-        write_summary(&mut out, &findings)?;
-        Ok(out)
-    })?
-    .map_err(value_error)?;
-    Ok(PyBytes::new(py, &bytes))
+        let endings = endings(&game, rules.as_deref())?;
+        let listed = criteria.as_deref().map(Criterion::parse_list).transpose()?;
+        let findings = match (heaps_lo.zip(heaps_hi).zip(max), total) {
+            (None, Some(total)) => {
+                let space = MultisetSpace::new(total)?;
+                let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
+                let engine = MultisetEngine::builder(&game, space).build();
+                verify_multisets(&engine, &endings, &criteria, limit, progress)?.findings
+            }
+            (Some(((lo, hi), max)), None) => {
+                verify_tuples(&game, lo..=hi, max, canonical, &endings, listed, limit, progress)?
+            }
+            _ => {
+                return Err(nimtab::Error::Invalid(
+                    "give heaps and max (tuples of heaps), or total (multisets)".to_string(),
+                ))
+            }
+        };
+        let (mut summary, mut examples) = (Vec::new(), Vec::new());
+        write_summary(&mut summary, &findings)?;
+        write_counterexamples(&mut examples, &findings)?;
+        Ok((summary, examples))
+    };
+    let (summary, examples) =
+        run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
+    Ok((PyBytes::new(py, &summary), PyBytes::new(py, &examples)))
+}
+
+/// `verify` over tuples: every space checked (heap counts, criteria: those listed, or
+/// those that apply) before any is labelled.
+#[allow(clippy::too_many_arguments)]
+fn verify_tuples(
+    game: &Game,
+    heaps: std::ops::RangeInclusive<usize>,
+    max: u32,
+    canonical: bool,
+    endings: &[Ending],
+    listed: Option<Vec<Criterion>>,
+    limit: usize,
+    progress: &CallProgress,
+) -> nimtab::Result<Vec<nimtab::analysis::verify::Finding>> {
+    let mode = Mode::canonical_if(canonical);
+    let mut runs = Vec::new();
+    for n in heaps {
+        let space = Space::in_mode(n, max, mode)?;
+        game.check_heaps(n)?;
+        let criteria = match &listed {
+            Some(listed) => {
+                for criterion in listed {
+                    criterion.check_applies(game, n)?;
+                }
+                listed.clone()
+            }
+            None => Criterion::applicable(game, n),
+        };
+        runs.push((space, criteria));
+    }
+    let mut findings = Vec::new();
+    for (space, criteria) in runs {
+        let engine = Engine::builder(game, space).build();
+        findings.extend(verify(&engine, endings, &criteria, limit, progress)?.findings);
+    }
+    Ok(findings)
 }
 
 /// The settings of a sweep as Python passes them.
 struct SweepArgs {
     games: Option<String>,
     game_list: Option<Vec<String>>,
+    /// A games file's name and contents, one spec or pattern a line.
+    games_file: Option<(String, String)>,
     /// Heap counts and largest heap of a tuple space, or `None` with `total`.
     heaps: Option<(usize, usize)>,
     max: Option<u32>,
@@ -75,10 +127,11 @@ struct SweepArgs {
 
 impl SweepArgs {
     fn sweep(&self) -> nimtab::Result<Sweep> {
-        let family = match (&self.games, &self.game_list) {
-            (Some(text), _) => Family::parse(text, self.force)?,
-            (None, Some(list)) => Family::from_specs(list, self.force)?,
-            (None, None) => return Err(nimtab::Error::Invalid("no games given".to_string())),
+        let family = match (&self.games, &self.game_list, &self.games_file) {
+            (Some(text), _, _) => Family::parse(text, self.force)?,
+            (None, Some(list), _) => Family::from_specs(list, self.force)?,
+            (None, None, Some((name, contents))) => Family::from_lines(name, contents, self.force)?,
+            (None, None, None) => return Err(nimtab::Error::Invalid("no games given".to_string())),
         };
         let space = self.space()?;
         let endings = Ending::parse_list(&self.rules)?;
@@ -117,7 +170,8 @@ impl SweepArgs {
 /// `total` (and those `None`) every multiset of heaps of total at most `total`.
 #[pyfunction]
 #[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, shard = None, threads = None, total = None))]
+    canonical = false, force = false, shard = None, threads = None, total = None, report = None,
+    games_file = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_csv<'py>(
     py: Python<'py>,
@@ -134,10 +188,13 @@ pub fn sweep_csv<'py>(
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
     total: Option<u64>,
+    report: Option<Bound<'py, PyAny>>,
+    games_file: Option<(String, String)>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let args = SweepArgs {
         games,
         game_list,
+        games_file,
         heaps: heaps_lo.zip(heaps_hi),
         max,
         total,
@@ -147,7 +204,7 @@ pub fn sweep_csv<'py>(
         canonical,
         force,
     };
-    let bytes = run_detached(py, threads, move || -> nimtab::Result<Vec<u8>> {
+    let run = move |progress: &CallProgress| -> nimtab::Result<Vec<u8>> {
         let sweep = args.sweep()?;
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
         let games = match shard {
@@ -163,7 +220,7 @@ pub fn sweep_csv<'py>(
             }
         };
         // Batch by batch: the bytes, not every game's rows, are what is kept.
-        sweep.run_batches(games, host::memory_limit(), &NoProgress, |rows| {
+        sweep.run_batches(games, host::memory_limit(), progress, |rows| {
             match &mut part {
                 Some(part) => part.rows(&mut out, &rows)?,
                 None => write_rows(&mut out, &rows)?,
@@ -174,8 +231,8 @@ pub fn sweep_csv<'py>(
             part.finish(&mut out)?;
         }
         Ok(out)
-    })?
-    .map_err(value_error)?;
+    };
+    let bytes = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     Ok(PyBytes::new(py, &bytes))
 }
 
@@ -185,7 +242,7 @@ pub fn sweep_csv<'py>(
 /// Validates a sweep (every game parsed, the claim compiled) and returns its game count.
 #[pyfunction]
 #[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, total = None))]
+    canonical = false, force = false, total = None, games_file = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_games(
     py: Python<'_>,
@@ -200,10 +257,12 @@ pub fn sweep_games(
     canonical: bool,
     force: bool,
     total: Option<u64>,
+    games_file: Option<(String, String)>,
 ) -> PyResult<usize> {
     let args = SweepArgs {
         games,
         game_list,
+        games_file,
         heaps: heaps_lo.zip(heaps_hi),
         max,
         total,
@@ -213,7 +272,7 @@ pub fn sweep_games(
         canonical,
         force,
     };
-    let count = run_detached(py, None, move || args.sweep().map(|s| s.games()))?;
+    let count = run_detached(py, None, None, move |_| args.sweep().map(|s| s.games()))?;
     count.map_err(value_error)
 }
 
@@ -229,6 +288,7 @@ pub fn merge<'py>(
         .enumerate()
         .map(|(i, p)| (format!("part {} of the list", i + 1), p.as_bytes().to_vec()))
         .collect();
-    let merged = run_detached(py, None, move || merge_parts(&parts))?.map_err(value_error)?;
+    let merged =
+        run_detached(py, None, None, move |_| merge_parts(&parts))?.map_err(value_error)?;
     Ok(PyBytes::new(py, &merged))
 }

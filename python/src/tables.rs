@@ -5,9 +5,20 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use nimtab::{Ending, Engine, Game, Labels, Mode, NoProgress, Space, Tuples};
+use nimtab::{Ending, Engine, Game, Labels, Mode, Space, Tuples, Work};
 
 use crate::{run_detached, value_error};
+
+/// The rules listed (`None`: the game's defaults, as the command line's), refused when
+/// the SJ rule is asked of a game that is not a sum of heaps.
+pub fn endings(game: &Game, rules: Option<&str>) -> nimtab::Result<Vec<Ending>> {
+    let Some(list) = rules else { return Ok(Ending::defaults(game)) };
+    let endings = Ending::parse_list(list)?;
+    if endings.contains(&Ending::Sj) {
+        game.require_sum(&format!("rules '{list}': the SJ rule"))?;
+    }
+    Ok(endings)
+}
 
 /// One label per position, in index order (lexicographic; sorted tuples in canonical
 /// mode), and the positions themselves when `with_positions`.
@@ -33,25 +44,6 @@ fn dense(labels: &Labels, with_positions: bool) -> (Vec<bool>, Vec<u32>) {
     (cells, positions)
 }
 
-/// Refuses arrays that would not fit in the memory this process may use: one byte per
-/// position and rule, besides the engine's own tables (which the run's reservation
-/// checks).
-fn check_array_size(engine: &Engine<'_>, rules: usize) -> nimtab::Result<()> {
-    let bytes = engine.positions().saturating_mul(rules as u64);
-    let limit = engine.memory_limit();
-    if bytes > limit / 2 {
-        let space = engine.space();
-        return Err(nimtab::Error::Invalid(format!(
-            "solve of {}, {} heaps, max {} returns {bytes} bytes of arrays, more than half \
-             of the {limit} bytes this process may use; lower max or heaps, or use canonical",
-            engine.game().spec(),
-            space.heaps(),
-            space.max()
-        )));
-    }
-    Ok(())
-}
-
 type Solved = (Vec<String>, Vec<Vec<bool>>, Vec<u32>);
 
 /// What `solve` hands Python: rule names, one array per rule, the canonical positions.
@@ -64,34 +56,42 @@ type SolvedArrays<'py> =
 /// Canonical: one flat bool array per rule, in index order, and the sorted positions as
 /// an array of shape (count, heaps).
 #[pyfunction]
-#[pyo3(signature = (game, heaps, max, rules, canonical = false, threads = None))]
+#[pyo3(signature = (game, heaps, max, rules = None, canonical = false, threads = None, report = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn solve<'py>(
     py: Python<'py>,
     game: String,
     heaps: usize,
     max: u32,
-    rules: String,
+    rules: Option<String>,
     canonical: bool,
     threads: Option<usize>,
+    report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<SolvedArrays<'py>> {
     let mode = Mode::canonical_if(canonical);
-    let solved: nimtab::Result<Solved> = run_detached(py, threads, move || {
-        let endings = Ending::parse_list(&rules)?;
-        let game = Game::parse(&game)?;
-        let engine = Engine::builder(&game, Space::in_mode(heaps, max, mode)?).build();
-        check_array_size(&engine, endings.len())?;
-        let tables = engine.label_all(&endings, &NoProgress)?;
-        let mut positions = Vec::new();
-        let mut arrays = Vec::new();
-        for (i, table) in tables.iter().enumerate() {
-            let (cells, p) = dense(table, canonical && i == 0);
-            arrays.push(cells);
-            if i == 0 {
-                positions = p;
+    let solved: nimtab::Result<Solved> =
+        run_detached(py, threads, report.as_ref(), move |progress| {
+            let game = Game::parse(&game)?;
+            let endings = endings(&game, rules.as_deref())?;
+            let engine = Engine::builder(&game, Space::in_mode(heaps, max, mode)?).build();
+            engine.ensure_supported(&endings)?;
+            // The arrays handed to Python (a byte per position and rule) are counted with the
+            // engine's tables: one check, before any work.
+            let arrays = engine.positions().saturating_mul(endings.len() as u64);
+            let tables = Work::Tables { endings: endings.len() };
+            let reserved = engine.reserve(&[tables, Work::Bytes(arrays)])?;
+            let tables = reserved.label_all(&endings, progress)?;
+            let mut positions = Vec::new();
+            let mut arrays = Vec::new();
+            for (i, table) in tables.iter().enumerate() {
+                let (cells, p) = dense(table, canonical && i == 0);
+                arrays.push(cells);
+                if i == 0 {
+                    positions = p;
+                }
             }
-        }
-        Ok((endings.iter().map(|e| e.name().to_string()).collect(), arrays, positions))
-    })?;
+            Ok((endings.iter().map(|e| e.name().to_string()).collect(), arrays, positions))
+        })?;
     let (names, arrays, positions) = solved.map_err(value_error)?;
     let arrays = arrays
         .into_iter()
@@ -118,10 +118,17 @@ pub fn solve<'py>(
 /// grundy(game, max) -> numpy uint32 array of the Grundy values of sizes 0..=max.
 #[pyfunction]
 pub fn grundy<'py>(py: Python<'py>, game: String, max: u64) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let values = run_detached(py, None, move || -> nimtab::Result<Vec<u32>> {
+    let values = run_detached(py, None, None, move |_| -> nimtab::Result<Vec<u32>> {
         let max = nimtab::validate_max(max)?;
         Ok(Game::parse(&game)?.grundy(max))
     })?
     .map_err(value_error)?;
     Ok(values.into_pyarray(py))
+}
+
+/// is_sum(game) -> bool: whether the game is a sum of heaps (whole positions then have
+/// Grundy values, the XOR of the heaps').
+#[pyfunction]
+pub fn is_sum(game: String) -> PyResult<bool> {
+    Ok(Game::parse(&game).map_err(value_error)?.is_sum())
 }

@@ -66,6 +66,27 @@ def test_errors_reach_the_caller_before_any_task(client):
         nimtab.sweep("octal:0.??", 2, 3, client=client)
 
 
+def test_shards_are_counted_as_they_finish_and_bad_counts_are_refused(client, monkeypatch):
+    import contextlib
+
+    import nimtab._dask
+
+    reports = []
+
+    @contextlib.contextmanager
+    def recording(enabled, description, total, unit):
+        reports.append(("total", total))
+        yield lambda done: reports.append(("done", done))
+
+    monkeypatch.setattr(nimtab._dask, "bar", recording)
+    local = nimtab.sweep_csv("subtract:subsets(1..=5)", (1, 2), 12)
+    assert nimtab.sweep_csv("subtract:subsets(1..=5)", (1, 2), 12, client=client, shards=6) == local
+    assert reports == [("total", 6)] + [("done", d) for d in range(1, 7)]
+    for shards in (0, 32):
+        with pytest.raises(ValueError, match=rf"^shards must be an integer from 1 to 31 \(the games of the family\), got {shards}$"):
+            nimtab.sweep("subtract:subsets(1..=5)", (1, 2), 12, client=client, shards=shards)
+
+
 def test_a_total_sweep_on_the_cluster_equals_the_local_one(client):
     # Games that split heaps, over the multisets of total at most 20.
     local = nimtab.sweep_csv("octal:0.?7;grundys-game", total=20)

@@ -36,6 +36,9 @@ pub(crate) struct Crew {
     next_unit: [AtomicU32; 2],
     /// Set when a thread of the crew panicked: the others stop waiting for it.
     failed: AtomicBool,
+    /// Set by the last thread to reach a barrier when the run was cancelled: every thread
+    /// reads it after the same barrier, so all of them stop after the same layer.
+    stopped: AtomicBool,
 }
 
 impl Crew {
@@ -46,6 +49,7 @@ impl Crew {
             generation: AtomicUsize::new(0),
             next_unit: [AtomicU32::new(0), AtomicU32::new(0)],
             failed: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
         }
     }
 
@@ -54,19 +58,24 @@ impl Crew {
         self.next_unit[(layer % 2) as usize].fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Waits until every thread of the crew has finished layer `layer`. Everything a
-    /// thread wrote before its call happens before everything any thread does after its
-    /// return (the arrivals are acquire-release, the new generation is released).
+    /// Waits until every thread of the crew has finished layer `layer`, and returns
+    /// whether the crew stops there: the last thread to arrive asks `cancelled`, and every
+    /// thread gets its answer. Everything a thread wrote before its call happens before
+    /// everything any thread does after its return (the arrivals are acquire-release, the
+    /// new generation is released).
     ///
     /// # Panics
     /// If another thread of the crew panicked (it will never arrive).
-    pub(crate) fn finish_layer(&self, layer: u64) {
+    pub(crate) fn finish_layer(&self, layer: u64, cancelled: impl FnOnce() -> bool) -> bool {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            if cancelled() {
+                self.stopped.store(true, Ordering::Relaxed);
+            }
             self.arrived.store(0, Ordering::Relaxed);
             self.next_unit[((layer + 1) % 2) as usize].store(0, Ordering::Relaxed);
             self.generation.store(generation.wrapping_add(1), Ordering::Release);
-            return;
+            return self.stopped.load(Ordering::Relaxed);
         }
         let (mut spins, mut yielding_since) = (0u32, None);
         while self.generation.load(Ordering::Acquire) == generation {
@@ -80,6 +89,7 @@ impl Crew {
                 std::thread::sleep(SLEEP);
             }
         }
+        self.stopped.load(Ordering::Relaxed)
     }
 
     /// A guard that marks the crew failed if its thread unwinds while holding it.
@@ -120,7 +130,7 @@ mod tests {
                         while crew.take_unit(layer) < units {
                             done[layer as usize].fetch_add(1, Ordering::Relaxed);
                         }
-                        crew.finish_layer(layer);
+                        crew.finish_layer(layer, || false);
                     }
                 });
             }
@@ -139,7 +149,7 @@ mod tests {
                 });
                 s.spawn(|| {
                     let _guard = crew.guard();
-                    crew.finish_layer(0);
+                    crew.finish_layer(0, || false);
                 });
             });
         });

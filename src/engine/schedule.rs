@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::engine::layer_crew::{Crew, ANOTHER_PANICKED};
 use crate::engine::visitor::{Progress, RowVisitor};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Below this many positions per layer (on average), layers run on one thread: sharing
 /// them would cost more than it saves.
@@ -75,7 +75,7 @@ enum Runner {
 /// layer, so a refused allocation stops the run before any work.
 ///
 /// # Errors
-/// The first error of `new_scratch`.
+/// The first error of `new_scratch`; [`Error::Cancelled`] if `progress` was cancelled.
 pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     schedule: Schedule,
     visitor: &V,
@@ -111,11 +111,17 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
         new_scratch: &new_scratch,
         work: &work,
     };
-    Ok(match runner {
+    let acc = match runner {
         Runner::ThisThread => layers.on_this_thread(),
         Runner::Crew => layers.by_crew(threads),
         Runner::ForkJoin => layers.by_fork_join(),
-    })
+    };
+    // The runners stop early only once `cancelled` is true, and it stays true: a run that
+    // stopped early never hands back its accumulators.
+    if progress.cancelled() {
+        return Err(Error::Cancelled);
+    }
+    Ok(acc)
 }
 
 impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
@@ -134,6 +140,9 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
     fn on_this_thread(&self) -> V::Acc {
         let (mut acc, mut scratch) = (self.visitor.start(), self.take_scratch());
         for sum in 0..self.schedule.layers {
+            if self.progress.cancelled() {
+                break;
+            }
             let done: u64 =
                 (self.units)(sum).map(|unit| (self.work)(&mut scratch, &mut acc, unit, sum)).sum();
             self.progress.advance(done);
@@ -158,7 +167,9 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
                     done += (self.work)(&mut scratch, &mut acc, unit, sum);
                 }
                 self.progress.advance(done);
-                crew.finish_layer(sum);
+                if crew.finish_layer(sum, || self.progress.cancelled()) {
+                    break;
+                }
             }
             acc
         };
@@ -196,6 +207,9 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
         };
         let mut total = self.visitor.start();
         for sum in 0..self.schedule.layers {
+            if self.progress.cancelled() {
+                break;
+            }
             let (acc, done) = (self.units)(sum)
                 .into_par_iter()
                 .fold(|| (self.visitor.start(), 0u64, take()), |state, u| task(state, u, sum))
@@ -289,5 +303,47 @@ mod tests {
         let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| all.by_crew(3)))
             .expect_err("the crew panics");
         assert_eq!(panic_message(panic.as_ref()), Some("a bug in a row solver"));
+    }
+
+    /// Cancels once `after` positions are reported done.
+    struct CancelAfter {
+        done: AtomicU64,
+        after: u64,
+    }
+
+    impl Progress for CancelAfter {
+        fn advance(&self, positions: u64) {
+            self.done.fetch_add(positions, Relaxed);
+        }
+        fn cancelled(&self) -> bool {
+            self.done.load(Relaxed) >= self.after
+        }
+    }
+
+    #[test]
+    fn every_runner_stops_at_a_layer_boundary_once_cancelled_and_returns_the_error() {
+        // Layer `sum` has 4 units of one position each; cancelled once layer 9 is done.
+        for threads in [1, 2, 3] {
+            let started: Vec<AtomicU64> = (0..1000).map(|_| AtomicU64::new(0)).collect();
+            let work = |_: &mut (), _: &mut u64, _: u32, sum: u64| {
+                started[sum as usize].fetch_add(1, Relaxed);
+                1
+            };
+            let progress = CancelAfter { done: AtomicU64::new(0), after: 40 };
+            let schedule = Schedule { layers: 1000, positions: 1 << 40, parallel_threshold: 0 };
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            // Outside the pool a crew runs the layers (the calling thread alone when the
+            // global pool has one thread); inside it, fork-joins.
+            for inside in [false, true] {
+                started.iter().for_each(|s| s.store(0, Relaxed));
+                progress.done.store(0, Relaxed);
+                let run = || run_layers(schedule, &Sum, &progress, |_| 0..=3, || Ok(()), work);
+                let result = if inside { pool.install(run) } else { run() };
+                assert!(matches!(result, Err(Error::Cancelled)), "{threads} threads");
+                let ran = started.iter().filter(|s| s.load(Relaxed) > 0).count();
+                assert_eq!(ran, 10, "{threads} threads, inside the pool: {inside}");
+                assert!(started[..10].iter().all(|s| s.load(Relaxed) == 4));
+            }
+        }
     }
 }

@@ -4,6 +4,13 @@
 pub trait Progress: Sync {
     /// `positions` more positions are done.
     fn advance(&self, positions: u64);
+
+    /// Whether the caller wants the work stopped; polled between layers. Once true it
+    /// must stay true: the work then ends with [`crate::Error::Cancelled`] and hands back
+    /// nothing it computed.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// A progress sink that ignores everything.

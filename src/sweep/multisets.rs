@@ -5,7 +5,7 @@ use super::run::{in_game, Slot};
 use super::{Sweep, SweepError, SweepRow, Test};
 use crate::analysis::multisets::{test_claim_multisets, verify_multisets};
 use crate::engine::multiset::MultisetEngine;
-use crate::engine::NoProgress;
+use crate::engine::Progress;
 use crate::error::Result;
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
@@ -33,6 +33,7 @@ impl Sweep {
         game: &Game,
         space: &MultisetSpace,
         memory_limit: u64,
+        cancel: &dyn Progress,
     ) -> Result<Vec<SweepRow>> {
         let engine =
             MultisetEngine::builder(game, space.clone()).memory_limit(memory_limit).build();
@@ -40,7 +41,7 @@ impl Sweep {
         match &self.test {
             Test::Criteria(criteria) => {
                 // Only the first counterexample is reported.
-                let run = verify_multisets(&engine, &self.endings, criteria, 1, &NoProgress)?;
+                let run = verify_multisets(&engine, &self.endings, criteria, 1, cancel)?;
                 Ok(run
                     .findings
                     .into_iter()
@@ -61,7 +62,7 @@ impl Sweep {
                 let program = expr.compile_multisets(total, &grundy).map_err(SweepError::Claim)?;
                 let mut rows = Vec::with_capacity(self.endings.len());
                 for &ending in &self.endings {
-                    let tally = test_claim_multisets(&engine, ending, &program, 1, &NoProgress)
+                    let tally = test_claim_multisets(&engine, ending, &program, 1, cancel)
                         .map_err(|e| in_game(game, e))?;
                     rows.push(SweepRow {
                         game: game.spec().to_string(),

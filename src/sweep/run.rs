@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::{Sweep, SweepError, SweepRow, Test};
 use crate::analysis::claim::{claim_work, test_claim};
 use crate::analysis::verify::{prepare, verify};
-use crate::engine::{Engine, NoProgress, Progress};
+use crate::engine::{Engine, Progress};
 use crate::error::{Error, Result};
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
@@ -89,7 +89,7 @@ impl Sweep {
             .zip(slots.par_iter())
             .map(|(i, &slot)| {
                 (slot == Slot::Shared).then(|| {
-                    let rows = self.run_game(&self.games[i], share);
+                    let rows = self.run_game(&self.games[i], share, progress);
                     progress.advance(1);
                     rows
                 })
@@ -97,7 +97,7 @@ impl Sweep {
             .collect();
         for (result, i) in results.iter_mut().zip(games) {
             if result.is_none() {
-                *result = Some(self.run_game(&self.games[i], memory_limit));
+                *result = Some(self.run_game(&self.games[i], memory_limit, progress));
                 progress.advance(1);
             }
         }
@@ -142,9 +142,20 @@ impl Sweep {
     }
 
     /// Every row of one game.
-    fn run_game(&self, game: &Game, memory_limit: u64) -> Result<Vec<SweepRow>> {
+    fn run_game(
+        &self,
+        game: &Game,
+        memory_limit: u64,
+        progress: &dyn Progress,
+    ) -> Result<Vec<SweepRow>> {
+        // A game's own runs report no progress (the sweep counts games), but they stop
+        // when the sweep is cancelled.
+        let cancel = &CancelOnly(progress);
+        if cancel.cancelled() {
+            return Err(Error::Cancelled);
+        }
         if let Some(space) = self.space.multisets() {
-            return self.run_multiset_game(game, space, memory_limit);
+            return self.run_multiset_game(game, space, memory_limit, cancel);
         }
         let mut rows = Vec::with_capacity(self.rows_per_game());
         for &space in self.space.spaces() {
@@ -152,7 +163,7 @@ impl Sweep {
             match &self.test {
                 Test::Criteria(criteria) => {
                     // Only the first counterexample is reported.
-                    let run = verify(&engine, &self.endings, criteria, 1, &NoProgress)?;
+                    let run = verify(&engine, &self.endings, criteria, 1, cancel)?;
                     rows.extend(run.findings.into_iter().map(|f| SweepRow {
                         game: f.game,
                         heaps: f.heaps,
@@ -169,7 +180,7 @@ impl Sweep {
                     let program =
                         expr.compile(space.heaps(), &grundy).map_err(SweepError::Claim)?;
                     for &ending in &self.endings {
-                        let tally = test_claim(&engine, ending, &program, 1, &NoProgress)
+                        let tally = test_claim(&engine, ending, &program, 1, cancel)
                             .map_err(|e| in_game(game, e))?;
                         rows.push(SweepRow {
                             game: game.spec().to_string(),
@@ -196,5 +207,16 @@ pub(super) fn in_game(game: &Game, e: Error) -> Error {
             SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }.into()
         }
         other => other,
+    }
+}
+
+/// Forwards a sweep's cancellation to the runs of one game, and none of their progress.
+struct CancelOnly<'a>(&'a dyn Progress);
+
+impl Progress for CancelOnly<'_> {
+    fn advance(&self, _positions: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
     }
 }

@@ -176,6 +176,9 @@ impl<'g> MultisetEngine<'g> {
             chunk: self.parallel_threshold.clamp(16, CHUNK),
         };
         solver.run(progress);
+        if progress.cancelled() {
+            return Err(Error::Cancelled);
+        }
         let words = solver.into_p_words();
         Ok(MultisetLabels { space: self.space.clone(), endings: endings.to_vec(), packing, words })
     }

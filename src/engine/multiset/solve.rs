@@ -42,8 +42,12 @@ impl Solver<'_> {
     /// Every layer in order. Without in-place splits every move lowers the total, so a
     /// total is a layer; with them a layer is `(total, heaps)`, heap counts descending (an
     /// in-place split keeps the total and adds a heap).
+    /// Stops before a total once `progress` is cancelled (the caller then discards the marks).
     pub fn run(&self, progress: &dyn Progress) {
         for total in 0..=self.space.total() {
+            if progress.cancelled() {
+                return;
+            }
             if !self.moves.splits_in_place() {
                 self.process_total(total);
                 let first = self.space.first_rank(total);

@@ -1,0 +1,135 @@
+"""Argument checks: a bad argument raises TypeError (wrong type) or ValueError (bad
+value) naming it, in the words of the command line's message for the same flag."""
+
+import numbers
+from typing import Optional, Sequence, Tuple, Union
+
+from . import _nimtab
+
+MAX_THREADS = 256
+
+
+def integer(name: str, value, what: str = "an integer") -> int:
+    """``value`` as an int; bools, floats and strings are refused, numpy integers taken."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    return int(value)
+
+
+def max_size(value, name: str = "max") -> int:
+    m = integer(name, value, "a non-negative integer")
+    if m < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {m}")
+    if m > _nimtab.MAX_HEAP_SIZE:
+        raise ValueError(f"{name} {m} is above the largest heap size, {_nimtab.MAX_HEAP_SIZE}")
+    return m
+
+
+def total(value) -> int:
+    t = integer("total", value, "a non-negative integer")
+    if t < 0:
+        raise ValueError(f"total must be a non-negative integer, got {t}")
+    if t > _nimtab.MAX_TOTAL:
+        raise ValueError(f"total {t} is above the limit of {_nimtab.MAX_TOTAL}")
+    return t
+
+
+def heap_count(value, name: str = "heaps") -> int:
+    n = integer(name, value, "a positive integer")
+    if n < 1:
+        raise ValueError(f"{name} must be at least 1, got {n}")
+    if n > _nimtab.MAX_HEAPS:
+        raise ValueError(f"{name} {n} is above the limit of {_nimtab.MAX_HEAPS}")
+    return n
+
+
+Heaps = Union[int, Tuple[int, int], range]
+
+
+def heap_range(heaps: Heaps) -> Tuple[int, int]:
+    """A count, a ``(lo, hi)`` pair or a range of step 1, as ``(lo, hi)``."""
+    if isinstance(heaps, range):
+        if heaps.step != 1 or len(heaps) == 0:
+            raise ValueError(f"heaps must be a non-empty range of step 1, got {heaps!r}")
+        lo, hi = heaps.start, heaps.stop - 1
+    elif isinstance(heaps, tuple):
+        if len(heaps) != 2:
+            raise ValueError(f"heaps must be N, (lo, hi) or a range, got {heaps!r}")
+        lo, hi = (integer("heaps", h, "N, (lo, hi) or a range of positive integers") for h in heaps)
+        if lo < 1:
+            raise ValueError(f"heaps {heaps!r}: heap counts start at 1")
+        if lo > hi:
+            raise ValueError(f"heaps {heaps!r}: the range is empty ({lo} > {hi})")
+    else:
+        lo = hi = integer("heaps", heaps, "N, (lo, hi) or a range of positive integers")
+    return heap_count(lo), heap_count(hi)
+
+
+def threads(value) -> Optional[int]:
+    if value is None:
+        return None
+    what = f"an integer from 1 to {MAX_THREADS}"
+    t = integer("threads", value, what)
+    if not 1 <= t <= MAX_THREADS:
+        raise ValueError(f"threads must be {what}, got {t}")
+    return t
+
+
+def names(name: str, value: Union[None, str, Sequence[str]]) -> Optional[str]:
+    """A comma list as the command line takes it; ``None`` stays ``None`` (the
+    defaults)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    raise TypeError(
+        f"{name} must be a comma list such as 'normal,misere' or a list of names, "
+        f"got {value!r} ({type(value).__name__})"
+    )
+
+
+def text(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def flag(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def position(heaps) -> Tuple[int, ...]:
+    """Heap sizes of one position (any sequence of non-negative integers)."""
+    if isinstance(heaps, (str, bytes)) or not hasattr(heaps, "__iter__"):
+        raise TypeError(f"heaps must be a sequence of heap sizes, got {heaps!r}")
+    return tuple(max_size(h, "heap size") for h in heaps)
+
+
+def shard(value) -> Tuple[int, int]:
+    bad = f"shard must be (i, n) with 1 <= i <= n, got {value!r}"
+    if not isinstance(value, tuple) or len(value) != 2:
+        raise ValueError(bad)
+    i, n = (integer("shard", v, "(i, n) with 1 <= i <= n") for v in value)
+    if not 1 <= i <= n:
+        raise ValueError(bad)
+    return i, n
+
+
+def shard_count(value, games: int) -> int:
+    what = f"an integer from 1 to {games} (the games of the family)"
+    count = integer("shards", value, what)
+    if not 1 <= count <= games:
+        raise ValueError(f"shards must be {what}, got {count}")
+    return count
+
+
+def client(value):
+    """A ``dask.distributed`` client (anything with its ``map``, ``gather`` and
+    ``nthreads``)."""
+    if not all(callable(getattr(value, m, None)) for m in ("map", "gather", "nthreads")):
+        raise TypeError(
+            f"client must be a dask.distributed Client, got {value!r} ({type(value).__name__})"
+        )
+    return value

@@ -1,0 +1,87 @@
+"""Misère quotients of sums of heaps (``nimtab quotient``)."""
+
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _checks, _nimtab
+from ._progress import bar
+
+MAX_QUOTIENT_HEAP = 1000
+
+
+class Quotient:
+    """The quotient ``Q`` of a game for heaps of size at most ``max_heap``, proved by its
+    certificate: a position is P exactly when the product of ``phi`` over its heaps is in
+    ``p_portion``. Elements are numbered ``0..order-1`` (0 is the identity).
+
+    Attributes: ``game``, ``max_heap``, ``order``, ``identity``, ``elements`` (normal
+    forms, ``"1"``, ``"a"``, ``"ab^2"``), ``product`` (``order × order`` numpy array),
+    ``p_portion`` (ascending list), ``phi`` (numpy array, ``phi[h]`` the element of one
+    heap of size ``h``), ``presentation``, ``tame``, ``period`` (``None`` or
+    ``(preperiod, period)`` when the whole game is certified), ``generator_heaps``,
+    ``relations``, and ``json``, the bytes ``nimtab quotient --format json`` writes.
+    """
+
+    def __init__(self, fields: dict):
+        self.game: str = fields["game"]
+        self.max_heap: int = fields["max_heap"]
+        self.order: int = fields["order"]
+        self.identity: int = fields["identity"]
+        self.elements: List[str] = fields["elements"]
+        self.product: np.ndarray = fields["product"].astype(np.int64)
+        self.p_portion: List[int] = fields["p_portion"]
+        self.phi: np.ndarray = fields["phi"].astype(np.int64)
+        self.presentation: str = fields["presentation"]
+        self.tame: bool = fields["tame"]
+        self.period: Optional[Tuple[int, int]] = fields["period"]
+        self.generator_heaps: List[int] = fields["generator_heaps"]
+        self.relations: List[Tuple[str, str]] = fields["relations"]
+        self.json: bytes = fields["json"]
+        self._p = np.zeros(self.order, dtype=bool)
+        self._p[self.p_portion] = True
+
+    def element_of(self, heaps: Sequence[int]) -> int:
+        """The element of a position (heaps in any order; 0 for no heap)."""
+        x = self.identity
+        for h in _checks.position(heaps):
+            if h > self.max_heap:
+                raise ValueError(f"heap {h} is above the quotient's largest heap, {self.max_heap}")
+            x = int(self.product[x, self.phi[h]])
+        return x
+
+    def is_p(self, heaps: Sequence[int]) -> bool:
+        """Whether the position is P (misère play, or normal play for a normal quotient)."""
+        return bool(self._p[self.element_of(heaps)])
+
+    def __repr__(self) -> str:
+        return (
+            f"Quotient({self.game!r}, max_heap={self.max_heap}: order {self.order}, "
+            f"P-portion {len(self.p_portion)}, {self.presentation})"
+        )
+
+
+def quotient(
+    game: str,
+    max_heap: int,
+    max_order: int = 4096,
+    play: str = "misere",
+    progress: bool = True,
+) -> Quotient:
+    """The misère quotient of ``game`` (a sum of heaps) with heaps up to ``max_heap``,
+    as ``nimtab quotient``; ``play="normal"`` gives the group of Grundy values instead.
+    ``max_heap`` from 1 to 1000, ``max_order`` from 1 to 65536."""
+    game = _checks.text("game", game)
+    max_heap = _checks.integer("max_heap", max_heap, f"an integer from 1 to {MAX_QUOTIENT_HEAP}")
+    if not 1 <= max_heap <= MAX_QUOTIENT_HEAP:
+        raise ValueError(f"max_heap must be from 1 to {MAX_QUOTIENT_HEAP}, got {max_heap}")
+    max_order = _checks.integer("max_order", max_order, "an integer from 1 to 65536")
+    if not 1 <= max_order <= 1 << 16:
+        raise ValueError(f"max_order must be from 1 to 65536, got {max_order}")
+    if play not in ("misere", "misère", "normal"):
+        raise ValueError(f"play must be 'misere' or 'normal', got {play!r}")
+    with bar(progress, f"quotient {game}", max_heap, "heap") as report:
+        fields = _nimtab.quotient(
+            game, max_heap, max_order=max_order, normal=play == "normal", report=report
+        )
+    return Quotient(fields)

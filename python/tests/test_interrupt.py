@@ -1,0 +1,59 @@
+"""Ctrl-C in the middle of long calls: KeyboardInterrupt within a second, the engine
+stopped (no CPU used afterwards), and a clean exit, also when the interrupted call is
+the first of the process (the numpy API is set up at import)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+CHILD = r"""
+import signal, sys, time
+# A process started in the background by a shell ignores SIGINT; a notebook does not.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+import nimtab
+print("started", flush=True)
+start = time.monotonic()
+try:
+    CALL
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    cpu = time.process_time()
+    time.sleep(0.5)
+    print("interrupted", round(time.monotonic() - start, 2), round(time.process_time() - cpu, 3), flush=True)
+"""
+
+CALLS = {
+    # Each takes tens of seconds on one thread.
+    "solve": 'nimtab.solve("subtract:1,3,4", 3, 1023, threads=1, progress=False)',
+    "sweep": 'nimtab.sweep("subtract:subsets(1..=9)", (1, 4), 60, rules="misere", criteria="sj", threads=1, progress=False)',
+    "verify on the global pool": 'nimtab.verify("subtract:1,3,4", 3, 1023, progress=False)',
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_ctrl_c_raises_keyboard_interrupt_within_a_second_and_stops_the_engine(name):
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.replace("CALL", CALLS[name])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().split()
+        latency = time.monotonic() - sent - 0.5  # the child sleeps 0.5 s before it prints
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert line and line[0] == "interrupted", (line, err)
+    assert latency < 1.0, latency
+    assert float(line[2]) < 0.1, f"{line[2]} s of CPU after the interrupt: the engine ran on"
+    assert child.returncode == 0 and "Panic" not in err and "Traceback" not in err, err
