@@ -40,12 +40,18 @@ impl Observer for Clock {
 
 /// `sequence,CODE,THREADS,PLACE,HEAPS,SECONDS,CPU_SECONDS,PEAK_RSS_MIB,LARGEST,RARE` at every
 /// power of two from `2^20` to `max` (the times from the start of the run).
-pub fn measure(code: &str, max: u64, threads: usize, work_dir: Option<&str>) -> Result<Vec<String>, String> {
+pub fn measure(
+    code: &str,
+    max: u64,
+    threads: usize,
+    work_dir: Option<&str>,
+) -> Result<Vec<String>, String> {
     let game = Game::octal(code).map_err(|e| e.to_string())?;
     let start = match work_dir {
         None => Start::Fresh(Store::in_memory(max + 1)),
         Some(dir) => {
-            let path = std::path::Path::new(dir).join(format!(".bench-values-{}", std::process::id()));
+            let path =
+                std::path::Path::new(dir).join(format!(".bench-values-{}", std::process::id()));
             let file = std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)

@@ -12,9 +12,9 @@ mod interrupt;
 mod long_run;
 mod output;
 mod progress;
-mod sequence_bar;
 #[cfg(test)]
 mod reference;
+mod sequence_bar;
 mod supervise;
 
 use anyhow::Context;

@@ -61,7 +61,9 @@ fn render_index(cli: &mut Command) -> String {
     out.push_str("# nimtab command reference\n\n");
     push_about(&mut out, cli);
     push_usage(&mut out, cli);
-    out.push_str("With no command, `nimtab` runs the default suite, as [`nimtab suite`](suite.md) does.\n\n");
+    out.push_str(
+        "With no command, `nimtab` runs the default suite, as [`nimtab suite`](suite.md) does.\n\n",
+    );
     out.push_str("The user guide explains every command with examples: [docs/](../README.md).\n\n");
     push_args(&mut out, "Global options", cli.get_arguments().filter(|a| is_listed(a)));
     out.push_str("## Commands\n\n| command | what it does |\n|---|---|\n");
@@ -286,7 +288,8 @@ fn every_command_links_to_its_guide_section() {
     let cli = Cli::command();
     let names: Vec<&str> =
         cli.get_subcommands().filter(|s| is_documented(s)).map(Command::get_name).collect();
-    let missing: Vec<&&str> = names.iter().filter(|n| !GUIDE.iter().any(|(c, _)| c == *n)).collect();
+    let missing: Vec<&&str> =
+        names.iter().filter(|n| !GUIDE.iter().any(|(c, _)| c == *n)).collect();
     assert!(missing.is_empty(), "commands without a guide section: {missing:?}");
     assert_eq!(GUIDE.len(), names.len(), "a guide entry names no command");
 }

@@ -382,6 +382,11 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
         Test::Criteria(criteria) if criteria.is_empty() => {
             Err(Error::Invalid("a sweep needs at least one criterion".to_string()))
         }
+        Test::Criteria(criteria) if criteria.contains(&Criterion::Quotient) => Err(Error::Invalid(
+            "criterion quotient is compared by verify --total T; a sweep writes each \
+                 game's quotient with --quotients N instead"
+                .to_string(),
+        )),
         Test::Criteria(criteria) => match space.multisets() {
             Some(_) => match criteria.iter().find(|c| !MULTISET_CRITERIA.contains(c)) {
                 Some(c) => Err(Error::CriterionNotForMultisets { criterion: c.name().to_string() }),

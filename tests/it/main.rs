@@ -24,6 +24,7 @@ mod play;
 mod plot;
 mod probe;
 mod quotient;
+mod quotient_criterion;
 mod resume;
 mod sequence;
 mod solve;

@@ -4,8 +4,8 @@
 pub mod cli;
 pub mod multiset_reference;
 pub mod reference;
-pub mod tree;
 pub mod sequence_reference;
+pub mod tree;
 
 use nimtab::{Ending, Engine, Game, Labels, Mode, Space};
 use proptest::prelude::*;
