@@ -32,5 +32,6 @@ mod split;
 mod suite;
 mod sweep;
 mod sweep_edges;
+mod sweep_quotients;
 mod takebreak;
 mod verify;
