@@ -1,7 +1,7 @@
 //! The default suite's misère quotients: Dawson's Kayles, Kayles and 0.75 for heaps up to
-//! a bound that keeps the suite fast, each proved, checked against the multiset tables,
-//! and written as `quotient --format json` writes it, with a summary in the columns of
-//! `sweep --quotients`.
+//! bounds that keep the suite fast (Kayles' far enough for its period to be certified),
+//! each proved, checked against the multiset tables, and written as `quotient --format
+//! json` writes it, with a summary in the columns of `sweep --quotients`.
 
 use crate::engine::{NoProgress, Progress};
 use crate::error::Result;
@@ -9,16 +9,15 @@ use crate::model::game::Game;
 use crate::quotient::{check_against_tables, compute, Quotient, QuotientConfig, TableCheck};
 use crate::sweep::{QuotientRow, QuotientStatus};
 
-/// The largest heap of the suite's quotients.
-pub const QUOTIENT_MAX_HEAP: u32 = 24;
-
 /// The total up to which the suite checks each quotient against the tables
 /// (`quotient --check`).
 pub const QUOTIENT_CHECK_TOTAL: u64 = 24;
 
-/// The suite's games, with the names the report gives them.
-pub const QUOTIENT_GAMES: [(&str, &str); 3] =
-    [("0.07", "Dawson's Kayles"), ("0.77", "Kayles"), ("0.75", "0.75")];
+/// The suite's games (octal codes), the names the report gives them, and the largest
+/// heap of their quotients: Kayles' `Φ` is periodic from 71 with period 12, certified
+/// from heap 200; Dawson's Kayles' quotient keeps growing (order 360 at heap 30).
+pub const QUOTIENT_GAMES: [(&str, &str, u32); 3] =
+    [("0.07", "Dawson's Kayles", 24), ("0.77", "Kayles", 200), ("0.75", "0.75", 24)];
 
 /// One quotient of the suite: the game, its name, the quotient and its check.
 #[derive(Clone, Debug)]
@@ -27,7 +26,7 @@ pub struct QuotientFacts {
     pub game: Game,
     /// Its common name.
     pub name: &'static str,
-    /// The quotient of heaps up to [`QUOTIENT_MAX_HEAP`], proved.
+    /// The quotient of heaps up to the game's bound, proved.
     pub quotient: Quotient,
     /// The check of every multiset of total at most [`QUOTIENT_CHECK_TOTAL`].
     pub check: TableCheck,
@@ -59,19 +58,12 @@ impl QuotientFacts {
 pub fn suite_quotients(progress: &dyn Progress) -> Result<Vec<QuotientFacts>> {
     QUOTIENT_GAMES
         .iter()
-        .map(|&(code, name)| {
+        .map(|&(code, name, max_heap)| {
             let game = Game::octal(code)?;
-            let quotient = compute(&game, &QuotientConfig::new(QUOTIENT_MAX_HEAP), &NoProgress)?;
+            let quotient = compute(&game, &QuotientConfig::new(max_heap), &NoProgress)?;
             let check =
                 check_against_tables(&game, &quotient, QUOTIENT_CHECK_TOTAL, None, progress)?;
             Ok(QuotientFacts { game, name, quotient, check })
         })
         .collect()
-}
-
-/// The games of the suite as a `sweep --games` family.
-pub fn quotient_family() -> String {
-    let specs: Vec<String> =
-        QUOTIENT_GAMES.iter().map(|(code, _)| format!("octal:{code}")).collect();
-    specs.join(";")
 }

@@ -48,6 +48,9 @@ pub struct LongPeriod {
 ///
 /// # Errors
 /// A code that does not parse, or memory the run is refused.
+///
+/// # Panics
+/// If a period search ends without reporting its outcome (it always reports one).
 pub fn long_periods(threads: usize, observer: &mut dyn Observer) -> Result<Vec<LongPeriod>> {
     let mut found = Vec::new();
     for code in LONG_PERIODS {

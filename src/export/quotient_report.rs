@@ -5,28 +5,28 @@
 use std::fmt::Write;
 
 use crate::export::report::Section;
-use crate::suite_quotients::{QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_MAX_HEAP};
+use crate::suite_quotients::{QuotientFacts, QUOTIENT_CHECK_TOTAL};
 
 /// The section.
 pub fn quotient_section(facts: &[QuotientFacts]) -> Section {
     let mut body = String::new();
-    let (n, t) = (QUOTIENT_MAX_HEAP, QUOTIENT_CHECK_TOTAL);
+    let t = QUOTIENT_CHECK_TOTAL;
     let _ = writeln!(
         body,
-        "The misère quotient (Plambeck and Siegel) of each game for heaps of size at most {n}, \
-         computed heap by heap and proved (`nimtab quotient --game octal:CODE --max-heap {n}`; \
-         the JSON in `data/quotients/`, the rows of `nimtab sweep --quotients {n}` in \
-         `data/quotients/summary.csv`). A position with heaps up to {n} is a misère P-position \
-         exactly when the product of its heaps' classes lies in the P-portion. Each quotient \
-         is then checked against the misère labels of every multiset of heaps up to {n} with \
-         total at most {t}, labelled by the multiset DP from the move rule alone \
-         (`--check {t}`).\n"
+        "The misère quotient (Plambeck and Siegel) of each game for heaps of size at most N, \
+         computed heap by heap and proved (`nimtab quotient --game octal:CODE --max-heap N`; \
+         the JSON in `data/quotients/`, the rows as `nimtab sweep --quotients N` writes them \
+         in `data/quotients/summary.csv`). A position with heaps up to N is a misère \
+         P-position exactly when the product of its heaps' classes lies in the P-portion. \
+         Each quotient is then checked against the misère labels of every multiset of total \
+         at most {t}, labelled by the multiset DP from the move rule alone (`--check {t}`).\n"
     );
-    let _ =
-        writeln!(body, "| game | name | order | P-portion | tame | period of Φ | --check {t} |");
-    let _ = writeln!(body, "|---|---|---:|---|---|---|---|");
+    let header =
+        format!("| game | name | N | order | P-portion | tame | period of Φ | --check {t} |");
+    let _ = writeln!(body, "{header}\n|---|---|---:|---:|---|---|---|---|");
     for f in facts {
         let q = &f.quotient;
+        let n = q.max_heap();
         let p: Vec<&str> =
             q.p_portion().iter().map(|&x| q.elements()[x as usize].as_str()).collect();
         let period = match q.period() {
@@ -40,7 +40,7 @@ pub fn quotient_section(facts: &[QuotientFacts]) -> Section {
             format!("{} positions, {} disagreements", f.check.positions, f.check.disagreements);
         let _ = writeln!(
             body,
-            "| `{}` | {} | {} | {}: {{{}}} | {} | {period} | {check} |",
+            "| `{}` | {} | {n} | {} | {}: {{{}}} | {} | {period} | {check} |",
             f.game.spec(),
             f.name,
             q.order(),

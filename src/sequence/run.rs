@@ -346,6 +346,9 @@ impl Run<'_> {
 }
 
 /// `G(0..=max)` of `rule` in memory, on the calling thread.
+///
+/// # Panics
+/// Never in practice: a run whose values are kept in memory has no file to fail.
 pub fn values_in_memory(rule: &HeapRule, max: u64) -> Vec<u32> {
     let settings = Settings {
         goal: Goal::Values,

@@ -9,8 +9,7 @@ use nimtab::export::multiset_csv::write_multiset_table;
 use nimtab::quotient::json::write_json;
 use nimtab::suite::grundy_file_name;
 use nimtab::suite_quotients::{
-    quotient_family, suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
-    QUOTIENT_MAX_HEAP,
+    suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
 };
 use nimtab::suite_takebreak::{
     long_period_command, long_periods, misere_p_command, takebreak_facts, takebreak_suite,
@@ -102,7 +101,8 @@ pub fn run_quotients(global: &Global) -> anyhow::Result<Vec<QuotientFacts>> {
     Ok(facts)
 }
 
-/// The quotients' files: each quotient's JSON and the summary of all of them.
+/// The quotients' files: each quotient's JSON and the summary of all of them (its rows
+/// are `sweep --quotients N`'s, N the game's own bound, so the suite writes it).
 pub fn quotient_files(facts: &[QuotientFacts]) -> anyhow::Result<Vec<(String, Vec<u8>, String)>> {
     let mut files = Vec::new();
     for f in facts {
@@ -110,8 +110,9 @@ pub fn quotient_files(facts: &[QuotientFacts]) -> anyhow::Result<Vec<(String, Ve
         write_json(&mut bytes, &f.quotient)?;
         let stem = grundy_file_name(&f.game).trim_end_matches(".csv").to_string();
         let command = format!(
-            "nimtab quotient --game {} --max-heap {QUOTIENT_MAX_HEAP} --format json",
-            f.game.spec()
+            "nimtab quotient --game {} --max-heap {} --format json",
+            f.game.spec(),
+            f.quotient.max_heap()
         );
         files.push((format!("quotients/{stem}.json"), bytes, command));
     }
@@ -119,8 +120,6 @@ pub fn quotient_files(facts: &[QuotientFacts]) -> anyhow::Result<Vec<(String, Ve
     write_quotient_header(&mut bytes)?;
     let rows: Vec<_> = facts.iter().map(QuotientFacts::row).collect();
     bytes.extend(quotient_csv_bytes(&rows)?);
-    let command =
-        format!("nimtab sweep --games {} --quotients {QUOTIENT_MAX_HEAP}", quotient_family());
-    files.push(("quotients/summary.csv".to_string(), bytes, command));
+    files.push(("quotients/summary.csv".to_string(), bytes, "nimtab".to_string()));
     Ok(files)
 }
