@@ -74,7 +74,7 @@ pub enum Error {
     /// A criterion compared over a multiset space that it says nothing about.
     #[error(
         "criterion {criterion} does not apply to a space of multisets of heaps: only xor, \
-         anti-nim and sj do"
+         anti-nim, sj and quotient do"
     )]
     CriterionNotForMultisets {
         /// The criterion's name.
@@ -229,6 +229,9 @@ pub enum Error {
     /// A Grundy sequence refused or failed (its size, its files, its checkpoint).
     #[error(transparent)]
     Sequence(#[from] crate::sequence::SequenceError),
+    /// A quotient refused or failed (for a criterion or a sweep of quotients).
+    #[error(transparent)]
+    Quotient(#[from] crate::quotient::QuotientError),
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),

@@ -79,6 +79,7 @@ pub mod quotient;
 mod random;
 pub mod sequence;
 pub mod suite;
+pub mod suite_quotients;
 pub mod suite_takebreak;
 pub mod sweep;
 

@@ -125,7 +125,7 @@ pub fn takebreak_facts(job: &TakeBreakJob, progress: &dyn Progress) -> Result<Ta
     let game = &job.game;
     let engine = MultisetEngine::new(game, MultisetSpace::new(SUITE_TOTAL.into())?);
     let labels = engine.label_all(&Ending::ALL, progress)?;
-    let findings = compare_multiset_labels(game, &labels, &MULTISET_CRITERIA, SUITE_LIMIT);
+    let findings = compare_multiset_labels(game, &labels, &MULTISET_CRITERIA, SUITE_LIMIT)?;
     let grundy = game.grundy(PERIOD_MAX);
     let space = labels.space();
     let misere = 1;

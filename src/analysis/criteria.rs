@@ -1,10 +1,12 @@
-//! Closed-form criteria (XOR, Anti-Nim, SJ, Moore, Wythoff): predictions of P/N computed
-//! without the DP.
+//! Criteria (XOR, Anti-Nim, SJ, Moore, Wythoff, the misère quotient): predictions of P/N
+//! computed without the DP.
 //!
-//! Each criterion is given twice: here per position ([`Criterion::predicts_p`]), the plain
-//! definition; and per row in `predictor.rs`, the same rule as word-wide masks over the
-//! last heap. Tests pin the two to each other. A criterion speaks about some games only
-//! ([`Criterion::check_applies`]).
+//! Each closed-form criterion is given twice: here per position ([`Criterion::predicts_p`]),
+//! the plain definition; and per row in `predictor.rs`, the same rule as word-wide masks
+//! over the last heap. Tests pin the two to each other. The quotient criterion has no
+//! closed form: its predictions come from a computed quotient
+//! (`analysis/quotient_criterion.rs`), over multiset spaces only. A criterion speaks about
+//! some games only ([`Criterion::check_applies`]).
 
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
@@ -32,11 +34,16 @@ pub enum Criterion {
     /// Misère Wythoff (2 heaps): Wythoff's pairs without (0,0), (1,2), (2,1) and with
     /// (0,1), (1,0), (2,2).
     WythoffMisere,
+    /// The quotient of the game (Plambeck and Siegel) for heaps up to the total, computed
+    /// with its proof: P iff the product of the heaps' classes is in the P-portion. Under
+    /// misère play the misère quotient, under normal play the group of Grundy values;
+    /// over multiset spaces (`verify --total T`) only.
+    Quotient,
 }
 
 impl Criterion {
     /// All criteria, in column order.
-    pub const ALL: [Criterion; 7] = [
+    pub const ALL: [Criterion; 8] = [
         Criterion::Xor,
         Criterion::AntiNim,
         Criterion::Sj,
@@ -44,6 +51,7 @@ impl Criterion {
         Criterion::MooreMisere,
         Criterion::Wythoff,
         Criterion::WythoffMisere,
+        Criterion::Quotient,
     ];
 
     /// The criteria of sums of heaps: XOR, Anti-Nim and SJ.
@@ -64,6 +72,7 @@ impl Criterion {
             Criterion::MooreMisere => "moore-misere",
             Criterion::Wythoff => "wythoff",
             Criterion::WythoffMisere => "wythoff-misere",
+            Criterion::Quotient => "quotient",
         }
     }
 
@@ -80,6 +89,7 @@ impl Criterion {
             "moore-misere" => Ok(Criterion::MooreMisere),
             "wythoff" => Ok(Criterion::Wythoff),
             "wythoff-misere" => Ok(Criterion::WythoffMisere),
+            "quotient" => Ok(Criterion::Quotient),
             other => Err(Error::UnknownCriterion(other.to_string())),
         }
     }
@@ -95,6 +105,11 @@ impl Criterion {
     /// Whether the criterion predicts P for a position of `game`, straight from its
     /// definition. `grundy[h]` is the Grundy value of a heap of size `h` (read by XOR,
     /// Anti-Nim's sibling SJ, and nothing else); Moore's K comes from the game.
+    ///
+    /// # Panics
+    /// For [`Criterion::Quotient`], which has no closed form: its prediction is a computed
+    /// quotient's ([`crate::quotient::Quotient::is_p`]), and
+    /// [`Criterion::check_applies`] keeps it out of every path that calls this.
     pub fn predicts_p(self, game: &Game, tuple: &[u32], grundy: &[u32]) -> bool {
         let g: Vec<u32> = tuple.iter().map(|&h| grundy[h as usize]).collect();
         let k = moore_k(game).unwrap_or(1);
@@ -109,12 +124,14 @@ impl Criterion {
             Criterion::MooreMisere => moore_columns_vanish(tuple, k),
             Criterion::Wythoff => tuple.len() == 2 && is_wythoff_pair(tuple[0], tuple[1]),
             Criterion::WythoffMisere => tuple.len() == 2 && is_misere_wythoff_p(tuple[0], tuple[1]),
+            Criterion::Quotient => panic!("the quotient criterion has no closed form"),
         }
     }
 
     /// Refuses a criterion that says nothing about `game` with `heaps` heaps: XOR,
     /// Anti-Nim and SJ read heap Grundy values (sums only), Moore's criteria are for
-    /// `moore:K` and `nim`, Wythoff's for `wythoff` with 2 heaps.
+    /// `moore:K` and `nim`, Wythoff's for `wythoff` with 2 heaps. The quotient criterion
+    /// applies to no tuple space (it is compared over multisets: `verify --total T`).
     ///
     /// # Errors
     /// [`Error::CriterionNotApplicable`] naming the criterion, game and heap count.
@@ -129,6 +146,10 @@ impl Criterion {
             }
             Criterion::Wythoff | Criterion::WythoffMisere if !is_plain_wythoff(game, heaps) => {
                 "it is the P-set of Wythoff's game, for wythoff with 2 heaps, without --pass"
+            }
+            Criterion::Quotient => {
+                "it is compared over the multisets of heaps of a total (--total T), for sums of \
+                 heaps"
             }
             _ => return Ok(()),
         };
@@ -147,7 +168,8 @@ impl Criterion {
     }
 
     /// Whether a zero-disagreement result is a theorem for this game and ending, so that a
-    /// disagreement means a bug (`verify --strict`). The SJ theorem needs heaps that never
+    /// disagreement means a bug (`verify --strict`). The quotient decides misère play (and
+    /// normal play, as the group of Grundy values) of every sum of heaps. The SJ theorem needs heaps that never
     /// split: splitting a heap of Grundy value 1 into two heaps of one value above 1 leads
     /// from a position the criterion calls P (values at most 1, XOR 1) to another it calls
     /// P (XOR 0, a value above 1), which its case analysis does not allow.
@@ -165,6 +187,7 @@ impl Criterion {
             (Criterion::Wythoff, Ending::Normal) | (Criterion::WythoffMisere, Ending::Misere) => {
                 game.kind() == GameKind::Wythoff && !game.has_pass()
             }
+            (Criterion::Quotient, Ending::Normal | Ending::Misere) => sum,
             _ => false,
         }
     }

@@ -1,4 +1,4 @@
-//! Analysis of labels: criteria and claims compared with the DP, winning moves, misère
+//! Analysis of labels: criteria (the quotient's too) and claims compared with the DP, winning moves, misère
 //! classes, the split game and play-outs.
 
 pub mod claim;
@@ -11,6 +11,7 @@ pub mod multisets;
 pub mod period;
 pub mod play;
 mod predictor;
+pub mod quotient_criterion;
 pub mod split;
 pub mod steps;
 pub mod tally;

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::{EvalError, Program};
+use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
 use crate::analysis::tally::{Disagreements, Tally};
 use crate::analysis::verify::{Finding, Verification};
 use crate::engine::multiset::{MultisetEngine, MultisetLabels};
@@ -18,6 +19,7 @@ use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::Walk;
 use crate::model::space::Mode;
+use crate::quotient::DEFAULT_MAX_ORDER;
 
 /// Positions per chunk: 64 words of bits.
 const CHUNK: usize = 4096;
@@ -45,7 +47,7 @@ impl Summary {
     }
 
     /// The same prediction as [`Criterion::predicts_p`], from the summary; `None` for a
-    /// criterion outside [`MULTISET_CRITERIA`].
+    /// criterion outside [`MULTISET_CRITERIA`] (the quotient's comes from the quotient).
     fn predicts_p(self, criterion: Criterion) -> Option<bool> {
         let misere_rule_n = |big: bool, x: u32| (big && x != 0) || (!big && x == 0);
         match criterion {
@@ -57,15 +59,20 @@ impl Summary {
     }
 }
 
-/// The criteria a multiset space is compared with: those that read the heaps' XORs
-/// (Moore's and Wythoff's criteria are about games with multi-heap moves).
+/// The criteria a multiset space is compared with by default: those that read the heaps'
+/// XORs (Moore's and Wythoff's criteria are about games with multi-heap moves). The
+/// quotient criterion is compared too when asked for (it computes the game's quotient).
 pub const MULTISET_CRITERIA: [Criterion; 3] = [Criterion::Xor, Criterion::AntiNim, Criterion::Sj];
 
 /// Refuses a criterion a multiset space is not compared with.
 ///
 /// # Errors
-/// [`Error::CriterionNotForMultisets`] naming the criterion.
+/// [`Error::CriterionNotForMultisets`] naming the criterion; [`Error::NotASum`] for the
+/// quotient criterion of a game that is not a sum of heaps.
 pub fn check_multiset_criterion(game: &Game, criterion: Criterion) -> Result<()> {
+    if criterion == Criterion::Quotient {
+        return game.require_sum("the quotient criterion");
+    }
     if MULTISET_CRITERIA.contains(&criterion) {
         return criterion.check_applies(game, 1);
     }
@@ -125,40 +132,84 @@ pub fn verify_multisets(
         check_multiset_criterion(engine.game(), criterion)?;
     }
     let labels = engine.label_all(endings, progress)?;
-    let findings = compare_multiset_labels(engine.game(), &labels, criteria, limit);
+    let findings = compare_multiset_labels(engine.game(), &labels, criteria, limit)?;
     Ok(Verification { findings, passes: 1 })
 }
 
 /// The findings of labels already computed (for `game`, under their endings) compared
-/// with each criterion, as [`verify_multisets`] returns them.
+/// with each criterion, as [`verify_multisets`] returns them. The quotient criterion
+/// computes the game's quotients first ([`quotient_predictions`], orders up to
+/// [`DEFAULT_MAX_ORDER`]).
+///
+/// # Errors
+/// As [`quotient_predictions`].
 ///
 /// # Panics
-/// If a criterion is not one of [`MULTISET_CRITERIA`].
+/// If a criterion is not one [`check_multiset_criterion`] accepts for `game`.
 pub fn compare_multiset_labels(
     game: &Game,
     labels: &MultisetLabels,
     criteria: &[Criterion],
     limit: usize,
+) -> Result<Vec<Finding>> {
+    let quotients = if criteria.contains(&Criterion::Quotient) {
+        let total = labels.space().total();
+        quotient_predictions(game, labels.endings(), total, DEFAULT_MAX_ORDER)?
+    } else {
+        Vec::new()
+    };
+    Ok(compare_multiset_labels_with(game, labels, criteria, &quotients, limit))
+}
+
+/// [`compare_multiset_labels`] with the quotient criterion's predictions given, one per
+/// ending of the labels (none when the criteria do not hold it).
+///
+/// # Panics
+/// If a criterion is not one [`check_multiset_criterion`] accepts for `game`, or the
+/// criteria hold the quotient and `quotients` has not one prediction per ending, or a
+/// quotient's largest heap is below the space's total.
+pub fn compare_multiset_labels_with(
+    game: &Game,
+    labels: &MultisetLabels,
+    criteria: &[Criterion],
+    quotients: &[QuotientPrediction],
+    limit: usize,
 ) -> Vec<Finding> {
     let (endings, total) = (labels.endings(), labels.space().total());
+    let with_quotient = criteria.contains(&Criterion::Quotient);
+    assert!(!with_quotient || quotients.len() == endings.len(), "one quotient per ending");
     let grundy = game.grundy(total);
     let count = endings.len() * criteria.len();
     let start = || (0..count).map(|_| Disagreements::new(limit)).collect::<Vec<_>>();
     let visit = |acc: &mut Vec<Disagreements>, first: u64, len: usize, walk: &mut Walk| {
         let words = len.div_ceil(64);
+        // Closed forms predict alike under every ending; the quotient depends on it.
         let mut predicted = vec![vec![0u64; words]; criteria.len()];
+        let mut by_quotient =
+            vec![vec![0u64; words]; if with_quotient { endings.len() } else { 0 }];
         for i in 0..len {
             let summary = Summary::of(walk.runs(), &grundy);
             for (c, &criterion) in criteria.iter().enumerate() {
-                let p = summary.predicts_p(criterion).expect("criteria checked by the caller");
-                predicted[c][i / 64] |= u64::from(p) << (i % 64);
+                if criterion != Criterion::Quotient {
+                    let p = summary.predicts_p(criterion).expect("criteria checked by the caller");
+                    predicted[c][i / 64] |= u64::from(p) << (i % 64);
+                }
+            }
+            for (j, quotient) in quotients.iter().enumerate().take(by_quotient.len()) {
+                let p = quotient.predicts_p(walk.runs()).unwrap_or(false);
+                by_quotient[j][i / 64] |= u64::from(p) << (i % 64);
             }
             walk.advance();
         }
         let mut dp = vec![0u64; words];
         for j in 0..endings.len() {
             labels.chunk_bits(j, first, len, &mut dp);
-            for (c, prediction) in predicted.iter().enumerate() {
+            for (c, &criterion) in criteria.iter().enumerate() {
+                let prediction = match criterion {
+                    Criterion::Quotient if quotients[j].not_computed().is_some() => continue,
+                    Criterion::Quotient => &by_quotient[j],
+                    _ => &predicted[c],
+                };
                 compare(&mut acc[j * criteria.len() + c], first, len, &dp, prediction);
             }
         }
@@ -175,6 +226,14 @@ pub fn compare_multiset_labels(
         .enumerate()
         .map(|(index, found)| {
             let (j, criterion) = (index / criteria.len(), criteria[index % criteria.len()]);
+            let not_compared = match criterion {
+                Criterion::Quotient => quotients[j].not_computed().map(str::to_string),
+                _ => None,
+            };
+            let tally = match not_compared {
+                Some(_) => Tally { positions, p_positions: labels.p_count(j), ..Tally::default() },
+                None => found.into_tally_with(positions, labels.p_count(j), unrank),
+            };
             Finding {
                 game: game.spec().to_string(),
                 heaps: 0,
@@ -184,7 +243,8 @@ pub fn compare_multiset_labels(
                 ending: endings[j],
                 criterion: Some(criterion),
                 theorem: criterion.is_theorem(game, endings[j]),
-                tally: found.into_tally_with(positions, labels.p_count(j), unrank),
+                tally,
+                not_compared,
             }
         })
         .collect()

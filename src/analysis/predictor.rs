@@ -51,6 +51,9 @@ pub enum Rule {
 
 impl Rule {
     /// The rule as the criterion's definition states it, whatever the game.
+    ///
+    /// # Panics
+    /// For [`Criterion::Quotient`], which has no row rule (see [`Criterion::predicts_p`]).
     pub fn of(criterion: Criterion) -> Rule {
         match criterion {
             Criterion::Xor => Rule::Xor(Values::Grundy),
@@ -60,6 +63,7 @@ impl Rule {
             Criterion::MooreMisere => Rule::Moore { misere: true },
             Criterion::Wythoff => Rule::Wythoff { misere: false },
             Criterion::WythoffMisere => Rule::Wythoff { misere: true },
+            Criterion::Quotient => panic!("the quotient criterion has no row rule"),
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct Finding {
     pub theorem: bool,
     /// Positions, P-positions, agreements, disagreements, first counterexamples.
     pub tally: Tally,
+    /// Why the criterion was not compared, when it could not be (a quotient that grew
+    /// past its order bound, or no quotient for the ending): the tally then counts
+    /// positions and P-positions only.
+    pub not_compared: Option<String>,
 }
 
 impl Finding {
@@ -376,6 +380,7 @@ fn verify_fused(
             criterion,
             theorem: criterion.is_some_and(|c| c.is_theorem(game, ending)),
             tally,
+            not_compared: None,
         };
         if criteria.is_empty() {
             let tally = Tally {

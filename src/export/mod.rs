@@ -10,6 +10,7 @@ pub(crate) mod lines;
 pub mod manifest;
 pub mod multiset_csv;
 pub mod plot;
+pub mod quotient_report;
 pub mod report;
 pub mod report_games;
 pub mod sequence_tables;

@@ -295,6 +295,10 @@ fn explanation(criterion: Criterion, ending: Ending) -> &'static str {
              position the criterion calls P (values at most 1, XOR 1) it reaches another it \
              calls P (XOR 0, a value above 1), so for splitting games the criterion fails."
         }
+        (Criterion::Quotient, _) => {
+            "The quotient is proved for every sum of heaps under its own play (misère, or \
+             normal as the group of Grundy values): a disagreement here is a bug."
+        }
     }
 }
 
@@ -314,6 +318,7 @@ mod tests {
             ending,
             criterion: Some(criterion),
             theorem: criterion == Criterion::Sj && ending == Ending::Sj,
+            not_compared: None,
             tally: Tally {
                 positions: 4,
                 p_positions: 1,

@@ -49,11 +49,15 @@ pub fn multiset_space_cells(total: u32) -> [String; 2] {
 pub const NO_CRITERION: &str = "none";
 
 /// The cells of one finding, in summary column order, ending with `first`; the agree and
-/// disagree cells of a finding without a criterion are `nothing`.
+/// disagree cells of a finding without a criterion, or whose criterion could not be
+/// compared, are `nothing`.
 fn finding_cells(f: &Finding, first: String, nothing: &str) -> Vec<String> {
     let t = &f.tally;
     let (criterion, agree, disagree) = match f.criterion {
-        Some(c) => (c.name(), t.agree.to_string(), t.disagree.to_string()),
+        Some(c) if f.not_compared.is_none() => {
+            (c.name(), t.agree.to_string(), t.disagree.to_string())
+        }
+        Some(c) => (c.name(), nothing.to_string(), nothing.to_string()),
         None => (NO_CRITERION, nothing.to_string(), nothing.to_string()),
     };
     let [heaps, max] = space_cells(f);
@@ -83,7 +87,9 @@ pub fn first_counterexample_cell(c: &Counterexample) -> String {
 
 /// Writes `summary.csv`: one row per (heaps, rule, criterion). A game no criterion
 /// applies to gets one row per (heaps, rule) with criterion `none` and empty `agree`,
-/// `disagree` and `first_counterexample` cells, e.g. `circular:2,3,15,normal,none,4096,64,,,`.
+/// `disagree` and `first_counterexample` cells, e.g. `circular:2,3,15,normal,none,4096,64,,,`;
+/// so does a criterion that could not be compared (the quotient criterion when the
+/// quotient grew past its order bound, or under the SJ rule), under its own name.
 ///
 /// # Errors
 /// The writer's I/O error.
@@ -187,9 +193,12 @@ pub fn summary_table(findings: &[Finding]) -> String {
     let align: Vec<Align> = SUMMARY_COLUMNS.iter().map(|c| c.2).collect();
     let mut table = TextTable::new(&header, &align);
     for f in findings {
-        let first = f.tally.counterexamples.first().map_or("-".to_string(), |c| {
-            format!("({}) dp {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
-        });
+        let first = match &f.not_compared {
+            Some(reason) => format!("not compared: {reason}"),
+            None => f.tally.counterexamples.first().map_or("-".to_string(), |c| {
+                format!("({}) dp {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
+            }),
+        };
         let theorem_note = if f.theorem_failed() { "  THEOREM FAILED" } else { "" };
         table.push(finding_cells(f, format!("{first}{theorem_note}"), "-"));
     }

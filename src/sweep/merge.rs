@@ -6,8 +6,7 @@
 use std::io::{self, BufRead, Write};
 
 use super::part_format::{read_part_header, Fingerprint, Params, PartHeader};
-use super::part_rows::{jobs, Job, PartRows};
-use super::parts::write_header;
+use super::part_rows::{jobs, Jobs, PartRows};
 use super::SweepError;
 use crate::error::Result;
 
@@ -65,7 +64,7 @@ pub fn merge_into(sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()
         .collect::<std::result::Result<Vec<PartHeader>, SweepError>>()?;
     let plan = Plan::new(&heads)?;
     plan.pass(sources, &mut io::sink())?;
-    write_header(out)?;
+    writeln!(out, "{}", plan.jobs.header())?;
     plan.pass(sources, out)
 }
 
@@ -78,7 +77,7 @@ struct Plan<'a> {
     heads: &'a [PartHeader],
     /// Indices of `heads` (and of the sources) in shard order.
     order: Vec<usize>,
-    jobs: Vec<Job>,
+    jobs: Jobs,
 }
 
 impl<'a> Plan<'a> {
@@ -127,7 +126,7 @@ impl<'a> Plan<'a> {
             });
         }
         for head in &sorted {
-            check_announced(head, jobs.len() as u64)?;
+            check_announced(head, jobs.per_game() as u64)?;
         }
         Ok(Plan { heads, order, jobs })
     }

@@ -7,7 +7,8 @@
 //! spelling of the same rule) is run once. A sweep splits into [`Shard`]s, contiguous
 //! ranges of games of equal size; each shard's rows are written as a *part*
 //! ([`PartWriter`]) and [`merge`] checks the parts and turns them back into the bytes of
-//! the whole run ([`write_csv`]).
+//! the whole run ([`write_csv`]). A [`QuotientSweep`] computes the misère quotient of every
+//! game of a family instead, one row per game, with the same shards, parts and merge.
 
 mod error;
 pub mod family;
@@ -16,6 +17,7 @@ mod multisets;
 mod part_format;
 mod part_rows;
 mod parts;
+mod quotients;
 mod run;
 mod shard;
 
@@ -23,11 +25,15 @@ pub use error::SweepError;
 pub use family::{Family, FAMILY_HARD_LIMIT, FAMILY_LIMIT};
 pub use merge::{merge, merge_into, PartSource};
 pub use part_format::{
-    read_part_bytes, read_part_header, Params, PartHeader, PartWriter, MAX_HEADER_LINE,
+    read_part_bytes, read_part_header, Params, PartHead, PartHeader, PartWriter, MAX_HEADER_LINE,
     MAX_ROW_LINE, MAX_SWEEP_TEXT,
 };
 pub use parts::{
     add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
+};
+pub use quotients::{
+    quotient_csv_bytes, quotient_rows, write_quotient_header, QuotientRow, QuotientStatus,
+    QuotientSweep, QUOTIENT_HEADER,
 };
 pub use run::BATCH_GAMES;
 pub use shard::{Shard, MAX_SHARDS};
@@ -382,6 +388,11 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
         Test::Criteria(criteria) if criteria.is_empty() => {
             Err(Error::Invalid("a sweep needs at least one criterion".to_string()))
         }
+        Test::Criteria(criteria) if criteria.contains(&Criterion::Quotient) => Err(Error::Invalid(
+            "criterion quotient is compared by verify --total T; a sweep writes each \
+                 game's quotient with --quotients N instead"
+                .to_string(),
+        )),
         Test::Criteria(criteria) => match space.multisets() {
             Some(_) => match criteria.iter().find(|c| !MULTISET_CRITERIA.contains(c)) {
                 Some(c) => Err(Error::CriterionNotForMultisets { criterion: c.name().to_string() }),

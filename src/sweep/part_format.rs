@@ -8,7 +8,8 @@ use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
-use super::parts::{csv_bytes, write_header};
+use super::parts::csv_bytes;
+use super::quotients::QUOTIENT_HEADER;
 use super::{Shard, Sweep, SweepError, SweepRow};
 use crate::export::summary::summary_header;
 
@@ -86,6 +87,27 @@ pub struct PartWriter {
     digest: Sha256,
 }
 
+/// What a part's head says, as a sweep of rows or of quotients fills it in.
+#[derive(Clone, Debug)]
+pub struct PartHead {
+    /// The sweep's fingerprint.
+    pub fingerprint: String,
+    /// The shard.
+    pub shard: Shard,
+    /// The shard's games.
+    pub games: Range<usize>,
+    /// The sweep's games.
+    pub total_games: usize,
+    /// The rows the shard's games have.
+    pub rows: u64,
+    /// The family's text.
+    pub family: String,
+    /// The space, rules and test lines.
+    pub params: Params,
+    /// The CSV header line.
+    pub header: String,
+}
+
 impl PartWriter {
     /// Writes the head of `shard`'s part of `sweep`: the five comment lines and the CSV
     /// header. The rows it announces are the shard's games times [`Sweep::rows_per_game`].
@@ -98,22 +120,36 @@ impl PartWriter {
         shard: Shard,
     ) -> io::Result<PartWriter> {
         let games = sweep.shard_games(shard);
-        let rows = games.len() as u64 * sweep.rows_per_game() as u64;
-        let params = sweep.params();
+        let head = PartHead {
+            fingerprint: sweep.fingerprint(),
+            shard,
+            rows: games.len() as u64 * sweep.rows_per_game() as u64,
+            games,
+            total_games: sweep.games(),
+            family: sweep.family().describe(),
+            params: sweep.params(),
+            header: summary_header().join(","),
+        };
+        PartWriter::start_with(out, &head)
+    }
+
+    /// Writes a part's head: the five comment lines and the CSV header.
+    ///
+    /// # Errors
+    /// The writer's I/O error.
+    pub fn start_with<W: Write + ?Sized>(out: &mut W, head: &PartHead) -> io::Result<PartWriter> {
+        let (games, params) = (&head.games, &head.params);
         writeln!(
             out,
-            "{PART_MARK}{} part {shard}: games {}..{} of {}, {rows} rows",
-            sweep.fingerprint(),
-            games.start,
-            games.end,
-            sweep.games(),
+            "{PART_MARK}{} part {}: games {}..{} of {}, {} rows",
+            head.fingerprint, head.shard, games.start, games.end, head.total_games, head.rows,
         )?;
-        writeln!(out, "# family {}", shown_family(&sweep.family().describe()))?;
+        writeln!(out, "# family {}", shown_family(&head.family))?;
         writeln!(out, "# space {}", params.space)?;
         writeln!(out, "# rules {}", params.rules)?;
         writeln!(out, "# {}", params.test)?;
-        write_header(out)?;
-        Ok(PartWriter { shard, rows: 0, digest: Sha256::new() })
+        writeln!(out, "{}", head.header)?;
+        Ok(PartWriter { shard: head.shard, rows: 0, digest: Sha256::new() })
     }
 
     /// Writes rows (the next in the shard's order).
@@ -121,10 +157,22 @@ impl PartWriter {
     /// # Errors
     /// The writer's I/O error.
     pub fn rows<W: Write + ?Sized>(&mut self, out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
-        let bytes = csv_bytes(rows)?;
-        self.digest.update(&bytes);
-        self.rows += rows.len() as u64;
-        out.write_all(&bytes)
+        self.lines(out, &csv_bytes(rows)?, rows.len())
+    }
+
+    /// Writes `count` rows already formatted as CSV lines (the next in the shard's order).
+    ///
+    /// # Errors
+    /// The writer's I/O error.
+    pub fn lines<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        bytes: &[u8],
+        count: usize,
+    ) -> io::Result<()> {
+        self.digest.update(bytes);
+        self.rows += count as u64;
+        out.write_all(bytes)
     }
 
     /// Writes the last line: the count of rows written and their SHA-256.
@@ -303,10 +351,15 @@ fn parse_head(name: &str, lines: &[String]) -> Result<PartHeader, SweepError> {
         }
     }
     let test = lines[4].strip_prefix("# ").unwrap_or("");
-    if !test.starts_with("criteria ") && !test.starts_with("claim ") {
-        return Err(bad(5, "expected '# criteria ...' or '# claim ...'".to_string()));
+    let quotients = test == "quotients";
+    if !test.starts_with("criteria ") && !test.starts_with("claim ") && !quotients {
+        let reason = "expected '# criteria ...', '# claim ...' or '# quotients'";
+        return Err(bad(5, reason.to_string()));
     }
-    let header = summary_header().join(",");
+    let header = match quotients {
+        true => QUOTIENT_HEADER.join(","),
+        false => summary_header().join(","),
+    };
     if lines[5] != header {
         return Err(bad(6, format!("the CSV header is not '{header}'")));
     }

@@ -10,6 +10,7 @@ use super::merge::{cannot_read, part_line};
 use super::part_format::{
     last_line, read_line, Fingerprint, Line, Params, PartHeader, HEAD_LINES, MAX_ROW_LINE,
 };
+use super::quotients::{check_quotient_cells, parse_quotient_space, QUOTIENT_HEADER};
 use super::{SweepError, SweepSpace};
 use crate::analysis::criteria::Criterion;
 use crate::error::Result;
@@ -27,9 +28,47 @@ pub(super) struct Job {
     positions: u64,
 }
 
-/// The jobs of one game in row order (space, then rule, then criterion or claim), from
-/// the head's parameter lines; or the line and what is wrong with it.
-pub(super) fn jobs(params: &Params) -> std::result::Result<Vec<Job>, (u64, String)> {
+/// What the rows of one game must be.
+#[derive(Clone, Debug)]
+pub(super) enum Jobs {
+    /// A sweep's rows in the summary's columns: the jobs of one game in row order.
+    Summary(Vec<Job>),
+    /// A quotient sweep: one row per game, for heaps up to `max_heap`.
+    Quotients {
+        /// The largest heap.
+        max_heap: u32,
+    },
+}
+
+impl Jobs {
+    /// Rows per game.
+    pub(super) fn per_game(&self) -> usize {
+        match self {
+            Jobs::Summary(jobs) => jobs.len(),
+            Jobs::Quotients { .. } => 1,
+        }
+    }
+
+    /// The CSV header line of the rows.
+    pub(super) fn header(&self) -> String {
+        match self {
+            Jobs::Summary(_) => summary_header().join(","),
+            Jobs::Quotients { .. } => QUOTIENT_HEADER.join(","),
+        }
+    }
+}
+
+/// The jobs of one game in row order (space, then rule, then criterion or claim; or one
+/// quotient), from the head's parameter lines; or the line and what is wrong with it.
+pub(super) fn jobs(params: &Params) -> std::result::Result<Jobs, (u64, String)> {
+    if params.test == "quotients" {
+        let max_heap = parse_quotient_space(&params.space)
+            .ok_or_else(|| (3, format!("'{}' is not a quotient sweep's space", params.space)))?;
+        if params.rules != "misere" {
+            return Err((4, format!("'{}' is not a quotient sweep's rules", params.rules)));
+        }
+        return Ok(Jobs::Quotients { max_heap });
+    }
     let space = parse_space(&params.space)
         .ok_or_else(|| (3, format!("'{}' is not a sweep's space", params.space)))?;
     let rules: Vec<&str> = params.rules.split(',').collect();
@@ -60,7 +99,7 @@ pub(super) fn jobs(params: &Params) -> std::result::Result<Vec<Job>, (u64, Strin
             }
         }
     }
-    Ok(jobs)
+    Ok(Jobs::Summary(jobs))
 }
 
 /// A space line read back: `heaps A..=B, max M[, canonical]` or `multisets of total<=T`,
@@ -99,7 +138,7 @@ fn space_jobs(space: &SweepSpace) -> Vec<(String, String, u64)> {
 /// The check of one part's rows and last line.
 pub(super) struct PartRows<'a> {
     head: &'a PartHeader,
-    jobs: &'a [Job],
+    jobs: &'a Jobs,
     /// Rows written back, to compare with the bytes read: any other spelling of the
     /// same cells (quotes, spaces, blank lines) is not what the sweep wrote.
     canonical: csv::Writer<Vec<u8>>,
@@ -108,7 +147,7 @@ pub(super) struct PartRows<'a> {
 }
 
 impl<'a> PartRows<'a> {
-    pub(super) fn new(head: &'a PartHeader, jobs: &'a [Job]) -> PartRows<'a> {
+    pub(super) fn new(head: &'a PartHeader, jobs: &'a Jobs) -> PartRows<'a> {
         let canonical = spelling_writer();
         PartRows { head, jobs, canonical, digest: Sha256::new(), game: String::new() }
     }
@@ -128,7 +167,7 @@ impl<'a> PartRows<'a> {
                 let reason = format!("the part's last line comes after {k} of its {rows} rows");
                 return Err(self.at(line, reason).into());
             }
-            let job = k as usize % self.jobs.len();
+            let job = k as usize % self.jobs.per_game();
             let cells = self.cells(&buf).map_err(|reason| self.at(line, reason))?;
             self.check_cells(&cells, job).map_err(|reason| self.at(line, reason))?;
             if job == 0 {
@@ -174,7 +213,10 @@ impl<'a> PartRows<'a> {
             return Err(format!("a control character ({})", c.escape_unicode()));
         }
         let cells = split_cells(text).ok_or_else(|| "not a CSV row".to_string())?;
-        let width = summary_header().len();
+        let width = match self.jobs {
+            Jobs::Summary(_) => summary_header().len(),
+            Jobs::Quotients { .. } => QUOTIENT_HEADER.len(),
+        };
         if cells.len() != width {
             return Err(format!("{} cells, not {width}", cells.len()));
         }
@@ -194,12 +236,15 @@ impl<'a> PartRows<'a> {
     /// Checks a row's cells against its job: the game of its block, the space, rule
     /// and test in order, and counts that add up.
     fn check_cells(&self, cells: &[String], job: usize) -> std::result::Result<(), String> {
-        let expected = &self.jobs[job];
+        let expected = match self.jobs {
+            Jobs::Summary(jobs) => &jobs[job],
+            Jobs::Quotients { max_heap } => return check_quotient_cells(cells, *max_heap),
+        };
         if cells[0].is_empty() {
             return Err("the game cell is empty".to_string());
         }
         if job > 0 && cells[0] != self.game {
-            let (game, rows) = (&self.game, self.jobs.len());
+            let (game, rows) = (&self.game, self.jobs.per_game());
             return Err(format!("game '{}' where the {rows} rows of '{game}' go on", cells[0]));
         }
         let found = [&cells[1], &cells[2], &cells[3], &cells[4]];

@@ -9,6 +9,7 @@ use nimtab::analysis::verify::{prepare, Finding, Verifier};
 use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
+use nimtab::export::quotient_report::quotient_section;
 use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
@@ -76,9 +77,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let mut findings = verify_engines(&engines, global)?;
     let takebreak = suite_takebreak::run(global)?;
     let long = suite_takebreak::run_long_periods(global)?;
+    let quotients = suite_takebreak::run_quotients(global)?;
     findings.extend(takebreak.iter().flat_map(|f| f.findings.iter().cloned()));
     let (mut generated, pictures) = generate(&jobs, &findings)?;
     for (name, bytes, command) in suite_takebreak::files(&takebreak, &long)? {
+        generated.add(&name, bytes, &command);
+    }
+    for (name, bytes, command) in suite_takebreak::quotient_files(&quotients)? {
         generated.add(&name, bytes, &command);
     }
     let run = RunInfo {
@@ -87,8 +92,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         threads: rayon::current_num_threads(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    let mut sections =
-        vec![plots_section(&a.data_dir, &pictures), takebreak_section(&takebreak, &long)];
+    let mut sections = vec![
+        plots_section(&a.data_dir, &pictures),
+        takebreak_section(&takebreak, &long),
+        quotient_section(&quotients),
+    ];
     sections.extend(game_sections(&findings));
     sections.extend(bench);
     let report = render_report(&findings, &run, &sections);

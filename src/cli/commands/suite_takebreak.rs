@@ -1,15 +1,21 @@
 //! The default suite's take-and-break part: the games' facts, and the data files they write
-//! (Grundy values, certified periods, misère P-positions of small totals).
+//! (Grundy values, certified periods, misère P-positions of small totals, misère
+//! quotients).
 
 use nimtab::analysis::period::PeriodOutcome;
 use nimtab::export::csv::{write_grundy, write_period};
 use nimtab::export::labels_csv::RowFilter;
 use nimtab::export::multiset_csv::write_multiset_table;
+use nimtab::quotient::json::write_json;
 use nimtab::suite::grundy_file_name;
+use nimtab::suite_quotients::{
+    suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
+};
 use nimtab::suite_takebreak::{
     long_period_command, long_periods, misere_p_command, takebreak_facts, takebreak_suite,
     LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
 };
+use nimtab::sweep::{quotient_csv_bytes, write_quotient_header};
 use nimtab::{Ending, MultisetEngine, MultisetSpace, NoProgress};
 
 use crate::cli::progress::Bar;
@@ -83,5 +89,37 @@ pub fn files(
         write_multiset_table(&mut bytes, game, &labels, RowFilter::OnlyP)?;
         files.push((format!("misere-p/{name}"), bytes, misere_p_command(game)));
     }
+    Ok(files)
+}
+
+/// The suite's misère quotients, proved and checked, with a progress bar of their own.
+pub fn run_quotients(global: &Global) -> anyhow::Result<Vec<QuotientFacts>> {
+    let each = MultisetSpace::new(QUOTIENT_CHECK_TOTAL)?.positions();
+    let bar = Bar::new("quotients", each * QUOTIENT_GAMES.len() as u64, global.quiet);
+    let facts = suite_quotients(&bar)?;
+    bar.finish();
+    Ok(facts)
+}
+
+/// The quotients' files: each quotient's JSON and the summary of all of them (its rows
+/// are `sweep --quotients N`'s, N the game's own bound, so the suite writes it).
+pub fn quotient_files(facts: &[QuotientFacts]) -> anyhow::Result<Vec<(String, Vec<u8>, String)>> {
+    let mut files = Vec::new();
+    for f in facts {
+        let mut bytes = Vec::new();
+        write_json(&mut bytes, &f.quotient)?;
+        let stem = grundy_file_name(&f.game).trim_end_matches(".csv").to_string();
+        let command = format!(
+            "nimtab quotient --game {} --max-heap {} --format json",
+            f.game.spec(),
+            f.quotient.max_heap()
+        );
+        files.push((format!("quotients/{stem}.json"), bytes, command));
+    }
+    let mut bytes = Vec::new();
+    write_quotient_header(&mut bytes)?;
+    let rows: Vec<_> = facts.iter().map(QuotientFacts::row).collect();
+    bytes.extend(quotient_csv_bytes(&rows)?);
+    files.push(("quotients/summary.csv".to_string(), bytes, "nimtab".to_string()));
     Ok(files)
 }

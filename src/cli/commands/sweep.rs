@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use nimtab::analysis::expr::Expr;
 use nimtab::export::text_table::{Align, TextTable};
+use nimtab::quotient::DEFAULT_MAX_ORDER;
 use nimtab::sweep::{
     add_summary, summarize, write_header, write_rows, Family, PartWriter, Shard, SummaryLine,
     Sweep, SweepRow, SweepSpace, Test,
@@ -14,6 +15,7 @@ use nimtab::{Criterion, Error, Game, Mode};
 
 use crate::cli::args::{RulesArg, SizeArgs};
 use crate::cli::commands::check::expression_error;
+use crate::cli::commands::sweep_quotients;
 use crate::cli::input::{self, Stdin};
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -21,6 +23,11 @@ use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab sweep`.
 #[derive(clap::Args, Debug)]
+// With --quotients no space is given: the size flags are required only without it.
+#[command(
+    mut_arg("max", |a| a.required_unless_present_any(["total", "quotients"])),
+    mut_arg("heaps", |a| a.required_unless_present_any(["total", "quotients"]))
+)]
 pub struct Args {
     /// The family: game specs separated by ';', or a pattern: subtract:subsets(1..=K),
     /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7.
@@ -39,7 +46,10 @@ pub struct Args {
         long,
         value_name = "C",
         default_value = "xor,anti-nim,sj",
-        help = format!("Criteria, a comma list of {}", Criterion::names())
+        help = format!(
+            "Criteria, a comma list of {} (quotient with verify --total only; see --quotients)",
+            Criterion::names()
+        )
     )]
     criteria: String,
     /// A claim instead of the criteria: P exactly when EXPR (as in `check`).
@@ -63,6 +73,18 @@ pub struct Args {
     /// Run a family of more than 10000 games (up to 4194304).
     #[arg(long)]
     force: bool,
+    /// Compute each game's misère quotient for heaps up to N (1 to 1000) instead: one row
+    /// per game, game,max_heap,order,p_portion_size,tame,preperiod,period,status.
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with_all = ["total", "heaps", "max", "canonical", "claim_p", "criteria", "list"]
+    )]
+    quotients: Option<u32>,
+    /// With --quotients: a quotient that grows past K elements is a row of status
+    /// grew_past_max_order.
+    #[arg(long, value_name = "K", requires = "quotients", default_value_t = DEFAULT_MAX_ORDER)]
+    max_order: usize,
 }
 
 /// The space every game is checked on: tuples (`--heaps`, `--max`) or multisets
@@ -118,19 +140,7 @@ impl Config {
             ),
         };
         let target = Target::new(a.out.as_deref())?;
-        let family = match (&a.games, &a.games_file) {
-            (_, Some(path)) => {
-                let bytes =
-                    input::read_bounded(path, "--games-file", Stdin::Taken, MAX_GAMES_FILE)?;
-                let contents = String::from_utf8(bytes).ok().with_context(|| {
-                    format!("--games-file {}: it is not text (not UTF-8)", path.display())
-                })?;
-                Family::from_lines(&path.display().to_string(), &contents, a.force)
-                    .map_err(Error::from)?
-            }
-            (Some(text), None) => Family::parse(text, a.force).map_err(Error::from)?,
-            (None, None) => unreachable!("clap requires --games or --games-file"),
-        };
+        let family = family(&a)?;
         let sweep = Sweep::new(family, space, &endings, test)?;
         Ok(Config { sweep, shard: a.shard, target, strict: a.strict })
     }
@@ -172,8 +182,31 @@ impl Totals {
     }
 }
 
+/// The family of `--games` or `--games-file`.
+fn family(a: &Args) -> anyhow::Result<Family> {
+    Ok(match (&a.games, &a.games_file) {
+        (_, Some(path)) => {
+            let bytes = input::read_bounded(path, "--games-file", Stdin::Taken, MAX_GAMES_FILE)?;
+            let contents = String::from_utf8(bytes).ok().with_context(|| {
+                format!("--games-file {}: it is not text (not UTF-8)", path.display())
+            })?;
+            Family::from_lines(&path.display().to_string(), &contents, a.force)
+                .map_err(Error::from)?
+        }
+        (Some(text), None) => Family::parse(text, a.force).map_err(Error::from)?,
+        (None, None) => unreachable!("clap requires --games or --games-file"),
+    })
+}
+
 /// Runs `nimtab sweep`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    if let Some(max_heap) = a.quotients {
+        let target = Target::new(a.out.as_deref())?;
+        let family = family(&a)?;
+        let settings =
+            sweep_quotients::Settings { max_heap, max_order: a.max_order, strict: a.strict };
+        return sweep_quotients::run(family, settings, a.shard, &target, global);
+    }
     let config = Config::new(a)?;
     if !global.quiet {
         note_repeats(&config.sweep);
@@ -265,11 +298,14 @@ fn summary_text(lines: &[SummaryLine]) -> String {
 /// Notes, on one line, the family's entries that name a game listed before them, which
 /// run once (the first five pairs, and how many more).
 fn note_repeats(sweep: &Sweep) {
-    let repeats = sweep.repeats();
+    note_repeated_entries(sweep.family(), sweep.repeats());
+}
+
+/// [`note_repeats`] from the family and its repeated entries.
+pub(crate) fn note_repeated_entries(family: &Family, repeats: &[(usize, usize)]) {
     if repeats.is_empty() {
         return;
     }
-    let family = sweep.family();
     let entry = |i: usize| format!("{} ({})", family.specs()[i], family.origin(i));
     let mut pairs: Vec<String> = repeats
         .iter()

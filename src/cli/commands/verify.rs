@@ -170,6 +170,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         w.write_all(summary_table(&findings).as_bytes())
     })?;
+    for f in findings.iter().filter(|f| f.not_compared.is_some()) {
+        output::note(&format!(
+            "nimtab: criterion {} under {} rule for {} not compared: {}",
+            f.criterion.map_or("none", |c| c.name()),
+            f.ending,
+            f.game,
+            f.not_compared.as_deref().unwrap_or_default()
+        ));
+    }
     let failed: Vec<&Finding> = findings.iter().filter(|f| f.theorem_failed()).collect();
     for f in &failed {
         let space = match f.total {

@@ -1,0 +1,110 @@
+//! The quotient criterion over multiset spaces: the quotient of the game for heaps up to
+//! the space's total, computed with its proof, predicts every multiset's label.
+//!
+//! Under misère play this is the misère quotient (Plambeck and Siegel), under normal play
+//! the same construction gives the group of Grundy values; both are theorems for every
+//! sum of heaps, so a disagreement is a bug. The SJ rule has no quotient here, and a
+//! quotient that grows past its order bound is not computed: the finding then says why
+//! instead of counting agreements it did not check.
+
+use crate::engine::NoProgress;
+use crate::error::Result;
+use crate::model::ending::Ending;
+use crate::model::game::Game;
+use crate::quotient::{compute, Play, Quotient, QuotientConfig, QuotientError};
+
+/// What predicts the labels under one ending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuotientPrediction {
+    /// The quotient, proved for every position with heaps up to its largest heap.
+    Computed(Quotient),
+    /// Why no quotient predicts the labels under this ending.
+    NotComputed(String),
+}
+
+impl QuotientPrediction {
+    /// Whether the position (heaps as `(size, count)` runs) is predicted P; `None` when no
+    /// quotient was computed.
+    ///
+    /// # Panics
+    /// If a heap is above the quotient's largest heap.
+    pub fn predicts_p(&self, runs: &[(u32, u32)]) -> Option<bool> {
+        let QuotientPrediction::Computed(q) = self else { return None };
+        let mut x = q.identity();
+        for &(size, count) in runs {
+            let class = q.phi(size).expect("every heap within the quotient's largest heap");
+            for _ in 0..count {
+                x = q.product(x, class);
+            }
+        }
+        Some(q.is_p_element(x))
+    }
+
+    /// The reason the quotient was not computed, if it was not.
+    pub fn not_computed(&self) -> Option<&str> {
+        match self {
+            QuotientPrediction::Computed(_) => None,
+            QuotientPrediction::NotComputed(reason) => Some(reason),
+        }
+    }
+}
+
+/// The quotient's play under an ending; `None` for the SJ rule.
+fn play_of(ending: Ending) -> Option<Play> {
+    match ending {
+        Ending::Normal => Some(Play::Normal),
+        Ending::Misere => Some(Play::Misere),
+        Ending::Sj => None,
+    }
+}
+
+/// The prediction of each ending for the multisets of total at most `total`: the quotient
+/// of `game` for heaps up to `max(total, 1)` under the ending's play, with at most
+/// `max_order` elements.
+///
+/// # Errors
+/// [`QuotientError::NotASum`] and the other refusals of [`compute`] but the growth ones
+/// (past `max_order`, a candidate too large, a proof too large), which become
+/// [`QuotientPrediction::NotComputed`] with the reason; a failed proof (a bug).
+pub fn quotient_predictions(
+    game: &Game,
+    endings: &[Ending],
+    total: u32,
+    max_order: usize,
+) -> Result<Vec<QuotientPrediction>> {
+    endings
+        .iter()
+        .map(|&ending| {
+            let Some(play) = play_of(ending) else {
+                let reason = "no quotient for the sj rule (a quotient decides normal or misère \
+                              play)";
+                return Ok(QuotientPrediction::NotComputed(reason.to_string()));
+            };
+            let config = QuotientConfig { max_heap: total.max(1), max_order, play };
+            match compute(game, &config, &NoProgress) {
+                Ok(q) => Ok(QuotientPrediction::Computed(q)),
+                Err(e) => match growth_reason(&e, max_order) {
+                    Some(reason) => Ok(QuotientPrediction::NotComputed(reason)),
+                    None => Err(e.into()),
+                },
+            }
+        })
+        .collect()
+}
+
+/// The reason for a quotient not computed because of its size; `None` for other errors.
+pub fn growth_reason(e: &QuotientError, max_order: usize) -> Option<String> {
+    match *e {
+        QuotientError::GrewPastLimit { heap, order, limit } => Some(format!(
+            "the quotient grows past {limit} elements at heap {heap} ({order} elements)"
+        )),
+        QuotientError::CandidateTooLarge { heap, size, .. } => Some(format!(
+            "no quotient of at most {max_order} elements at heap {heap} (the search needs a \
+             candidate monoid of {size} elements)"
+        )),
+        QuotientError::CheckTooLarge { heap } => {
+            Some(format!("the proof of the quotient at heap {heap} needs more than 1 GiB"))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,136 @@
+//! `nimtab sweep --quotients N`: the misère quotient of every game of a family, one CSV
+//! row per game; `--shard I/N` writes one part of it for `nimtab merge`.
+
+use anyhow::Context;
+use nimtab::quotient::QuotientError;
+use nimtab::sweep::{
+    quotient_csv_bytes, write_quotient_header, Family, PartWriter, QuotientRow, QuotientStatus,
+    QuotientSweep, Shard,
+};
+use nimtab::Error;
+
+use crate::cli::commands::sweep::note_repeated_entries;
+use crate::cli::output::{self, Target};
+use crate::cli::progress::Bar;
+use crate::cli::{Global, Outcome};
+
+/// The quotient settings of the command line.
+pub struct Settings {
+    /// `--quotients N`.
+    pub max_heap: u32,
+    /// `--max-order K`.
+    pub max_order: usize,
+    /// `--strict`: status 1 if a quotient fails its proof.
+    pub strict: bool,
+}
+
+/// Counts of rows by status, and the games whose proof failed.
+#[derive(Default)]
+struct Totals {
+    by_status: Vec<(&'static str, usize)>,
+    proof_failed: Vec<String>,
+}
+
+impl Totals {
+    fn add(&mut self, rows: &[QuotientRow]) {
+        for r in rows {
+            let name = r.status.name();
+            match self.by_status.iter_mut().find(|(s, _)| *s == name) {
+                Some((_, n)) => *n += 1,
+                None => self.by_status.push((name, 1)),
+            }
+            if r.status == QuotientStatus::ProofFailed {
+                self.proof_failed.push(r.game.clone());
+            }
+        }
+    }
+
+    /// `64 games: ok 60, grew_past_max_order 4`, statuses in the documented order.
+    fn line(&self) -> String {
+        let games: usize = self.by_status.iter().map(|(_, n)| n).sum();
+        let counts: Vec<String> = QuotientStatus::NAMES
+            .iter()
+            .filter_map(|name| {
+                let (_, n) = self.by_status.iter().find(|(s, _)| s == name)?;
+                Some(format!("{name} {n}"))
+            })
+            .collect();
+        format!("quotients of {games} games: {}", counts.join(", "))
+    }
+}
+
+/// Runs the quotient sweep: status 0, or 1 under `--strict` when a quotient failed its
+/// proof.
+pub fn run(
+    family: Family,
+    settings: Settings,
+    shard: Option<Shard>,
+    target: &Target,
+    global: &Global,
+) -> anyhow::Result<Outcome> {
+    let sweep = match QuotientSweep::new(family, settings.max_heap, settings.max_order) {
+        Ok(sweep) => sweep,
+        Err(Error::Quotient(e @ QuotientError::MaxHeap { .. })) => {
+            return Err(anyhow::Error::new(e).context("--quotients"))
+        }
+        Err(Error::Quotient(e @ QuotientError::MaxOrder { .. })) => {
+            return Err(anyhow::Error::new(e).context("--max-order"))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if !global.quiet {
+        note_repeated_entries(sweep.family(), sweep.repeats());
+    }
+    let games = match shard {
+        Some(shard) => sweep.shard_games(shard),
+        None => 0..sweep.games(),
+    };
+    let bar = Bar::counting("quotients", games.len() as u64, "games", global.quiet);
+    let mut totals = Totals::default();
+    output::write_to(target, |w| {
+        let mut part = match shard {
+            Some(shard) => Some(PartWriter::start_with(w, &sweep.part_head(shard))?),
+            None => {
+                write_quotient_header(w)?;
+                None
+            }
+        };
+        let run = sweep.run_batches(games, &bar, |rows| {
+            let bytes = quotient_csv_bytes(&rows)?;
+            match &mut part {
+                Some(part) => part.lines(w, &bytes, rows.len())?,
+                None => w.write_all(&bytes)?,
+            }
+            totals.add(&rows);
+            Ok(())
+        });
+        match run {
+            Ok(()) => {}
+            Err(Error::Io(e)) => return Err(e),
+            Err(e) => return Err(std::io::Error::other(e.to_string())),
+        }
+        match part {
+            Some(part) => part.finish(w),
+            None => Ok(()),
+        }
+    })
+    .context("sweep --quotients")?;
+    bar.finish();
+    let line = totals.line();
+    if *target == Target::Stdout {
+        if !global.quiet {
+            output::note(&line);
+        }
+    } else {
+        output::line(format_args!("{line}"))?;
+    }
+    for game in &totals.proof_failed {
+        output::note(&format!(
+            "nimtab: internal error: the quotient of {game} failed its proof (status proof_failed)"
+        ));
+    }
+    if settings.strict && !totals.proof_failed.is_empty() {
+        return Ok(Outcome::ClaimFailed);
+    }
+    Ok(Outcome::Success)
+}
