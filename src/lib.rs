@@ -79,7 +79,6 @@ pub mod quotient;
 mod random;
 pub mod sequence;
 pub mod suite;
-pub mod suite_takebreak;
 pub mod sweep;
 
 pub use analysis::criteria::Criterion;

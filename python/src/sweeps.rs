@@ -74,18 +74,17 @@ struct SweepArgs {
 }
 
 impl SweepArgs {
-    fn sweep(&self) -> nimtab::Result<Sweep> {
+    fn sweep(&self) -> nimtab::sweep::Result<Sweep> {
         let family = match (&self.games, &self.game_list) {
             (Some(text), _) => Family::parse(text, self.force)?,
             (None, Some(list)) => Family::from_specs(list, self.force)?,
-            (None, None) => return Err(nimtab::Error::Invalid("no games given".to_string())),
+            (None, None) => return Err(nimtab::Error::Invalid("no games given".to_string()).into()),
         };
         let space = self.space()?;
         let endings = Ending::parse_list(&self.rules)?;
         let test = match &self.claim {
             Some(text) => Test::Claim(
-                Expr::parse_claim(text)
-                    .map_err(|e| nimtab::Error::Sweep(nimtab::sweep::SweepError::Claim(e)))?,
+                Expr::parse_claim(text).map_err(nimtab::sweep::SweepError::Claim)?,
             ),
             None => Test::Criteria(Criterion::parse_list(&self.criteria)?),
         };
@@ -93,8 +92,8 @@ impl SweepArgs {
     }
 
     /// Tuples of `heaps` heaps of at most `max`, or the multisets of total at most `total`.
-    fn space(&self) -> nimtab::Result<SweepSpace> {
-        let invalid = |m: &str| Err(nimtab::Error::Invalid(m.to_string()));
+    fn space(&self) -> nimtab::sweep::Result<SweepSpace> {
+        let invalid = |m: &str| Err(nimtab::Error::Invalid(m.to_string()).into());
         match (self.heaps, self.max, self.total) {
             (None, None, Some(_)) if self.canonical => {
                 invalid("canonical applies to tuples of heaps, not to a total")
@@ -147,7 +146,7 @@ pub fn sweep_csv<'py>(
         canonical,
         force,
     };
-    let bytes = run_detached(py, threads, move || -> nimtab::Result<Vec<u8>> {
+    let bytes = run_detached(py, threads, move || -> nimtab::sweep::Result<Vec<u8>> {
         let sweep = args.sweep()?;
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
         let games = match shard {

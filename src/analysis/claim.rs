@@ -98,12 +98,24 @@ impl ClaimCheck<'_> {
     }
 }
 
+/// Everything testing a claim can fail at: the space refused (its memory, a game it does
+/// not hold), or the claim not evaluable at some position.
+#[derive(Debug, thiserror::Error)]
+pub enum ClaimError {
+    /// The space or the run refused, as the engine says.
+    #[error(transparent)]
+    Space(#[from] crate::Error),
+    /// A claim that cannot be evaluated at some position (a division by zero).
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+}
+
 /// Labels the engine's space under `ending` and tests the claim on every position,
 /// keeping at most `limit` counterexamples: one reservation of [`claim_work`].
 ///
 /// # Errors
 /// [`crate::Error::TooLarge`] if the space does not fit in memory;
-/// [`crate::Error::Eval`] with the evaluation error of smallest index, if the claim
+/// [`ClaimError::Eval`] with the evaluation error of smallest index, if the claim
 /// cannot be evaluated somewhere (a division by zero).
 ///
 /// # Panics
@@ -114,7 +126,7 @@ pub fn test_claim(
     program: &Program,
     limit: usize,
     progress: &dyn Progress,
-) -> Result<Tally> {
+) -> Result<Tally, ClaimError> {
     engine.ensure_supported(&[ending])?;
     let reservation = engine.reserve(&claim_work(engine, program.operators(), limit))?;
     test_claim_with(&reservation, ending, program, None, limit, progress)
@@ -151,7 +163,7 @@ pub fn test_claim_with(
     values: Option<&GrundyValues>,
     limit: usize,
     progress: &dyn Progress,
-) -> Result<Tally> {
+) -> Result<Tally, ClaimError> {
     let engine = reservation.engine();
     let space = engine.space();
     assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");

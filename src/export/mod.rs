@@ -15,5 +15,4 @@ pub mod report_games;
 pub mod sequence_tables;
 pub mod summary;
 pub(crate) mod table_memory;
-pub mod takebreak_report;
 pub mod text_table;

@@ -5,11 +5,11 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::error::Result;
 use super::part_format::{read_part_header, Fingerprint, Params, PartHeader};
 use super::part_rows::{jobs, Job, PartRows};
 use super::parts::write_header;
 use super::SweepError;
-use crate::error::Result;
 
 /// Where one part's bytes come from: opened once per pass over the parts, each time
 /// from its first byte.

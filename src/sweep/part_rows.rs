@@ -6,13 +6,13 @@ use std::io::{BufRead, Write};
 
 use sha2::{Digest, Sha256};
 
+use super::error::Result;
 use super::merge::{cannot_read, part_line};
 use super::part_format::{
     last_line, read_line, Fingerprint, Line, Params, PartHeader, HEAD_LINES, MAX_ROW_LINE,
 };
 use super::{SweepError, SweepSpace};
 use crate::analysis::criteria::Criterion;
-use crate::error::Result;
 use crate::export::summary::{multiset_space_cells, summary_header};
 use crate::model::ending::Ending;
 use crate::model::space::Mode;

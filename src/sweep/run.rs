@@ -5,11 +5,11 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::error::Result;
 use super::{Sweep, SweepError, SweepRow, Test};
-use crate::analysis::claim::{claim_work, test_claim};
+use crate::analysis::claim::{claim_work, test_claim, ClaimError};
 use crate::analysis::verify::{prepare, verify};
 use crate::engine::{Engine, NoProgress, Progress};
-use crate::error::{Error, Result};
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
 
@@ -69,7 +69,7 @@ impl Sweep {
     /// by the threads) runs beside others, a larger one alone with the whole limit.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] before any work if a game does not fit even alone;
+    /// [`crate::Error::TooLarge`] before any work if a game does not fit even alone;
     /// [`SweepError::InGame`] for the first game, in family order, whose claim cannot be
     /// evaluated somewhere.
     ///
@@ -190,11 +190,11 @@ impl Sweep {
 }
 
 /// A claim's evaluation error, with the game named.
-pub(super) fn in_game(game: &Game, e: Error) -> Error {
+pub(super) fn in_game(game: &Game, e: ClaimError) -> SweepError {
     match e {
-        Error::Eval(eval) => {
-            SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }.into()
+        ClaimError::Eval(eval) => {
+            SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }
         }
-        other => other,
+        ClaimError::Space(other) => other.into(),
     }
 }

@@ -14,6 +14,7 @@ mod games_cli;
 mod input_bounds;
 mod interrupt;
 mod judge;
+mod layers;
 mod memory_limits;
 mod merge;
 mod moves;

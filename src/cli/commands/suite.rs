@@ -12,7 +12,7 @@ use nimtab::export::plot::{render_in, title_in, Format};
 use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
-use nimtab::export::takebreak_report::takebreak_section;
+use nimtab::suite::takebreak_report::takebreak_section;
 use nimtab::suite::{
     default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
     SUITE_LIMIT,

@@ -6,7 +6,7 @@ use nimtab::export::csv::{write_grundy, write_period};
 use nimtab::export::labels_csv::RowFilter;
 use nimtab::export::multiset_csv::write_multiset_table;
 use nimtab::suite::grundy_file_name;
-use nimtab::suite_takebreak::{
+use nimtab::suite::takebreak::{
     long_period_command, long_periods, misere_p_command, takebreak_facts, takebreak_suite,
     LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
 };

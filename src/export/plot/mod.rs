@@ -9,14 +9,19 @@ mod png;
 mod svg;
 
 use crate::engine::{Engine, NoProgress, RowView, RowVisitor};
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::space::Space;
 
+/// The result of drawing: a picture, or why it cannot be drawn.
+pub type Result<T, E = PlotError> = std::result::Result<T, E>;
+
 /// Why a picture cannot be drawn with the settings asked for.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlotError {
+    /// The game or space refused, or the labelling run failed, as the engine says.
+    #[error(transparent)]
+    Space(#[from] crate::Error),
     /// A largest heap size above [`MAX_PLOT_SIZE`].
     #[error("heap size {max} is too large for a picture (limit {MAX_PLOT_SIZE})")]
     MaxTooLarge {
@@ -136,7 +141,7 @@ impl RowVisitor for CellCollector {
 /// starts, the pass available).
 ///
 /// # Errors
-/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`] (as [`crate::Error::Plot`]);
+/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`]; as [`PlotError::Space`],
 /// the engine's refusals (a heap count or rule the game does not have).
 pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells> {
     cells_in(game, ending, max, grid, game.has_pass())
@@ -146,7 +151,8 @@ pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells>
 /// only state of a game without a pass).
 ///
 /// # Errors
-/// As [`cells`]; [`crate::Error::Invalid`] for `pass_available` without a pass.
+/// As [`cells`]; [`crate::Error::Invalid`] (as [`PlotError::Space`]) for `pass_available`
+/// without a pass.
 pub fn cells_in(
     game: &Game,
     ending: Ending,
@@ -155,7 +161,7 @@ pub fn cells_in(
     pass_available: bool,
 ) -> Result<Cells> {
     if pass_available && !game.has_pass() {
-        return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())));
+        return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())).into());
     }
     if max > MAX_PLOT_SIZE {
         return Err(PlotError::MaxTooLarge { max }.into());
