@@ -10,6 +10,7 @@ use crate::analysis::tally::{counterexample_bytes, p_count, Disagreements, Tally
 use crate::engine::{Engine, GrundyValues, Progress, Reservation, RowView, RowVisitor, Work};
 use crate::error::Result;
 use crate::model::ending::Ending;
+use crate::model::position::PassState;
 
 /// A row visitor that checks a compiled boolean claim against the labels of one ending
 /// (in every pass state of a game with a pass).
@@ -91,7 +92,7 @@ impl ClaimCheck<'_> {
             }
             return;
         }
-        let dp_bits = row.state_bits(0, pass == Some(true));
+        let dp_bits = row.state_bits(0, PassState::of(pass == Some(true)));
         acc.positions += (radix - row.lo as usize) as u64;
         acc.p_positions += p_count(dp_bits);
         acc.disagreements.compare_row(row, pass, dp_bits, &acc.predicted, radix);

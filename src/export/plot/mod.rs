@@ -11,6 +11,7 @@ mod svg;
 use crate::engine::{Engine, NoProgress, RowView, RowVisitor};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::position::PassState;
 use crate::model::space::Space;
 
 /// The result of drawing: a picture, or why it cannot be drawn.
@@ -99,8 +100,8 @@ struct CellCollector {
     grid: Grid,
     /// Words of one row: `ceil((max + 1) / 64)`.
     words: usize,
-    /// With a pass: draw the positions whose pass is available (`true`) or used.
-    pass_available: bool,
+    /// With a pass: draw the positions whose pass is available, or those whose pass is used.
+    pass: PassState,
 }
 
 impl RowVisitor for CellCollector {
@@ -111,7 +112,7 @@ impl RowVisitor for CellCollector {
     }
 
     fn visit(&self, acc: &mut Vec<(u32, u32)>, row: &RowView<'_>) {
-        let bits = row.state_bits(0, self.pass_available);
+        let bits = row.state_bits(0, self.pass);
         let bit = |h: usize| bits[h / 64] >> (h % 64) & 1 == 1;
         match self.grid {
             Grid::TwoHeaps => {
@@ -144,23 +145,23 @@ impl RowVisitor for CellCollector {
 /// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`]; as [`PlotError::Space`],
 /// the engine's refusals (a heap count or rule the game does not have).
 pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells> {
-    cells_in(game, ending, max, grid, game.has_pass())
+    cells_in(game, ending, max, grid, PassState::of(game.has_pass()))
 }
 
-/// As [`cells`], in one pass state: the pass available (`true`) or used (`false`; the
-/// only state of a game without a pass).
+/// As [`cells`], in one pass state: the pass available, or used (the only state of a game
+/// without a pass).
 ///
 /// # Errors
-/// As [`cells`]; [`crate::Error::Invalid`] (as [`PlotError::Space`]) for `pass_available`
-/// without a pass.
+/// As [`cells`]; [`crate::Error::Invalid`] (as [`PlotError::Space`]) for
+/// [`PassState::Available`] without a pass.
 pub fn cells_in(
     game: &Game,
     ending: Ending,
     max: u32,
     grid: Grid,
-    pass_available: bool,
+    pass: PassState,
 ) -> Result<Cells> {
-    if pass_available && !game.has_pass() {
+    if pass.is_available() && !game.has_pass() {
         return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())).into());
     }
     if max > MAX_PLOT_SIZE {
@@ -175,7 +176,7 @@ pub fn cells_in(
     };
     let engine = Engine::new(game, Space::new(heaps, max)?);
     let words = (max as usize + 1).div_ceil(64);
-    let collector = CellCollector { grid, words, pass_available };
+    let collector = CellCollector { grid, words, pass };
     let points = engine.stream(&[ending], &collector, &NoProgress)?;
     let side = max as usize + 1;
     let mut cells = vec![vec![false; side]; side];
@@ -198,10 +199,10 @@ pub fn render(
     format: Format,
     scale: u32,
 ) -> Result<Vec<u8>> {
-    render_in(game, ending, max, (grid, game.has_pass()), format, scale)
+    render_in(game, ending, max, (grid, PassState::of(game.has_pass())), format, scale)
 }
 
-/// As [`render`], for a grid in one pass state (`(grid, pass_available)`).
+/// As [`render`], for a grid in one pass state (`(grid, pass)`).
 ///
 /// # Errors
 /// The errors of [`cells_in`], and [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
@@ -209,13 +210,13 @@ pub fn render_in(
     game: &Game,
     ending: Ending,
     max: u32,
-    (grid, pass_available): (Grid, bool),
+    (grid, pass): (Grid, PassState),
     format: Format,
     scale: u32,
 ) -> Result<Vec<u8>> {
     let layout = Layout::new(format, max, scale)?;
-    let cells = cells_in(game, ending, max, grid, pass_available)?;
-    let title = title_in(game, ending, grid, pass_available);
+    let cells = cells_in(game, ending, max, grid, pass)?;
+    let title = title_in(game, ending, grid, pass);
     match format {
         Format::Svg => Ok(svg::svg(&cells, &layout, &title).into_bytes()),
         Format::Png => Ok(png::png(&cells, &layout, &title)?),
@@ -247,12 +248,12 @@ pub fn title(game: &Game, ending: Ending, grid: Grid) -> String {
 
 /// The title of a picture in one pass state: for a game with a pass, [`title`] followed
 /// by `, pass available` or `, pass used`.
-pub fn title_in(game: &Game, ending: Ending, grid: Grid, pass_available: bool) -> String {
+pub fn title_in(game: &Game, ending: Ending, grid: Grid, pass: PassState) -> String {
     let title = title(game, ending, grid);
-    match (game.has_pass(), pass_available) {
+    match (game.has_pass(), pass) {
         (false, _) => title,
-        (true, true) => format!("{title}, pass available"),
-        (true, false) => format!("{title}, pass used"),
+        (true, PassState::Available) => format!("{title}, pass available"),
+        (true, PassState::Used) => format!("{title}, pass used"),
     }
 }
 
