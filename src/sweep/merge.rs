@@ -144,7 +144,7 @@ impl<'a> Plan<'a> {
             let again = read_part_header(&head.name, &mut input)?;
             if again.fingerprint != head.fingerprint || again.shard != head.shard {
                 let reason = "the part changed while it was being merged".to_string();
-                return Err(part_line(head, 1, reason).into());
+                return Err(part_line(head, 1, reason));
             }
             PartRows::new(head, &self.jobs).check(&mut input, &mut fingerprint, out)?;
         }
@@ -154,8 +154,7 @@ impl<'a> Plan<'a> {
                 sweep: first.fingerprint.clone(),
                 found,
                 parts: self.order.len(),
-            }
-            .into());
+            });
         }
         Ok(())
     }

@@ -261,7 +261,7 @@ impl Sweep {
                     // A game that splits heaps leaves every tuple space.
                     None if game.splits() => {
                         let (origin, spec) = (family.origin(i), spec.clone());
-                        return Err(SweepError::GameSplitsHeaps { origin, spec }.into());
+                        return Err(SweepError::GameSplitsHeaps { origin, spec });
                     }
                     None => {}
                 }
@@ -402,14 +402,14 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
         Test::Claim(expr) => {
             if let Err(message) = check_text(expr.text()) {
                 let column = expr.text().chars().position(char::is_control).map_or(1, |i| i + 1);
-                return Err(SweepError::Claim(ExprError { column, message }).into());
+                return Err(SweepError::Claim(ExprError { column, message }));
             }
             // A sweep computes no whole-position Grundy values (`check --grundy` does).
             if let Some(column) = expr.feature_column(|f| f == Feature::Value) {
                 let message = "grundy is the whole position's Grundy value, which a sweep \
                                does not compute"
                     .to_string();
-                return Err(SweepError::Claim(ExprError { column, message }).into());
+                return Err(SweepError::Claim(ExprError { column, message }));
             }
             if let Some(multisets) = space.multisets() {
                 let nim = Game::nim().grundy(multisets.total());

@@ -126,7 +126,7 @@ impl<'a> PartRows<'a> {
             self.read(input, &mut buf, line)?;
             if buf.starts_with(b"# end of part ") {
                 let reason = format!("the part's last line comes after {k} of its {rows} rows");
-                return Err(self.at(line, reason).into());
+                return Err(self.at(line, reason));
             }
             let job = k as usize % self.jobs.len();
             let cells = self.cells(&buf).map_err(|reason| self.at(line, reason))?;
@@ -160,7 +160,7 @@ impl<'a> PartRows<'a> {
                 format!("the part ends after {k} of its {} rows", self.head.rows)
             }
         };
-        Err(self.at(line, reason).into())
+        Err(self.at(line, reason))
     }
 
     /// The cells of a row, which must be text without control characters, spelled as
@@ -260,12 +260,12 @@ impl<'a> PartRows<'a> {
                 }
                 _ => format!("more rows than the {} the part announces", self.head.rows),
             };
-            return Err(self.at(line, reason).into());
+            return Err(self.at(line, reason));
         }
         let more = read_line(input, buf, 1).map_err(|e| cannot_read(&self.head.name, &e))?;
         if !matches!(more, Line::End) {
             let reason = "text after the part's last line".to_string();
-            return Err(self.at(line + 1, reason).into());
+            return Err(self.at(line + 1, reason));
         }
         Ok(())
     }

@@ -165,12 +165,12 @@ pub fn cells_in(
         return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())).into());
     }
     if max > MAX_PLOT_SIZE {
-        return Err(PlotError::MaxTooLarge { max }.into());
+        return Err(PlotError::MaxTooLarge { max });
     }
     let heaps = match grid {
         Grid::TwoHeaps => 2,
         Grid::ThreeHeapSlice(slice) if slice > max => {
-            return Err(PlotError::SliceAboveMax { slice, max }.into());
+            return Err(PlotError::SliceAboveMax { slice, max });
         }
         Grid::ThreeHeapSlice(_) => 3,
     };
@@ -272,7 +272,7 @@ struct Layout {
 impl Layout {
     fn new(format: Format, max: u32, scale: u32) -> Result<Layout> {
         if scale == 0 {
-            return Err(PlotError::ZeroScale.into());
+            return Err(PlotError::ZeroScale);
         }
         let side = max + 1;
         let digits = max.to_string().len() as u32;
@@ -283,7 +283,7 @@ impl Layout {
             Format::Png => png::margins(digits),
         };
         if grid + u64::from(left + margin) > u64::from(MAX_IMAGE_SIDE) {
-            return Err(PlotError::TooWide { scale, max }.into());
+            return Err(PlotError::TooWide { scale, max });
         }
         let grid = grid as u32;
         let step = [1u32, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
