@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use cases::{random_graph, subtract_134, Job, CASES};
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, MultiHeapPath, NoProgress, Space};
 
 /// The naive run measures for this long, then stops if the whole space would take longer
 /// than a minute at the rate seen, and extrapolates.
@@ -117,9 +117,15 @@ fn run(args: &[String]) -> Result<(), String> {
     let measurement = match (method.as_str(), joint) {
         ("engine", false) => measure_engine(&game, space, case.canonical)?,
         ("naive", false) => measure_naive(&game, space)?,
-        ("engine", true) => joint::measure_engine(&game, labelled, case.job, false)?,
-        ("label", true) => joint::measure_engine(&game, labelled, Job::Label, false)?,
-        ("general", true) => joint::measure_engine(&game, labelled, case.job, true)?,
+        ("engine", true) => {
+            joint::measure_engine(&game, labelled, case.job, MultiHeapPath::Accumulators)?
+        }
+        ("label", true) => {
+            joint::measure_engine(&game, labelled, Job::Label, MultiHeapPath::Accumulators)?
+        }
+        ("general", true) => {
+            joint::measure_engine(&game, labelled, case.job, MultiHeapPath::General)?
+        }
         ("naive", true) if !case.canonical => joint::measure_naive(&game, space, case.job)?,
         _ => return Err(usage()),
     };

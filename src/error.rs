@@ -5,8 +5,6 @@
 
 use std::path::PathBuf;
 
-use crate::model::space::Mode;
-
 /// Everything the library can refuse or fail at.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -168,16 +166,15 @@ pub enum Error {
         limit: u32,
     },
     /// A space whose position count does not fit any index.
-    #[error("{heaps} heaps of max {max} {}, beyond any table", counted(*.mode, .count))]
+    #[error("{heaps} heaps of max {max} {counted}, beyond any table")]
     SpaceOverflow {
         /// Heap count.
         heaps: usize,
         /// Largest heap size.
         max: u32,
-        /// Every tuple, or sorted tuples only.
-        mode: Mode,
-        /// The position count, or "2^128 or more" beyond `u128`.
-        count: String,
+        /// How the positions were counted and their count (every tuple or sorted tuples
+        /// only; the count, or "2^128 or more" beyond `u128`), as the message says it.
+        counted: String,
     },
     /// A space whose tables do not fit in the memory allowed.
     #[error(
@@ -217,15 +214,6 @@ pub enum Error {
          wythoff-misere"
     )]
     UnknownCriterion(String),
-    /// A claim that cannot be evaluated at some position (a division by zero).
-    #[error(transparent)]
-    Eval(#[from] crate::analysis::expr::EvalError),
-    /// A picture that cannot be drawn with the settings asked for.
-    #[error(transparent)]
-    Plot(#[from] crate::export::plot::PlotError),
-    /// A family, a shard or a merge of a sweep that is refused.
-    #[error(transparent)]
-    Sweep(#[from] crate::sweep::SweepError),
     /// A Grundy sequence refused or failed (its size, its files, its checkpoint).
     #[error(transparent)]
     Sequence(#[from] crate::sequence::SequenceError),
@@ -241,14 +229,6 @@ pub enum Error {
     /// An I/O error while writing output.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-}
-
-/// How a space's positions were counted, for messages.
-fn counted(mode: Mode, count: &str) -> String {
-    match mode {
-        Mode::Full => format!("is (max+1)^heaps = {count} positions"),
-        Mode::Canonical => format!("has C(max+heaps, heaps) = {count} sorted positions"),
-    }
 }
 
 /// Bytes as messages say them: in GiB from 1 GiB on, else in MiB.

@@ -79,15 +79,13 @@ pub mod quotient;
 mod random;
 pub mod sequence;
 pub mod suite;
-pub mod suite_quotients;
-pub mod suite_takebreak;
 pub mod sweep;
 
 pub use analysis::criteria::Criterion;
 pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};
 pub use engine::{
-    Engine, EngineBuilder, Grant, GrundyValues, Labels, MemoryPlan, NoProgress, Progress,
-    Reservation, RowView, RowVisitor, Work,
+    Engine, EngineBuilder, Grant, GrundyValues, Labels, MemoryPlan, MultiHeapPath, NoProgress,
+    Progress, Reservation, RowView, RowVisitor, Work,
 };
 pub use error::{Error, Result};
 pub use model::canonical::{multisets, CanonicalRanker};
@@ -97,6 +95,6 @@ pub use model::game::{Game, GameKind, MoveRule};
 pub use model::multiset::{MultisetSpace, Walk, MAX_TOTAL};
 pub use model::octal::{HeapRule, OctalCode};
 pub use model::options::{LastHeap, PositionOptions};
-pub use model::position::{parse_size, Label, SizeError, Spaced, SpacedState, Tuple};
+pub use model::position::{parse_size, Label, PassState, SizeError, Spaced, SpacedState, Tuple};
 pub use model::space::{tuple_count, validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
 pub use random::SplitMix64;

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Labels, NoProgress, Space, Tuples};
+use nimtab::{Ending, Engine, Game, Labels, NoProgress, PassState, Space, Tuples};
 
 use crate::measure::cpu_seconds;
 
@@ -81,7 +81,7 @@ fn plain_table<W: Write>(out: &mut W, game: &Game, labels: &[Labels]) -> io::Res
             return;
         }
         let prefix_gxor = prefix.iter().fold(0, |x, &h| x ^ grundy[h as usize]);
-        let bits: Vec<_> = labels.iter().map(|l| l.row_in(prefix, false).1).collect();
+        let bits: Vec<_> = labels.iter().map(|l| l.row_in(prefix, PassState::Used).1).collect();
         for h in 0..=max {
             line.clear();
             for &p in prefix {

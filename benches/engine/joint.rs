@@ -4,7 +4,10 @@
 use std::time::Instant;
 
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{Criterion, Ending, Engine, Game, NoProgress, RowView, RowVisitor, Space};
+use nimtab::{
+    Criterion, Ending, Engine, Game, MultiHeapPath, NoProgress, PassState, RowView, RowVisitor,
+    Space,
+};
 
 use crate::cases::Job;
 use crate::measure::{cpu_seconds, peak_rss_mib};
@@ -13,9 +16,13 @@ use crate::naive_joint::{self, GrundyRun, JointRun};
 use crate::{Measurement, LIMIT, NAIVE_BUDGET};
 
 /// The job of `nimtab verify` with the game's default rules and criteria, on the fast
-/// path or (`general`) the general path.
-pub fn engine_verify(game: &Game, space: Space, general: bool) -> Result<Vec<Finding>, String> {
-    let engine = Engine::builder(game, space).general_path(general).build();
+/// path or the general path.
+pub fn engine_verify(
+    game: &Game,
+    space: Space,
+    path: MultiHeapPath,
+) -> Result<Vec<Finding>, String> {
+    let engine = Engine::builder(game, space).multi_heap_path(path).build();
     let (endings, criteria) = (Ending::defaults(game), Criterion::applicable(game, space.heaps()));
     let run =
         verify(&engine, &endings, &criteria, LIMIT, &NoProgress).map_err(|e| e.to_string())?;
@@ -52,8 +59,12 @@ impl RowVisitor for PCounts {
 /// The labelling alone: every default rule's positions labelled in one fused pass, their
 /// P-states counted, no criterion compared (what `solve --only p` computes before it
 /// writes). Returns the states labelled per rule and the P counts.
-pub fn engine_label(game: &Game, space: Space, general: bool) -> Result<(u64, Vec<u64>), String> {
-    let engine = Engine::builder(game, space).general_path(general).build();
+pub fn engine_label(
+    game: &Game,
+    space: Space,
+    path: MultiHeapPath,
+) -> Result<(u64, Vec<u64>), String> {
+    let engine = Engine::builder(game, space).multi_heap_path(path).build();
     let endings = Ending::defaults(game);
     let tracks = endings.len() * if game.has_pass() { 2 } else { 1 };
     let counts = engine.stream(&endings, &PCounts { tracks }, &NoProgress);
@@ -65,17 +76,15 @@ pub fn measure_engine(
     game: &Game,
     space: Space,
     job: Job,
-    general: bool,
+    path: MultiHeapPath,
 ) -> Result<Measurement, String> {
     let cpu_start = cpu_seconds();
     let start = Instant::now();
     let positions = match job {
-        Job::Verify => {
-            engine_verify(game, space, general)?.first().map_or(0, |f| f.tally.positions)
-        }
-        Job::Label => engine_label(game, space, general)?.0,
+        Job::Verify => engine_verify(game, space, path)?.first().map_or(0, |f| f.tally.positions),
+        Job::Label => engine_label(game, space, path)?.0,
         Job::Grundy => {
-            let engine = Engine::builder(game, space).general_path(general).build();
+            let engine = Engine::builder(game, space).multi_heap_path(path).build();
             let values = engine.grundy_values(&NoProgress).map_err(|e| e.to_string())?;
             values.values().len() as u64
         }
@@ -144,7 +153,7 @@ fn compare_run(game: &Game, space: Space, run: &JointRun) -> Result<&'static str
             let tuple = space.tuple(index);
             for pass in 0..states {
                 let naive = run.labels[e][(index * states + pass) as usize] == 1;
-                if table.is_p_in(&tuple, pass == 1) != naive {
+                if table.is_p_in(&tuple, PassState::of(pass == 1)) != naive {
                     return Err(format!(
                         "MISMATCH naive vs engine labels on {} under {ending} at {tuple:?}, pass {pass}",
                         game.spec()
@@ -153,15 +162,15 @@ fn compare_run(game: &Game, space: Space, run: &JointRun) -> Result<&'static str
             }
         }
     }
-    for general in [false, true] {
-        let findings = engine_verify(game, space, general)?;
+    for path in [MultiHeapPath::Accumulators, MultiHeapPath::General] {
+        let findings = engine_verify(game, space, path)?;
         let criteria = Criterion::applicable(game, space.heaps()).len().max(1);
         for (e, ending_findings) in findings.chunks(criteria).enumerate() {
             for (c, f) in ending_findings.iter().enumerate() {
                 let disagree = run.disagree[e].get(c).copied().unwrap_or(0);
                 if f.tally.p_positions != run.p_positions[e] || f.tally.disagree != disagree {
                     return Err(format!(
-                        "MISMATCH naive vs engine counts on {} ({}, general path {general}): \
+                        "MISMATCH naive vs engine counts on {} ({}, {path:?} path): \
                          naive P {} disagree {disagree}, engine P {} disagree {}",
                         game.spec(),
                         f.ending,

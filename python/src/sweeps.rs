@@ -126,19 +126,20 @@ struct SweepArgs {
 }
 
 impl SweepArgs {
-    fn sweep(&self) -> nimtab::Result<Sweep> {
+    fn sweep(&self) -> nimtab::sweep::Result<Sweep> {
         let family = match (&self.games, &self.game_list, &self.games_file) {
             (Some(text), _, _) => Family::parse(text, self.force)?,
             (None, Some(list), _) => Family::from_specs(list, self.force)?,
             (None, None, Some((name, contents))) => Family::from_lines(name, contents, self.force)?,
-            (None, None, None) => return Err(nimtab::Error::Invalid("no games given".to_string())),
+            (None, None, None) => {
+                return Err(nimtab::Error::Invalid("no games given".to_string()).into())
+            }
         };
         let space = self.space()?;
         let endings = Ending::parse_list(&self.rules)?;
         let test = match &self.claim {
             Some(text) => Test::Claim(
-                Expr::parse_claim(text)
-                    .map_err(|e| nimtab::Error::Sweep(nimtab::sweep::SweepError::Claim(e)))?,
+                Expr::parse_claim(text).map_err(nimtab::sweep::SweepError::Claim)?,
             ),
             None => Test::Criteria(Criterion::parse_list(&self.criteria)?),
         };
@@ -146,8 +147,8 @@ impl SweepArgs {
     }
 
     /// Tuples of `heaps` heaps of at most `max`, or the multisets of total at most `total`.
-    fn space(&self) -> nimtab::Result<SweepSpace> {
-        let invalid = |m: &str| Err(nimtab::Error::Invalid(m.to_string()));
+    fn space(&self) -> nimtab::sweep::Result<SweepSpace> {
+        let invalid = |m: &str| Err(nimtab::Error::Invalid(m.to_string()).into());
         match (self.heaps, self.max, self.total) {
             (None, None, Some(_)) if self.canonical => {
                 invalid("canonical applies to tuples of heaps, not to a total")
@@ -204,7 +205,7 @@ pub fn sweep_csv<'py>(
         canonical,
         force,
     };
-    let run = move |progress: &CallProgress| -> nimtab::Result<Vec<u8>> {
+    let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<u8>> {
         let sweep = args.sweep()?;
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
         let games = match shard {

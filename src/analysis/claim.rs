@@ -10,6 +10,7 @@ use crate::analysis::tally::{counterexample_bytes, p_count, Disagreements, Tally
 use crate::engine::{Engine, GrundyValues, Progress, Reservation, RowView, RowVisitor, Work};
 use crate::error::Result;
 use crate::model::ending::Ending;
+use crate::model::position::PassState;
 
 /// A row visitor that checks a compiled boolean claim against the labels of one ending
 /// (in every pass state of a game with a pass).
@@ -91,11 +92,23 @@ impl ClaimCheck<'_> {
             }
             return;
         }
-        let dp_bits = row.state_bits(0, pass == Some(true));
+        let dp_bits = row.state_bits(0, PassState::of(pass == Some(true)));
         acc.positions += (radix - row.lo as usize) as u64;
         acc.p_positions += p_count(dp_bits);
         acc.disagreements.compare_row(row, pass, dp_bits, &acc.predicted, radix);
     }
+}
+
+/// Everything testing a claim can fail at: the space refused (its memory, a game it does
+/// not hold), or the claim not evaluable at some position.
+#[derive(Debug, thiserror::Error)]
+pub enum ClaimError {
+    /// The space or the run refused, as the engine says.
+    #[error(transparent)]
+    Space(#[from] crate::Error),
+    /// A claim that cannot be evaluated at some position (a division by zero).
+    #[error(transparent)]
+    Eval(#[from] EvalError),
 }
 
 /// Labels the engine's space under `ending` and tests the claim on every position,
@@ -103,7 +116,7 @@ impl ClaimCheck<'_> {
 ///
 /// # Errors
 /// [`crate::Error::TooLarge`] if the space does not fit in memory;
-/// [`crate::Error::Eval`] with the evaluation error of smallest index, if the claim
+/// [`ClaimError::Eval`] with the evaluation error of smallest index, if the claim
 /// cannot be evaluated somewhere (a division by zero).
 ///
 /// # Panics
@@ -114,7 +127,7 @@ pub fn test_claim(
     program: &Program,
     limit: usize,
     progress: &dyn Progress,
-) -> Result<Tally> {
+) -> Result<Tally, ClaimError> {
     engine.ensure_supported(&[ending])?;
     let reservation = engine.reserve(&claim_work(engine, program.operators(), limit))?;
     test_claim_with(&reservation, ending, program, None, limit, progress)
@@ -151,7 +164,7 @@ pub fn test_claim_with(
     values: Option<&GrundyValues>,
     limit: usize,
     progress: &dyn Progress,
-) -> Result<Tally> {
+) -> Result<Tally, ClaimError> {
     let engine = reservation.engine();
     let space = engine.space();
     assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");

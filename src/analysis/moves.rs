@@ -4,6 +4,7 @@ use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor};
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::position::PassState;
 use crate::model::space::{Mode, Space};
 
 /// One move: heap `heap` (0-based) goes from `from` stones to `to` stones.
@@ -146,7 +147,7 @@ impl RowVisitor for Picker {
         let from = self.wanted.partition_point(|&(index, _)| index < first);
         for &(index, slot) in self.wanted[from..].iter().take_while(|&&(index, _)| index < end) {
             let h = row.lo as usize + ((index - first) / states) as usize;
-            let bits = row.state_bits(0, self.pass && index % 2 == 1);
+            let bits = row.state_bits(0, PassState::of(self.pass && index % 2 == 1));
             acc.push((slot, bits[h / 64] >> (h % 64) & 1 == 1));
         }
     }
@@ -244,13 +245,18 @@ mod tests {
                 let labels = smallest_table(game, Ending::Misere, position, 1 << 30).unwrap();
                 let passes: &[bool] = if game.has_pass() { &[false, true] } else { &[false] };
                 let states: Vec<(Vec<u32>, bool)> = labels
-                    .iter_in(false)
+                    .iter_in(PassState::Used)
                     .flat_map(|(t, _)| passes.iter().map(move |&a| (t.clone(), a)))
                     .collect();
                 let picked =
                     labels_of_states(game, Ending::Misere, position, &states, 1 << 30).unwrap();
                 for ((tuple, available), p) in states.iter().zip(picked) {
-                    assert_eq!(labels.is_p_in(tuple, *available), p, "{} {tuple:?}", game.spec());
+                    assert_eq!(
+                        labels.is_p_in(tuple, PassState::of(*available)),
+                        p,
+                        "{} {tuple:?}",
+                        game.spec()
+                    );
                 }
             }
         }

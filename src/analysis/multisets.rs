@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use crate::analysis::claim::ClaimError;
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::{EvalError, Program};
 use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
@@ -260,7 +261,7 @@ struct ClaimAcc {
 /// [`crate::analysis::expr::Expr::compile_multisets`]) on every position.
 ///
 /// # Errors
-/// As [`MultisetEngine::label_all`]; [`crate::Error::Eval`] with the evaluation error of
+/// As [`MultisetEngine::label_all`]; [`ClaimError::Eval`] with the evaluation error of
 /// least rank if the claim cannot be evaluated somewhere.
 pub fn test_claim_multisets(
     engine: &MultisetEngine<'_>,
@@ -268,7 +269,7 @@ pub fn test_claim_multisets(
     program: &Program,
     limit: usize,
     progress: &dyn Progress,
-) -> Result<Tally> {
+) -> Result<Tally, ClaimError> {
     let labels = engine.label_all(&[ending], progress)?;
     let start = || ClaimAcc { disagreements: Disagreements::new(limit), error: None };
     let visit = |acc: &mut ClaimAcc, first: u64, len: usize, walk: &mut Walk| {

@@ -5,6 +5,7 @@ use crate::analysis::steps::{leads_to_p, legal_steps, Step};
 use crate::engine::Labels;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::position::PassState;
 use crate::random::SplitMix64;
 
 /// Who plays the opponent's side.
@@ -103,10 +104,9 @@ impl Match<'_> {
 
     /// The table's choice: the first winning step, or (from a P-position, where every
     /// step loses against best play) the first legal one.
-    pub fn table_step(&self, position: &[u32], pass_available: bool) -> Option<Step> {
-        let steps = legal_steps(self.game, position, pass_available);
-        let winning =
-            steps.iter().position(|s| leads_to_p(self.labels, position, pass_available, s));
+    pub fn table_step(&self, position: &[u32], pass: PassState) -> Option<Step> {
+        let steps = legal_steps(self.game, position, pass);
+        let winning = steps.iter().position(|s| leads_to_p(self.labels, position, pass, s));
         let choice = winning.unwrap_or(0);
         steps.into_iter().nth(choice)
     }
@@ -118,7 +118,7 @@ impl Match<'_> {
     /// If the table does not hold the start position (the match was built for another space).
     pub fn play(&self, start: &[u32], opponent: Opponent, rng: &mut SplitMix64) -> PlayRecord {
         let mut position = start.to_vec();
-        let mut pass_available = self.game.has_pass();
+        let mut pass = PassState::of(self.game.has_pass());
         let mut side = Side::Table;
         let mut turns = Vec::new();
         loop {
@@ -128,20 +128,21 @@ impl Match<'_> {
             }
             let played = match (side, opponent) {
                 (Side::Table, _) | (Side::Opponent, Opponent::Optimal) => {
-                    self.table_step(&position, pass_available)
+                    self.table_step(&position, pass)
                 }
                 (Side::Opponent, Opponent::Random) => {
-                    let mut steps = legal_steps(self.game, &position, pass_available);
+                    let mut steps = legal_steps(self.game, &position, pass);
                     let pick = rng.below(steps.len());
                     Some(steps.swap_remove(pick))
                 }
             }
             .expect("a game that is not over has a move");
-            let (after, pass_after) = played.after(&position, pass_available);
+            let (after, pass_after) = played.after(&position, pass);
             let to_p = self.labels.is_p_in(&after, pass_after);
+            let pass_available = pass.is_available();
             turns.push(Turn { side, before: position, pass_available, played, to_p });
             position = after;
-            pass_available = pass_after;
+            pass = pass_after;
             side = side.other();
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::engine::Labels;
 use crate::model::game::Game;
-use crate::model::position::Tuple;
+use crate::model::position::{PassState, Tuple};
 
 /// One option of a state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15,11 +15,11 @@ pub enum Step {
 }
 
 impl Step {
-    /// The state after the step from `heaps` with the pass available or not.
-    pub fn after(&self, heaps: &[u32], pass_available: bool) -> (Vec<u32>, bool) {
+    /// The state after the step from `heaps` in the pass state `pass`.
+    pub fn after(&self, heaps: &[u32], pass: PassState) -> (Vec<u32>, PassState) {
         match self {
-            Step::To(next) => (next.clone(), pass_available),
-            Step::Pass => (heaps.to_vec(), false),
+            Step::To(next) => (next.clone(), pass),
+            Step::Pass => (heaps.to_vec(), PassState::Used),
         }
     }
 
@@ -55,7 +55,7 @@ impl Step {
 /// Every step from a state: the moves ordered by the heaps they change (as a list of
 /// heap numbers), then by the stones they take from each, then the pass when it is
 /// available and the position has a move.
-pub fn legal_steps(game: &Game, heaps: &[u32], pass_available: bool) -> Vec<Step> {
+pub fn legal_steps(game: &Game, heaps: &[u32], pass: PassState) -> Vec<Step> {
     let mut options = game.options_of(heaps);
     let key = |next: &Vec<u32>| {
         let changed: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] != next[i]).collect();
@@ -63,7 +63,7 @@ pub fn legal_steps(game: &Game, heaps: &[u32], pass_available: bool) -> Vec<Step
         (changed, takes)
     };
     options.sort_by_cached_key(key);
-    let can_pass = pass_available && !options.is_empty();
+    let can_pass = pass.is_available() && !options.is_empty();
     let mut steps: Vec<Step> = options.into_iter().map(Step::To).collect();
     if can_pass {
         steps.push(Step::Pass);
@@ -72,20 +72,15 @@ pub fn legal_steps(game: &Game, heaps: &[u32], pass_available: bool) -> Vec<Step
 }
 
 /// Whether the state after `step` is P in `labels` (which must hold the state's space).
-pub fn leads_to_p(labels: &Labels, heaps: &[u32], pass_available: bool, step: &Step) -> bool {
-    let (next, pass) = step.after(heaps, pass_available);
+pub fn leads_to_p(labels: &Labels, heaps: &[u32], pass: PassState, step: &Step) -> bool {
+    let (next, pass) = step.after(heaps, pass);
     labels.is_p_in(&next, pass)
 }
 
 /// The steps that lead to a P state of `labels`, in [`legal_steps`] order.
-pub fn winning_steps(
-    game: &Game,
-    labels: &Labels,
-    heaps: &[u32],
-    pass_available: bool,
-) -> Vec<Step> {
-    let steps = legal_steps(game, heaps, pass_available);
-    steps.into_iter().filter(|s| leads_to_p(labels, heaps, pass_available, s)).collect()
+pub fn winning_steps(game: &Game, labels: &Labels, heaps: &[u32], pass: PassState) -> Vec<Step> {
+    let steps = legal_steps(game, heaps, pass);
+    steps.into_iter().filter(|s| leads_to_p(labels, heaps, pass, s)).collect()
 }
 
 #[cfg(test)]
@@ -94,7 +89,7 @@ mod tests {
 
     #[test]
     fn steps_come_by_heaps_changed_then_stones_then_the_pass() {
-        let steps = legal_steps(&Game::wythoff().with_pass(), &[2, 1], true);
+        let steps = legal_steps(&Game::wythoff().with_pass(), &[2, 1], PassState::Available);
         let expected = [
             Step::To(vec![1, 1]),
             Step::To(vec![0, 1]),
@@ -109,7 +104,7 @@ mod tests {
         );
         assert_eq!(steps[3].describe(&[2, 1]), "take 1 from heap 2 (1 -> 0): (2,1) -> (2,0)");
         assert!(
-            legal_steps(&Game::nim().with_pass(), &[0, 0], true).is_empty(),
+            legal_steps(&Game::nim().with_pass(), &[0, 0], PassState::Available).is_empty(),
             "no move, no pass"
         );
     }

@@ -8,6 +8,7 @@ use crate::analysis::tally::{
 use crate::engine::{Engine, PlaneView, Progress, Reservation, RowView, RowVisitor, Work, NO_P};
 use crate::error::Result;
 use crate::model::ending::Ending;
+use crate::model::position::PassState;
 use crate::model::space::Mode;
 
 /// The comparison of one criterion with the DP over one space under one ending.
@@ -181,7 +182,7 @@ impl Comparer {
         let from = lo / 64;
         acc.positions += (self.columns - lo) as u64;
         for (j, count) in acc.p_positions.iter_mut().enumerate() {
-            *count += p_count(&row.state_bits(j, available)[from..]);
+            *count += p_count(&row.state_bits(j, PassState::of(available))[from..]);
         }
         if self.criteria == 0 {
             return;
@@ -205,7 +206,7 @@ impl Comparer {
             // The prediction depends on the row only, not on the ending: look it up once.
             let predicted = self.predictor.predicted(*rule, summary, scratch);
             for j in 0..self.endings {
-                let dp_bits = row.state_bits(j, available);
+                let dp_bits = row.state_bits(j, PassState::of(available));
                 // Most rows agree with most criteria: counted once, offered only if not.
                 let count = count_differences(dp_bits, predicted, lo, self.columns);
                 if count != 0 {

@@ -1,6 +1,7 @@
 //! Error messages in the command line's words: library errors carry values, and here the
 //! values the user gave through a flag are named by that flag.
 
+use nimtab::analysis::claim::ClaimError;
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
 use nimtab::host::MemoryBudget;
 use nimtab::sweep::SweepError;
@@ -57,13 +58,31 @@ pub fn set_budget(budget: MemoryBudget) {
 pub fn render(err: &anyhow::Error) -> String {
     let mut parts = Vec::new();
     for cause in err.chain() {
-        if let Some(e) = cause.downcast_ref::<Error>() {
-            parts.push(in_flag_words(e));
+        if let Some(words) = library_in_flag_words(cause) {
+            parts.push(words);
             break;
         }
         parts.push(cause.to_string());
     }
     parts.join(": ")
+}
+
+/// An error of one of the library's layers in the command line's words, the engine's
+/// errors a layer wraps included; `None` for an error of no layer.
+fn library_in_flag_words(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
+    if let Some(e) = cause.downcast_ref::<Error>() {
+        return Some(in_flag_words(e));
+    }
+    if let Some(e) = cause.downcast_ref::<ClaimError>() {
+        return Some(match e {
+            ClaimError::Space(e) => in_flag_words(e),
+            ClaimError::Eval(_) => e.to_string(),
+        });
+    }
+    if let Some(e) = cause.downcast_ref::<PlotError>() {
+        return Some(plot_in_flag_words(e));
+    }
+    cause.downcast_ref::<SweepError>().map(sweep_in_flag_words)
 }
 
 /// A library error as the command line says it: the flag that carried a bad value named.
@@ -102,8 +121,14 @@ pub fn in_flag_words(e: &Error) -> String {
             format!("{e}; lower --total")
         }
         Error::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
-        Error::Plot(plot) => plot_in_flag_words(plot),
-        Error::Sweep(SweepError::FamilyTooLarge { family, count, limit, forced }) => {
+        other => other.to_string(),
+    }
+}
+
+fn sweep_in_flag_words(e: &SweepError) -> String {
+    match e {
+        SweepError::Space(e) => in_flag_words(e),
+        SweepError::FamilyTooLarge { family, count, limit, forced } => {
             let advice = if *forced { " even with --force" } else { "; use --force to run it" };
             format!("the family {family} has {count} games, above the limit of {limit}{advice}")
         }
@@ -125,6 +150,7 @@ fn plot_in_flag_words(e: &PlotError) -> String {
                 "--scale {scale} with --max {max} makes an image over {MAX_IMAGE_SIDE} pixels wide"
             )
         }
+        PlotError::Space(e) => in_flag_words(e),
         PlotError::Encoding(_) => e.to_string(),
     }
 }

@@ -8,8 +8,8 @@
 
 use crate::engine::bits::transpose64;
 use crate::engine::general::FlatOptions;
+use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
-use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::visitor::RowVisitor;
 use crate::error::Result;
 use crate::model::space::Mode;
@@ -79,7 +79,7 @@ impl Batch {
     }
 }
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// Queues the row of `prefix`, and labels the batch once it is full; returns the
     /// positions labelled.
     pub(crate) fn queue_row<V: RowVisitor>(

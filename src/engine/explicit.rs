@@ -7,9 +7,9 @@
 //! at most one P: the first free column none of whose other options is P.
 
 use crate::engine::bits::{bit, set_bit};
-use crate::engine::pass::{Pass, Scratch, Track};
+use crate::engine::labelling::{Labelling, Scratch, Track};
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// A row of sorted tuples (first column `lo`) of a multi-heap game, on every track.
     pub(crate) fn explicit_row(&self, scratch: &mut Scratch, lo: u32) {
         let e = self.engine;

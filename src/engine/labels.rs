@@ -8,6 +8,7 @@ use bitvec::prelude::*;
 use crate::engine::layout::Layout;
 use crate::model::ending::Ending;
 use crate::model::enumerate::Tuples;
+use crate::model::position::PassState;
 use crate::model::space::{Mode, Space};
 
 /// The labels of every position of a space under one ending: one bit per position (P = 1).
@@ -87,15 +88,15 @@ impl Labels {
     /// # Panics
     /// If the tuple has the wrong length or a heap above the space's max.
     pub fn is_p(&self, tuple: &[u32]) -> bool {
-        self.is_p_in(tuple, self.has_pass())
+        self.is_p_in(tuple, PassState::of(self.has_pass()))
     }
 
-    /// Whether the position is P with the pass still available (`true`) or used
-    /// (`false`); a game without a pass has only the second.
+    /// Whether the position is P in the pass state `pass`; a game without a pass has
+    /// only [`PassState::Used`].
     ///
     /// # Panics
-    /// As [`Labels::is_p`], and for `pass_available` in a game without a pass.
-    pub fn is_p_in(&self, tuple: &[u32], pass_available: bool) -> bool {
+    /// As [`Labels::is_p`], and for [`PassState::Available`] in a game without a pass.
+    pub fn is_p_in(&self, tuple: &[u32], pass: PassState) -> bool {
         let space = self.space();
         assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");
         assert!(tuple.iter().all(|&h| h <= space.max()), "heap above the space's max");
@@ -107,7 +108,7 @@ impl Labels {
         } else {
             tuple
         };
-        self.in_index_order(pass_available)[self.layout.index(tuple) as usize]
+        self.in_index_order(pass)[self.layout.index(tuple) as usize]
     }
 
     /// The row with this prefix (sorted, in canonical tables), as a game starts it: its
@@ -118,14 +119,14 @@ impl Labels {
     /// If the prefix has the wrong length, a heap above the space's max, or (canonical)
     /// is not sorted.
     pub fn row(&self, prefix: &[u32]) -> (u32, &BitSlice<u64, Lsb0>) {
-        self.row_in(prefix, self.has_pass())
+        self.row_in(prefix, PassState::of(self.has_pass()))
     }
 
-    /// The row with this prefix with the pass available (`true`) or used (`false`).
+    /// The row with this prefix in the pass state `pass`.
     ///
     /// # Panics
-    /// As [`Labels::row`], and for `pass_available` in a game without a pass.
-    pub fn row_in(&self, prefix: &[u32], pass_available: bool) -> (u32, &BitSlice<u64, Lsb0>) {
+    /// As [`Labels::row`], and for [`PassState::Available`] in a game without a pass.
+    pub fn row_in(&self, prefix: &[u32], pass: PassState) -> (u32, &BitSlice<u64, Lsb0>) {
         let space = self.space();
         assert_eq!(prefix.len(), space.heaps() - 1, "prefix length must be the heaps less one");
         assert!(prefix.iter().all(|&h| h <= space.max()), "heap above the space's max");
@@ -136,19 +137,21 @@ impl Labels {
         first.push(lo);
         let start = self.layout.index(&first) as usize;
         let end = start + (space.max() - lo) as usize + 1;
-        (lo, &self.in_index_order(pass_available)[start..end])
+        (lo, &self.in_index_order(pass)[start..end])
     }
 
     /// Every label in index order (lexicographic; sorted tuples only in canonical mode):
-    /// bit `i` is position `i`'s, P = 1; with the pass available (`true`) or used.
+    /// bit `i` is position `i`'s, P = 1; in the pass state `pass`.
     ///
     /// # Panics
-    /// For `pass_available` in a game without a pass.
-    pub fn in_index_order(&self, pass_available: bool) -> &BitSlice<u64, Lsb0> {
-        let bits = match (&self.pass_available, pass_available) {
-            (Some(available), true) => available,
-            (None, true) => panic!("a game without a pass has no pass-available positions"),
-            (_, false) => &self.bits,
+    /// For [`PassState::Available`] in a game without a pass.
+    pub fn in_index_order(&self, pass: PassState) -> &BitSlice<u64, Lsb0> {
+        let bits = match (&self.pass_available, pass) {
+            (Some(available), PassState::Available) => available,
+            (None, PassState::Available) => {
+                panic!("a game without a pass has no pass-available positions")
+            }
+            (_, PassState::Used) => &self.bits,
         };
         &bits[..self.layout.positions() as usize]
     }
@@ -161,19 +164,19 @@ impl Labels {
     /// Every position of the table with its label as a game starts it, in index order
     /// (lexicographic; sorted tuples only in canonical mode).
     pub fn iter(&self) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {
-        self.iter_in(self.has_pass())
+        self.iter_in(PassState::of(self.has_pass()))
     }
 
-    /// Every position with its label with the pass available (`true`) or used (`false`).
+    /// Every position with its label in the pass state `pass`.
     ///
     /// # Panics
-    /// For `pass_available` in a game without a pass.
-    pub fn iter_in(&self, pass_available: bool) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {
+    /// For [`PassState::Available`] in a game without a pass.
+    pub fn iter_in(&self, pass: PassState) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {
         let (n, max) = (self.space().heaps(), self.space().max());
         let tuples = match self.mode() {
             Mode::Full => Tuples::new(n, 0, max),
             Mode::Canonical => Tuples::sorted(n, 0, max),
         };
-        tuples.zip(self.in_index_order(pass_available).iter().by_vals())
+        tuples.zip(self.in_index_order(pass).iter().by_vals())
     }
 }

@@ -16,8 +16,8 @@
 //! The row itself is a Nim row: a heap alone moves as in Nim in all these games.
 
 use crate::engine::bits::{block_at_or_above_first, first_set, or_into, shift_up_one};
+use crate::engine::labelling::{Labelling, Scratch, Track};
 use crate::engine::nim::solve_nim_row;
-use crate::engine::pass::{Pass, Scratch, Track};
 use crate::model::game::GameKind;
 use crate::model::options::windowed_sets;
 use crate::model::space::Space;
@@ -155,7 +155,7 @@ fn windows(kind: GameKind, heaps: usize) -> Vec<Accumulator> {
     out
 }
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// A multi-heap row in full mode (table row `row`), on every track.
     pub(crate) fn lines_row(&self, scratch: &mut Scratch, row: usize) {
         let e = self.engine;

@@ -18,6 +18,7 @@ mod bits;
 mod explicit;
 mod general;
 mod label_table;
+mod labelling;
 mod labels;
 mod layer_crew;
 pub(crate) mod layout;
@@ -25,7 +26,6 @@ mod lines;
 mod memory;
 pub(crate) mod multiset;
 mod nim;
-mod pass;
 mod plan;
 mod position_grundy;
 mod prefix_moves;
@@ -47,6 +47,7 @@ pub use labels::Labels;
 pub use memory::{Grant, MemoryPlan, Work};
 pub use position_grundy::GrundyValues;
 pub use reservation::Reservation;
+pub use row_kind::MultiHeapPath;
 pub use visitor::{NoProgress, PlaneView, Progress, RowView, RowVisitor, NO_P};
 
 pub(crate) use bits::valid_columns;
@@ -117,7 +118,7 @@ pub struct EngineBuilder<'g> {
     space: Space,
     parallel_threshold: u64,
     memory_limit: Option<u64>,
-    general_path: bool,
+    multi_heap_path: MultiHeapPath,
 }
 
 impl<'g> EngineBuilder<'g> {
@@ -136,13 +137,14 @@ impl<'g> EngineBuilder<'g> {
         self
     }
 
-    /// For a game whose moves change several heaps: in full mode, read every source row
-    /// of a row's prefix moves one by one, and on sorted tuples, list every option of
-    /// every position and look it up (the general path, which any multi-heap rule can
-    /// use), instead of the accumulators of Wythoff, Moore and circular Nim. Slower; for
-    /// cross-checks and benchmarks. Default `false`.
-    pub fn general_path(mut self, general: bool) -> Self {
-        self.general_path = general;
+    /// For a game whose moves change several heaps: [`MultiHeapPath::General`] reads, in
+    /// full mode, every source row of a row's prefix moves one by one, and on sorted
+    /// tuples lists every option of every position and looks it up (the general path,
+    /// which any multi-heap rule can use), instead of the accumulators of Wythoff, Moore
+    /// and circular Nim. Slower; for cross-checks and benchmarks. Default
+    /// [`MultiHeapPath::Accumulators`].
+    pub fn multi_heap_path(mut self, path: MultiHeapPath) -> Self {
+        self.multi_heap_path = path;
         self
     }
 
@@ -154,7 +156,7 @@ impl<'g> EngineBuilder<'g> {
     pub fn build(self) -> Engine<'g> {
         let (game, space, mode) = (self.game, self.space, self.space.mode());
         let max = space.max();
-        let kind = row_kind(game, space, mode, self.general_path);
+        let kind = row_kind(game, space, mode, self.multi_heap_path);
         let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
         let fits = plan::fixed_bytes(game, space, kind) <= memory_limit;
         // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
@@ -216,14 +218,14 @@ impl<'g> Engine<'g> {
     }
 
     /// Settings for an engine over `space` (whose mode says every tuple or sorted tuples
-    /// only): memory limit, parallel threshold, the general path.
+    /// only): memory limit, parallel threshold, the path of multi-heap games.
     pub fn builder(game: &'g Game, space: Space) -> EngineBuilder<'g> {
         EngineBuilder {
             game,
             space,
             parallel_threshold: schedule::PARALLEL_THRESHOLD,
             memory_limit: None,
-            general_path: false,
+            multi_heap_path: MultiHeapPath::Accumulators,
         }
     }
 

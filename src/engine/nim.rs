@@ -8,8 +8,8 @@
 //! track has its own lines.
 
 use crate::engine::bits::{first_set, or_into};
+use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
-use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::error::Result;
@@ -25,7 +25,7 @@ pub(crate) struct PlaneRows {
     rows: Vec<u64>,
 }
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// The one row of a single heap (no prefix, so no sources), on every track.
     pub(crate) fn nim_row(&self, scratch: &mut Scratch) {
         let e = self.engine;

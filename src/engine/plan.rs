@@ -84,7 +84,7 @@ impl Engine<'_> {
     }
 
     /// Bytes of one task's scratch: a part for the run and a part per ending (its tracks'
-    /// rows), for the path the rows take (`pass.rs`, `nim.rs`, `sorted_planes.rs`,
+    /// rows), for the path the rows take (`labelling.rs`, `nim.rs`, `sorted_planes.rs`,
     /// `batch.rs`).
     fn scratch_bytes(&self) -> (u64, u64) {
         let (k, states) = (self.layout.prefix_len() as u64, self.pass_states() as u64);

@@ -17,6 +17,7 @@ use crate::engine::visitor::{NoProgress, Progress};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::ending::Ending;
+use crate::model::position::PassState;
 use crate::model::space::Mode;
 
 /// The normal-play Grundy value of every position of a space.
@@ -35,14 +36,16 @@ impl GrundyValues {
     /// # Panics
     /// If the tuple has the wrong length or a heap above the space's max.
     pub fn value(&self, tuple: &[u32]) -> u32 {
-        self.value_in(tuple, self.pass)
+        self.value_in(tuple, PassState::of(self.pass))
     }
 
-    /// The value of a position with the pass available (`true`) or used (`false`).
+    /// The value of a position in the pass state `pass`.
     ///
     /// # Panics
-    /// As [`GrundyValues::value`], and for `pass_available` in a game without a pass.
-    pub fn value_in(&self, tuple: &[u32], pass_available: bool) -> u32 {
+    /// As [`GrundyValues::value`], and for [`PassState::Available`] in a game without a
+    /// pass.
+    pub fn value_in(&self, tuple: &[u32], pass: PassState) -> u32 {
+        let pass_available = pass.is_available();
         assert!(self.pass || !pass_available, "a game without a pass has no pass state");
         let space = self.layout.space();
         assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");

@@ -7,14 +7,14 @@
 
 use crate::engine::bits::{block_at_or_above_first, first_set, or_shifted_into};
 use crate::engine::label_table::LabelTable;
+use crate::engine::labelling::{Labelling, Scratch};
 use crate::engine::nim::solve_nim_row;
-use crate::engine::pass::{Pass, Scratch};
 use crate::model::options::LastHeap;
 
 /// Sources read between two checks of whether the row is already all blocked.
 const CHECK_EVERY: usize = 16;
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// A multi-heap row in full mode through its source rows, on every track.
     pub(crate) fn sources_row(&self, scratch: &mut Scratch) {
         let e = self.engine;

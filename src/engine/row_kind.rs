@@ -32,15 +32,27 @@ impl RowKind {
     }
 }
 
-/// The row solver of a game in a space and mode; `general` forces the general path for
-/// multi-heap games.
-pub(crate) fn row_kind(game: &Game, space: Space, mode: Mode, general: bool) -> RowKind {
+/// How the rows of a game whose moves change several heaps (Wythoff, Moore's Nim_K,
+/// circular Nim) are labelled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MultiHeapPath {
+    /// The game's own accumulators (lines, diagonals, boxes): the fast path.
+    #[default]
+    Accumulators,
+    /// Every source row of a row's prefix moves read one by one in full mode, every option
+    /// of a sorted tuple listed and looked up: the path any multi-heap rule can take.
+    General,
+}
+
+/// The row solver of a game in a space and mode; [`MultiHeapPath::General`] forces the
+/// general path for multi-heap games.
+pub(crate) fn row_kind(game: &Game, space: Space, mode: Mode, path: MultiHeapPath) -> RowKind {
     if game.kind() != GameKind::Sum {
-        return match (mode, general) {
-            (Mode::Canonical, false) => RowKind::SortedLines,
-            (Mode::Canonical, true) => RowKind::Explicit,
-            (Mode::Full, false) => RowKind::Lines,
-            (Mode::Full, true) => RowKind::Sources,
+        return match (mode, path) {
+            (Mode::Canonical, MultiHeapPath::Accumulators) => RowKind::SortedLines,
+            (Mode::Canonical, MultiHeapPath::General) => RowKind::Explicit,
+            (Mode::Full, MultiHeapPath::Accumulators) => RowKind::Lines,
+            (Mode::Full, MultiHeapPath::General) => RowKind::Sources,
         };
     }
     let (max, k) = (space.max(), space.heaps() - 1);

@@ -3,8 +3,8 @@
 
 use crate::engine::bits;
 use crate::engine::label_table::{self, TableWords};
+use crate::engine::labelling::{Labelling, Track};
 use crate::engine::memory::{Grant, Keep, Lease};
-use crate::engine::pass::{Pass, Track};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::Engine;
@@ -117,7 +117,7 @@ impl Engine<'_> {
                 excluded,
             )?);
         }
-        Pass { engine: self, tracks }.run(lease, visitor, progress)
+        Labelling { engine: self, tracks }.run(lease, visitor, progress)
     }
 
     /// One track's terminal sizes and tables, shared for the pass.

@@ -17,8 +17,8 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::engine::bits::{or_into, set_bit};
 use crate::engine::label_table::LabelTable;
+use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
-use crate::engine::pass::{block_pass_columns, Pass, Scratch};
 use crate::engine::sorted_slots::{column_of, Dead, Queued, RowAt, RowSlots, NONE};
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::error::Result;
@@ -51,7 +51,7 @@ enum Updates {
     AfterNextRow,
 }
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// Labels every row in index order on the calling thread: the prefix of every option
     /// of a sorted tuple is, value by value, at most the tuple's own, so it is an earlier
     /// row (or the same, for moves of the last heap alone); consecutive rows then read

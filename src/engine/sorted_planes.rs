@@ -14,9 +14,9 @@
 //! back.
 
 use crate::engine::bits::{bit, set_bit};
+use crate::engine::labelling::Labelling;
 use crate::engine::layout::first_values;
 use crate::engine::memory::Lease;
-use crate::engine::pass::Pass;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::distinct_values;
 use crate::engine::visitor::{PlaneView, Progress, RowView, RowVisitor, NO_P};
@@ -42,7 +42,7 @@ pub(crate) struct PlaneScratch {
     excluded: Vec<u64>,
 }
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// Canonical Nim with at least one prefix heap, plane by plane.
     pub(crate) fn run_sorted_planes<V: RowVisitor>(
         &self,

@@ -12,15 +12,15 @@
 //! Planes run in layers of equal outer sum; every row a plane reads is its own earlier
 //! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
 
+use crate::engine::labelling::{Labelling, Scratch};
 use crate::engine::memory::Lease;
-use crate::engine::pass::{Pass, Scratch};
 use crate::engine::sources::{distinct_values, replaced_start};
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// Canonical table rows with at least one prefix heap, plane by plane.
     pub(crate) fn run_sorted_table_planes<V: RowVisitor>(
         &self,

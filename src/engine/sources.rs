@@ -3,7 +3,7 @@
 //! A move on a prefix heap lands in the row of the prefix with that heap lowered, in the
 //! same column, so "some option on a prefix heap is P" is an OR of whole source rows.
 
-use crate::engine::pass::Scratch;
+use crate::engine::labelling::Scratch;
 use crate::engine::Engine;
 use crate::model::canonical::CanonicalRanker;
 

@@ -1,5 +1,7 @@
 //! What the engine hands out while it runs: finished rows to a visitor, progress to a sink.
 
+use crate::model::position::PassState;
+
 /// Receives progress from long work, in positions labelled; called between layers.
 pub trait Progress: Sync {
     /// `positions` more positions are done.
@@ -45,15 +47,16 @@ pub struct RowView<'a> {
 impl RowView<'_> {
     /// The row of the `j`-th ending of the run (with a pass: the pass used).
     pub fn ending_bits(&self, j: usize) -> &[u64] {
-        self.state_bits(j, false)
+        self.state_bits(j, PassState::Used)
     }
 
-    /// The row of the `j`-th ending with the pass available (`true`) or used.
+    /// The row of the `j`-th ending in the pass state `pass`.
     ///
     /// # Panics
-    /// For `pass_available` in a game without a pass.
+    /// For [`PassState::Available`] in a game without a pass.
     #[inline]
-    pub fn state_bits(&self, j: usize, pass_available: bool) -> &[u64] {
+    pub fn state_bits(&self, j: usize, pass: PassState) -> &[u64] {
+        let pass_available = pass.is_available();
         debug_assert!(self.pass || !pass_available, "a game without a pass has one row per ending");
         let track = if self.pass { 2 * j + usize::from(pass_available) } else { j };
         &self.bits[track * self.words_per_row..(track + 1) * self.words_per_row]

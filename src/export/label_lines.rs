@@ -12,6 +12,7 @@ use crate::export::labels_csv::RowFilter;
 use crate::export::lines::{put8, put_blocks, Numbers, Out, CHUNK_BYTES, SLOW_NUMBER};
 use crate::export::table_memory;
 use crate::model::game::Game;
+use crate::model::position::PassState;
 
 /// What every line of one `solve` table needs.
 pub(crate) struct LabelLines<'a> {
@@ -157,7 +158,8 @@ impl<'a> LabelLines<'a> {
         let positions = index as usize..index as usize + columns;
         for s in 0..self.states {
             for (e, labels) in self.labels.iter().enumerate() {
-                for c in labels.in_index_order(s == 1)[positions.clone()].iter_ones() {
+                for c in labels.in_index_order(PassState::of(s == 1))[positions.clone()].iter_ones()
+                {
                     patterns[c * self.states + s] |= 1 << e;
                 }
             }
@@ -258,9 +260,10 @@ mod tests {
         let grundy = game.grundy(max);
         let states: &[bool] = if game.has_pass() { &[false, true] } else { &[false] };
         let mut text = String::new();
-        for (index, (tuple, _)) in labels[0].iter_in(false).enumerate() {
+        for (index, (tuple, _)) in labels[0].iter_in(PassState::Used).enumerate() {
             for (s, &pass) in states.iter().enumerate() {
-                let p: Vec<bool> = labels.iter().map(|l| l.is_p_in(&tuple, pass)).collect();
+                let p: Vec<bool> =
+                    labels.iter().map(|l| l.is_p_in(&tuple, PassState::of(pass))).collect();
                 if (filter == RowFilter::OnlyP && !p[0]) || (filter == RowFilter::OnlyN && p[0]) {
                     continue;
                 }

@@ -95,6 +95,32 @@ impl fmt::Display for Label {
     }
 }
 
+/// Whether the pass of a game with a pass is still to be played (it is played at most once
+/// in a game); a game without a pass has only [`PassState::Used`] positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PassState {
+    /// The pass can still be played.
+    Available,
+    /// The pass was played, or the game has none.
+    Used,
+}
+
+impl PassState {
+    /// `Available` if `available`, else `Used` (a state read from a flag or a column).
+    pub fn of(available: bool) -> PassState {
+        if available {
+            PassState::Available
+        } else {
+            PassState::Used
+        }
+    }
+
+    /// Whether the pass can still be played.
+    pub fn is_available(self) -> bool {
+        self == PassState::Available
+    }
+}
+
 /// Why a text is not a heap size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SizeError {

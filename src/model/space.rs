@@ -64,6 +64,14 @@ pub struct Space {
 /// size keeps every sum of indices and counts below overflow.
 const MAX_POSITIONS: u64 = u64::MAX / 2;
 
+/// How a space's positions were counted, as the refusal of a space beyond any index says.
+fn counted(mode: Mode, count: &str) -> String {
+    match mode {
+        Mode::Full => format!("is (max+1)^heaps = {count} positions"),
+        Mode::Canonical => format!("has C(max+heaps, heaps) = {count} sorted positions"),
+    }
+}
+
 impl Space {
     /// Every tuple of `heaps` heaps of at most `max` stones.
     ///
@@ -94,7 +102,9 @@ impl Space {
         };
         match count {
             Some(n) if n <= u128::from(MAX_POSITIONS) => Ok(Space { heaps, max, mode }),
-            _ => Err(Error::SpaceOverflow { heaps, max, mode, count: count_text(count) }),
+            _ => {
+                Err(Error::SpaceOverflow { heaps, max, counted: counted(mode, &count_text(count)) })
+            }
         }
     }
 

@@ -2,9 +2,16 @@
 
 use crate::analysis::expr::ExprError;
 
+/// The result of a sweep, a shard or a merge.
+pub type Result<T, E = SweepError> = std::result::Result<T, E>;
+
 /// Everything a sweep can refuse, before or after its work.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SweepError {
+    /// A game, a space or a run refused (its memory, a rule it lacks), or an output that
+    /// failed, as the engine and the analysis say.
+    #[error(transparent)]
+    Space(#[from] crate::Error),
     /// A family text or line that is not a spec, a list or a known pattern.
     #[error("bad family '{text}': {reason}")]
     FamilySyntax {
@@ -157,4 +164,11 @@ pub enum SweepError {
         /// The sweep's fingerprint.
         sweep: String,
     },
+}
+
+/// An output that failed while the sweep wrote it, as the library's other writers report it.
+impl From<std::io::Error> for SweepError {
+    fn from(e: std::io::Error) -> SweepError {
+        SweepError::Space(crate::Error::Io(e))
+    }
 }

@@ -5,10 +5,10 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::error::Result;
 use super::part_format::{read_part_header, Fingerprint, Params, PartHeader};
 use super::part_rows::{jobs, Jobs, PartRows};
 use super::SweepError;
-use crate::error::Result;
 
 /// Where one part's bytes come from: opened once per pass over the parts, each time
 /// from its first byte.
@@ -143,7 +143,7 @@ impl<'a> Plan<'a> {
             let again = read_part_header(&head.name, &mut input)?;
             if again.fingerprint != head.fingerprint || again.shard != head.shard {
                 let reason = "the part changed while it was being merged".to_string();
-                return Err(part_line(head, 1, reason).into());
+                return Err(part_line(head, 1, reason));
             }
             PartRows::new(head, &self.jobs).check(&mut input, &mut fingerprint, out)?;
         }
@@ -153,8 +153,7 @@ impl<'a> Plan<'a> {
                 sweep: first.fingerprint.clone(),
                 found,
                 parts: self.order.len(),
-            }
-            .into());
+            });
         }
         Ok(())
     }

@@ -21,7 +21,7 @@ mod quotients;
 mod run;
 mod shard;
 
-pub use error::SweepError;
+pub use error::{Result, SweepError};
 pub use family::{Family, FAMILY_HARD_LIMIT, FAMILY_LIMIT};
 pub use merge::{merge, merge_into, PartSource};
 pub use part_format::{
@@ -46,7 +46,7 @@ use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::{Expr, ExprError, Feature};
 use crate::analysis::multisets::MULTISET_CRITERIA;
 use crate::analysis::tally::Tally;
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::export::summary::multiset_space_cells;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -81,9 +81,12 @@ impl SweepSpace {
     /// The errors of [`Space::in_mode`]; [`Error::Invalid`] for an empty range.
     pub fn heaps(lo: usize, hi: usize, max: u32, mode: Mode) -> Result<SweepSpace> {
         if lo > hi {
-            return Err(Error::Invalid(format!("heap counts {lo}..={hi}: the range is empty")));
+            return Err(
+                Error::Invalid(format!("heap counts {lo}..={hi}: the range is empty")).into()
+            );
         }
-        let spaces = (lo..=hi).map(|n| Space::in_mode(n, max, mode)).collect::<Result<Vec<_>>>()?;
+        let spaces =
+            (lo..=hi).map(|n| Space::in_mode(n, max, mode)).collect::<Result<Vec<_>, Error>>()?;
         Ok(SweepSpace { kind: Kind::Heaps { lo, hi, max }, mode, spaces })
     }
 
@@ -244,7 +247,7 @@ impl Sweep {
     /// not compared with; [`Error::Invalid`] for no endings or no criteria.
     pub fn new(family: Family, space: SweepSpace, endings: &[Ending], test: Test) -> Result<Sweep> {
         if endings.is_empty() {
-            return Err(Error::Invalid("a sweep needs at least one rule".to_string()));
+            return Err(Error::Invalid("a sweep needs at least one rule".to_string()).into());
         }
         check_test(&test, &space)?;
         let parsed = family
@@ -264,7 +267,7 @@ impl Sweep {
                     // A game that splits heaps leaves every tuple space.
                     None if game.splits() => {
                         let (origin, spec) = (family.origin(i), spec.clone());
-                        return Err(SweepError::GameSplitsHeaps { origin, spec }.into());
+                        return Err(SweepError::GameSplitsHeaps { origin, spec });
                     }
                     None => {}
                 }
@@ -360,7 +363,12 @@ fn check_text(text: &str) -> std::result::Result<(), String> {
 
 /// Refuses, before any work, what one game of the family cannot run: the SJ rule, heap
 /// Grundy values (in a claim) or a criterion for a game they do not apply to.
-fn check_game(game: &Game, space: &SweepSpace, endings: &[Ending], test: &Test) -> Result<()> {
+fn check_game(
+    game: &Game,
+    space: &SweepSpace,
+    endings: &[Ending],
+    test: &Test,
+) -> Result<(), Error> {
     if endings.contains(&Ending::Sj) {
         game.require_sum("the SJ rule")?;
     }
@@ -386,16 +394,19 @@ fn check_game(game: &Game, space: &SweepSpace, endings: &[Ending], test: &Test) 
 fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
     match test {
         Test::Criteria(criteria) if criteria.is_empty() => {
-            Err(Error::Invalid("a sweep needs at least one criterion".to_string()))
+            Err(Error::Invalid("a sweep needs at least one criterion".to_string()).into())
         }
         Test::Criteria(criteria) if criteria.contains(&Criterion::Quotient) => Err(Error::Invalid(
             "criterion quotient is compared by verify --total T; a sweep writes each \
                  game's quotient with --quotients N instead"
                 .to_string(),
-        )),
+        )
+        .into()),
         Test::Criteria(criteria) => match space.multisets() {
             Some(_) => match criteria.iter().find(|c| !MULTISET_CRITERIA.contains(c)) {
-                Some(c) => Err(Error::CriterionNotForMultisets { criterion: c.name().to_string() }),
+                Some(c) => {
+                    Err(Error::CriterionNotForMultisets { criterion: c.name().to_string() }.into())
+                }
                 None => Ok(()),
             },
             None => Ok(()),
@@ -403,14 +414,14 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
         Test::Claim(expr) => {
             if let Err(message) = check_text(expr.text()) {
                 let column = expr.text().chars().position(char::is_control).map_or(1, |i| i + 1);
-                return Err(SweepError::Claim(ExprError { column, message }).into());
+                return Err(SweepError::Claim(ExprError { column, message }));
             }
             // A sweep computes no whole-position Grundy values (`check --grundy` does).
             if let Some(column) = expr.feature_column(|f| f == Feature::Value) {
                 let message = "grundy is the whole position's Grundy value, which a sweep \
                                does not compute"
                     .to_string();
-                return Err(SweepError::Claim(ExprError { column, message }).into());
+                return Err(SweepError::Claim(ExprError { column, message }));
             }
             if let Some(multisets) = space.multisets() {
                 let nim = Game::nim().grundy(multisets.total());

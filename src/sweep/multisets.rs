@@ -1,12 +1,12 @@
 //! A sweep's game over a multiset space: its memory checked, its rows as `verify --total`
 //! (or `check --total`) finds them.
 
+use super::error::Result;
 use super::run::{in_game, Slot};
 use super::{Sweep, SweepError, SweepRow, Test};
 use crate::analysis::multisets::{test_claim_multisets, verify_multisets};
 use crate::engine::multiset::MultisetEngine;
 use crate::engine::Progress;
-use crate::error::Result;
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;

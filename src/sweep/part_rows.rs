@@ -6,6 +6,7 @@ use std::io::{BufRead, Write};
 
 use sha2::{Digest, Sha256};
 
+use super::error::Result;
 use super::merge::{cannot_read, part_line};
 use super::part_format::{
     last_line, read_line, Fingerprint, Line, Params, PartHeader, HEAD_LINES, MAX_ROW_LINE,
@@ -13,7 +14,6 @@ use super::part_format::{
 use super::quotients::{check_quotient_cells, parse_quotient_space, QUOTIENT_HEADER};
 use super::{SweepError, SweepSpace};
 use crate::analysis::criteria::Criterion;
-use crate::error::Result;
 use crate::export::summary::{multiset_space_cells, summary_header};
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
@@ -165,7 +165,7 @@ impl<'a> PartRows<'a> {
             self.read(input, &mut buf, line)?;
             if buf.starts_with(b"# end of part ") {
                 let reason = format!("the part's last line comes after {k} of its {rows} rows");
-                return Err(self.at(line, reason).into());
+                return Err(self.at(line, reason));
             }
             let job = k as usize % self.jobs.per_game();
             let cells = self.cells(&buf).map_err(|reason| self.at(line, reason))?;
@@ -199,7 +199,7 @@ impl<'a> PartRows<'a> {
                 format!("the part ends after {k} of its {} rows", self.head.rows)
             }
         };
-        Err(self.at(line, reason).into())
+        Err(self.at(line, reason))
     }
 
     /// The cells of a row, which must be text without control characters, spelled as
@@ -305,12 +305,12 @@ impl<'a> PartRows<'a> {
                 }
                 _ => format!("more rows than the {} the part announces", self.head.rows),
             };
-            return Err(self.at(line, reason).into());
+            return Err(self.at(line, reason));
         }
         let more = read_line(input, buf, 1).map_err(|e| cannot_read(&self.head.name, &e))?;
         if !matches!(more, Line::End) {
             let reason = "text after the part's last line".to_string();
-            return Err(self.at(line + 1, reason).into());
+            return Err(self.at(line + 1, reason));
         }
         Ok(())
     }

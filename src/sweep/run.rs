@@ -5,11 +5,12 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::error::Result;
 use super::{Sweep, SweepError, SweepRow, Test};
-use crate::analysis::claim::{claim_work, test_claim};
+use crate::analysis::claim::{claim_work, test_claim, ClaimError};
 use crate::analysis::verify::{prepare, verify};
 use crate::engine::{Engine, Progress};
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
 
@@ -69,7 +70,7 @@ impl Sweep {
     /// by the threads) runs beside others, a larger one alone with the whole limit.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] before any work if a game does not fit even alone;
+    /// [`crate::Error::TooLarge`] before any work if a game does not fit even alone;
     /// [`SweepError::InGame`] for the first game, in family order, whose claim cannot be
     /// evaluated somewhere.
     ///
@@ -152,7 +153,7 @@ impl Sweep {
         // when the sweep is cancelled.
         let cancel = &CancelOnly(progress);
         if cancel.cancelled() {
-            return Err(Error::Cancelled);
+            return Err(Error::Cancelled.into());
         }
         if let Some(space) = self.space.multisets() {
             return self.run_multiset_game(game, space, memory_limit, cancel);
@@ -201,12 +202,12 @@ impl Sweep {
 }
 
 /// A claim's evaluation error, with the game named.
-pub(super) fn in_game(game: &Game, e: Error) -> Error {
+pub(super) fn in_game(game: &Game, e: ClaimError) -> SweepError {
     match e {
-        Error::Eval(eval) => {
-            SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }.into()
+        ClaimError::Eval(eval) => {
+            SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }
         }
-        other => other,
+        ClaimError::Space(other) => other.into(),
     }
 }
 

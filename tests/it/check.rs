@@ -1,7 +1,7 @@
 //! `check`: claim expressions (parsing, errors with columns, evaluation) and the claim
 //! checker against the reference solver, in the library and through the binary.
 
-use nimtab::analysis::claim::test_claim;
+use nimtab::analysis::claim::{test_claim, ClaimError};
 use nimtab::analysis::expr::{EvalErrorKind, Expr, ExprError};
 use nimtab::analysis::tally::Tally;
 use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
@@ -180,7 +180,7 @@ fn division_by_zero_names_the_first_position() {
     let nim = Game::nim();
     let engine = Engine::new(&nim, Space::new(2, 3).unwrap());
     let error = test_claim(&engine, Ending::Normal, &program, 20, &NoProgress).unwrap_err();
-    let nimtab::Error::Eval(error) = error else { panic!("an evaluation error: {error}") };
+    let ClaimError::Eval(error) = error else { panic!("an evaluation error: {error}") };
     assert_eq!(error.kind, EvalErrorKind::DivisionByZero);
     assert_eq!(error.position, vec![0, 0]);
     assert_eq!(error.to_string(), "division by zero at position (0 0)");
@@ -352,7 +352,7 @@ proptest! {
                 Ok(v) if reference.is_p(&tuple) != (v != 0) => disagree.push(tuple),
                 Ok(_) => {}
                 Err(error) => {
-                    let Err(nimtab::Error::Eval(got)) = result else {
+                    let Err(ClaimError::Eval(got)) = result else {
                         panic!("expected the evaluation error {error}");
                     };
                     prop_assert_eq!(got, error);

@@ -2,7 +2,7 @@
 //! engine: Wythoff's pairs and Grundy table, misère Wythoff, Moore's counts, circular
 //! Nim's solved cases, Nim with a pass; Grundy values of whole positions.
 
-use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
+use nimtab::{Ending, Engine, Game, Mode, NoProgress, PassState, Space};
 
 use crate::support::reference::{RefGame, Reference};
 use crate::support::{all_tuples, engine_game, label};
@@ -128,14 +128,14 @@ fn nim_with_a_pass_has_the_published_one_and_two_heap_p_positions() {
     let game = Game::nim().with_pass();
     let one = label(&game, 1, 40, Ending::Normal, Mode::Full);
     for h in 0..=40 {
-        assert_eq!(one.is_p_in(&[h], true), h == 0, "heap {h}");
-        assert_eq!(one.is_p_in(&[h], false), h == 0, "heap {h}, pass used: Nim");
+        assert_eq!(one.is_p_in(&[h], PassState::Available), h == 0, "heap {h}");
+        assert_eq!(one.is_p_in(&[h], PassState::Used), h == 0, "heap {h}, pass used: Nim");
     }
     let two = label(&game, 2, 40, Ending::Normal, Mode::Full);
     for t in all_tuples(2, 40) {
         let (a, b) = (t[0].min(t[1]), t[0].max(t[1]));
         let expected = (a, b) == (0, 0) || (a % 2 == 1 && b == a + 1);
-        assert_eq!(two.is_p_in(&t, true), expected, "{t:?}");
+        assert_eq!(two.is_p_in(&t, PassState::Available), expected, "{t:?}");
     }
 }
 
@@ -209,7 +209,7 @@ fn grundy_values_match_the_reference_mex_on_every_game() {
                         let states: &[bool] = if pass { &[false, true] } else { &[false] };
                         for &available in states {
                             assert_eq!(
-                                values.value_in(&t, available),
+                                values.value_in(&t, PassState::of(available)),
                                 reference.value(&t, available),
                                 "{} {t:?} pass {available} {mode:?}",
                                 engine_game.spec()

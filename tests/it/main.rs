@@ -15,6 +15,7 @@ mod games_cli;
 mod input_bounds;
 mod interrupt;
 mod judge;
+mod layers;
 mod memory_limits;
 mod merge;
 mod moves;

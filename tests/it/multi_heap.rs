@@ -3,7 +3,7 @@
 //! path, over every tuple and over sorted tuples), with layers forced parallel; sorted
 //! tuples against the full table.
 
-use nimtab::{Ending, Engine, Game, Labels, Mode, NoProgress, Space};
+use nimtab::{Ending, Engine, Game, Labels, Mode, MultiHeapPath, NoProgress, PassState, Space};
 use proptest::prelude::*;
 
 use crate::support::reference::{RefGame, RefRule, Reference};
@@ -14,10 +14,17 @@ fn spaces(limit: f64) -> Vec<(usize, u32)> {
     (1..=4usize).map(|n| (n, (limit.powf(1.0 / n as f64).floor() as u32 - 1).min(40))).collect()
 }
 
-/// Labels with every layer parallel; `general` forces the general path in full mode.
-fn label(game: &Game, n: usize, max: u32, ending: Ending, mode: Mode, general: bool) -> Labels {
+/// Labels with every layer parallel, on the accumulators or the general path.
+fn label(
+    game: &Game,
+    n: usize,
+    max: u32,
+    ending: Ending,
+    mode: Mode,
+    path: MultiHeapPath,
+) -> Labels {
     let space = Space::in_mode(n, max, mode).unwrap();
-    let engine = Engine::builder(game, space).parallel_threshold(0).general_path(general).build();
+    let engine = Engine::builder(game, space).parallel_threshold(0).multi_heap_path(path).build();
     engine.label(ending).unwrap()
 }
 
@@ -25,12 +32,18 @@ fn label(game: &Game, n: usize, max: u32, ending: Ending, mode: Mode, general: b
 /// symmetric game, canonical (accumulators and general path).
 fn tables(game: &Game, n: usize, max: u32, ending: Ending) -> Vec<(&'static str, Labels)> {
     let mut out = vec![
-        ("full", label(game, n, max, ending, Mode::Full, false)),
-        ("general", label(game, n, max, ending, Mode::Full, true)),
+        ("full", label(game, n, max, ending, Mode::Full, MultiHeapPath::Accumulators)),
+        ("general", label(game, n, max, ending, Mode::Full, MultiHeapPath::General)),
     ];
     if game.is_symmetric() {
-        out.push(("canonical", label(game, n, max, ending, Mode::Canonical, false)));
-        out.push(("canonical general", label(game, n, max, ending, Mode::Canonical, true)));
+        out.push((
+            "canonical",
+            label(game, n, max, ending, Mode::Canonical, MultiHeapPath::Accumulators),
+        ));
+        out.push((
+            "canonical general",
+            label(game, n, max, ending, Mode::Canonical, MultiHeapPath::General),
+        ));
     }
     out
 }
@@ -67,7 +80,7 @@ pub fn assert_matches_reference(game: &RefGame, pass: bool, limit: f64) {
                     let states: &[bool] = if pass { &[false, true] } else { &[false] };
                     for &available in states {
                         let expected = reference.is_p_state(&tuple, available);
-                        let got = labels.is_p_in(&tuple, available);
+                        let got = labels.is_p_in(&tuple, PassState::of(available));
                         assert_eq!(
                             got,
                             expected,
@@ -130,7 +143,7 @@ fn labels_and_grundy_values_are_identical_with_one_and_two_threads() {
                 let space = Space::new(n, max).unwrap();
                 let engine = Engine::builder(game, space).parallel_threshold(0).build();
                 let labels = engine.label(Ending::Misere).unwrap();
-                let states: Vec<(Vec<u32>, bool)> = labels.iter_in(false).collect();
+                let states: Vec<(Vec<u32>, bool)> = labels.iter_in(PassState::Used).collect();
                 let values = engine.grundy_values(&nimtab::NoProgress).unwrap();
                 (states, values.values().to_vec())
             };
@@ -163,7 +176,7 @@ fn sorted_labels(
     ending: Ending,
     threads: Option<usize>,
 ) -> Labels {
-    let run = || label(game, n, max, ending, Mode::Canonical, false);
+    let run = || label(game, n, max, ending, Mode::Canonical, MultiHeapPath::Accumulators);
     match threads {
         Some(threads) => crate::support::with_threads(threads, run),
         None => run(),
@@ -190,14 +203,14 @@ proptest! {
         let limit = [0, 0, 199, 70, 14, 8][n];
         let max = size % (limit + 1);
         let ending = if misere { Ending::Misere } else { Ending::Normal };
-        let full = label(&game, n, max, ending, Mode::Full, false);
+        let full = label(&game, n, max, ending, Mode::Full, MultiHeapPath::Accumulators);
         let sorted = sorted_labels(&game, n, max, ending, threads);
         let states: &[bool] = if pass { &[false, true] } else { &[false] };
         for &available in states {
-            for (tuple, p) in full.iter_in(available) {
+            for (tuple, p) in full.iter_in(PassState::of(available)) {
                 // Sorted tables read any order of the heaps as its sorted tuple.
                 prop_assert_eq!(
-                    sorted.is_p_in(&tuple, available),
+                    sorted.is_p_in(&tuple, PassState::of(available)),
                     p,
                     "{} {} {:?} pass {}",
                     game.spec(),
@@ -224,8 +237,9 @@ fn grundy_values_of_sorted_tuples_are_those_of_the_full_space() {
         let (full, sorted) = (values(Mode::Full), values(Mode::Canonical));
         for tuple in all_tuples(n, max) {
             for available in if pass { vec![false, true] } else { vec![false] } {
-                let want = full.value_in(&tuple, available);
-                assert_eq!(sorted.value_in(&tuple, available), want, "{} {tuple:?}", game.spec());
+                let pass = PassState::of(available);
+                let want = full.value_in(&tuple, pass);
+                assert_eq!(sorted.value_in(&tuple, pass), want, "{} {tuple:?}", game.spec());
             }
         }
     }
@@ -251,7 +265,10 @@ fn sorted_runs_of_games_that_are_not_sums_keep_no_label_table() {
         let findings = run.unwrap().findings;
         let positions = engine.positions();
         assert!(findings.iter().all(|f| f.tally.positions == positions), "{}", game.spec());
-        let general = Engine::builder(&game, space).general_path(true).build().memory_plan();
+        let general = Engine::builder(&game, space)
+            .multi_heap_path(MultiHeapPath::General)
+            .build()
+            .memory_plan();
         assert!(general.needs_table);
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::input::waits_at_open;
-use nimtab::sweep::{merge_into, read_part_bytes, PartSource};
+use nimtab::sweep::{merge_into, read_part_bytes, PartSource, SweepError};
 use nimtab::Error;
 
 use crate::cli::input::{self, Stdin};
@@ -71,10 +71,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     let sources: Vec<&dyn PartSource> = sources.iter().map(AsRef::as_ref).collect();
     // The library's error, kept typed while the writer only carries an I/O error.
-    let mut failure: Option<Error> = None;
+    let mut failure: Option<SweepError> = None;
     let written = output::write_to(&target, |w| match merge_into(&sources, w) {
         Ok(()) => Ok(()),
-        Err(Error::Io(e)) => Err(e),
+        Err(SweepError::Space(Error::Io(e))) => Err(e),
         Err(e) => {
             failure = Some(e);
             Err(io::Error::other("the merge stopped"))

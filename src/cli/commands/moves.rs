@@ -5,8 +5,8 @@ use anyhow::Context;
 use nimtab::analysis::moves::{
     ended_by_rule, labels_of_states, legal_moves, nim_formula_moves, Move, MoveDifference,
 };
-use nimtab::analysis::steps::legal_steps;
-use nimtab::{Ending, Game, MoveRule, Spaced, Tuple};
+use nimtab::analysis::steps::{legal_steps, Step};
+use nimtab::{Ending, Game, MoveRule, PassState, Spaced, Tuple};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;
@@ -123,9 +123,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// The winning steps of a game that is not a sum (several heaps at once, or a pass; the
 /// position starts with its pass available): `position,option` rows in CSV.
 fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
-    let (position, pass) = (&config.position, config.game.has_pass());
+    let (position, pass) = (&config.position, PassState::of(config.game.has_pass()));
     let legal = legal_steps(&config.game, position, pass);
-    let options: Vec<(Vec<u32>, bool)> = legal.iter().map(|s| s.after(position, pass)).collect();
+    let after = |s: &Step| {
+        let (heaps, pass) = s.after(position, pass);
+        (heaps, pass.is_available())
+    };
+    let options: Vec<(Vec<u32>, bool)> = legal.iter().map(after).collect();
     let (lost, to_p) = labels(config, global, &options)?;
     let steps: Vec<_> = legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(s, _)| s).collect();
     output::write_to(&output::Target::Stdout, |out| {
@@ -142,7 +146,7 @@ fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
         Ok(())
     })?;
     let here = Tuple(position).to_string();
-    let with_pass = if pass { " with the pass available" } else { "" };
+    let with_pass = if pass.is_available() { " with the pass available" } else { "" };
     if lost {
         output::note(&format!(
             "nimtab: {here}{with_pass} is a P-position: lost for the player to move ({})",

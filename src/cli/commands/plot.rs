@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use nimtab::export::plot::{render_in, Format, Grid};
-use nimtab::{Ending, Game};
+use nimtab::{Ending, Game, PassState};
 
 use crate::cli::args::GameMaxArgs;
 use crate::cli::output;
@@ -122,7 +122,7 @@ impl Config {
 /// Runs `nimtab plot`.
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let (game, grid) = (&config.game, (config.grid, config.pass_available));
+    let (game, grid) = (&config.game, (config.grid, PassState::of(config.pass_available)));
     let bytes = render_in(game, config.ending, config.max, grid, config.format, config.scale)?;
     output::write_file(&config.out, |out| out.write_all(&bytes))?;
     Ok(Outcome::Success)

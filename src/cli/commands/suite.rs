@@ -9,16 +9,16 @@ use nimtab::analysis::verify::{prepare, Finding, Verifier};
 use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
-use nimtab::export::quotient_report::quotient_section;
 use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
-use nimtab::export::takebreak_report::takebreak_section;
+use nimtab::suite::quotients_report::quotient_section;
+use nimtab::suite::takebreak_report::takebreak_section;
 use nimtab::suite::{
     default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
     SUITE_LIMIT,
 };
-use nimtab::{Engine, Space};
+use nimtab::{Engine, PassState, Space};
 
 use crate::cli::commands::suite_takebreak;
 use crate::cli::input::{self, Stdin};
@@ -175,11 +175,12 @@ fn generate(
     }
     let mut pictures = Vec::new();
     for plot in default_plots()? {
-        let grid = (plot.grid, plot.pass_available);
+        let grid = (plot.grid, PassState::of(plot.pass_available));
         let bytes = render_in(&plot.game, plot.ending, plot.max, grid, Format::Svg, plot.scale)?;
         let name = format!("plots/{}", plot.file);
         generated.add(&name, bytes, &plot.command("data/plots"));
-        pictures.push((title_in(&plot.game, plot.ending, plot.grid, plot.pass_available), name));
+        let pass = PassState::of(plot.pass_available);
+        pictures.push((title_in(&plot.game, plot.ending, plot.grid, pass), name));
     }
     Ok((generated, pictures))
 }

@@ -8,10 +8,10 @@ use nimtab::export::labels_csv::RowFilter;
 use nimtab::export::multiset_csv::write_multiset_table;
 use nimtab::quotient::json::write_json;
 use nimtab::suite::grundy_file_name;
-use nimtab::suite_quotients::{
+use nimtab::suite::quotients::{
     suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
 };
-use nimtab::suite_takebreak::{
+use nimtab::suite::takebreak::{
     long_period_command, long_periods, misere_p_command, takebreak_facts, takebreak_suite,
     LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
 };

@@ -9,7 +9,7 @@ use nimtab::export::text_table::{Align, TextTable};
 use nimtab::quotient::DEFAULT_MAX_ORDER;
 use nimtab::sweep::{
     add_summary, summarize, write_header, write_rows, Family, PartWriter, Shard, SummaryLine,
-    Sweep, SweepRow, SweepSpace, Test,
+    Sweep, SweepError, SweepRow, SweepSpace, Test,
 };
 use nimtab::{Criterion, Error, Game, Mode};
 
@@ -190,10 +190,9 @@ fn family(a: &Args) -> anyhow::Result<Family> {
             let contents = String::from_utf8(bytes).ok().with_context(|| {
                 format!("--games-file {}: it is not text (not UTF-8)", path.display())
             })?;
-            Family::from_lines(&path.display().to_string(), &contents, a.force)
-                .map_err(Error::from)?
+            Family::from_lines(&path.display().to_string(), &contents, a.force)?
         }
-        (Some(text), None) => Family::parse(text, a.force).map_err(Error::from)?,
+        (Some(text), None) => Family::parse(text, a.force)?,
         (None, None) => unreachable!("clap requires --games or --games-file"),
     })
 }
@@ -240,7 +239,7 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
     let bar = Bar::counting("sweep", games.len() as u64, "games", global.quiet);
     let mut totals = Totals::default();
     // The library's error, kept typed while the writer only carries an I/O error.
-    let mut failure: Option<nimtab::Error> = None;
+    let mut failure: Option<SweepError> = None;
     let written = output::write_to(&config.target, |w| {
         let mut part = match config.shard {
             Some(shard) => Some(PartWriter::start(w, sweep, shard)?),
@@ -259,7 +258,7 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
         });
         match run {
             Ok(()) => {}
-            Err(Error::Io(e)) => return Err(e),
+            Err(SweepError::Space(Error::Io(e))) => return Err(e),
             Err(e) => {
                 failure = Some(e);
                 return Err(std::io::Error::other("the sweep stopped"));

@@ -5,7 +5,7 @@ use anyhow::Context;
 use nimtab::quotient::QuotientError;
 use nimtab::sweep::{
     quotient_csv_bytes, write_quotient_header, Family, PartWriter, QuotientRow, QuotientStatus,
-    QuotientSweep, Shard,
+    QuotientSweep, Shard, SweepError,
 };
 use nimtab::Error;
 
@@ -70,10 +70,10 @@ pub fn run(
 ) -> anyhow::Result<Outcome> {
     let sweep = match QuotientSweep::new(family, settings.max_heap, settings.max_order) {
         Ok(sweep) => sweep,
-        Err(Error::Quotient(e @ QuotientError::MaxHeap { .. })) => {
+        Err(SweepError::Space(Error::Quotient(e @ QuotientError::MaxHeap { .. }))) => {
             return Err(anyhow::Error::new(e).context("--quotients"))
         }
-        Err(Error::Quotient(e @ QuotientError::MaxOrder { .. })) => {
+        Err(SweepError::Space(Error::Quotient(e @ QuotientError::MaxOrder { .. }))) => {
             return Err(anyhow::Error::new(e).context("--max-order"))
         }
         Err(e) => return Err(e.into()),
@@ -106,7 +106,7 @@ pub fn run(
         });
         match run {
             Ok(()) => {}
-            Err(Error::Io(e)) => return Err(e),
+            Err(SweepError::Space(Error::Io(e))) => return Err(e),
             Err(e) => return Err(std::io::Error::other(e.to_string())),
         }
         match part {

@@ -9,14 +9,20 @@ mod png;
 mod svg;
 
 use crate::engine::{Engine, NoProgress, RowView, RowVisitor};
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::position::PassState;
 use crate::model::space::Space;
 
+/// The result of drawing: a picture, or why it cannot be drawn.
+pub type Result<T, E = PlotError> = std::result::Result<T, E>;
+
 /// Why a picture cannot be drawn with the settings asked for.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlotError {
+    /// The game or space refused, or the labelling run failed, as the engine says.
+    #[error(transparent)]
+    Space(#[from] crate::Error),
     /// A largest heap size above [`MAX_PLOT_SIZE`].
     #[error("heap size {max} is too large for a picture (limit {MAX_PLOT_SIZE})")]
     MaxTooLarge {
@@ -94,8 +100,8 @@ struct CellCollector {
     grid: Grid,
     /// Words of one row: `ceil((max + 1) / 64)`.
     words: usize,
-    /// With a pass: draw the positions whose pass is available (`true`) or used.
-    pass_available: bool,
+    /// With a pass: draw the positions whose pass is available, or those whose pass is used.
+    pass: PassState,
 }
 
 impl RowVisitor for CellCollector {
@@ -106,7 +112,7 @@ impl RowVisitor for CellCollector {
     }
 
     fn visit(&self, acc: &mut Vec<(u32, u32)>, row: &RowView<'_>) {
-        let bits = row.state_bits(0, self.pass_available);
+        let bits = row.state_bits(0, self.pass);
         let bit = |h: usize| bits[h / 64] >> (h % 64) & 1 == 1;
         match self.grid {
             Grid::TwoHeaps => {
@@ -136,40 +142,41 @@ impl RowVisitor for CellCollector {
 /// starts, the pass available).
 ///
 /// # Errors
-/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`] (as [`crate::Error::Plot`]);
+/// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`]; as [`PlotError::Space`],
 /// the engine's refusals (a heap count or rule the game does not have).
 pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells> {
-    cells_in(game, ending, max, grid, game.has_pass())
+    cells_in(game, ending, max, grid, PassState::of(game.has_pass()))
 }
 
-/// As [`cells`], in one pass state: the pass available (`true`) or used (`false`; the
-/// only state of a game without a pass).
+/// As [`cells`], in one pass state: the pass available, or used (the only state of a game
+/// without a pass).
 ///
 /// # Errors
-/// As [`cells`]; [`crate::Error::Invalid`] for `pass_available` without a pass.
+/// As [`cells`]; [`crate::Error::Invalid`] (as [`PlotError::Space`]) for
+/// [`PassState::Available`] without a pass.
 pub fn cells_in(
     game: &Game,
     ending: Ending,
     max: u32,
     grid: Grid,
-    pass_available: bool,
+    pass: PassState,
 ) -> Result<Cells> {
-    if pass_available && !game.has_pass() {
-        return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())));
+    if pass.is_available() && !game.has_pass() {
+        return Err(crate::Error::Invalid(format!("{} has no pass", game.spec())).into());
     }
     if max > MAX_PLOT_SIZE {
-        return Err(PlotError::MaxTooLarge { max }.into());
+        return Err(PlotError::MaxTooLarge { max });
     }
     let heaps = match grid {
         Grid::TwoHeaps => 2,
         Grid::ThreeHeapSlice(slice) if slice > max => {
-            return Err(PlotError::SliceAboveMax { slice, max }.into());
+            return Err(PlotError::SliceAboveMax { slice, max });
         }
         Grid::ThreeHeapSlice(_) => 3,
     };
     let engine = Engine::new(game, Space::new(heaps, max)?);
     let words = (max as usize + 1).div_ceil(64);
-    let collector = CellCollector { grid, words, pass_available };
+    let collector = CellCollector { grid, words, pass };
     let points = engine.stream(&[ending], &collector, &NoProgress)?;
     let side = max as usize + 1;
     let mut cells = vec![vec![false; side]; side];
@@ -192,10 +199,10 @@ pub fn render(
     format: Format,
     scale: u32,
 ) -> Result<Vec<u8>> {
-    render_in(game, ending, max, (grid, game.has_pass()), format, scale)
+    render_in(game, ending, max, (grid, PassState::of(game.has_pass())), format, scale)
 }
 
-/// As [`render`], for a grid in one pass state (`(grid, pass_available)`).
+/// As [`render`], for a grid in one pass state (`(grid, pass)`).
 ///
 /// # Errors
 /// The errors of [`cells_in`], and [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
@@ -203,13 +210,13 @@ pub fn render_in(
     game: &Game,
     ending: Ending,
     max: u32,
-    (grid, pass_available): (Grid, bool),
+    (grid, pass): (Grid, PassState),
     format: Format,
     scale: u32,
 ) -> Result<Vec<u8>> {
     let layout = Layout::new(format, max, scale)?;
-    let cells = cells_in(game, ending, max, grid, pass_available)?;
-    let title = title_in(game, ending, grid, pass_available);
+    let cells = cells_in(game, ending, max, grid, pass)?;
+    let title = title_in(game, ending, grid, pass);
     match format {
         Format::Svg => Ok(svg::svg(&cells, &layout, &title).into_bytes()),
         Format::Png => Ok(png::png(&cells, &layout, &title)?),
@@ -241,12 +248,12 @@ pub fn title(game: &Game, ending: Ending, grid: Grid) -> String {
 
 /// The title of a picture in one pass state: for a game with a pass, [`title`] followed
 /// by `, pass available` or `, pass used`.
-pub fn title_in(game: &Game, ending: Ending, grid: Grid, pass_available: bool) -> String {
+pub fn title_in(game: &Game, ending: Ending, grid: Grid, pass: PassState) -> String {
     let title = title(game, ending, grid);
-    match (game.has_pass(), pass_available) {
+    match (game.has_pass(), pass) {
         (false, _) => title,
-        (true, true) => format!("{title}, pass available"),
-        (true, false) => format!("{title}, pass used"),
+        (true, PassState::Available) => format!("{title}, pass available"),
+        (true, PassState::Used) => format!("{title}, pass used"),
     }
 }
 
@@ -265,7 +272,7 @@ struct Layout {
 impl Layout {
     fn new(format: Format, max: u32, scale: u32) -> Result<Layout> {
         if scale == 0 {
-            return Err(PlotError::ZeroScale.into());
+            return Err(PlotError::ZeroScale);
         }
         let side = max + 1;
         let digits = max.to_string().len() as u32;
@@ -276,7 +283,7 @@ impl Layout {
             Format::Png => png::margins(digits),
         };
         if grid + u64::from(left + margin) > u64::from(MAX_IMAGE_SIDE) {
-            return Err(PlotError::TooWide { scale, max }.into());
+            return Err(PlotError::TooWide { scale, max });
         }
         let grid = grid as u32;
         let step = [1u32, 2, 5, 10, 20, 50, 100, 200, 500, 1000]

@@ -2,6 +2,7 @@
 //! over multisets of heaps, their certified periods, and what their tables show; and the
 //! certified periods of two octal games with long preperiods.
 
+use super::SUITE_LIMIT;
 use crate::analysis::multisets::{compare_multiset_labels, MULTISET_CRITERIA};
 use crate::analysis::period::{find_period, Certificate, PeriodOutcome};
 use crate::analysis::verify::Finding;
@@ -13,7 +14,6 @@ use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
 use crate::sequence::plan::RING_LIMIT;
 use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
-use crate::suite::SUITE_LIMIT;
 
 /// The bound on the total of the suite's multiset spaces (1.3 million positions each).
 pub const SUITE_TOTAL: u32 = 50;

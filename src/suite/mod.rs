@@ -1,5 +1,10 @@
 //! The built-in default suite: which spaces it verifies, and the files it generates.
 
+pub mod quotients;
+pub mod quotients_report;
+pub mod takebreak;
+pub mod takebreak_report;
+
 use std::path::Path;
 
 use crate::analysis::criteria::Criterion;
@@ -10,7 +15,7 @@ use crate::model::game::Game;
 
 /// The classic counterexample to the SJ criterion under plain misère play: the move graph
 /// 1→0, 2→0, 2→1, 3→2, shipped as a data file.
-pub const SJ_GRAPH_CSV: &str = include_str!("../data/graphs/sj-counterexample.csv");
+pub const SJ_GRAPH_CSV: &str = include_str!("../../data/graphs/sj-counterexample.csv");
 
 /// The specification under which the suite names the shipped move graph.
 pub const SJ_GRAPH_SPEC: &str = "graph:data/graphs/sj-counterexample.csv";

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::export::report::Section;
-use crate::suite_quotients::{QuotientFacts, QUOTIENT_CHECK_TOTAL};
+use crate::suite::quotients::{QuotientFacts, QUOTIENT_CHECK_TOTAL};
 
 /// The section.
 pub fn quotient_section(facts: &[QuotientFacts]) -> Section {

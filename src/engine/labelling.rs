@@ -1,4 +1,4 @@
-//! One labelling pass: every row of a space under one or several endings at once.
+//! One labelling run: every row of a space under one or several endings at once.
 //!
 //! All endings of a run share one enumeration of the rows, one index computation and one
 //! visit per row; each *track* (an ending, and with a pass also each pass state) has its
@@ -22,7 +22,8 @@ use crate::error::Result;
 use crate::model::options::LastHeap;
 use crate::model::space::Mode;
 
-/// One track of a pass: an ending in one pass state, its terminal sizes and its tables.
+/// One track of a labelling run: an ending in one pass state, its terminal sizes and its
+/// tables.
 pub(crate) struct Track<'a> {
     /// `terminal[h]`: a position whose heaps all have such sizes is forced N.
     pub terminal: Vec<bool>,
@@ -58,8 +59,8 @@ fn or_excluded(excluded: &[u64], start: usize, lo: u32, r: usize, blocked: &mut 
     for_each_row_word(excluded, start, lo as usize, r, |i, word| blocked[i] |= word);
 }
 
-/// One labelling pass over a space, for one or several tracks at once.
-pub(crate) struct Pass<'e, 'g, 'a> {
+/// One labelling run over a space, for one or several tracks at once.
+pub(crate) struct Labelling<'e, 'g, 'a> {
     pub engine: &'e Engine<'g>,
     pub tracks: Vec<Track<'a>>,
 }
@@ -104,7 +105,7 @@ pub(crate) struct Scratch {
     pub batch: Batch,
 }
 
-impl Pass<'_, '_, '_> {
+impl Labelling<'_, '_, '_> {
     /// Labels every row, streaming each finished row to `visitor`; every task's scratch
     /// is drawn from `lease` before the first layer.
     pub(crate) fn run<V: RowVisitor>(
