@@ -217,9 +217,6 @@ pub enum Error {
     /// A Grundy sequence refused or failed (its size, its files, its checkpoint).
     #[error(transparent)]
     Sequence(#[from] crate::sequence::SequenceError),
-    /// A quotient refused or failed (for a criterion or a sweep of quotients).
-    #[error(transparent)]
-    Quotient(#[from] crate::quotient::QuotientError),
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),

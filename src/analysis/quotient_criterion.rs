@@ -8,7 +8,7 @@
 //! instead of counting agreements it did not check.
 
 use crate::engine::NoProgress;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::quotient::{compute, Play, Quotient, QuotientConfig, QuotientError};
@@ -85,7 +85,8 @@ pub fn quotient_predictions(
                 Ok(q) => Ok(QuotientPrediction::Computed(q)),
                 Err(e) => match growth_reason(&e, max_order) {
                     Some(reason) => Ok(QuotientPrediction::NotComputed(reason)),
-                    None => Err(e.into()),
+                    // The quotient layer sits above the root error: its message is kept.
+                    None => Err(Error::Invalid(format!("criterion quotient: {e}"))),
                 },
             }
         })

@@ -4,7 +4,7 @@
 //! json` writes it, with a summary in the columns of `sweep --quotients`.
 
 use crate::engine::{NoProgress, Progress};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::game::Game;
 use crate::quotient::{check_against_tables, compute, Quotient, QuotientConfig, TableCheck};
 use crate::sweep::{QuotientRow, QuotientStatus};
@@ -60,7 +60,9 @@ pub fn suite_quotients(progress: &dyn Progress) -> Result<Vec<QuotientFacts>> {
         .iter()
         .map(|&(code, name, max_heap)| {
             let game = Game::octal(code)?;
-            let quotient = compute(&game, &QuotientConfig::new(max_heap), &NoProgress)?;
+            // The quotient layer sits above the root error: its message is kept.
+            let quotient = compute(&game, &QuotientConfig::new(max_heap), &NoProgress)
+                .map_err(|e| Error::Invalid(format!("the quotient of {code}: {e}")))?;
             let check =
                 check_against_tables(&game, &quotient, QUOTIENT_CHECK_TOTAL, None, progress)?;
             Ok(QuotientFacts { game, name, quotient, check })

@@ -12,6 +12,9 @@ pub enum SweepError {
     /// failed, as the engine and the analysis say.
     #[error(transparent)]
     Space(#[from] crate::Error),
+    /// A quotient sweep's bound out of range, or a quotient that failed.
+    #[error(transparent)]
+    Quotient(#[from] crate::quotient::QuotientError),
     /// A family text or line that is not a spec, a list or a known pattern.
     #[error("bad family '{text}': {reason}")]
     FamilySyntax {

@@ -13,7 +13,6 @@ use super::part_format::{Fingerprint, PartHead};
 use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError};
 use crate::engine::{NoProgress, Progress};
-use crate::error::Error;
 use crate::model::game::Game;
 use crate::quotient::{compute, Play, QuotientConfig, QuotientError, MAX_ORDER, MAX_QUOTIENT_HEAP};
 
@@ -109,12 +108,10 @@ impl QuotientSweep {
     /// [`SweepError::BadGame`] naming the first spec that is not a game.
     pub fn new(family: Family, max_heap: u32, max_order: usize) -> Result<QuotientSweep> {
         if max_heap == 0 || max_heap > MAX_QUOTIENT_HEAP {
-            return Err(
-                Error::from(QuotientError::MaxHeap { max_heap, limit: MAX_QUOTIENT_HEAP }).into()
-            );
+            return Err(QuotientError::MaxHeap { max_heap, limit: MAX_QUOTIENT_HEAP }.into());
         }
         if max_order == 0 || max_order > MAX_ORDER {
-            return Err(Error::from(QuotientError::MaxOrder { max_order, limit: MAX_ORDER }).into());
+            return Err(QuotientError::MaxOrder { max_order, limit: MAX_ORDER }.into());
         }
         let parsed = family
             .specs()

@@ -70,10 +70,10 @@ pub fn run(
 ) -> anyhow::Result<Outcome> {
     let sweep = match QuotientSweep::new(family, settings.max_heap, settings.max_order) {
         Ok(sweep) => sweep,
-        Err(SweepError::Space(Error::Quotient(e @ QuotientError::MaxHeap { .. }))) => {
+        Err(SweepError::Quotient(e @ QuotientError::MaxHeap { .. })) => {
             return Err(anyhow::Error::new(e).context("--quotients"))
         }
-        Err(SweepError::Space(Error::Quotient(e @ QuotientError::MaxOrder { .. }))) => {
+        Err(SweepError::Quotient(e @ QuotientError::MaxOrder { .. })) => {
             return Err(anyhow::Error::new(e).context("--max-order"))
         }
         Err(e) => return Err(e.into()),
