@@ -138,9 +138,9 @@ impl SweepArgs {
         let space = self.space()?;
         let endings = Ending::parse_list(&self.rules)?;
         let test = match &self.claim {
-            Some(text) => Test::Claim(
-                Expr::parse_claim(text).map_err(nimtab::sweep::SweepError::Claim)?,
-            ),
+            Some(text) => {
+                Test::Claim(Expr::parse_claim(text).map_err(nimtab::sweep::SweepError::Claim)?)
+            }
             None => Test::Criteria(Criterion::parse_list(&self.criteria)?),
         };
         Sweep::new(family, space, &endings, test)
