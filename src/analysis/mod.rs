@@ -6,6 +6,7 @@ pub mod classes;
 mod columns;
 pub mod criteria;
 pub mod expr;
+mod finding;
 pub mod moves;
 pub mod multisets;
 pub mod period;

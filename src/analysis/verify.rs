@@ -1,5 +1,7 @@
 //! Verification: the DP labels of a space compared row by row with every criterion.
 
+pub use crate::analysis::finding::{Finding, Verification};
+
 use crate::analysis::criteria::Criterion;
 use crate::analysis::predictor::{RowPredictor, Rule};
 use crate::analysis::tally::{
@@ -9,53 +11,6 @@ use crate::engine::{Engine, PlaneView, Progress, Reservation, RowView, RowVisito
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::position::PassState;
-use crate::model::space::Mode;
-
-/// The comparison of one criterion with the DP over one space under one ending.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    /// Game specification as given.
-    pub game: String,
-    /// Heap count.
-    pub heaps: usize,
-    /// Largest heap size.
-    pub max: u32,
-    /// Every tuple, or sorted tuples only.
-    pub mode: Mode,
-    /// `Some(T)` for a multiset space (every multiset of non-empty heaps of total at most
-    /// `T`; `heaps` is then 0 and `max` is `T`), `None` for a tuple space.
-    pub total: Option<u32>,
-    /// The ending of the DP.
-    pub ending: Ending,
-    /// The criterion compared; `None` when no criterion applies to the game (the
-    /// finding then counts positions and P-positions only).
-    pub criterion: Option<Criterion>,
-    /// Whether the criterion is a theorem for this game and ending.
-    pub theorem: bool,
-    /// Positions, P-positions, agreements, disagreements, first counterexamples.
-    pub tally: Tally,
-    /// Why the criterion was not compared, when it could not be (a quotient that grew
-    /// past its order bound, or no quotient for the ending): the tally then counts
-    /// positions and P-positions only.
-    pub not_compared: Option<String>,
-}
-
-impl Finding {
-    /// A theorem with a disagreement: a bug somewhere, never a finding.
-    pub fn theorem_failed(&self) -> bool {
-        self.theorem && self.tally.disagree > 0
-    }
-}
-
-/// The findings of one space, and how many labelling passes produced them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verification {
-    /// Ending by ending (in the order given), criteria in the order given.
-    pub findings: Vec<Finding>,
-    /// 1 when all endings were labelled in one fused pass; the number of endings when
-    /// their working state did not fit in memory together and each had its own pass.
-    pub passes: usize,
-}
 
 /// Per-task accumulator: positions, P-positions per ending, disagreements per
 /// (ending, criterion).
@@ -405,7 +360,7 @@ mod tests {
     use super::*;
     use crate::engine::NoProgress;
     use crate::model::game::Game;
-    use crate::model::space::Space;
+    use crate::model::space::{Mode, Space};
 
     /// Findings of `game` over sorted tuples, its planes taken whole or row by row.
     fn both_ways(game: &Game, heaps: usize, max: u32, limit: usize) -> [Vec<Finding>; 2] {
