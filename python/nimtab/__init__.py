@@ -191,18 +191,9 @@ def verify(
     DataFrame. With ``counterexamples=True`` the result is a pair: the rows, and the rows
     of ``counterexamples.csv`` (up to ``limit`` per row of the summary, in index order)."""
     game = _checks.text("game", game)
-    lo = hi = None
-    if total is None:
-        if heaps is None or max is None:
-            raise ValueError("give heaps and max (tuples of heaps), or total (multisets)")
-        lo, hi = _checks.heap_range(heaps)
-        max = _checks.max_size(max)
-    elif heaps is not None or max is not None:
-        raise ValueError("give either heaps and max, or total, not both")
-    else:
-        total = _checks.total(total)
-        if canonical:
-            raise ValueError("canonical applies to tuples of heaps, not to a total")
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if total is not None and canonical:
+        raise ValueError("canonical applies to tuples of heaps, not to a total")
     limit = _checks.integer("limit", limit, "a positive integer")
     if limit < 1:
         raise ValueError(f"limit must be a positive integer, got {limit}")
@@ -242,16 +233,7 @@ def _games_file(path) -> Tuple[str, str]:
 
 
 def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file) -> dict:
-    if total is None:
-        if heaps is None or max is None:
-            raise ValueError("give heaps and max (tuples of heaps), or total (multisets)")
-        lo, hi = _checks.heap_range(heaps)
-        max = _checks.max_size(max)
-    elif heaps is not None or max is not None:
-        raise ValueError("give either heaps and max, or total, not both")
-    else:
-        lo = hi = None
-        total = _checks.total(total)
+    lo, hi, max, total = _checks.space(heaps, max, total)
     if claim is not None and criteria is not None:
         raise ValueError("the argument 'claim' cannot be used with 'criteria'")
     if (games is None) == (games_file is None):

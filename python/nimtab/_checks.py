@@ -133,3 +133,17 @@ def client(value):
             f"client must be a dask.distributed Client, got {value!r} ({type(value).__name__})"
         )
     return value
+
+
+def space(heaps, largest, sum_limit):
+    """Tuples of heaps (``heaps`` and ``max``, given as ``largest``) or multisets
+    (``total``, given as ``sum_limit``), checked, as ``(lo, hi, max, total)`` with the
+    other kind's values ``None``."""
+    if sum_limit is None:
+        if heaps is None or largest is None:
+            raise ValueError("give heaps and max (tuples of heaps), or total (multisets)")
+        lo, hi = heap_range(heaps)
+        return lo, hi, max_size(largest), None
+    if heaps is not None or largest is not None:
+        raise ValueError("give either heaps and max, or total, not both")
+    return None, None, None, total(sum_limit)

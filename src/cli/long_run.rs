@@ -252,13 +252,12 @@ fn values_file(
     dir: &Path,
     checkpoint: Option<&Path>,
 ) -> anyhow::Result<(Store, Option<TemporaryValues>)> {
-    let open = |path: &Path| std::fs::OpenOptions::new().read(true).write(true).open(path);
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true);
     match checkpoint.and_then(Path::file_name) {
         Some(name) => {
             let path = dir.join(format!("{}.values", name.to_string_lossy()));
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
+            let file = options
                 .create(true)
                 .truncate(true)
                 .open(&path)
@@ -270,7 +269,8 @@ fn values_file(
             interrupt::create_temporary_file(&path)
                 .with_context(|| format!("creating the values file {}", path.display()))?;
             let temporary = TemporaryValues(path.clone());
-            let file = open(&path).with_context(|| format!("opening {}", path.display()))?;
+            let file =
+                options.open(&path).with_context(|| format!("opening {}", path.display()))?;
             Ok((Store::Disk(DiskStore::new(file, &path)), Some(temporary)))
         }
     }
