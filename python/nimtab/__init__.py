@@ -19,7 +19,7 @@ second and stops the engine. Long calls show a tqdm bar when tqdm is installed
 (``progress=False`` hides it).
 """
 
-from typing import Dict, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,18 +27,26 @@ from . import _checks, _nimtab
 from ._plot import plot
 from ._progress import bar
 from ._quotient import Quotient, quotient
+from ._reach import Classes, Moves, Period, classes, moves, period
 from ._rows import counterexample_rows, frame, rows
 
 __version__: str = _nimtab.__version__
 
 __all__ = [
     "Canonical",
+    "Classes",
     "FAMILY_LIMIT",
+    "Moves",
+    "Multisets",
+    "Period",
     "Quotient",
     "__version__",
     "check",
+    "classes",
     "grundy",
     "merge",
+    "moves",
+    "period",
     "plot",
     "quotient",
     "solve",
@@ -67,52 +75,125 @@ class Canonical(NamedTuple):
 
 def solve(
     game: str,
-    heaps: int,
-    max: int,
+    heaps: Optional[int] = None,
+    max: Optional[int] = None,
     rules: Rules = None,
     canonical: bool = False,
     threads: Optional[int] = None,
     as_frame: bool = False,
     as_xarray: bool = False,
     progress: bool = True,
+    total: Optional[int] = None,
+    pass_: bool = False,
+    grundy: bool = False,
+    gxor: bool = False,
 ):
-    """Labels every position of ``heaps`` heaps of at most ``max`` stones.
+    """Label every position of a space, as ``nimtab solve``.
 
-    ``rules`` defaults to those ``nimtab solve`` uses for the game (normal, misère and,
-    for a sum of heaps, SJ). Returns ``{rule: array}`` with bool arrays of shape
-    ``(max + 1,) * heaps``: ``array[h1, h2, ...]`` is ``True`` where the position is P.
-    With ``canonical=True`` only sorted tuples are labelled, and a :class:`Canonical`
-    holds one flat array per rule and the positions in their index order.
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game`` (``"nim"``, ``"subtract:1,3,4"``, ``"wythoff"``...).
+    heaps, max : int
+        ``heaps`` heaps of at most ``max`` stones each.
+    rules : str or list of str, optional
+        Ending rules among ``normal``, ``misere``, ``sj``; by default those ``nimtab
+        solve`` uses for the game (all three for a sum of heaps, else normal and misère).
+    canonical : bool
+        Label only sorted tuples (``h1 <= ... <= hn``).
+    threads : int, optional
+        Threads of the engine, 1 to 256 (default: every core).
+    as_frame : bool
+        Return a pandas DataFrame with the columns of the command's CSV: its
+        ``to_csv(index=False)`` is the command's output.
+    as_xarray : bool
+        Return a bool ``xarray.DataArray`` of the rules, with dimensions ``rule, h1, ...,
+        hn`` (and ``pass`` for a game with a pass); full tables only.
+    progress : bool
+        Show a tqdm bar for a long call (when tqdm is installed).
+    total : int, optional
+        Instead of ``heaps`` and ``max``: every multiset of non-empty heaps of total at
+        most ``total``, as ``--total`` (a sum of heaps only).
+    pass_ : bool
+        Add one pass, shared by both players, as ``--pass``: every array gains a last
+        axis of 2, index 0 the pass used, 1 the pass still available.
+    grundy : bool
+        Add ``"grundy"``, the normal-play Grundy value of every whole position (by the mex
+        rule over its options), as ``--grundy``.
+    gxor : bool
+        Add ``"gxor"``, the XOR of the heaps' Grundy values (a sum of heaps only).
 
-    ``as_frame=True`` returns a pandas DataFrame with the columns of ``nimtab solve``'s
-    CSV (``h1..hn`` as int64, for a sum of heaps ``gxor``, the XOR of the heaps' Grundy
-    values, then one column of ``"P"``/``"N"`` per rule): its
-    ``to_csv(index=False)`` is the command's output. ``as_xarray=True`` returns a bool
-    ``xarray.DataArray`` with dimensions ``rule, h1, ..., hn`` (full mode only).
+    Returns
+    -------
+    dict or Canonical or Multisets or DataFrame or DataArray
+        ``{column: array}`` in the command's column order (``gxor``, ``grundy``, then one
+        bool array per rule, ``True`` where P) with arrays of shape ``(max + 1,) *
+        heaps``: ``array[h1, h2, ...]``. With ``canonical=True`` a :class:`Canonical` of
+        flat arrays and the sorted positions; with ``total`` a :class:`Multisets`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
     """
     game = _checks.text("game", game)
-    heaps = _checks.heap_count(heaps)
-    max = _checks.max_size(max)
     rules = _checks.names("rules", rules)
     canonical = _checks.flag("canonical", canonical)
+    pass_ = _checks.flag("pass_", pass_)
+    grundy = _checks.flag("grundy", grundy)
+    gxor = _checks.flag("gxor", gxor)
     threads = _checks.threads(threads)
+    if total is not None:
+        return _solve_multisets(game, heaps, max, total, rules, canonical, threads, progress,
+                                pass_, grundy, gxor, as_frame, as_xarray)
+    if heaps is None or max is None:
+        raise ValueError("give heaps and max (tuples of heaps), or total (multisets)")
+    heaps = _checks.heap_count(heaps)
+    max = _checks.max_size(max)
     if as_xarray and canonical:
         raise ValueError("as_xarray needs the full table: it cannot be used with canonical")
-    total = _positions(heaps, max, canonical)
-    with bar(progress, f"solve {game}", total, "pos") as report:
-        names, arrays, positions = _nimtab.solve(
-            game, heaps, max, rules, canonical=canonical, threads=threads, report=report
+    values = None
+    if gxor or (as_frame and not pass_ and _nimtab.is_sum(game)):
+        values = _gxor_of(game, heaps, max, pass_)
+    count = _positions(heaps, max, canonical) * (2 if pass_ else 1)
+    with bar(progress, f"solve {game}", count * (2 if grundy else 1), "pos") as report:
+        names, arrays, values_of, positions = _nimtab.solve_table(
+            game, heaps, max, rules, canonical=canonical, with_pass=pass_, grundy=grundy,
+            threads=threads, report=report,
         )
     labels = dict(zip(names, arrays))
-    if canonical:
-        result = Canonical(labels, positions.astype(np.int64))
-    else:
-        result = labels
-    if as_frame:
-        return _solve_frame(game, result, heaps, max)
     if as_xarray:
-        return _solve_xarray(labels, heaps, max)
-    return result
+        return _solve_xarray(labels, heaps, max, pass_)
+    columns = {}
+    if gxor:
+        columns["gxor"] = values(positions)
+    if grundy:
+        columns["grundy"] = values_of.astype(np.int64)
+    columns.update(labels)
+    if as_frame:
+        return _solve_frame(game, columns, positions, heaps, max, pass_, values)
+    if canonical:
+        return Canonical(columns, positions.astype(np.int64))
+    return columns
+
+
+def _gxor_of(game: str, heaps: int, max: int, pass_: bool):
+    """A function of the canonical positions (``None`` for the full table) giving the
+    XOR of the heaps' Grundy values of every position, in the table's shape."""
+    _nimtab.require_sum(game, "gxor, the XOR of the heaps' Grundy values", with_pass=pass_)
+    values = _nimtab.grundy(game, max).astype(np.int64)
+
+    def of(positions):
+        if positions is not None:
+            return np.bitwise_xor.reduce(values[positions.astype(np.int64)], axis=1)
+        table = np.zeros((max + 1,) * heaps, dtype=np.int64)
+        for axis in range(heaps):
+            shape = [1] * heaps
+            shape[axis] = max + 1
+            table ^= values.reshape(shape)
+        return table
+
+    return of
 
 
 def _positions(heaps: int, max: int, canonical: bool) -> int:
@@ -133,25 +214,68 @@ def _pandas(what: str):
     return pandas
 
 
-def _solve_frame(game: str, result, heaps: int, max: int):
+def _solve_frame(game, columns, positions, heaps, max, pass_, gxor_of):
+    """The long-form table: a row per position (per pass state), the CSV's columns."""
     pandas = _pandas("as_frame=True")
-    if isinstance(result, Canonical):
-        positions, labels = result.positions, result.labels
-    else:
-        grid = np.indices((max + 1,) * heaps).reshape(heaps, -1).T
-        positions = grid.astype(np.int64)
-        labels = {rule: array.reshape(-1) for rule, array in result.items()}
-    columns = {f"h{i + 1}": positions[:, i] for i in range(heaps)}
-    if _nimtab.is_sum(game):
+    if positions is None:
+        positions = np.indices((max + 1,) * heaps).reshape(heaps, -1).T
+    positions = positions.astype(np.int64)
+    states = 2 if pass_ else 1
+    frame = {f"h{i + 1}": np.repeat(positions[:, i], states) for i in range(heaps)}
+    if pass_:
+        frame["pass"] = np.tile(np.array([0, 1], dtype=np.int64), len(positions))
+    elif _nimtab.is_sum(game):
         # A sum's position has the XOR of its heaps' Grundy values, as the CSV's gxor.
-        values = _nimtab.grundy(game, max).astype(np.int64)
-        columns["gxor"] = np.bitwise_xor.reduce(values[positions], axis=1)
-    for rule, values in labels.items():
-        columns[rule] = np.where(values, "P", "N")
+        frame["gxor"] = gxor_of(positions)
+    for name, values in columns.items():
+        if name == "gxor":
+            continue
+        flat = values.reshape(-1)
+        frame[name] = flat.astype(np.int64) if name == "grundy" else np.where(flat, "P", "N")
+    return pandas.DataFrame(frame)
+
+
+class Multisets(NamedTuple):
+    """The labels of every multiset of non-empty heaps of total at most T (``solve(...,
+    total=T)``), in the command's row order (by total, then reverse lexicographic):
+    ``heaps[i]`` is position i's heap sizes (non-increasing), ``total[i]`` their sum,
+    ``gxor[i]`` the XOR of their Grundy values, ``labels[rule][i]`` whether it is P."""
+
+    labels: Dict[str, np.ndarray]
+    heaps: List[Tuple[int, ...]]
+    total: np.ndarray
+    gxor: np.ndarray
+
+
+def _solve_multisets(game, heaps, max, total, rules, canonical, threads, progress,
+                     pass_, grundy, gxor, as_frame, as_xarray):
+    _checks.space(heaps, max, total)
+    total = _checks.total(total)
+    for name, given in (("canonical", canonical), ("pass_", pass_), ("as_xarray", as_xarray)):
+        if given:
+            raise ValueError(f"{name} applies to tuples of heaps, not to a total")
+    if grundy:
+        raise ValueError("grundy is not available with total (the multiset tables have no Grundy values)")
+    with bar(progress, f"solve {game}", None, "pos") as report:
+        names, arrays, positions, totals, xors = _nimtab.solve_multisets(
+            game, total, rules, threads=threads, report=report
+        )
+    labels = dict(zip(names, arrays))
+    result = Multisets(labels, positions, totals.astype(np.int64), xors.astype(np.int64))
+    if not as_frame:
+        return result
+    pandas = _pandas("as_frame=True")
+    columns = {
+        # The command's cell: the heap sizes separated by spaces.
+        "heaps": [" ".join(map(str, p)) for p in positions],
+        "total": result.total,
+        "gxor": result.gxor,
+    }
+    columns.update({rule: np.where(v, "P", "N") for rule, v in labels.items()})
     return pandas.DataFrame(columns)
 
 
-def _solve_xarray(labels: Dict[str, np.ndarray], heaps: int, max: int):
+def _solve_xarray(labels: Dict[str, np.ndarray], heaps: int, max: int, pass_: bool):
     try:
         import xarray
     except ImportError as e:
@@ -159,6 +283,9 @@ def _solve_xarray(labels: Dict[str, np.ndarray], heaps: int, max: int):
     dims = ["rule"] + [f"h{i + 1}" for i in range(heaps)]
     coords = {"rule": list(labels)}
     coords.update({d: np.arange(max + 1) for d in dims[1:]})
+    if pass_:
+        dims.append("pass")
+        coords["pass"] = np.array([0, 1])
     data = np.stack(list(labels.values()))
     return xarray.DataArray(data, dims=dims, coords=coords, name="p")
 
