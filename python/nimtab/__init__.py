@@ -325,7 +325,7 @@ def verify(
     if limit < 1:
         raise ValueError(f"limit must be a positive integer, got {limit}")
     with bar(progress, f"verify {game}", None, "pos") as report:
-        summary, examples = _nimtab.verify_csv(
+        summary, examples = _nimtab.verify_rows(
             game,
             lo,
             hi,
@@ -338,8 +338,7 @@ def verify(
             total=total,
             limit=limit,
         )
-    found = rows(summary)
-    found = frame(found) if as_frame else found
+    found = frame(summary) if as_frame else rows(summary)
     if not counterexamples:
         return found
     return found, counterexample_rows(examples, as_frame)
@@ -459,12 +458,22 @@ def sweep(
     ``"total<=T"``). Arguments as :func:`sweep_csv`; ``as_frame=True`` returns a pandas
     DataFrame with numeric ``heaps``, ``max`` and ``total`` columns and a ``space``
     column (``tuples`` or ``multisets``)."""
-    data = sweep_csv(
-        games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,
-        total=total, games_file=games_file, progress=progress,
-    )
-    found = rows(data)
-    return frame(found) if as_frame else found
+    if client is None:
+        args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
+        threads = _checks.threads(threads)
+        if shards is not None:
+            raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
+        count = _nimtab.sweep_games(**args)
+        with bar(progress, "sweep", count, "game") as report:
+            found = _nimtab.sweep_rows(**args, threads=threads, report=report)
+    else:
+        data = sweep_csv(
+            games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,
+            total=total, games_file=games_file, progress=progress,
+        )
+        # The cluster's parts are merged (and checked) as the command's bytes.
+        found = _nimtab.summary_rows(data)
+    return frame(found) if as_frame else rows(found)
 
 
 def check(

@@ -3,6 +3,7 @@
 
 mod quotient;
 mod reach;
+mod rows;
 mod states;
 mod sweeps;
 mod tables;
@@ -152,6 +153,9 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(states::solve_table, m)?)?;
     m.add_function(wrap_pyfunction!(states::solve_multisets, m)?)?;
     m.add_function(wrap_pyfunction!(states::require_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::verify_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::sweep_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::summary_rows, m)?)?;
     m.add_function(wrap_pyfunction!(reach::moves, m)?)?;
     m.add_function(wrap_pyfunction!(reach::period, m)?)?;
     m.add_function(wrap_pyfunction!(reach::classes, m)?)?;
