@@ -19,7 +19,7 @@ second and stops the engine. Long calls show a tqdm bar when tqdm is installed
 (``progress=False`` hides it).
 """
 
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -90,6 +90,8 @@ def solve(
 ):
     """Label every position of a space, as ``nimtab solve``.
 
+    The labels come from the move rules alone, by retrograde dynamic programming.
+
     Parameters
     ----------
     game : str
@@ -152,9 +154,10 @@ def solve(
     max = _checks.max_size(max)
     if as_xarray and canonical:
         raise ValueError("as_xarray needs the full table: it cannot be used with canonical")
-    values = None
+    # A sum's frame has the gxor column, as the command's CSV.
+    gxor_of = None
     if gxor or (as_frame and not pass_ and _nimtab.is_sum(game)):
-        values = _gxor_of(game, heaps, max, pass_)
+        gxor_of = _gxor_of(game, heaps, max, pass_)
     count = _positions(heaps, max, canonical) * (2 if pass_ else 1)
     with bar(progress, f"solve {game}", count * (2 if grundy else 1), "pos") as report:
         names, arrays, values_of, positions = _nimtab.solve_table(
@@ -164,15 +167,15 @@ def solve(
     labels = dict(zip(names, arrays))
     if as_xarray:
         return _solve_xarray(labels, heaps, max, pass_)
-    columns = {}
-    if gxor:
-        columns["gxor"] = values(positions)
-    if grundy:
+    columns: Dict[str, np.ndarray] = {}
+    if gxor and gxor_of is not None:
+        columns["gxor"] = gxor_of(positions)
+    if values_of is not None:
         columns["grundy"] = values_of.astype(np.int64)
     columns.update(labels)
     if as_frame:
-        return _solve_frame(game, columns, positions, heaps, max, pass_, values)
-    if canonical:
+        return _solve_frame(game, columns, positions, heaps, max, pass_, gxor_of)
+    if positions is not None:
         return Canonical(columns, positions.astype(np.int64))
     return columns
 
@@ -265,7 +268,7 @@ def _solve_multisets(game, heaps, max, total, rules, canonical, threads, progres
     if not as_frame:
         return result
     pandas = _pandas("as_frame=True")
-    columns = {
+    columns: Dict[str, Any] = {
         # The command's cell: the heap sizes separated by spaces.
         "heaps": [" ".join(map(str, p)) for p in positions],
         "total": result.total,
@@ -281,7 +284,7 @@ def _solve_xarray(labels: Dict[str, np.ndarray], heaps: int, max: int, pass_: bo
     except ImportError as e:
         raise ImportError("as_xarray=True needs xarray: pip install xarray (or nimtab[all])") from e
     dims = ["rule"] + [f"h{i + 1}" for i in range(heaps)]
-    coords = {"rule": list(labels)}
+    coords: Dict[str, Any] = {"rule": list(labels)}
     coords.update({d: np.arange(max + 1) for d in dims[1:]})
     if pass_:
         dims.append("pass")
@@ -291,7 +294,20 @@ def _solve_xarray(labels: Dict[str, np.ndarray], heaps: int, max: int, pass_: bo
 
 
 def grundy(game: str, max: int) -> np.ndarray:
-    """The Grundy values of one heap of sizes ``0..=max`` (uint32)."""
+    """Compute the Grundy values of one heap, as ``nimtab grundy``.
+
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game``.
+    max : int
+        The largest heap size.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values of heap sizes ``0..=max`` (uint32).
+    """
     return _nimtab.grundy(_checks.text("game", game), _checks.max_size(max))
 
 
@@ -309,14 +325,49 @@ def verify(
     limit: int = 20,
     counterexamples: bool = False,
 ):
-    """Compares the labels with each criterion: one dict per (heap count, rule,
-    criterion) with the columns of ``nimtab verify``'s ``summary.csv``. ``heaps`` is a
-    count, a ``(lo, hi)`` pair or a range; or ``total=T`` (without ``heaps`` and
-    ``max``) checks every multiset of total at most T, as ``nimtab verify --total T``.
-    ``rules`` and ``criteria`` default to those ``nimtab verify`` uses for the game (the
-    criteria that apply to each heap count). ``as_frame=True`` returns a pandas
-    DataFrame. With ``counterexamples=True`` the result is a pair: the rows, and the rows
-    of ``counterexamples.csv`` (up to ``limit`` per row of the summary, in index order)."""
+    """Compare the labels with each criterion, as ``nimtab verify``.
+
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game``.
+    heaps : int or (int, int) or range, optional
+        A heap count, a ``(lo, hi)`` pair or a range of step 1.
+    max : int, optional
+        The largest heap size.
+    rules, criteria : str or list of str, optional
+        By default those ``nimtab verify`` uses for the game (the criteria that apply to
+        each heap count).
+    canonical : bool
+        Label only sorted tuples.
+    threads : int, optional
+        Threads of the engine, 1 to 256.
+    as_frame : bool
+        Return pandas DataFrames (``heaps``, ``max``, ``total`` nullable integers and a
+        ``space`` column, ``tuples`` or ``multisets``).
+    progress : bool
+        Show a tqdm bar for a long call (when tqdm is installed).
+    total : int, optional
+        Instead of ``heaps`` and ``max``: every multiset of total at most ``total``, as
+        ``--total``.
+    limit : int
+        The counterexamples kept per row of the summary, as ``--limit``.
+    counterexamples : bool
+        Also return the rows of ``counterexamples.csv``.
+
+    Returns
+    -------
+    list of dict or DataFrame, or a pair of them
+        One row per (heap count, rule, criterion) with the columns of ``summary.csv``,
+        typed (counts as int, the first counterexample as a tuple of heap sizes, ``None``
+        where the CSV cell is empty); with ``counterexamples=True`` the pair of the rows
+        and the counterexamples (up to ``limit`` per row, in index order).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
+    """
     game = _checks.text("game", game)
     lo, hi, max, total = _checks.space(heaps, max, total)
     if total is not None and canonical:
@@ -405,7 +456,7 @@ def sweep_csv(
     games_file=None,
     progress: bool = True,
 ) -> bytes:
-    """The bytes ``nimtab sweep`` writes for the same arguments.
+    """Return the bytes ``nimtab sweep`` writes for the same arguments.
 
     ``games`` is a family text (``"subtract:subsets(1..=6)"``, ``"nim;subtract:1,2"``)
     or a list of specs; or ``games_file`` names a file of specs, one a line (``#``
@@ -418,6 +469,49 @@ def sweep_csv(
     most one per game) on the cluster and the parts are merged: the bytes are those of
     the local run. ``threads`` sizes the local pool; on a cluster each worker uses its
     own (``RAYON_NUM_THREADS``).
+
+    Parameters
+    ----------
+    games : str or list of str, optional
+        A family text or a list of specs (or give ``games_file``).
+    heaps : int or (int, int) or range, optional
+        The heap counts.
+    max : int, optional
+        The largest heap size.
+    rules : str or list of str
+        The ending rules.
+    criteria : str or list of str, optional
+        The criteria compared (default ``xor,anti-nim,sj``).
+    claim : str, optional
+        A claim tested instead of the criteria, as ``--claim-p``.
+    canonical : bool
+        Label only sorted tuples.
+    force : bool
+        Allow a family above ``FAMILY_LIMIT`` games.
+    threads : int, optional
+        Threads of the local engine, 1 to 256.
+    client : distributed.Client, optional
+        Run the shards on this Dask cluster.
+    shards : int, optional
+        Shards on the cluster, from 1 to the family's games.
+    shard : (int, int), optional
+        Run only shard ``i`` of ``n`` here and return its part.
+    total : int, optional
+        Instead of ``heaps`` and ``max``: multisets of total at most ``total``.
+    games_file : str or path, optional
+        A file of game specs, one a line.
+    progress : bool
+        Show a tqdm bar (games done, or shards done on a cluster).
+
+    Returns
+    -------
+    bytes
+        The CSV, or the part of one shard.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
     """
     args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
     threads = _checks.threads(threads)
@@ -452,12 +546,28 @@ def sweep(
     games_file=None,
     progress: bool = True,
 ):
-    """Verifies (or tests ``claim`` on) every game of a family: one dict per (game, heap
-    count, rule, criterion or claim), in the family's order, with the columns of
-    ``summary.csv`` (over multisets, ``heaps`` is ``"any"`` and ``max`` is
-    ``"total<=T"``). Arguments as :func:`sweep_csv`; ``as_frame=True`` returns a pandas
-    DataFrame with numeric ``heaps``, ``max`` and ``total`` columns and a ``space``
-    column (``tuples`` or ``multisets``)."""
+    """Verify (or test ``claim`` on) every game of a family, as ``nimtab sweep``.
+
+    Parameters
+    ----------
+    games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards, total, games_file, progress
+        As :func:`sweep_csv`.
+    as_frame : bool
+        Return a pandas DataFrame with numeric ``heaps``, ``max`` and ``total`` columns
+        and a ``space`` column (``tuples`` or ``multisets``).
+
+    Returns
+    -------
+    list of dict or DataFrame
+        One row per (game, heap count, rule, criterion or claim), in the family's order,
+        with the columns of ``summary.csv``, typed (over multisets ``heaps`` is
+        ``"any"`` and ``max`` is ``"total<=T"``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
+    """
     if client is None:
         args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
         threads = _checks.threads(threads)
@@ -487,11 +597,37 @@ def check(
     as_frame: bool = False,
     progress: bool = True,
 ):
-    """Tests the claim "P exactly when ``claim``" (the expression language of ``nimtab
-    check --claim-p``) on every position of one game: one dict per (heap count, rule)
-    with the columns of ``summary.csv``, the claim in ``criterion``. ``rules`` defaults
-    to the game's (normal, misère and, for a sum of heaps, SJ); ``total=T`` tests the
-    multisets of total at most T."""
+    """Test the claim "P exactly when ``claim``" on every position of one game.
+
+    The expression language is that of ``nimtab check --claim-p``.
+
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game``.
+    claim : str
+        The claim, e.g. ``"gxor == 0"``.
+    heaps : int or (int, int) or range, optional
+        The heap counts.
+    max : int, optional
+        The largest heap size.
+    rules : str or list of str, optional
+        By default the game's (normal, misère and, for a sum of heaps, SJ).
+    total : int, optional
+        Instead of ``heaps`` and ``max``: the multisets of total at most ``total``.
+    threads : int, optional
+        Threads of the engine, 1 to 256.
+    as_frame : bool
+        Return a pandas DataFrame.
+    progress : bool
+        Show a tqdm bar for a long call (when tqdm is installed).
+
+    Returns
+    -------
+    list of dict or DataFrame
+        One row per (heap count, rule) with the columns of ``summary.csv``, the claim in
+        ``criterion``.
+    """
     game = _checks.text("game", game)
     if rules is None:
         rules = "normal,misere,sj" if _nimtab.is_sum(game) else "normal,misere"
@@ -502,6 +638,22 @@ def check(
 
 
 def merge(parts: Sequence[bytes]) -> bytes:
-    """Merges the parts of a sharded sweep (as ``sweep_csv(..., shard=(i, n))`` or
-    ``nimtab sweep --shard`` write them) into the bytes of the whole run."""
+    """Merge the parts of a sharded sweep into the bytes of the whole run.
+
+    Parameters
+    ----------
+    parts : sequence of bytes
+        The parts, in any order, as ``sweep_csv(..., shard=(i, n))`` or ``nimtab sweep
+        --shard`` write them.
+
+    Returns
+    -------
+    bytes
+        The bytes of the whole sweep.
+
+    Raises
+    ------
+    ValueError
+        A part missing, repeated, damaged or of another sweep.
+    """
     return _nimtab.merge(list(parts))

@@ -31,7 +31,7 @@ class Moves(NamedTuple):
 
 
 def moves(game: str, position: Sequence[int], rule: str = "normal", pass_: bool = False) -> Moves:
-    """Every winning move from a position, as ``nimtab moves``.
+    """List every winning move from a position, as ``nimtab moves``.
 
     Parameters
     ----------
@@ -95,9 +95,10 @@ class Period(NamedTuple):
 
 
 def period(game: str, max: int, threads: Optional[int] = None) -> Period:
-    """The least period of a game's Grundy values, certified by a theorem, as ``nimtab
-    period --max N``: the values are computed up to ``max`` at most, and the search stops
-    at the first heap size where a period's window fits.
+    """Find the least period of a game's Grundy values, certified by a theorem.
+
+    As ``nimtab period --max N``: the values are computed up to ``max`` at most, and the
+    search stops at the first heap size where a period's window fits.
 
     Parameters
     ----------
@@ -157,8 +158,9 @@ class Classes(NamedTuple):
 
 
 def classes(heaps: int, max: int, threads: Optional[int] = None, progress: bool = True) -> Classes:
-    """Count misère Nim's classes and check the classic claims about them against the
-    labels, as ``nimtab classes``.
+    """Count misère Nim's classes and check the claims about them, as ``nimtab classes``.
+
+    The claims are checked against the engine's labels; the classes never decide a label.
 
     Parameters
     ----------

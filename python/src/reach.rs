@@ -158,16 +158,15 @@ type PeriodFound = (Option<(u64, u64)>, u64, Option<u64>, Option<String>);
 /// As `nimtab period --max N` with the values in memory: the least period of the Grundy
 /// values, certified by a theorem at the first heap size where its window fits.
 #[pyfunction]
-#[pyo3(signature = (game, max, with_pass = false, threads = None))]
+#[pyo3(signature = (game, max, threads = None))]
 pub fn period(
     py: Python<'_>,
     game: String,
     max: u64,
-    with_pass: bool,
     threads: Option<usize>,
 ) -> PyResult<PeriodFound> {
     let run = move |_: &crate::CallProgress| -> Result<PeriodFound, String> {
-        let game = game_of(&game, with_pass).map_err(|e| e.to_string())?;
+        let game = Game::parse(&game).map_err(|e| e.to_string())?;
         game.require_sum("the period of the Grundy values of one heap")
             .map_err(|e| e.to_string())?;
         let max = validate_sequence_max(max).map_err(|e| e.to_string())?;
