@@ -324,6 +324,7 @@ def verify(
     total: Optional[int] = None,
     limit: int = 20,
     counterexamples: bool = False,
+    pass_: bool = False,
 ):
     """Compare the labels with each criterion, as ``nimtab verify``.
 
@@ -354,6 +355,9 @@ def verify(
         The counterexamples kept per row of the summary, as ``--limit``.
     counterexamples : bool
         Also return the rows of ``counterexamples.csv``.
+    pass_ : bool
+        Add one pass, shared by both players, as ``--pass`` (no criterion applies to such
+        a game: its rows count positions and P-positions).
 
     Returns
     -------
@@ -388,6 +392,7 @@ def verify(
             report=report,
             total=total,
             limit=limit,
+            with_pass=_checks.flag("pass_", pass_),
         )
     found = frame(summary) if as_frame else rows(summary)
     if not counterexamples:

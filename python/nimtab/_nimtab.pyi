@@ -108,6 +108,7 @@ def verify_rows(
     report: _Report = None,
     total: Optional[int] = None,
     limit: int = 20,
+    with_pass: bool = False,
 ) -> Tuple[_Rows, _Rows]: ...
 def sweep_csv(
     games: Optional[str],

@@ -142,13 +142,14 @@ fn counterexample<'py>(
 }
 
 /// verify_rows(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads,
-/// report, total, limit) -> (summary rows, counterexample rows)
+/// report, total, limit, with_pass) -> (summary rows, counterexample rows)
 ///
 /// The rows of `summary.csv` and `counterexamples.csv` that `nimtab verify --limit
 /// LIMIT` writes, each as `(header, rows, totals)`.
 #[pyfunction]
 #[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules = None, criteria = None,
-    canonical = false, threads = None, report = None, total = None, limit = 20))]
+    canonical = false, threads = None, report = None, total = None, limit = 20,
+    with_pass = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_rows<'py>(
     py: Python<'py>,
@@ -163,8 +164,10 @@ pub fn verify_rows<'py>(
     report: Option<Bound<'py, PyAny>>,
     total: Option<u64>,
     limit: usize,
+    with_pass: bool,
 ) -> PyResult<(Rows<'py>, Rows<'py>)> {
-    let args = VerifyArgs { game, heaps: heaps_lo.zip(heaps_hi), max, total, rules, criteria };
+    let heaps = heaps_lo.zip(heaps_hi);
+    let args = VerifyArgs { game, with_pass, heaps, max, total, rules, criteria };
     let run = move |progress: &CallProgress| args.findings(canonical, limit, progress);
     let findings = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     let rows: Vec<SummaryRow> = findings.iter().map(SummaryRow::of_finding).collect();

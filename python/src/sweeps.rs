@@ -40,7 +40,8 @@ pub fn verify_csv<'py>(
     total: Option<u64>,
     limit: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let args = VerifyArgs { game, heaps: heaps_lo.zip(heaps_hi), max, total, rules, criteria };
+    let heaps = heaps_lo.zip(heaps_hi);
+    let args = VerifyArgs { game, with_pass: false, heaps, max, total, rules, criteria };
     let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
         let findings = args.findings(canonical, limit, progress)?;
         let (mut summary, mut examples) = (Vec::new(), Vec::new());
@@ -56,6 +57,8 @@ pub fn verify_csv<'py>(
 /// The settings of a verification as Python passes them.
 pub(crate) struct VerifyArgs {
     pub game: String,
+    /// Whether the game has a pass (`--pass`).
+    pub with_pass: bool,
     /// Heap counts `lo..=hi` of a tuple space, or `None` with `total`.
     pub heaps: Option<(usize, usize)>,
     pub max: Option<u32>,
@@ -73,11 +76,12 @@ impl VerifyArgs {
         limit: usize,
         progress: &CallProgress,
     ) -> nimtab::Result<Vec<nimtab::analysis::verify::Finding>> {
-        let game = Game::parse(&self.game)?;
+        let game = crate::states::game_of(&self.game, self.with_pass)?;
         let endings = endings(&game, self.rules.as_deref())?;
         let listed = self.criteria.as_deref().map(Criterion::parse_list).transpose()?;
         match (self.heaps.zip(self.max), self.total) {
             (None, Some(total)) => {
+                game.require_sum("a space of multisets of heaps (total)")?;
                 let space = MultisetSpace::new(total)?;
                 let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
                 let engine = MultisetEngine::builder(&game, space).build();

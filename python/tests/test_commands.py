@@ -175,3 +175,20 @@ def test_classes_are_the_command_line_classes(tmp_path):
         nimtab.classes(4, 400)
     expected = cli_error("classes", "--heaps", "4", "--max", "400", "--out", str(tmp_path))
     assert str(e.value) == expected.replace("--heaps", "heaps").replace("--max", "max")
+
+
+def test_verify_with_a_pass_counts_what_the_command_line_counts(tmp_path):
+    cli("verify", "--game", "wythoff", "--pass", "--heaps", "2..=3", "--max", "4", "--out", str(tmp_path))
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "summary.csv").read_text())))
+    found = nimtab.verify("wythoff", (2, 3), 4, pass_=True, progress=False)
+    assert [(r["game"], r["heaps"], r["rule"], r["criterion"], r["positions"], r["p_positions"]) for r in found] == [
+        (r["game"], int(r["heaps"]), r["rule"], r["criterion"], int(r["positions"]), int(r["p_positions"])) for r in rows]
+    assert found[0]["positions"] == 2 * 5**2 and found[0]["agree"] is None
+
+
+def test_verify_over_multisets_refuses_a_game_that_is_not_a_sum_in_the_command_line_words():
+    for game, pass_, flags in [("wythoff", False, []), ("nim", True, ["--pass"])]:
+        with pytest.raises(ValueError) as e:
+            nimtab.verify(game, total=5, pass_=pass_, progress=False)
+        expected = cli_error("verify", "--game", game, *flags, "--total", "5")
+        assert str(e.value) == expected.replace("(--total)", "(total)")
