@@ -601,6 +601,10 @@ def check(
     threads: Optional[int] = None,
     as_frame: bool = False,
     progress: bool = True,
+    canonical: bool = False,
+    pass_: bool = False,
+    grundy: bool = False,
+    limit: int = 20,
 ):
     """Test the claim "P exactly when ``claim``" on every position of one game.
 
@@ -626,20 +630,56 @@ def check(
         Return a pandas DataFrame.
     progress : bool
         Show a tqdm bar for a long call (when tqdm is installed).
+    canonical : bool
+        Test only sorted tuples.
+    pass_ : bool
+        Add one pass, shared by both players, as ``--pass``: every position is tested in
+        both pass states (the feature ``pass`` is 1 while the pass is available).
+    grundy : bool
+        Compute the whole positions' Grundy values, the feature ``grundy``, as
+        ``--grundy``.
+    limit : int
+        The counterexamples kept per row (only the first is shown).
 
     Returns
     -------
     list of dict or DataFrame
         One row per (heap count, rule) with the columns of ``summary.csv``, the claim in
-        ``criterion``.
+        ``criterion``; with a pass a counterexample's position ends with its pass state,
+        ``"pass=0"`` or ``"pass=1"``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument or claim, named in the command line's words.
     """
     game = _checks.text("game", game)
-    if rules is None:
-        rules = "normal,misere,sj" if _nimtab.is_sum(game) else "normal,misere"
-    return sweep(
-        [game], heaps, max, rules, claim=_checks.text("claim", claim), threads=threads,
-        as_frame=as_frame, total=total, progress=progress,
-    )
+    claim = _checks.text("claim", claim)
+    canonical = _checks.flag("canonical", canonical)
+    pass_ = _checks.flag("pass_", pass_)
+    grundy = _checks.flag("grundy", grundy)
+    limit = _checks.integer("limit", limit, "a positive integer")
+    if limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit}")
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if total is not None:
+        # The multisets of a sum of heaps, as a sweep of the one game.
+        for name, given in (("canonical", canonical), ("pass_", pass_)):
+            if given:
+                raise ValueError(f"{name} applies to tuples of heaps, not to a total")
+        if grundy:
+            raise ValueError("grundy is not available with total (the multiset tables have no Grundy values)")
+        if rules is None:
+            rules = "normal,misere,sj" if _nimtab.is_sum(game) else "normal,misere"
+        return sweep([game], None, None, rules, claim=claim, threads=threads,
+                     as_frame=as_frame, total=total, progress=progress)
+    with bar(progress, f"check {game}", None, "pos") as report:
+        found = _nimtab.check_rows(
+            game, claim, lo, hi, max, _checks.names("rules", rules), canonical=canonical,
+            with_pass=pass_, grundy=grundy, limit=limit, threads=_checks.threads(threads),
+            report=report,
+        )
+    return frame(found) if as_frame else rows(found)
 
 
 def merge(parts: Sequence[bytes]) -> bytes:

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_TOTAL",
     "__version__",
     "_panic",
+    "check_rows",
     "classes",
     "grundy",
     "is_sum",
@@ -110,6 +111,20 @@ def verify_rows(
     limit: int = 20,
     with_pass: bool = False,
 ) -> Tuple[_Rows, _Rows]: ...
+def check_rows(
+    game: str,
+    claim: str,
+    heaps_lo: int,
+    heaps_hi: int,
+    max: int,
+    rules: Optional[str] = None,
+    canonical: bool = False,
+    with_pass: bool = False,
+    grundy: bool = False,
+    limit: int = 20,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> _Rows: ...
 def sweep_csv(
     games: Optional[str],
     game_list: Optional[Sequence[str]],

@@ -1,6 +1,7 @@
 //! The compiled part of the `nimtab` Python package (`nimtab._nimtab`): the library's
 //! tables, verifications and sweeps, run with the GIL released.
 
+mod check;
 mod quotient;
 mod reach;
 mod rows;
@@ -154,6 +155,7 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(states::solve_multisets, m)?)?;
     m.add_function(wrap_pyfunction!(states::require_sum, m)?)?;
     m.add_function(wrap_pyfunction!(rows::verify_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(check::check_rows, m)?)?;
     m.add_function(wrap_pyfunction!(rows::sweep_rows, m)?)?;
     m.add_function(wrap_pyfunction!(rows::summary_rows, m)?)?;
     m.add_function(wrap_pyfunction!(reach::moves, m)?)?;

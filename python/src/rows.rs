@@ -18,7 +18,7 @@ use crate::{run_detached, value_error, CallProgress};
 
 /// Rows as Python receives them: the header (the library's), one tuple of values per
 /// row in its order, and each row's total (`None` for a tuple space).
-type Rows<'py> = (Vec<&'static str>, Bound<'py, PyList>, Vec<Option<u32>>);
+pub(crate) type Rows<'py> = (Vec<&'static str>, Bound<'py, PyList>, Vec<Option<u32>>);
 
 /// The `heaps` and `max` values of a space: integers for tuples, the words of the CSV
 /// (`any`, `total<=T`) for the multisets of total at most `T`.
@@ -38,16 +38,16 @@ fn space_values<'py>(
 }
 
 /// What one row of the summary says, whichever result it comes from.
-struct SummaryRow<'a> {
-    game: &'a str,
-    heaps: usize,
-    max: u32,
-    total: Option<u32>,
-    ending: Ending,
-    test: &'a str,
+pub(crate) struct SummaryRow<'a> {
+    pub game: &'a str,
+    pub heaps: usize,
+    pub max: u32,
+    pub total: Option<u32>,
+    pub ending: Ending,
+    pub test: &'a str,
     /// Whether the test was compared (agree and disagree are then counts, else `None`).
-    compared: bool,
-    tally: &'a Tally,
+    pub compared: bool,
+    pub tally: &'a Tally,
 }
 
 impl<'a> SummaryRow<'a> {
@@ -78,12 +78,13 @@ impl<'a> SummaryRow<'a> {
     }
 
     /// The values in the order of [`summary_header`]: the first counterexample as a tuple
-    /// of heap sizes (`()` for the empty position), `None` where there is none.
+    /// of heap sizes (`()` for the empty position; in a game with a pass ending with its
+    /// state, `"pass=0"` or `"pass=1"`, as the CSV writes it), `None` where there is none.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let t = self.tally;
         let count = |n: u64| self.compared.then_some(n);
         let first = match t.counterexamples.first() {
-            Some(c) => Some(PyTuple::new(py, &c.position)?),
+            Some(c) => Some(position(py, c)?),
             None => None,
         };
         let [heaps, max] = space_values(py, self.heaps, self.max, self.total)?;
@@ -103,8 +104,22 @@ impl<'a> SummaryRow<'a> {
     }
 }
 
+/// A counterexample's position: its heap sizes, then its pass state in a game with a
+/// pass.
+fn position<'py>(py: Python<'py>, c: &Counterexample) -> PyResult<Bound<'py, PyTuple>> {
+    let mut cells = Vec::with_capacity(c.position.len() + 1);
+    for &h in &c.position {
+        cells.push(h.into_pyobject(py)?.into_any());
+    }
+    if let Some(available) = c.pass {
+        let state = format!("pass={}", u8::from(available));
+        cells.push(state.into_pyobject(py)?.into_any());
+    }
+    PyTuple::new(py, cells)
+}
+
 /// The rows of the summary.
-fn summary<'py>(py: Python<'py>, rows: &[SummaryRow<'_>]) -> PyResult<Rows<'py>> {
+pub(crate) fn summary<'py>(py: Python<'py>, rows: &[SummaryRow<'_>]) -> PyResult<Rows<'py>> {
     let list = PyList::empty(py);
     for row in rows {
         list.append(row.values(py)?)?;
@@ -136,7 +151,7 @@ fn counterexample<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let dp = Label::of(c.dp_is_p);
     let [heaps, max] = space_values(py, c.position.len(), f.max, f.total)?;
-    let position = PyTuple::new(py, &c.position)?;
+    let position = position(py, c)?;
     (&f.game, heaps, max, f.ending.name(), criterion, position, dp.as_str(), dp.flipped().as_str())
         .into_pyobject(py)
 }

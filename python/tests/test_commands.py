@@ -192,3 +192,60 @@ def test_verify_over_multisets_refuses_a_game_that_is_not_a_sum_in_the_command_l
             nimtab.verify(game, total=5, pass_=pass_, progress=False)
         expected = cli_error("verify", "--game", game, *flags, "--total", "5")
         assert str(e.value) == expected.replace("(--total)", "(total)")
+
+
+def check_table(*args):
+    """The command's summary table of `nimtab check`: one dict per heap count."""
+    _, out, _ = cli("check", *args, check=False)
+    lines = out.decode().splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("heaps "))
+    rows = []
+    for line in lines[start + 1:]:
+        if line.startswith("the claim"):
+            break
+        heaps, positions, p, agree, disagree, first = line.split(None, 5)
+        rows.append(dict(heaps=int(heaps), positions=int(positions), p_positions=int(p),
+                         agree=int(agree), disagree=int(disagree), first=first))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "game,claim,heaps,max_,rule,flags",
+    [("nim", "h1 == h2 && pass == 0 || h1 != h2 && pass == 1 && h1 + h2 == 3", (2, 2), 3, "normal", ["--pass"]),
+     ("wythoff", "grundy == 0", (2, 2), 8, "misere", ["--grundy"]),
+     ("moore:2", "grundy == 0 && pass == 0", (2, 3), 4, "normal", ["--pass", "--grundy"]),
+     ("subtract:1,3,4", "gxor == 0", (2, 3), 7, "misere", ["--canonical"])],
+)
+def test_check_with_a_pass_grundy_values_or_sorted_tuples_is_the_command_line_check(game, claim, heaps, max_, rule, flags):
+    lo, hi = heaps
+    span = str(lo) if lo == hi else f"{lo}..={hi}"
+    args = ["--game", game, "--heaps", span, "--max", str(max_), "--rule", rule, "--claim-p", claim]
+    expected = check_table(*args, *flags)
+    found = nimtab.check(game, claim, heaps, max_, rules=rule, pass_="--pass" in flags, grundy="--grundy" in flags,
+                         canonical="--canonical" in flags, progress=False)
+    assert len(found) == len(expected) > 0
+    for row, shown in zip(found, expected):
+        assert [row[k] for k in ("heaps", "positions", "p_positions", "agree", "disagree")] == [
+            shown[k] for k in ("heaps", "positions", "p_positions", "agree", "disagree")]
+        first = row["first_counterexample"]
+        assert shown["first"] == ("-" if first is None else f"({' '.join(map(str, first))}) is " + shown["first"].split(" is ")[1])
+    assert any(r["disagree"] for r in found) or "--grundy" in flags
+
+
+def test_check_refuses_a_claim_in_the_command_line_words():
+    cases = [("nim", "h1 +", []), ("nim", "h3 == 0", []), ("nim", "grundy == 0", []), ("wythoff", "gxor == 0", [])]
+    for game, claim, flags in cases:
+        with pytest.raises(ValueError) as e:
+            nimtab.check(game, claim, 2, 3, progress=False)
+        expected = cli_error_first_line("check", "--game", game, "--heaps", "2", "--max", "3", "--rule", "normal", "--claim-p", claim)
+        assert str(e.value) == expected.replace("--claim-p", "claim").replace("--grundy", "grundy=True")
+    with pytest.raises(ValueError, match="grundy is not available with total"):
+        nimtab.check("nim", "gxor == 0", total=5, grundy=True)
+
+
+def cli_error_first_line(*args):
+    """The first line of a refused command's error (a claim's error shows it with a
+    caret below)."""
+    status, _, stderr = cli(*args, check=False)
+    assert status == 2, stderr
+    return stderr.splitlines()[0].removeprefix("nimtab: error: ")
