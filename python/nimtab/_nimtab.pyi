@@ -186,7 +186,7 @@ def moves(
     game: str, position: Sequence[int], rule: str = ..., with_pass: bool = False
 ) -> Tuple[list[dict[str, Any]], bool, bool]: ...
 def period(
-    game: str, max: int, threads: Optional[int] = None
+    game: str, max: int, threads: Optional[int] = None, report: _Report = None
 ) -> Tuple[Optional[Tuple[int, int]], int, Optional[int], Optional[str]]: ...
 def classes(
     heaps: int, max: int, threads: Optional[int] = None, report: _Report = None

@@ -94,7 +94,7 @@ class Period(NamedTuple):
     statement: Optional[str]
 
 
-def period(game: str, max: int, threads: Optional[int] = None) -> Period:
+def period(game: str, max: int, threads: Optional[int] = None, progress: bool = True) -> Period:
     """Find the least period of a game's Grundy values, certified by a theorem.
 
     As ``nimtab period --max N``: the values are computed up to ``max`` at most, and the
@@ -109,6 +109,8 @@ def period(game: str, max: int, threads: Optional[int] = None) -> Period:
         line keeps larger runs in a file).
     threads : int, optional
         Threads of the sequence run, 1 to 256.
+    progress : bool
+        Show a tqdm bar of the heaps done (when tqdm is installed).
 
     Returns
     -------
@@ -124,7 +126,9 @@ def period(game: str, max: int, threads: Optional[int] = None) -> Period:
     max = _checks.integer("max", max, "a non-negative integer")
     if max < 0:
         raise ValueError(f"max must be a non-negative integer, got {max}")
-    found, checked, largest, statement = _nimtab.period(game, max, threads=_checks.threads(threads))
+    threads = _checks.threads(threads)
+    with bar(progress, f"period {game}", max + 1, "heap") as report:
+        found, checked, largest, statement = _nimtab.period(game, max, threads=threads, report=report)
     preperiod, length = found if found else (None, None)
     return Period(game, found is not None, preperiod, length, checked, largest, statement)
 

@@ -12,11 +12,13 @@ use nimtab::analysis::moves::{ended_by_rule, labels_of_states, legal_moves, Move
 use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::sequence::plan::{Placement, Plan};
-use nimtab::sequence::{validate_sequence_max, Goal, NoObserver, Parallel, Settings, Start, Store};
+use nimtab::sequence::{
+    validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
+};
 use nimtab::{host, Ending, Engine, Game, PassState, Space, Tuple};
 
 use crate::states::game_of;
-use crate::{run_detached, value_error};
+use crate::{run_detached, value_error, CallProgress};
 
 /// One winning move or step: the cells of `nimtab moves --format csv` and the line of its
 /// text format.
@@ -149,23 +151,38 @@ pub fn moves<'py>(
     Ok((list, found.lost, found.ended))
 }
 
+/// A sequence run's observer: the heaps done for the progress bar, and the flag Ctrl-C
+/// sets, polled between segments.
+struct SequenceProgress<'a>(&'a CallProgress);
+
+impl Observer for SequenceProgress<'_> {
+    fn progress(&mut self, status: &Status) {
+        self.0.set_done(status.heaps);
+    }
+
+    fn cancelled(&self) -> bool {
+        nimtab::Progress::cancelled(self.0)
+    }
+}
+
 /// What `period` finds, as Python receives it.
 type PeriodFound = (Option<(u64, u64)>, u64, Option<u64>, Option<String>);
 
-/// period(game, max, threads) -> (certified (preperiod, period) or None,
+/// period(game, max, threads, report) -> (certified (preperiod, period) or None,
 /// checked_through, largest value (when not certified), why not (when not certified))
 ///
 /// As `nimtab period --max N` with the values in memory: the least period of the Grundy
 /// values, certified by a theorem at the first heap size where its window fits.
 #[pyfunction]
-#[pyo3(signature = (game, max, threads = None))]
+#[pyo3(signature = (game, max, threads = None, report = None))]
 pub fn period(
     py: Python<'_>,
     game: String,
     max: u64,
     threads: Option<usize>,
+    report: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PeriodFound> {
-    let run = move |_: &crate::CallProgress| -> Result<PeriodFound, String> {
+    let run = move |progress: &CallProgress| -> Result<PeriodFound, String> {
         let game = Game::parse(&game).map_err(|e| e.to_string())?;
         game.require_sum("the period of the Grundy values of one heap")
             .map_err(|e| e.to_string())?;
@@ -189,8 +206,9 @@ pub fn period(
             ring_limit: nimtab::sequence::plan::RING_LIMIT,
         };
         let start = Start::Fresh(Store::in_memory(size));
+        let mut observer = SequenceProgress(progress);
         let sequence =
-            game.grundy_sequence(&settings, start, &mut NoObserver).map_err(|e| e.to_string())?;
+            game.grundy_sequence(&settings, start, &mut observer).map_err(|e| e.to_string())?;
         let outcome = sequence
             .period()
             .copied()
@@ -215,7 +233,7 @@ pub fn period(
             }
         })
     };
-    run_detached(py, threads, None, run)?.map_err(value_error)
+    run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)
 }
 
 /// The most moves `classes` examines, as the command line's limit.

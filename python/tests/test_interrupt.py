@@ -33,6 +33,8 @@ CALLS = {
     "verify on the global pool": 'nimtab.verify("subtract:1,3,4", 3, 1023, progress=False)',
     # Sixteen seconds of searching for the quotient at heap 34 (which then fails).
     "quotient": 'nimtab.quotient("octal:0.07", 300, progress=False)',
+    # Grundy's game has no periodicity theorem: the run goes on to 2^22.
+    "period": 'nimtab.period("grundys-game", 1 << 22, progress=False)',
 }
 
 
