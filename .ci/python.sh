@@ -13,11 +13,12 @@ stage "virtual environment $venv"
 # Pinned to the versions the tests were written against (they need Python 3.11, the
 # package's requires-python). pandas, xarray, tqdm and matplotlib are optional for nimtab
 # (the extra "all"); they are installed here to test the frames, bars and pictures, and
-# nbclient with a kernel runs the tour notebook (python/tests/test_notebook.py).
+# nbclient with a kernel runs the tour notebook (python/tests/test_notebook.py); mypy checks
+# the typed stub against the module and numpydoc the docstrings (python/tests/test_stub.py).
 "$py" -m pip install -q --disable-pip-version-check \
   "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1 \
   xarray==2025.12.0 tqdm==4.67.1 matplotlib==3.10.8 \
-  nbclient==0.11.0 nbformat==5.11.1 ipykernel==7.4.0
+  nbclient==0.11.0 nbformat==5.11.1 ipykernel==7.4.0 mypy==2.4.1 numpydoc==1.11.0
 
 stage "pip install ./python"
 "$py" -m pip install -q --disable-pip-version-check ./python

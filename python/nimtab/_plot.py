@@ -28,11 +28,36 @@ def plot(
     difference: Optional[Tuple[str, str]] = None,
     threads: Optional[int] = None,
 ):
-    """A matplotlib figure of the P-positions of two heaps of at most ``max`` stones:
-    one panel per rule (``rules`` defaults to the game's), cell ``(h1, h2)`` black where
-    P, ``h1`` across and ``h2`` up from the origin at the bottom left, each title giving
-    the rule and its count of P-positions. ``difference=(a, b)`` adds a panel of the
-    cells where rules ``a`` and ``b`` differ: P under ``a`` only, or under ``b`` only."""
+    """Draw the P-positions of two heaps of at most ``max`` stones (matplotlib).
+
+    One panel per rule, cell ``(h1, h2)`` black where P, ``h1`` across and ``h2`` up
+    from the origin at the bottom left, each title giving the rule and its count of
+    P-positions, and a key below.
+
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game``.
+    max : int
+        The largest heap size.
+    rules : sequence of str, optional
+        The rules drawn; by default the game's (as ``solve``).
+    difference : tuple of two str, optional
+        Add a panel of the cells where rules ``a`` and ``b`` differ: P under ``a`` only,
+        or under ``b`` only.
+    threads : int, optional
+        Threads of the engine, 1 to 256.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure, one axes per panel.
+
+    Raises
+    ------
+    ValueError
+        ``difference`` that does not name two of the rules drawn, or a bad argument.
+    """
     from . import solve
 
     plt, ListedColormap, Patch = _pyplot()

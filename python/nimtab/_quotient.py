@@ -68,9 +68,34 @@ def quotient(
     play: str = "misere",
     progress: bool = True,
 ) -> Quotient:
-    """The misère quotient of ``game`` (a sum of heaps) with heaps up to ``max_heap``,
-    as ``nimtab quotient``; ``play="normal"`` gives the group of Grundy values instead.
-    ``max_heap`` from 1 to 1000, ``max_order`` from 1 to 65536."""
+    """Compute the misère quotient of a sum of heaps, as ``nimtab quotient``.
+
+    Parameters
+    ----------
+    game : str
+        A sum of heaps (``nim``, ``subtract:S``, ``octal:CODE``, ...).
+    max_heap : int
+        The largest heap size, 1 to 1000.
+    max_order : int
+        The most elements the quotient may grow to, 1 to 65536.
+    play : str
+        ``"misere"``, or ``"normal"`` for the group of Grundy values.
+    progress : bool
+        Show a tqdm bar, heap by heap (when tqdm is installed).
+
+    Returns
+    -------
+    Quotient
+        The quotient, proved by its certificate for every position of heaps up to
+        ``max_heap``.
+
+    Raises
+    ------
+    ValueError
+        A game that is not a sum, a quotient that outgrows ``max_order``, a bad argument.
+    KeyboardInterrupt
+        On Ctrl-C: the solver stops between its steps.
+    """
     game = _checks.text("game", game)
     max_heap = _checks.integer("max_heap", max_heap, f"an integer from 1 to {MAX_QUOTIENT_HEAP}")
     if not 1 <= max_heap <= MAX_QUOTIENT_HEAP:

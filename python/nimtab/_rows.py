@@ -1,40 +1,33 @@
-"""Rows of a summary CSV (``verify``, ``sweep``) as dicts, and as a pandas DataFrame."""
+"""Rows of ``verify`` and ``sweep`` as dicts, and as pandas DataFrames.
 
-import csv
-import io
-from typing import List
+The compiled module hands rows across typed, under the library's own header (the one
+definition of the ``summary.csv`` and ``counterexamples.csv`` schemas): ``(header, rows,
+totals)``, one tuple of values per row and each row's total (``None`` for a tuple space).
+"""
 
-_INTEGER_COLUMNS = ("heaps", "max", "positions", "p_positions", "agree", "disagree")
-# Over multisets the space cells are words: heaps ``any``, max ``total<=T``.
-_SPACE_COLUMNS = ("heaps", "max")
+from typing import List, Optional, Sequence, Tuple
 
-
-def rows(data: bytes) -> List[dict]:
-    """Rows of a summary CSV: integers as int, the first counterexample as a tuple of
-    heap sizes (``None`` when there is none; ``()`` for the empty position, written
-    ``()`` in the CSV). A game no criterion applies to has rows of criterion ``none``
-    whose ``agree`` and ``disagree`` are ``None``."""
-    found = []
-    for row in csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")):
-        for column in _INTEGER_COLUMNS:
-            if column in _SPACE_COLUMNS and not row[column].isdigit():
-                continue
-            row[column] = int(row[column]) if row[column] else None
-        first = row["first_counterexample"]
-        if not first:
-            row["first_counterexample"] = None
-        elif first == "()":
-            row["first_counterexample"] = ()
-        else:
-            row["first_counterexample"] = tuple(int(h) for h in first.split())
-        found.append(row)
-    return found
+Typed = Tuple[Sequence[str], Sequence[tuple], Sequence[Optional[int]]]
 
 
-def frame(found: List[dict]):
-    """The rows as a DataFrame whose columns are the same over tuples and multisets:
-    ``heaps``, ``max`` and ``total`` nullable integers (``<NA>`` where they do not
-    apply) and ``space``, ``tuples`` or ``multisets``; so frames of both concatenate."""
+def rows(found: Typed) -> List[dict]:
+    """The rows as dicts in the header's column order.
+
+    Parameters
+    ----------
+    found : tuple
+        ``(header, rows, totals)`` from the compiled module.
+
+    Returns
+    -------
+    list of dict
+        One dict per row.
+    """
+    header, values, _ = found
+    return [dict(zip(header, row)) for row in values]
+
+
+def _pandas():
     try:
         import pandas
     except ImportError as e:
@@ -42,36 +35,54 @@ def frame(found: List[dict]):
             "as_frame=True needs pandas: pip install pandas (without it, rows come back "
             "as a list of dicts)"
         ) from e
-    records = []
-    for row in found:
-        row = dict(row)
-        if isinstance(row["heaps"], int):
-            row["space"], row["total"] = "tuples", None
-        else:
-            row["space"], row["total"] = "multisets", int(row["max"].removeprefix("total<="))
-            row["heaps"] = row["max"] = None
-        records.append(row)
-    columns = list(found[0]) + ["space", "total"] if found else None
-    table = pandas.DataFrame.from_records(records, columns=columns)
-    for column in ("heaps", "max", "total"):
-        if column in table:
-            table[column] = table[column].astype("Int64")
+    return pandas
+
+
+def frame(found: Typed):
+    """The rows as a DataFrame whose columns are the same over tuples and multisets:
+    ``heaps``, ``max`` and ``total`` nullable integers (``<NA>`` where they do not apply)
+    and ``space``, ``tuples`` or ``multisets``; so frames of both concatenate.
+
+    Parameters
+    ----------
+    found : tuple
+        ``(header, rows, totals)`` from the compiled module.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The header's columns, then ``space`` and ``total``.
+    """
+    pandas = _pandas()
+    header, values, totals = found
+    table = pandas.DataFrame.from_records(list(values), columns=list(header))
+    table["space"] = ["tuples" if t is None else "multisets" for t in totals]
+    table["total"] = pandas.array(list(totals), dtype="Int64")
+    multisets = table["space"] == "multisets"
+    for column in ("heaps", "max"):
+        table[column] = pandas.array(
+            [None if m else v for v, m in zip(table[column], multisets)], dtype="Int64"
+        )
     return table
 
 
-def counterexample_rows(data: bytes, as_frame: bool):
+def counterexample_rows(found: Typed, as_frame: bool):
     """Rows of ``counterexamples.csv``: integer cells as int (a multiset's space cells
-    stay words), the position as a tuple of heap sizes, as dicts or a DataFrame."""
-    found = []
-    for row in csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")):
-        row = {k: int(v) if v.isdigit() else v for k, v in row.items()}
-        row["position"] = tuple(int(h) for h in str(row["position"]).split())
-        found.append(row)
+    stay words), the position as a tuple of heap sizes, as dicts or a DataFrame.
+
+    Parameters
+    ----------
+    found : tuple
+        ``(header, rows, totals)`` from the compiled module.
+    as_frame : bool
+        Return a pandas DataFrame instead of dicts.
+
+    Returns
+    -------
+    list of dict or pandas.DataFrame
+        One row per counterexample.
+    """
     if not as_frame:
-        return found
-    try:
-        import pandas
-    except ImportError as e:
-        raise ImportError("as_frame=True needs pandas: pip install pandas") from e
-    header = next(csv.reader(io.StringIO(data.decode("utf-8"))))
-    return pandas.DataFrame.from_records(found, columns=header)
+        return rows(found)
+    header, values, _ = found
+    return _pandas().DataFrame.from_records(list(values), columns=list(header))

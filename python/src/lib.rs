@@ -1,7 +1,11 @@
 //! The compiled part of the `nimtab` Python package (`nimtab._nimtab`): the library's
 //! tables, verifications and sweeps, run with the GIL released.
 
+mod check;
 mod quotient;
+mod reach;
+mod rows;
+mod states;
 mod sweeps;
 mod tables;
 
@@ -147,6 +151,16 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweeps::sweep_games, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::merge, m)?)?;
     m.add_function(wrap_pyfunction!(quotient::quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(states::solve_table, m)?)?;
+    m.add_function(wrap_pyfunction!(states::solve_multisets, m)?)?;
+    m.add_function(wrap_pyfunction!(states::require_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::verify_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(check::check_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::sweep_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::summary_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(reach::moves, m)?)?;
+    m.add_function(wrap_pyfunction!(reach::period, m)?)?;
+    m.add_function(wrap_pyfunction!(reach::classes, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add("FAMILY_LIMIT", nimtab::sweep::FAMILY_LIMIT)?;
     m.add("MAX_HEAPS", nimtab::MAX_HEAPS)?;

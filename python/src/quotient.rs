@@ -16,6 +16,11 @@ impl QuotientProgress for CallProgress {
     fn heap_done(&self, heap: u32, _order: usize) {
         self.set_done(u64::from(heap));
     }
+
+    /// The flag the engine polls, set by Ctrl-C: the solver stops between its steps.
+    fn cancelled(&self) -> bool {
+        nimtab::Progress::cancelled(self)
+    }
 }
 
 /// quotient(game, max_heap, max_order, normal, report) -> dict

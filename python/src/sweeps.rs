@@ -40,26 +40,10 @@ pub fn verify_csv<'py>(
     total: Option<u64>,
     limit: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let heaps = heaps_lo.zip(heaps_hi);
+    let args = VerifyArgs { game, with_pass: false, heaps, max, total, rules, criteria };
     let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
-        let game = Game::parse(&game)?;
-        let endings = endings(&game, rules.as_deref())?;
-        let listed = criteria.as_deref().map(Criterion::parse_list).transpose()?;
-        let findings = match (heaps_lo.zip(heaps_hi).zip(max), total) {
-            (None, Some(total)) => {
-                let space = MultisetSpace::new(total)?;
-                let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
-                let engine = MultisetEngine::builder(&game, space).build();
-                verify_multisets(&engine, &endings, &criteria, limit, progress)?.findings
-            }
-            (Some(((lo, hi), max)), None) => {
-                verify_tuples(&game, lo..=hi, max, canonical, &endings, listed, limit, progress)?
-            }
-            _ => {
-                return Err(nimtab::Error::Invalid(
-                    "give heaps and max (tuples of heaps), or total (multisets)".to_string(),
-                ))
-            }
-        };
+        let findings = args.findings(canonical, limit, progress)?;
         let (mut summary, mut examples) = (Vec::new(), Vec::new());
         write_summary(&mut summary, &findings)?;
         write_counterexamples(&mut examples, &findings)?;
@@ -68,6 +52,49 @@ pub fn verify_csv<'py>(
     let (summary, examples) =
         run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     Ok((PyBytes::new(py, &summary), PyBytes::new(py, &examples)))
+}
+
+/// The settings of a verification as Python passes them.
+pub(crate) struct VerifyArgs {
+    pub game: String,
+    /// Whether the game has a pass (`--pass`).
+    pub with_pass: bool,
+    /// Heap counts `lo..=hi` of a tuple space, or `None` with `total`.
+    pub heaps: Option<(usize, usize)>,
+    pub max: Option<u32>,
+    pub total: Option<u64>,
+    pub rules: Option<String>,
+    pub criteria: Option<String>,
+}
+
+impl VerifyArgs {
+    /// The findings of `nimtab verify` for these arguments, keeping `limit`
+    /// counterexamples per finding.
+    pub fn findings(
+        &self,
+        canonical: bool,
+        limit: usize,
+        progress: &CallProgress,
+    ) -> nimtab::Result<Vec<nimtab::analysis::verify::Finding>> {
+        let game = crate::states::game_of(&self.game, self.with_pass)?;
+        let endings = endings(&game, self.rules.as_deref())?;
+        let listed = self.criteria.as_deref().map(Criterion::parse_list).transpose()?;
+        match (self.heaps.zip(self.max), self.total) {
+            (None, Some(total)) => {
+                game.require_sum("a space of multisets of heaps (total)")?;
+                let space = MultisetSpace::new(total)?;
+                let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
+                let engine = MultisetEngine::builder(&game, space).build();
+                Ok(verify_multisets(&engine, &endings, &criteria, limit, progress)?.findings)
+            }
+            (Some(((lo, hi), max)), None) => {
+                verify_tuples(&game, lo..=hi, max, canonical, &endings, listed, limit, progress)
+            }
+            _ => Err(nimtab::Error::Invalid(
+                "give heaps and max (tuples of heaps), or total (multisets)".to_string(),
+            )),
+        }
+    }
 }
 
 /// `verify` over tuples: every space checked (heap counts, criteria: those listed, or
@@ -108,25 +135,25 @@ fn verify_tuples(
 }
 
 /// The settings of a sweep as Python passes them.
-struct SweepArgs {
-    games: Option<String>,
-    game_list: Option<Vec<String>>,
+pub(crate) struct SweepArgs {
+    pub games: Option<String>,
+    pub game_list: Option<Vec<String>>,
     /// A games file's name and contents, one spec or pattern a line.
-    games_file: Option<(String, String)>,
+    pub games_file: Option<(String, String)>,
     /// Heap counts and largest heap of a tuple space, or `None` with `total`.
-    heaps: Option<(usize, usize)>,
-    max: Option<u32>,
+    pub heaps: Option<(usize, usize)>,
+    pub max: Option<u32>,
     /// The multisets of total at most `total`, instead of `heaps` and `max`.
-    total: Option<u64>,
-    rules: String,
-    criteria: String,
-    claim: Option<String>,
-    canonical: bool,
-    force: bool,
+    pub total: Option<u64>,
+    pub rules: String,
+    pub criteria: String,
+    pub claim: Option<String>,
+    pub canonical: bool,
+    pub force: bool,
 }
 
 impl SweepArgs {
-    fn sweep(&self) -> nimtab::sweep::Result<Sweep> {
+    pub fn sweep(&self) -> nimtab::sweep::Result<Sweep> {
         let family = match (&self.games, &self.game_list, &self.games_file) {
             (Some(text), _, _) => Family::parse(text, self.force)?,
             (None, Some(list), _) => Family::from_specs(list, self.force)?,

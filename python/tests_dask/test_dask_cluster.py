@@ -61,6 +61,12 @@ def test_a_sweep_on_the_cluster_equals_the_local_sweep(client, local_bytes):
     assert on_cluster == local_bytes
 
 
+def test_typed_rows_from_the_cluster_are_the_local_rows(client):
+    local = nimtab.sweep(FAMILY, **SWEEP, progress=False)
+    assert nimtab.sweep(FAMILY, **SWEEP, client=client, shards=SHARDS, progress=False) == local
+    assert len(local) > 0 and isinstance(local[0]["positions"], int)
+
+
 def test_errors_reach_the_caller_before_any_task(client):
     with pytest.raises(ValueError, match="octal:0.04 can split a heap"):
         nimtab.sweep("octal:0.??", 2, 3, client=client)

@@ -86,6 +86,12 @@ impl QuotientConfig {
 pub trait QuotientProgress: Sync {
     /// Heap `heap` is done; the quotient of heaps up to it has `order` elements.
     fn heap_done(&self, heap: u32, order: usize);
+    /// Whether the caller asks the computation to stop, polled between heaps and between
+    /// the candidates of one heap; a caller that also runs the engine answers with its
+    /// [`crate::Progress::cancelled`] flag. Never, by default.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 impl QuotientProgress for NoProgress {
@@ -153,6 +159,9 @@ pub enum QuotientError {
         /// The heap being added.
         heap: u32,
     },
+    /// The caller stopped the computation through [`QuotientProgress::cancelled`].
+    #[error("cancelled before the quotient was computed")]
+    Cancelled,
     /// The final proof failed: a bug, never a result.
     #[error("internal error: the computed quotient failed its proof: {0}")]
     NotCertified(String),

@@ -46,6 +46,8 @@ struct Solver<'g> {
     /// For each element, the least option-class sets of its positions (from the last
     /// full check; still sets of real positions after a conservative extension).
     lower_bounds: Vec<Vec<Vec<u64>>>,
+    /// Told of each heap done, and asked between steps whether to stop.
+    progress: &'g dyn QuotientProgress,
 }
 
 /// Computes the reduced monoid of heaps `1..=max_heap`, reporting each heap.
@@ -59,8 +61,10 @@ pub(crate) fn solve(
         config,
         solved: Solved { monoid: HeapMonoid::trivial(0), p: vec![config.play == Play::Normal] },
         lower_bounds: vec![Vec::new()],
+        progress,
     };
     for h in 1..=config.max_heap {
+        solver.stop_if_cancelled()?;
         solver.add_heap(h)?;
         let order = solver.solved.monoid.size;
         if order > config.max_order {
@@ -72,6 +76,14 @@ pub(crate) fn solve(
 }
 
 impl Solver<'_> {
+    /// [`QuotientError::Cancelled`] once the caller has asked to stop.
+    fn stop_if_cancelled(&self) -> Result<(), QuotientError> {
+        if self.progress.cancelled() {
+            return Err(QuotientError::Cancelled);
+        }
+        Ok(())
+    }
+
     fn options(&self, h: u32) -> HeapOptions<'_> {
         HeapOptions::upto(&self.all, h)
     }
@@ -138,6 +150,7 @@ impl Solver<'_> {
         }
         let candidates: Vec<usize> = right_outcome.into_iter().filter(|&x| compatible(x)).collect();
         for x in candidates {
+            self.stop_if_cancelled()?;
             let trial = q.with_heap_as(Some(&words[x]));
             match check(&trial, p, self.options(h), self.config.play, state_limit(trial.size)) {
                 Verdict::Holds(lower_bounds) => return Ok(Some((trial, Some(lower_bounds)))),
@@ -154,6 +167,7 @@ impl Solver<'_> {
         let candidate = self.solved.monoid.with_cycles(h, &[first]);
         let mut trial = self.marked_and_reduced(&candidate, h);
         loop {
+            self.stop_if_cancelled()?;
             let verdict = check(
                 &trial.monoid,
                 &trial.p,

@@ -58,6 +58,9 @@ pub enum SequenceError {
     /// A request the sequence layer does not serve, with a message naming the value.
     #[error("{0}")]
     Unsupported(String),
+    /// The caller stopped the run through [`super::Observer::cancelled`].
+    #[error("cancelled before the run was done")]
+    Cancelled,
     /// A checkpoint that cannot be resumed: foreign, corrupt, truncated, of another format,
     /// or whose values file does not match it.
     #[error("cannot resume from checkpoint {}: {reason}", .path.display())]

@@ -83,6 +83,11 @@ pub trait Observer {
     fn save_checkpoint(&mut self, _checkpoint: &[u8]) -> Result<(), SequenceError> {
         Ok(())
     }
+    /// Whether the caller asks the run to stop, polled between segments: the run then
+    /// ends with [`SequenceError::Cancelled`]. Never, by default.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that ignores everything.
@@ -243,6 +248,9 @@ impl Run<'_> {
                 last_check = Some((self.engine.len(), outcome));
             }
             self.report();
+            if self.observer.cancelled() {
+                return Err(SequenceError::Cancelled);
+            }
             if self.checkpoint_due() {
                 self.checkpoint(None)?;
             }

@@ -320,3 +320,30 @@ fn json_to_a_file_leaves_stdout_empty_and_says_the_check_on_stderr() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("{\n\"game\":\"octal:0.77\",\n\"max_heap\":12,"), "{text}");
 }
+
+/// Cancels once `after` heaps are done, and records the heaps reported.
+struct CancelAfter {
+    after: u32,
+    done: std::sync::Mutex<Vec<u32>>,
+}
+
+impl nimtab::quotient::QuotientProgress for CancelAfter {
+    fn heap_done(&self, heap: u32, _order: usize) {
+        self.done.lock().unwrap().push(heap);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.done.lock().unwrap().len() as u32 >= self.after
+    }
+}
+
+#[test]
+fn a_cancelled_quotient_stops_between_heaps_with_cancelled() {
+    let game = Game::parse("octal:0.77").unwrap();
+    let progress = CancelAfter { after: 5, done: std::sync::Mutex::new(Vec::new()) };
+    let outcome = compute(&game, &QuotientConfig::new(60), &progress);
+    assert!(matches!(outcome, Err(QuotientError::Cancelled)), "{outcome:?}");
+    assert_eq!(*progress.done.lock().unwrap(), vec![1, 2, 3, 4, 5]);
+    let whole = CancelAfter { after: u32::MAX, done: std::sync::Mutex::new(Vec::new()) };
+    assert_eq!(compute(&game, &QuotientConfig::new(12), &whole).unwrap().max_heap(), 12);
+}

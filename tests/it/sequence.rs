@@ -135,3 +135,39 @@ fn nim_and_move_graphs_reach_large_heaps_without_storing_them() {
     let freq = grundy(&["--game", &spec, "--max", "2^30", "--format", "freq"]);
     assert_eq!(freq, format!("0 {}\n1 1\n2 1\n", (1u64 << 30) - 2));
 }
+
+/// Asks the run to stop once it has reported `after` times; records the heaps reported.
+struct CancelAfterReports {
+    after: usize,
+    reported: Vec<u64>,
+}
+
+impl nimtab::sequence::Observer for CancelAfterReports {
+    fn progress(&mut self, status: &nimtab::sequence::Status) {
+        self.reported.push(status.heaps);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.reported.len() >= self.after
+    }
+}
+
+#[test]
+fn a_cancelled_run_stops_between_segments_with_cancelled() {
+    let game = Game::parse("grundys-game").unwrap();
+    let max = 1 << 20;
+    let settings = Settings {
+        goal: Goal::Period,
+        max,
+        parallel: Parallel::new(1),
+        checkpoint_every: None,
+        ring_limit: nimtab::sequence::plan::RING_LIMIT,
+    };
+    let mut observer = CancelAfterReports { after: 2, reported: Vec::new() };
+    let start = Start::Fresh(Store::in_memory(max + 1));
+    let outcome = game.grundy_sequence(&settings, start, &mut observer);
+    let error = outcome.expect_err("the run was asked to stop");
+    assert!(error.to_string().contains("cancelled"), "{error}");
+    assert_eq!(observer.reported.len(), 2);
+    assert!(observer.reported[1] < max, "it stopped early: {:?}", observer.reported);
+}

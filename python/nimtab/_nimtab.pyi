@@ -1,0 +1,194 @@
+"""Types of the compiled module ``nimtab._nimtab`` (PyO3). The public functions of
+``nimtab`` check their arguments and call these; each releases the GIL while it runs and
+raises ValueError with the library's message."""
+
+from typing import Any, Callable, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+FAMILY_LIMIT: int
+MAX_HEAPS: int
+MAX_HEAP_SIZE: int
+MAX_TOTAL: int
+__version__: str
+__all__ = [
+    "FAMILY_LIMIT",
+    "MAX_HEAPS",
+    "MAX_HEAP_SIZE",
+    "MAX_TOTAL",
+    "__version__",
+    "_panic",
+    "check_rows",
+    "classes",
+    "grundy",
+    "is_sum",
+    "merge",
+    "moves",
+    "period",
+    "quotient",
+    "require_sum",
+    "solve",
+    "solve_multisets",
+    "solve_table",
+    "summary_rows",
+    "sweep_csv",
+    "sweep_games",
+    "sweep_rows",
+    "verify_csv",
+    "verify_rows",
+]
+
+_Report = Optional[Callable[[int], object]]
+# (header, rows, totals): the library's header, one tuple per row, each row's total.
+_Rows = Tuple[list[str], list[tuple[Any, ...]], list[Optional[int]]]
+
+def solve(
+    game: str,
+    heaps: int,
+    max: int,
+    rules: Optional[str] = None,
+    canonical: bool = False,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> Tuple[list[str], list[npt.NDArray[np.bool_]], Optional[npt.NDArray[np.uint32]]]: ...
+def solve_table(
+    game: str,
+    heaps: int,
+    max: int,
+    rules: Optional[str] = None,
+    canonical: bool = False,
+    with_pass: bool = False,
+    grundy: bool = False,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> Tuple[
+    list[str],
+    list[npt.NDArray[np.bool_]],
+    Optional[npt.NDArray[np.uint32]],
+    Optional[npt.NDArray[np.uint32]],
+]: ...
+def solve_multisets(
+    game: str,
+    total: int,
+    rules: Optional[str] = None,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> Tuple[
+    list[str],
+    list[npt.NDArray[np.bool_]],
+    list[tuple[int, ...]],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.uint32],
+]: ...
+def grundy(game: str, max: int) -> npt.NDArray[np.uint32]: ...
+def is_sum(game: str) -> bool: ...
+def require_sum(game: str, what: str, with_pass: bool = False) -> None: ...
+def verify_csv(
+    game: str,
+    heaps_lo: Optional[int],
+    heaps_hi: Optional[int],
+    max: Optional[int],
+    rules: Optional[str] = None,
+    criteria: Optional[str] = None,
+    canonical: bool = False,
+    threads: Optional[int] = None,
+    report: _Report = None,
+    total: Optional[int] = None,
+    limit: int = 20,
+) -> Tuple[bytes, bytes]: ...
+def verify_rows(
+    game: str,
+    heaps_lo: Optional[int],
+    heaps_hi: Optional[int],
+    max: Optional[int],
+    rules: Optional[str] = None,
+    criteria: Optional[str] = None,
+    canonical: bool = False,
+    threads: Optional[int] = None,
+    report: _Report = None,
+    total: Optional[int] = None,
+    limit: int = 20,
+    with_pass: bool = False,
+) -> Tuple[_Rows, _Rows]: ...
+def check_rows(
+    game: str,
+    claim: str,
+    heaps_lo: int,
+    heaps_hi: int,
+    max: int,
+    rules: Optional[str] = None,
+    canonical: bool = False,
+    with_pass: bool = False,
+    grundy: bool = False,
+    limit: int = 20,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> _Rows: ...
+def sweep_csv(
+    games: Optional[str],
+    game_list: Optional[Sequence[str]],
+    heaps_lo: Optional[int],
+    heaps_hi: Optional[int],
+    max: Optional[int],
+    rules: str,
+    criteria: str,
+    claim: Optional[str] = None,
+    canonical: bool = False,
+    force: bool = False,
+    shard: Optional[Tuple[int, int]] = None,
+    threads: Optional[int] = None,
+    total: Optional[int] = None,
+    report: _Report = None,
+    games_file: Optional[Tuple[str, str]] = None,
+) -> bytes: ...
+def sweep_rows(
+    games: Optional[str],
+    game_list: Optional[Sequence[str]],
+    heaps_lo: Optional[int],
+    heaps_hi: Optional[int],
+    max: Optional[int],
+    rules: str,
+    criteria: str,
+    claim: Optional[str] = None,
+    canonical: bool = False,
+    force: bool = False,
+    shard: Optional[Tuple[int, int]] = None,
+    threads: Optional[int] = None,
+    total: Optional[int] = None,
+    report: _Report = None,
+    games_file: Optional[Tuple[str, str]] = None,
+) -> _Rows: ...
+def sweep_games(
+    games: Optional[str],
+    game_list: Optional[Sequence[str]],
+    heaps_lo: Optional[int],
+    heaps_hi: Optional[int],
+    max: Optional[int],
+    rules: str,
+    criteria: str,
+    claim: Optional[str] = None,
+    canonical: bool = False,
+    force: bool = False,
+    total: Optional[int] = None,
+    games_file: Optional[Tuple[str, str]] = None,
+) -> int: ...
+def summary_rows(data: bytes) -> _Rows: ...
+def merge(parts: Sequence[bytes]) -> bytes: ...
+def quotient(
+    game: str,
+    max_heap: int,
+    max_order: int = ...,
+    normal: bool = False,
+    report: _Report = None,
+) -> dict[str, Any]: ...
+def moves(
+    game: str, position: Sequence[int], rule: str = ..., with_pass: bool = False
+) -> Tuple[list[dict[str, Any]], bool, bool]: ...
+def period(
+    game: str, max: int, threads: Optional[int] = None, report: _Report = None
+) -> Tuple[Optional[Tuple[int, int]], int, Optional[int], Optional[str]]: ...
+def classes(
+    heaps: int, max: int, threads: Optional[int] = None, report: _Report = None
+) -> dict[str, Any]: ...
+def _panic(in_rayon: bool = False) -> None: ...

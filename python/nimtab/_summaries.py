@@ -1,0 +1,407 @@
+"""Verifications, claims and sweeps (``nimtab verify``, ``check`` and ``sweep``): typed
+rows from the compiled module, the command's bytes, shards and their merge."""
+
+from typing import Optional, Sequence, Tuple, Union
+
+from . import _checks, _nimtab
+from ._progress import bar
+from ._rows import counterexample_rows, frame, rows
+from ._tables import Rules
+
+Heaps = _checks.Heaps
+
+# The largest games file read, as the command line's --games-file.
+_MAX_GAMES_FILE = 64 << 20
+
+
+def verify(
+    game: str,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
+    rules: Rules = None,
+    criteria: Rules = None,
+    canonical: bool = False,
+    threads: Optional[int] = None,
+    as_frame: bool = False,
+    progress: bool = True,
+    total: Optional[int] = None,
+    limit: int = 20,
+    counterexamples: bool = False,
+    pass_: bool = False,
+):
+    """Compare the labels with each criterion, as ``nimtab verify``.
+
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game``.
+    heaps : int or (int, int) or range, optional
+        A heap count, a ``(lo, hi)`` pair or a range of step 1.
+    max : int, optional
+        The largest heap size.
+    rules, criteria : str or list of str, optional
+        By default those ``nimtab verify`` uses for the game (the criteria that apply to
+        each heap count).
+    canonical : bool
+        Label only sorted tuples.
+    threads : int, optional
+        Threads of the engine, 1 to 256.
+    as_frame : bool
+        Return pandas DataFrames (``heaps``, ``max``, ``total`` nullable integers and a
+        ``space`` column, ``tuples`` or ``multisets``).
+    progress : bool
+        Show a tqdm bar for a long call (when tqdm is installed).
+    total : int, optional
+        Instead of ``heaps`` and ``max``: every multiset of total at most ``total``, as
+        ``--total``.
+    limit : int
+        The counterexamples kept per row of the summary, as ``--limit``.
+    counterexamples : bool
+        Also return the rows of ``counterexamples.csv``.
+    pass_ : bool
+        Add one pass, shared by both players, as ``--pass`` (no criterion applies to such
+        a game: its rows count positions and P-positions).
+
+    Returns
+    -------
+    list of dict or DataFrame, or a pair of them
+        One row per (heap count, rule, criterion) with the columns of ``summary.csv``,
+        typed (counts as int, the first counterexample as a tuple of heap sizes, ``None``
+        where the CSV cell is empty); with ``counterexamples=True`` the pair of the rows
+        and the counterexamples (up to ``limit`` per row, in index order).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
+    """
+    game = _checks.text("game", game)
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if total is not None and canonical:
+        raise ValueError("canonical applies to tuples of heaps, not to a total")
+    limit = _checks.integer("limit", limit, "a positive integer")
+    if limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit}")
+    with bar(progress, f"verify {game}", None, "pos") as report:
+        summary, examples = _nimtab.verify_rows(
+            game,
+            lo,
+            hi,
+            max,
+            _checks.names("rules", rules),
+            _checks.names("criteria", criteria),
+            canonical=_checks.flag("canonical", canonical),
+            threads=_checks.threads(threads),
+            report=report,
+            total=total,
+            limit=limit,
+            with_pass=_checks.flag("pass_", pass_),
+        )
+    found = frame(summary) if as_frame else rows(summary)
+    if not counterexamples:
+        return found
+    return found, counterexample_rows(examples, as_frame)
+
+
+def _games_file(path) -> Tuple[str, str]:
+    import os
+
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        data = f.read(_MAX_GAMES_FILE + 1)
+    if len(data) > _MAX_GAMES_FILE:
+        raise ValueError(f"games_file {name}: it is larger than 64 MiB")
+    try:
+        return name, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"games_file {name}: it is not text (not UTF-8)") from None
+
+
+def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file) -> dict:
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if claim is not None and criteria is not None:
+        raise ValueError("the argument 'claim' cannot be used with 'criteria'")
+    if (games is None) == (games_file is None):
+        raise ValueError("give games (a family or a list of specs) or games_file, not both")
+    if games is None:
+        text, listed, file = None, None, _games_file(games_file)
+    elif isinstance(games, str):
+        text, listed, file = games, None, None
+    elif isinstance(games, (list, tuple)) and all(isinstance(g, str) for g in games):
+        text, listed, file = None, list(games), None
+    else:
+        raise TypeError(f"games must be a family text or a list of specs, got {games!r}")
+    return dict(
+        games=text,
+        game_list=listed,
+        heaps_lo=lo,
+        heaps_hi=hi,
+        max=max,
+        rules=_checks.names("rules", rules) or "normal,misere,sj",
+        criteria=_checks.names("criteria", criteria) or "xor,anti-nim,sj",
+        claim=None if claim is None else _checks.text("claim", claim),
+        canonical=_checks.flag("canonical", canonical),
+        force=_checks.flag("force", force),
+        total=total,
+        games_file=file,
+    )
+
+
+def sweep_csv(
+    games: Union[None, str, Sequence[str]] = None,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
+    rules: Rules = ("normal", "misere", "sj"),
+    criteria: Rules = None,
+    claim: Optional[str] = None,
+    canonical: bool = False,
+    force: bool = False,
+    threads: Optional[int] = None,
+    client=None,
+    shards: Optional[int] = None,
+    shard: Optional[Tuple[int, int]] = None,
+    total: Optional[int] = None,
+    games_file=None,
+    progress: bool = True,
+) -> bytes:
+    """Return the bytes ``nimtab sweep`` writes for the same arguments.
+
+    ``games`` is a family text (``"subtract:subsets(1..=6)"``, ``"nim;subtract:1,2"``)
+    or a list of specs; or ``games_file`` names a file of specs, one a line (``#``
+    comments), as ``--games-file``. The space is ``heaps`` heaps of at most ``max``
+    stones, or with ``total=T`` (and neither of those) every multiset of heaps of total
+    at most T, as ``nimtab sweep --total T``. ``criteria`` defaults to
+    ``xor,anti-nim,sj``; ``claim`` replaces them (and cannot be given with them).
+    ``shard=(i, n)`` returns the part of shard i of n. With a ``dask.distributed``
+    ``client``, the sweep runs as ``shards`` tasks (default: four per worker thread, at
+    most one per game) on the cluster and the parts are merged: the bytes are those of
+    the local run. ``threads`` sizes the local pool; on a cluster each worker uses its
+    own (``RAYON_NUM_THREADS``).
+
+    Parameters
+    ----------
+    games : str or list of str, optional
+        A family text or a list of specs (or give ``games_file``).
+    heaps : int or (int, int) or range, optional
+        The heap counts.
+    max : int, optional
+        The largest heap size.
+    rules : str or list of str
+        The ending rules.
+    criteria : str or list of str, optional
+        The criteria compared (default ``xor,anti-nim,sj``).
+    claim : str, optional
+        A claim tested instead of the criteria, as ``--claim-p``.
+    canonical : bool
+        Label only sorted tuples.
+    force : bool
+        Allow a family above ``FAMILY_LIMIT`` games.
+    threads : int, optional
+        Threads of the local engine, 1 to 256.
+    client : distributed.Client, optional
+        Run the shards on this Dask cluster.
+    shards : int, optional
+        Shards on the cluster, from 1 to the family's games.
+    shard : (int, int), optional
+        Run only shard ``i`` of ``n`` here and return its part.
+    total : int, optional
+        Instead of ``heaps`` and ``max``: multisets of total at most ``total``.
+    games_file : str or path, optional
+        A file of game specs, one a line.
+    progress : bool
+        Show a tqdm bar (games done, or shards done on a cluster).
+
+    Returns
+    -------
+    bytes
+        The CSV, or the part of one shard.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
+    """
+    args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
+    threads = _checks.threads(threads)
+    if client is None:
+        if shards is not None:
+            raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
+        shard = None if shard is None else _checks.shard(shard)
+        count = _nimtab.sweep_games(**args)
+        with bar(progress, "sweep", count, "game") as report:
+            return _nimtab.sweep_csv(**args, shard=shard, threads=threads, report=report)
+    if shard is not None:
+        raise ValueError("shard and client cannot be used together: the client runs every shard")
+    from ._dask import sweep_on_cluster
+
+    return sweep_on_cluster(_checks.client(client), args, shards, progress)
+
+
+def sweep(
+    games: Union[None, str, Sequence[str]] = None,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
+    rules: Rules = ("normal", "misere", "sj"),
+    criteria: Rules = None,
+    claim: Optional[str] = None,
+    canonical: bool = False,
+    force: bool = False,
+    threads: Optional[int] = None,
+    client=None,
+    shards: Optional[int] = None,
+    as_frame: bool = False,
+    total: Optional[int] = None,
+    games_file=None,
+    progress: bool = True,
+):
+    """Verify (or test ``claim`` on) every game of a family, as ``nimtab sweep``.
+
+    Parameters
+    ----------
+    games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards, total, games_file, progress
+        As :func:`sweep_csv`.
+    as_frame : bool
+        Return a pandas DataFrame with numeric ``heaps``, ``max`` and ``total`` columns
+        and a ``space`` column (``tuples`` or ``multisets``).
+
+    Returns
+    -------
+    list of dict or DataFrame
+        One row per (game, heap count, rule, criterion or claim), in the family's order,
+        with the columns of ``summary.csv``, typed (over multisets ``heaps`` is
+        ``"any"`` and ``max`` is ``"total<=T"``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, named in the command line's words.
+    """
+    if client is None:
+        args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
+        threads = _checks.threads(threads)
+        if shards is not None:
+            raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
+        count = _nimtab.sweep_games(**args)
+        with bar(progress, "sweep", count, "game") as report:
+            found = _nimtab.sweep_rows(**args, threads=threads, report=report)
+    else:
+        data = sweep_csv(
+            games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,
+            total=total, games_file=games_file, progress=progress,
+        )
+        # The cluster's parts are merged (and checked) as the command's bytes.
+        found = _nimtab.summary_rows(data)
+    return frame(found) if as_frame else rows(found)
+
+
+def check(
+    game: str,
+    claim: str,
+    heaps: Optional[Heaps] = None,
+    max: Optional[int] = None,
+    rules: Rules = None,
+    total: Optional[int] = None,
+    threads: Optional[int] = None,
+    as_frame: bool = False,
+    progress: bool = True,
+    canonical: bool = False,
+    pass_: bool = False,
+    grundy: bool = False,
+    limit: int = 20,
+):
+    """Test the claim "P exactly when ``claim``" on every position of one game.
+
+    The expression language is that of ``nimtab check --claim-p``.
+
+    Parameters
+    ----------
+    game : str
+        The game spec, as ``--game``.
+    claim : str
+        The claim, e.g. ``"gxor == 0"``.
+    heaps : int or (int, int) or range, optional
+        The heap counts.
+    max : int, optional
+        The largest heap size.
+    rules : str or list of str, optional
+        By default the game's (normal, misère and, for a sum of heaps, SJ).
+    total : int, optional
+        Instead of ``heaps`` and ``max``: the multisets of total at most ``total``.
+    threads : int, optional
+        Threads of the engine, 1 to 256.
+    as_frame : bool
+        Return a pandas DataFrame.
+    progress : bool
+        Show a tqdm bar for a long call (when tqdm is installed).
+    canonical : bool
+        Test only sorted tuples.
+    pass_ : bool
+        Add one pass, shared by both players, as ``--pass``: every position is tested in
+        both pass states (the feature ``pass`` is 1 while the pass is available).
+    grundy : bool
+        Compute the whole positions' Grundy values, the feature ``grundy``, as
+        ``--grundy``.
+    limit : int
+        The counterexamples kept per row (only the first is shown).
+
+    Returns
+    -------
+    list of dict or DataFrame
+        One row per (heap count, rule) with the columns of ``summary.csv``, the claim in
+        ``criterion``; with a pass a counterexample's position ends with its pass state,
+        ``"pass=0"`` or ``"pass=1"``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument or claim, named in the command line's words.
+    """
+    game = _checks.text("game", game)
+    claim = _checks.text("claim", claim)
+    canonical = _checks.flag("canonical", canonical)
+    pass_ = _checks.flag("pass_", pass_)
+    grundy = _checks.flag("grundy", grundy)
+    limit = _checks.integer("limit", limit, "a positive integer")
+    if limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit}")
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if total is not None:
+        # The multisets of a sum of heaps, as a sweep of the one game.
+        for name, given in (("canonical", canonical), ("pass_", pass_)):
+            if given:
+                raise ValueError(f"{name} applies to tuples of heaps, not to a total")
+        if grundy:
+            raise ValueError("grundy is not available with total (the multiset tables have no Grundy values)")
+        if rules is None:
+            rules = "normal,misere,sj" if _nimtab.is_sum(game) else "normal,misere"
+        return sweep([game], None, None, rules, claim=claim, threads=threads,
+                     as_frame=as_frame, total=total, progress=progress)
+    with bar(progress, f"check {game}", None, "pos") as report:
+        found = _nimtab.check_rows(
+            game, claim, lo, hi, max, _checks.names("rules", rules), canonical=canonical,
+            with_pass=pass_, grundy=grundy, limit=limit, threads=_checks.threads(threads),
+            report=report,
+        )
+    return frame(found) if as_frame else rows(found)
+
+
+def merge(parts: Sequence[bytes]) -> bytes:
+    """Merge the parts of a sharded sweep into the bytes of the whole run.
+
+    Parameters
+    ----------
+    parts : sequence of bytes
+        The parts, in any order, as ``sweep_csv(..., shard=(i, n))`` or ``nimtab sweep
+        --shard`` write them.
+
+    Returns
+    -------
+    bytes
+        The bytes of the whole sweep.
+
+    Raises
+    ------
+    ValueError
+        A part missing, repeated, damaged or of another sweep.
+    """
+    return _nimtab.merge(list(parts))
