@@ -12,7 +12,8 @@
 //! `(y·Φ(h), T·Φ(h) ∪ y·T_h)`, so the states reached from the empty position's
 //! `(1, ∅)` are finitely many. (3) only gets easier as `T` grows, and growing `T` grows
 //! every later state, so a state whose `T` contains that of a state already explored
-//! with the same `y` is not explored.
+//! with the same `y` is not explored; the empty position's state is the exception, since
+//! (3) does not ask it for a move.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -152,11 +153,17 @@ pub(crate) fn check(
         if dominated {
             continue;
         }
-        minimal[y as usize]
-            .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
-        minimal[y as usize].push(s);
-        if s != 0 && !p[y as usize] && !bits::meets(set, &p_bits) {
-            return Verdict::Fails(Failure { key, counts: state_counts(&states, s, max_heap) });
+        // The empty position is exempt from the N test (it has no option), so its state
+        // `(1, ∅)` must not stand for the later positions of the identity's class: its
+        // empty set would hide every one of them, and they must each have a move to P.
+        if s != 0 {
+            minimal[y as usize]
+                .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
+            minimal[y as usize].push(s);
+            if !p[y as usize] && !bits::meets(set, &p_bits) {
+                let counts = state_counts(&states, s, max_heap);
+                return Verdict::Fails(Failure { key, counts });
+            }
         }
         for explored in &heaps {
             let h = explored.heap;
@@ -187,16 +194,11 @@ pub(crate) fn check(
     if let Some(failure) = p_failure {
         return Verdict::Fails(failure);
     }
-    // The empty position is left out: the mex-interpolation test needs a position with
-    // options to stand for the new heap.
+    // The empty position is not among the minimal states: the mex-interpolation test
+    // needs a position with options to stand for the new heap.
     let lower_bounds = minimal
         .iter()
-        .map(|list| {
-            list.iter()
-                .filter(|&&m| m != 0)
-                .map(|&m| sets[m as usize * words..][..words].to_vec())
-                .collect()
-        })
+        .map(|list| list.iter().map(|&m| sets[m as usize * words..][..words].to_vec()).collect())
         .collect();
     Verdict::Holds(lower_bounds)
 }
@@ -210,4 +212,25 @@ fn state_counts(states: &[State], s: u32, max_heap: u32) -> Counts {
         at = states[at as usize].parent;
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::game::Game;
+    use crate::quotient::heaps::all_options;
+
+    #[test]
+    fn a_non_empty_position_of_the_identitys_class_needs_a_move_to_p() {
+        // Misère Nim with one heap of size 1, claimed to be the one-element monoid with
+        // an empty P-portion: the heap (1) is predicted N like the empty position, but its
+        // only option, the empty position, is predicted N too.
+        let all = all_options(&Game::nim(), 1);
+        let trivial = HeapMonoid { size: 1, act: vec![Vec::new(), vec![0]] };
+        let verdict = check(&trivial, &[false], HeapOptions::upto(&all, 1), Play::Misere, 1 << 10);
+        match verdict {
+            Verdict::Fails(failure) => assert_eq!(failure.counts, vec![0, 1]),
+            other => panic!("the wrong claim was accepted: {other:?}"),
+        }
+    }
 }
