@@ -15,11 +15,8 @@
 //! with the same `y` is not explored; the empty position's state is the exception, since
 //! (3) does not ask it for a move.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::quotient::bits;
-use crate::quotient::heaps::{Counts, HeapOptions, Key};
+use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::mark::{representatives, Reps};
 use crate::quotient::monoid::HeapMonoid;
 use crate::quotient::Play;
@@ -136,12 +133,12 @@ pub(crate) fn check(
     let mut states: Vec<State> = Vec::new();
     let mut sets: Vec<u64> = Vec::new();
     let mut minimal: Vec<Vec<u32>> = vec![Vec::new(); monoid.size];
-    let mut queue = BinaryHeap::new();
+    let mut queue = KeyQueue::new();
     states.push(State { y: 0, parent: u32::MAX, heap: 0 });
     sets.extend(std::iter::repeat_n(0, words));
-    queue.push(Reverse((Key::EMPTY, 0u32)));
+    queue.push(Key::EMPTY, 0u32);
     let mut next = vec![0u64; words];
-    while let Some(Reverse((key, s))) = queue.pop() {
+    while let Some((key, s)) = queue.pop() {
         if p_failure.as_ref().is_some_and(|f| f.key <= key) {
             break;
         }
@@ -188,7 +185,7 @@ pub(crate) fn check(
             let index = states.len() as u32;
             states.push(State { y: z, parent: s, heap: h });
             sets.extend_from_slice(&next);
-            queue.push(Reverse((key.plus(h), index)));
+            queue.push(key.plus(h), index);
         }
     }
     if let Some(failure) = p_failure {
