@@ -26,7 +26,7 @@ import numpy as np
 from . import _checks, _nimtab
 from ._plot import plot
 from ._progress import bar
-from ._quotient import Quotient, quotient
+from ._quotient import Quotient, quotient, quotient_bounds, quotient_sweep_rows
 from ._rows import counterexample_rows, frame, rows
 
 __version__: str = _nimtab.__version__
@@ -232,10 +232,20 @@ def _games_file(path) -> Tuple[str, str]:
         raise ValueError(f"games_file {name}: it is not text (not UTF-8)") from None
 
 
-def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file) -> dict:
-    lo, hi, max, total = _checks.space(heaps, max, total)
-    if claim is not None and criteria is not None:
-        raise ValueError("the argument 'claim' cannot be used with 'criteria'")
+def _refuse_with_quotients(given: dict, rules, canonical) -> None:
+    """A quotient sweep has no space, rules (but the default), criteria or claim, as the
+    command line's ``--quotients``."""
+    for name, value in given.items():
+        if value is not None:
+            raise ValueError(f"the argument '{name}' cannot be used with 'quotients'")
+    if _checks.names("rules", rules) not in (None, "normal,misere,sj"):
+        raise ValueError("the argument 'rules' cannot be used with 'quotients'")
+    if _checks.flag("canonical", canonical):
+        raise ValueError("the argument 'canonical' cannot be used with 'quotients'")
+
+
+def _family_args(games, games_file, force) -> dict:
+    """The family of a sweep: a family text, a list of specs or a games file."""
     if (games is None) == (games_file is None):
         raise ValueError("give games (a family or a list of specs) or games_file, not both")
     if games is None:
@@ -246,9 +256,30 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, tot
         text, listed, file = None, list(games), None
     else:
         raise TypeError(f"games must be a family text or a list of specs, got {games!r}")
+    return dict(games=text, game_list=listed, games_file=file, force=_checks.flag("force", force))
+
+
+def _quotient_sweep_args(games, force, games_file, quotients, max_order) -> dict:
+    """The arguments of ``_nimtab.sweep_csv`` for a quotient sweep (no space, rules or
+    criteria: the empty texts are not read)."""
     return dict(
-        games=text,
-        game_list=listed,
+        **_family_args(games, games_file, force),
+        heaps_lo=None,
+        heaps_hi=None,
+        max=None,
+        total=None,
+        rules="",
+        criteria="",
+        **quotient_bounds(quotients, max_order),
+    )
+
+
+def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file) -> dict:
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if claim is not None and criteria is not None:
+        raise ValueError("the argument 'claim' cannot be used with 'criteria'")
+    return dict(
+        **_family_args(games, games_file, force),
         heaps_lo=lo,
         heaps_hi=hi,
         max=max,
@@ -256,9 +287,7 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, tot
         criteria=_checks.names("criteria", criteria) or "xor,anti-nim,sj",
         claim=None if claim is None else _checks.text("claim", claim),
         canonical=_checks.flag("canonical", canonical),
-        force=_checks.flag("force", force),
         total=total,
-        games_file=file,
     )
 
 
@@ -278,6 +307,8 @@ def sweep_csv(
     total: Optional[int] = None,
     games_file=None,
     progress: bool = True,
+    quotients: Optional[int] = None,
+    max_order: Optional[int] = None,
 ) -> bytes:
     """The bytes ``nimtab sweep`` writes for the same arguments.
 
@@ -291,9 +322,19 @@ def sweep_csv(
     ``client``, the sweep runs as ``shards`` tasks (default: four per worker thread, at
     most one per game) on the cluster and the parts are merged: the bytes are those of
     the local run. ``threads`` sizes the local pool; on a cluster each worker uses its
-    own (``RAYON_NUM_THREADS``).
+    own (``RAYON_NUM_THREADS``). With ``quotients=N`` (and no space, rules, criteria,
+    claim or canonical) each game's misère quotient for heaps up to N is computed
+    instead, one row per game, as ``nimtab sweep --quotients N --max-order K``
+    (``max_order``, default 4096).
     """
-    args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
+    if quotients is None:
+        if max_order is not None:
+            raise ValueError("max_order applies only with quotients")
+        args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
+    else:
+        given = dict(heaps=heaps, max=max, total=total, criteria=criteria, claim=claim)
+        _refuse_with_quotients(given, rules, canonical)
+        args = _quotient_sweep_args(games, force, games_file, quotients, max_order)
     threads = _checks.threads(threads)
     if client is None:
         if shards is not None:
@@ -325,17 +366,25 @@ def sweep(
     total: Optional[int] = None,
     games_file=None,
     progress: bool = True,
+    quotients: Optional[int] = None,
+    max_order: Optional[int] = None,
 ):
     """Verifies (or tests ``claim`` on) every game of a family: one dict per (game, heap
     count, rule, criterion or claim), in the family's order, with the columns of
     ``summary.csv`` (over multisets, ``heaps`` is ``"any"`` and ``max`` is
     ``"total<=T"``). Arguments as :func:`sweep_csv`; ``as_frame=True`` returns a pandas
     DataFrame with numeric ``heaps``, ``max`` and ``total`` columns and a ``space``
-    column (``tuples`` or ``multisets``)."""
+    column (``tuples`` or ``multisets``). With ``quotients=N``: one dict per game with
+    the columns of ``nimtab sweep --quotients`` (``game``, ``max_heap``, ``order``,
+    ``p_portion_size``, ``tame``, ``preperiod``, ``period``, ``status``; the result
+    cells ``None`` where the CSV's are empty)."""
     data = sweep_csv(
         games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,
-        total=total, games_file=games_file, progress=progress,
+        total=total, games_file=games_file, progress=progress, quotients=quotients,
+        max_order=max_order,
     )
+    if quotients is not None:
+        return quotient_sweep_rows(data, as_frame)
     found = rows(data)
     return frame(found) if as_frame else found
 

@@ -1,5 +1,8 @@
-"""Misère quotients of sums of heaps (``nimtab quotient``)."""
+"""Misère quotients of sums of heaps (``nimtab quotient``), and the rows of quotient
+sweeps (``nimtab sweep --quotients``)."""
 
+import csv
+import io
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -8,6 +11,9 @@ from . import _checks, _nimtab
 from ._progress import bar
 
 MAX_QUOTIENT_HEAP = 1000
+MAX_ORDER = 1 << 16
+# The columns of a quotient sweep that hold counts (empty unless the status is ok).
+_COUNT_COLUMNS = ("max_heap", "order", "p_portion_size", "preperiod", "period")
 
 
 class Quotient:
@@ -72,12 +78,8 @@ def quotient(
     as ``nimtab quotient``; ``play="normal"`` gives the group of Grundy values instead.
     ``max_heap`` from 1 to 1000, ``max_order`` from 1 to 65536."""
     game = _checks.text("game", game)
-    max_heap = _checks.integer("max_heap", max_heap, f"an integer from 1 to {MAX_QUOTIENT_HEAP}")
-    if not 1 <= max_heap <= MAX_QUOTIENT_HEAP:
-        raise ValueError(f"max_heap must be from 1 to {MAX_QUOTIENT_HEAP}, got {max_heap}")
-    max_order = _checks.integer("max_order", max_order, "an integer from 1 to 65536")
-    if not 1 <= max_order <= 1 << 16:
-        raise ValueError(f"max_order must be from 1 to 65536, got {max_order}")
+    max_heap = _bound("max_heap", max_heap, MAX_QUOTIENT_HEAP)
+    max_order = _bound("max_order", max_order, MAX_ORDER)
     if play not in ("misere", "misère", "normal"):
         raise ValueError(f"play must be 'misere' or 'normal', got {play!r}")
     with bar(progress, f"quotient {game}", max_heap, "heap") as report:
@@ -85,3 +87,45 @@ def quotient(
             game, max_heap, max_order=max_order, normal=play == "normal", report=report
         )
     return Quotient(fields)
+
+
+def _bound(name: str, value, limit: int) -> int:
+    n = _checks.integer(name, value, f"an integer from 1 to {limit}")
+    if not 1 <= n <= limit:
+        raise ValueError(f"{name} must be from 1 to {limit}, got {n}")
+    return n
+
+
+def quotient_bounds(quotients, max_order) -> dict:
+    """The checked ``quotients`` (largest heap, 1 to 1000) and ``max_order`` (1 to 65536,
+    default 4096) of a quotient sweep, as keyword arguments of ``_nimtab.sweep_csv``."""
+    max_order = 4096 if max_order is None else max_order
+    return dict(
+        quotients=_bound("quotients", quotients, MAX_QUOTIENT_HEAP),
+        max_order=_bound("max_order", max_order, MAX_ORDER),
+    )
+
+
+def quotient_sweep_rows(data: bytes, as_frame: bool = False):
+    """The rows of a quotient sweep's CSV as dicts: counts as int, ``tame`` as bool, and
+    ``None`` for an empty cell (every result cell of a row whose status is not ``ok``,
+    the period cells when no period is certified). ``as_frame=True``: a pandas
+    DataFrame with nullable integer and boolean columns."""
+    found = []
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")):
+        for column in _COUNT_COLUMNS:
+            row[column] = int(row[column]) if row[column] else None
+        row["tame"] = {"true": True, "false": False}.get(row["tame"])
+        found.append(row)
+    if not as_frame:
+        return found
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("as_frame=True needs pandas: pip install pandas") from e
+    header = next(csv.reader(io.StringIO(data.decode("utf-8"))))
+    table = pandas.DataFrame.from_records(found, columns=header)
+    for column in _COUNT_COLUMNS:
+        table[column] = table[column].astype("Int64")
+    table["tame"] = table["tame"].astype("boolean")
+    return table

@@ -1,4 +1,5 @@
-//! Misère (or normal-play) quotients of sums of heaps, as numpy tables.
+//! Misère (or normal-play) quotients of sums of heaps, as numpy tables, and the quotient
+//! sweeps of `sweep_csv(..., quotients=N)`.
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -6,7 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use nimtab::quotient::json::write_json;
-use nimtab::quotient::{compute, Play, QuotientConfig, QuotientProgress};
+use nimtab::quotient::{compute, Play, QuotientConfig, QuotientProgress, DEFAULT_MAX_ORDER};
+use nimtab::sweep::{quotient_csv_bytes, write_quotient_header, PartWriter, QuotientSweep, Shard};
 use nimtab::Game;
 
 use crate::{run_detached, value_error, CallProgress};
@@ -66,5 +68,51 @@ pub fn quotient<'py>(
     out.set_item("generator_heaps", q.generator_heaps().to_vec())?;
     out.set_item("relations", q.relations().to_vec())?;
     out.set_item("json", PyBytes::new(py, &json))?;
+    Ok(out)
+}
+
+/// `(N, K)` of `quotients=N, max_order=K`; `max_order` alone is refused, as the command
+/// line's `--max-order` without `--quotients`.
+pub(crate) fn quotient_bounds(
+    quotients: Option<u32>,
+    max_order: Option<usize>,
+) -> PyResult<Option<(u32, usize)>> {
+    match (quotients, max_order) {
+        (None, Some(_)) => Err(value_error("max_order applies only with quotients")),
+        (None, None) => Ok(None),
+        (Some(n), k) => Ok(Some((n, k.unwrap_or(DEFAULT_MAX_ORDER)))),
+    }
+}
+
+/// The bytes `nimtab sweep --quotients N --max-order K` writes: the whole CSV, or with
+/// `shard` that shard's part.
+pub(crate) fn quotient_sweep_bytes(
+    sweep: &QuotientSweep,
+    shard: Option<Shard>,
+    progress: &CallProgress,
+) -> nimtab::sweep::Result<Vec<u8>> {
+    let games = match shard {
+        Some(shard) => sweep.shard_games(shard),
+        None => 0..sweep.games(),
+    };
+    let mut out = Vec::new();
+    let mut part = match shard {
+        Some(shard) => Some(PartWriter::start_with(&mut out, &sweep.part_head(shard))?),
+        None => {
+            write_quotient_header(&mut out)?;
+            None
+        }
+    };
+    sweep.run_batches(games, progress, |rows| {
+        let bytes = quotient_csv_bytes(&rows)?;
+        match &mut part {
+            Some(part) => part.lines(&mut out, &bytes, rows.len())?,
+            None => out.extend_from_slice(&bytes),
+        }
+        Ok(())
+    })?;
+    if let Some(part) = part {
+        part.finish(&mut out)?;
+    }
     Ok(out)
 }

@@ -158,6 +158,46 @@ def test_a_total_sweep_holds_games_that_split_heaps(tmp_path):
         nimtab.sweep("nim", 2, 3, total=5)
 
 
+QUOTIENT_SWEEP = ["--games", "octal:0.??;wythoff", "--quotients", "14", "--max-order", "200"]
+
+
+def test_a_quotient_sweep_gives_the_cli_bytes_parts_and_rows(tmp_path):
+    cli("sweep", *QUOTIENT_SWEEP, "--out", str(tmp_path / "q.csv"))
+    data = nimtab.sweep_csv("octal:0.??;wythoff", quotients=14, max_order=200)
+    assert data == (tmp_path / "q.csv").read_bytes()
+    cli("sweep", *QUOTIENT_SWEEP, "--shard", "2/3", "--out", str(tmp_path / "p2.csv"))
+    parts = [nimtab.sweep_csv("octal:0.??;wythoff", quotients=14, max_order=200, shard=(i, 3)) for i in (1, 2, 3)]
+    assert parts[1] == (tmp_path / "p2.csv").read_bytes()
+    assert nimtab.merge([parts[2], parts[0], parts[1]]) == data
+    rows = nimtab.sweep("octal:0.??;wythoff", quotients=14, max_order=200)
+    assert len(rows) == 64 and {r["max_heap"] for r in rows} == {14}
+    by_game = {r["game"]: r for r in rows}
+    # Heap 14 of octal:0.53 is a P-position of a class of its own.
+    assert by_game["octal:0.53"] == dict(
+        game="octal:0.53", max_heap=14, order=16, p_portion_size=3, tame=False,
+        preperiod=None, period=None, status="ok",
+    )
+    assert by_game["wythoff"]["status"] == "not_a_sum" and by_game["wythoff"]["order"] is None
+    assert "proof_failed" not in {r["status"] for r in rows}
+    assert nimtab.sweep("octal:0.75", quotients=40)[0]["period"] == 2
+
+
+@pytest.mark.parametrize(
+    "arguments,message",
+    [
+        (dict(quotients=0), "quotients must be from 1 to 1000, got 0"),
+        (dict(quotients=5, max_order=0), "max_order must be from 1 to 65536, got 0"),
+        (dict(max_order=5, heaps=2, max=3), "max_order applies only with quotients"),
+        (dict(quotients=5, total=8), "the argument 'total' cannot be used with 'quotients'"),
+        (dict(quotients=5, rules="misere"), "the argument 'rules' cannot be used with 'quotients'"),
+        (dict(quotients=5, criteria="xor"), "the argument 'criteria' cannot be used with 'quotients'"),
+    ],
+)
+def test_a_quotient_sweep_refuses_what_the_cli_refuses(arguments, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        nimtab.sweep("nim", **arguments)
+
+
 @pytest.mark.parametrize(
     "call,cli_args",
     [

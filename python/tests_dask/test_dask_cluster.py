@@ -95,6 +95,17 @@ def test_a_total_sweep_on_the_cluster_equals_the_local_one(client):
         nimtab.sweep("nim;wythoff", total=5, client=client)
 
 
+def test_a_quotient_sweep_on_the_cluster_equals_the_cli_bytes(client, tmp_path):
+    out = tmp_path / "quotients.csv"
+    args = ["sweep", "--games", "octal:0.??", "--quotients", "20", "--out", str(out)]
+    subprocess.run([CLI, *args], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    on_cluster = nimtab.sweep_csv("octal:0.??", quotients=20, client=client, shards=7)
+    assert on_cluster == out.read_bytes()
+    rows = nimtab.sweep("octal:0.??", quotients=20, max_order=100, client=client)
+    assert len(rows) == 63 and "proof_failed" not in {r["status"] for r in rows}
+    assert {r["game"]: r["order"] for r in rows}["octal:0.53"] == 16
+
+
 def test_a_killed_worker_s_shards_are_recomputed(client, local_bytes):
     pids = worker_pids(client)
     result = {}

@@ -86,6 +86,10 @@ impl QuotientConfig {
 pub trait QuotientProgress: Sync {
     /// Heap `heap` is done; the quotient of heaps up to it has `order` elements.
     fn heap_done(&self, heap: u32, order: usize);
+
+    /// The search at heap `heap` has refined its candidate to one of `order` elements
+    /// (reduced, not yet proved): a heap that needs many refinements shows movement.
+    fn searching(&self, _heap: u32, _order: usize) {}
 }
 
 impl QuotientProgress for NoProgress {

@@ -38,6 +38,9 @@ pub(crate) struct Solved {
 /// Bytes of option-class sets one check may hold.
 const CHECK_BYTES: usize = 1 << 30;
 
+/// The least bound on a candidate's elements before reduction, whatever the order bound.
+const MIN_CANDIDATE_LIMIT: usize = 16384;
+
 /// The state of the computation after some heaps.
 struct Solver<'g> {
     all: Vec<Vec<(u32, u32)>>,
@@ -61,7 +64,7 @@ pub(crate) fn solve(
         lower_bounds: vec![Vec::new()],
     };
     for h in 1..=config.max_heap {
-        solver.add_heap(h)?;
+        solver.add_heap(h, progress)?;
         let order = solver.solved.monoid.size;
         if order > config.max_order {
             return Err(QuotientError::GrewPastLimit { heap: h, order, limit: config.max_order });
@@ -76,7 +79,7 @@ impl Solver<'_> {
         HeapOptions::upto(&self.all, h)
     }
 
-    fn add_heap(&mut self, h: u32) -> Result<(), QuotientError> {
+    fn add_heap(&mut self, h: u32, progress: &dyn QuotientProgress) -> Result<(), QuotientError> {
         if self.all[h as usize].is_empty() {
             self.solved.monoid = self.solved.monoid.with_heap_as(None);
             return Ok(());
@@ -84,7 +87,7 @@ impl Solver<'_> {
         if let Some(()) = self.conservative(h)? {
             return Ok(());
         }
-        self.extend(h)
+        self.extend(h, progress)
     }
 
     /// Tries every present element as the heap's class.
@@ -149,7 +152,7 @@ impl Solver<'_> {
     }
 
     /// Grows the quotient for heap `h`: candidates refined until one holds.
-    fn extend(&mut self, h: u32) -> Result<(), QuotientError> {
+    fn extend(&mut self, h: u32, progress: &dyn QuotientProgress) -> Result<(), QuotientError> {
         let first = Cycle { heap: h, index: 2, period: 2 };
         let candidate = self.solved.monoid.with_cycles(h, &[first]);
         let mut trial = self.marked_and_reduced(&candidate, h);
@@ -168,7 +171,14 @@ impl Solver<'_> {
                     return Ok(());
                 }
                 Verdict::TooLarge => return Err(QuotientError::CheckTooLarge { heap: h }),
-                Verdict::Fails(failure) => trial = self.refine(&trial, &failure, h)?,
+                Verdict::Fails(failure) => {
+                    trial = self.refine(&trial, &failure, h)?;
+                    let (size, limit) = (trial.monoid.size, self.reduced_limit());
+                    if size > limit {
+                        return Err(QuotientError::CandidateTooLarge { heap: h, size, limit });
+                    }
+                    progress.searching(h, size);
+                }
             }
         }
     }
@@ -214,7 +224,14 @@ impl Solver<'_> {
 
     /// The most elements a candidate may have before reduction.
     fn candidate_limit(&self) -> usize {
-        self.config.max_order.saturating_mul(4).max(16384)
+        self.config.max_order.saturating_mul(4).max(MIN_CANDIDATE_LIMIT)
+    }
+
+    /// The most elements a reduced candidate may have: four times the order bound, so
+    /// that a lower order bound also stops a search that keeps growing sooner (a heap
+    /// whose quotient never closes refines its candidate without end).
+    fn reduced_limit(&self) -> usize {
+        self.config.max_order.saturating_mul(4)
     }
 }
 

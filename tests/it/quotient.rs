@@ -317,6 +317,17 @@ fn a_quotient_that_outgrows_max_order_stops_with_status_1_naming_the_heap() {
 }
 
 #[test]
+fn a_heap_whose_candidates_keep_growing_stops_at_four_times_max_order() {
+    // octal:0.76 at heap 12 refines its candidate without end; the reduced candidates
+    // are bounded by 4K, so a small K stops the search at once.
+    let out = run(&["quotient", "--game", "octal:0.76", "--max-heap", "14", "--max-order", "200"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("within --max-order 200 found at heap 12"), "{}", out.stderr);
+    assert!(out.stderr.contains("more than 800"), "{}", out.stderr);
+}
+
+#[test]
 fn json_to_a_file_leaves_stdout_empty_and_says_the_check_on_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("q.json");
