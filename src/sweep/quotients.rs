@@ -207,6 +207,9 @@ impl QuotientSweep {
     ///
     /// # Errors
     /// The first error `each` returns; [`crate::Error::Cancelled`] when cancelled.
+    ///
+    /// # Panics
+    /// If `games` reaches past the family.
     pub fn run_batches(
         &self,
         games: Range<usize>,
