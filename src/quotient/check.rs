@@ -12,13 +12,11 @@
 //! `(y·Φ(h), T·Φ(h) ∪ y·T_h)`, so the states reached from the empty position's
 //! `(1, ∅)` are finitely many. (3) only gets easier as `T` grows, and growing `T` grows
 //! every later state, so a state whose `T` contains that of a state already explored
-//! with the same `y` is not explored.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+//! with the same `y` is not explored; the empty position's state is the exception, since
+//! (3) does not ask it for a move.
 
 use crate::quotient::bits;
-use crate::quotient::heaps::{Counts, HeapOptions, Key};
+use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::mark::{representatives, Reps};
 use crate::quotient::monoid::HeapMonoid;
 use crate::quotient::Play;
@@ -135,12 +133,12 @@ pub(crate) fn check(
     let mut states: Vec<State> = Vec::new();
     let mut sets: Vec<u64> = Vec::new();
     let mut minimal: Vec<Vec<u32>> = vec![Vec::new(); monoid.size];
-    let mut queue = BinaryHeap::new();
+    let mut queue = KeyQueue::new();
     states.push(State { y: 0, parent: u32::MAX, heap: 0 });
     sets.extend(std::iter::repeat_n(0, words));
-    queue.push(Reverse((Key::EMPTY, 0u32)));
+    queue.push(Key::EMPTY, 0u32);
     let mut next = vec![0u64; words];
-    while let Some(Reverse((key, s))) = queue.pop() {
+    while let Some((key, s)) = queue.pop() {
         if p_failure.as_ref().is_some_and(|f| f.key <= key) {
             break;
         }
@@ -152,11 +150,17 @@ pub(crate) fn check(
         if dominated {
             continue;
         }
-        minimal[y as usize]
-            .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
-        minimal[y as usize].push(s);
-        if s != 0 && !p[y as usize] && !bits::meets(set, &p_bits) {
-            return Verdict::Fails(Failure { key, counts: state_counts(&states, s, max_heap) });
+        // The empty position is exempt from the N test (it has no option), so its state
+        // `(1, ∅)` must not stand for the later positions of the identity's class: its
+        // empty set would hide every one of them, and they must each have a move to P.
+        if s != 0 {
+            minimal[y as usize]
+                .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
+            minimal[y as usize].push(s);
+            if !p[y as usize] && !bits::meets(set, &p_bits) {
+                let counts = state_counts(&states, s, max_heap);
+                return Verdict::Fails(Failure { key, counts });
+            }
         }
         for explored in &heaps {
             let h = explored.heap;
@@ -181,22 +185,17 @@ pub(crate) fn check(
             let index = states.len() as u32;
             states.push(State { y: z, parent: s, heap: h });
             sets.extend_from_slice(&next);
-            queue.push(Reverse((key.plus(h), index)));
+            queue.push(key.plus(h), index);
         }
     }
     if let Some(failure) = p_failure {
         return Verdict::Fails(failure);
     }
-    // The empty position is left out: the mex-interpolation test needs a position with
-    // options to stand for the new heap.
+    // The empty position is not among the minimal states: the mex-interpolation test
+    // needs a position with options to stand for the new heap.
     let lower_bounds = minimal
         .iter()
-        .map(|list| {
-            list.iter()
-                .filter(|&&m| m != 0)
-                .map(|&m| sets[m as usize * words..][..words].to_vec())
-                .collect()
-        })
+        .map(|list| list.iter().map(|&m| sets[m as usize * words..][..words].to_vec()).collect())
         .collect();
     Verdict::Holds(lower_bounds)
 }
@@ -210,4 +209,25 @@ fn state_counts(states: &[State], s: u32, max_heap: u32) -> Counts {
         at = states[at as usize].parent;
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::game::Game;
+    use crate::quotient::heaps::all_options;
+
+    #[test]
+    fn a_non_empty_position_of_the_identitys_class_needs_a_move_to_p() {
+        // Misère Nim with one heap of size 1, claimed to be the one-element monoid with
+        // an empty P-portion: the heap (1) is predicted N like the empty position, but its
+        // only option, the empty position, is predicted N too.
+        let all = all_options(&Game::nim(), 1);
+        let trivial = HeapMonoid { size: 1, act: vec![Vec::new(), vec![0]] };
+        let verdict = check(&trivial, &[false], HeapOptions::upto(&all, 1), Play::Misere, 1 << 10);
+        match verdict {
+            Verdict::Fails(failure) => assert_eq!(failure.counts, vec![0, 1]),
+            other => panic!("the wrong claim was accepted: {other:?}"),
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The heaps of a game as the quotient computation sees them: each heap's options as
 //! pairs of smaller heaps, and the ordering key of positions.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 
 use crate::model::game::Game;
 
@@ -78,9 +78,79 @@ impl PartialOrd for Key {
 /// A position as the count of heaps of each size (`counts[h]`, `h = 0..=max_heap`).
 pub(crate) type Counts = Vec<u32>;
 
+/// The waiting positions of a search in [`Key`] order, ties broken by the item.
+///
+/// A search only ever adds a heap (of size at least 1) to a position it takes out, so
+/// everything it queues has a larger total than what it is taking out. A bucket per
+/// total, sorted once when its turn comes, therefore gives the order of a binary heap of
+/// `(Key, item)` while touching each entry a few times instead of `log n` times.
+pub(crate) struct KeyQueue<T> {
+    /// `buckets[t]`: the entries of total `t` not yet taken out, as (fewer heaps, item).
+    buckets: Vec<Vec<(Reverse<u64>, T)>>,
+    /// The bucket being taken out, sorted, and how far.
+    current: Vec<(Reverse<u64>, T)>,
+    next: usize,
+    /// The total of `current`, and the first bucket not yet taken.
+    current_total: u64,
+    taken: usize,
+}
+
+impl<T: Ord + Copy> KeyQueue<T> {
+    /// An empty queue.
+    pub fn new() -> KeyQueue<T> {
+        KeyQueue { buckets: Vec::new(), current: Vec::new(), next: 0, current_total: 0, taken: 0 }
+    }
+
+    /// Queues `item` at `key`, whose total must exceed that of every entry taken out.
+    pub fn push(&mut self, key: Key, item: T) {
+        let total = key.total as usize;
+        debug_assert!(total >= self.taken, "a key queue only moves forward");
+        if total >= self.buckets.len() {
+            self.buckets.resize_with(total + 1, Vec::new);
+        }
+        self.buckets[total].push((Reverse(key.count), item));
+    }
+
+    /// Takes out the least entry.
+    pub fn pop(&mut self) -> Option<(Key, T)> {
+        while self.next == self.current.len() {
+            if self.taken == self.buckets.len() {
+                return None;
+            }
+            self.current = std::mem::take(&mut self.buckets[self.taken]);
+            self.current.sort_unstable();
+            self.next = 0;
+            self.current_total = self.taken as u64;
+            self.taken += 1;
+        }
+        let (Reverse(count), item) = self.current[self.next];
+        self.next += 1;
+        Some((Key { total: self.current_total, count }, item))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_key_queue_takes_entries_out_in_key_order_then_item_order() {
+        let mut queue = KeyQueue::new();
+        queue.push(Key::EMPTY, 9u32);
+        let mut out = Vec::new();
+        while let Some((key, item)) = queue.pop() {
+            out.push((key, item));
+            if out.len() == 1 {
+                queue.push(Key { total: 3, count: 1 }, 5);
+                queue.push(Key { total: 2, count: 1 }, 7);
+                queue.push(Key { total: 3, count: 2 }, 8);
+                queue.push(Key { total: 3, count: 2 }, 4);
+            }
+        }
+        let items: Vec<u32> = out.iter().map(|&(_, item)| item).collect();
+        assert_eq!(items, [9, 7, 4, 8, 5]);
+        assert_eq!(out[2].0, Key { total: 3, count: 2 });
+    }
 
     #[test]
     fn options_come_before_the_position_in_key_order() {

@@ -6,11 +6,8 @@
 //! element is P when its representative has no option whose element is P. Every option
 //! of a position comes earlier in the order, so the options' elements are settled first.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::quotient::bits;
-use crate::quotient::heaps::{Counts, HeapOptions, Key};
+use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::monoid::HeapMonoid;
 use crate::quotient::Play;
 
@@ -62,9 +59,13 @@ fn search(
 ) -> Reps {
     let active = options.active();
     let mut reps = Reps { key: vec![None; monoid.size], parent: vec![(ROOT, 0); monoid.size] };
-    let mut queue = BinaryHeap::new();
-    queue.push(Reverse((Key::EMPTY, 0u32, ROOT, 0u32)));
-    while let Some(Reverse((key, x, parent, heap))) = queue.pop() {
+    // The least (key, parent, heap) queued for each element not yet settled: anything
+    // queued later for it is larger (it extends a position taken out later), so only
+    // improvements are queued, and the first taken out is still the least.
+    let mut best: Vec<Option<(Key, u32, u32)>> = vec![None; monoid.size];
+    let mut queue = KeyQueue::new();
+    queue.push(Key::EMPTY, (0u32, ROOT, 0u32));
+    while let Some((key, (x, parent, heap))) = queue.pop() {
         if reps.key[x as usize].is_some() {
             continue;
         }
@@ -73,8 +74,10 @@ fn search(
         settle(x, (parent != ROOT).then_some((parent, heap)));
         for &h in &active {
             let y = monoid.apply(x, h);
-            if reps.key[y as usize].is_none() {
-                queue.push(Reverse((key.plus(h), y, x, h)));
+            let entry = (key.plus(h), x, h);
+            if reps.key[y as usize].is_none() && best[y as usize].is_none_or(|b| entry < b) {
+                best[y as usize] = Some(entry);
+                queue.push(entry.0, (y, x, h));
             }
         }
     }
@@ -99,11 +102,12 @@ pub(crate) fn forced_p_portion(
     let mut option_sets = vec![0u64; words * monoid.size];
     let mut p = vec![false; monoid.size];
     let mut p_bits = vec![0u64; words];
+    let mut set = vec![0u64; words];
     let reps = search(monoid, options, |x, parent| {
         let is_p = match parent {
             None => play == Play::Normal,
             Some((from, h)) => {
-                let mut set = vec![0u64; words];
+                set.fill(0);
                 let from_set = &option_sets[from as usize * words..][..words];
                 for t in bits::elements(from_set) {
                     bits::insert(&mut set, monoid.apply(t, h));
@@ -111,9 +115,8 @@ pub(crate) fn forced_p_portion(
                 for &o in &options.options[h as usize] {
                     bits::insert(&mut set, monoid.apply_option(from, o));
                 }
-                let is_p = !bits::meets(&set, &p_bits);
                 option_sets[x as usize * words..][..words].copy_from_slice(&set);
-                is_p
+                !bits::meets(&set, &p_bits)
             }
         };
         p[x as usize] = is_p;

@@ -92,6 +92,10 @@ pub trait QuotientProgress: Sync {
     fn cancelled(&self) -> bool {
         false
     }
+
+    /// The search at heap `heap` has refined its candidate to one of `order` elements
+    /// (reduced, not yet proved): a heap that needs many refinements shows movement.
+    fn searching(&self, _heap: u32, _order: usize) {}
 }
 
 impl QuotientProgress for NoProgress {

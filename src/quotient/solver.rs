@@ -38,6 +38,9 @@ pub(crate) struct Solved {
 /// Bytes of option-class sets one check may hold.
 const CHECK_BYTES: usize = 1 << 30;
 
+/// The least bound on a candidate's elements before reduction, whatever the order bound.
+const MIN_CANDIDATE_LIMIT: usize = 16384;
+
 /// The state of the computation after some heaps.
 struct Solver<'g> {
     all: Vec<Vec<(u32, u32)>>,
@@ -182,7 +185,14 @@ impl Solver<'_> {
                     return Ok(());
                 }
                 Verdict::TooLarge => return Err(QuotientError::CheckTooLarge { heap: h }),
-                Verdict::Fails(failure) => trial = self.refine(&trial, &failure, h)?,
+                Verdict::Fails(failure) => {
+                    trial = self.refine(&trial, &failure, h)?;
+                    let (size, limit) = (trial.monoid.size, self.reduced_limit());
+                    if size > limit {
+                        return Err(QuotientError::CandidateTooLarge { heap: h, size, limit });
+                    }
+                    self.progress.searching(h, size);
+                }
             }
         }
     }
@@ -228,7 +238,14 @@ impl Solver<'_> {
 
     /// The most elements a candidate may have before reduction.
     fn candidate_limit(&self) -> usize {
-        self.config.max_order.saturating_mul(4).max(16384)
+        self.config.max_order.saturating_mul(4).max(MIN_CANDIDATE_LIMIT)
+    }
+
+    /// The most elements a reduced candidate may have: four times the order bound, so
+    /// that a lower order bound also stops a search that keeps growing sooner (a heap
+    /// whose quotient never closes refines its candidate without end).
+    fn reduced_limit(&self) -> usize {
+        self.config.max_order.saturating_mul(4)
     }
 }
 

@@ -203,20 +203,33 @@ impl QuotientSweep {
     }
 
     /// [`QuotientSweep::run`] a batch of [`BATCH_GAMES`] games at a time, each batch's rows
-    /// handed to `each`.
+    /// handed to `each`. Once `progress` is cancelled no further game is started.
     ///
     /// # Errors
-    /// The first error `each` returns.
+    /// The first error `each` returns; [`crate::Error::Cancelled`] when cancelled.
+    ///
+    /// # Panics
+    /// If `games` reaches past the family.
     pub fn run_batches(
         &self,
         games: Range<usize>,
         progress: &dyn Progress,
         mut each: impl FnMut(Vec<QuotientRow>) -> Result<()>,
     ) -> Result<()> {
+        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
         let mut start = games.start;
         while start < games.end {
             let end = games.end.min(start + BATCH_GAMES);
-            each(self.run(start..end, progress))?;
+            // A game skipped after a cancel has no row: the whole batch is dropped.
+            let rows: Option<Vec<QuotientRow>> = (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    let row = (!progress.cancelled()).then(|| self.row(&self.games[i]))?;
+                    progress.advance(1);
+                    Some(row)
+                })
+                .collect();
+            each(rows.ok_or(crate::Error::Cancelled)?)?;
             start = end;
         }
         Ok(())

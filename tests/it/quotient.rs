@@ -83,6 +83,25 @@ fn kayles_is_certified_periodic_from_heap_200() {
     assert_eq!(quotient("octal:0.77", 120).period(), None);
 }
 
+/// `octal:0.53` is the first two-digit code whose quotient needs a position of the
+/// identity's class other than the empty one to be checked for a move to P: heap 14 is
+/// a misère P-position of a class of its own.
+#[test]
+fn octal_053_is_proved_past_heap_14_where_a_p_position_heap_brings_a_new_element() {
+    for max_heap in [13, 14, 16] {
+        let q = quotient("octal:0.53", max_heap);
+        let order = if max_heap < 14 { 12 } else { 16 };
+        assert_eq!(q.order(), order, "octal:0.53 up to {max_heap}");
+    }
+    let q = quotient("octal:0.53", 16);
+    assert_eq!(p_names(&q), ["a", "e", "b^2"]);
+    assert_eq!(q.generator_heaps(), [1, 3, 9, 11, 14]);
+    assert_eq!(q.is_p(&[14]), Some(true));
+    let game = Game::octal("0.53").unwrap();
+    assert_tables_agree(&game, &q, 36);
+    assert_brute_force_classes("octal:0.53", 14, 14, 30);
+}
+
 #[test]
 fn quotients_with_two_p_elements_have_order_two_to_the_n_plus_two_or_four() {
     for (spec, max_heap) in [("octal:0.75", 20), ("octal:0.31", 20), ("octal:0.56", 40), ("nim", 9)]
@@ -295,6 +314,17 @@ fn a_quotient_that_outgrows_max_order_stops_with_status_1_naming_the_heap() {
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     assert!(out.stderr.contains("grows past 100 elements at heap 25"), "{}", out.stderr);
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_heap_whose_candidates_keep_growing_stops_at_four_times_max_order() {
+    // octal:0.76 at heap 12 refines its candidate without end; the reduced candidates
+    // are bounded by 4K, so a small K stops the search at once.
+    let out = run(&["quotient", "--game", "octal:0.76", "--max-heap", "14", "--max-order", "200"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("within --max-order 200 found at heap 12"), "{}", out.stderr);
+    assert!(out.stderr.contains("more than 800"), "{}", out.stderr);
 }
 
 #[test]

@@ -64,6 +64,11 @@ impl QuotientProgress for HeapProgress<'_> {
         self.bar.set_message(&format!("quotient of {}: heap {heap}, order {order}", self.game));
         self.bar.advance(1);
     }
+
+    fn searching(&self, heap: u32, order: usize) {
+        let game = &self.game;
+        self.bar.set_message(&format!("quotient of {game}: heap {heap}, trying order {order}"));
+    }
 }
 
 /// Runs `nimtab quotient`: status 0 when the quotient is found (and its check holds), 1
