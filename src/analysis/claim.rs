@@ -138,7 +138,7 @@ pub fn test_claim(
 /// reads): a labelling pass streaming one ending's rows, the compiled claim, and per task
 /// the row evaluation's lane buffers and the counterexamples kept.
 pub fn claim_work(engine: &Engine<'_>, operators: usize, limit: usize) -> [Work; 2] {
-    let space = engine.space();
+    let space = engine.tuple_space();
     let lanes = space.radix() * 8;
     let tasks = rayon::current_num_threads() as u64;
     let per_task = (2 * operators as u64 + 6) * lanes + space.radix().div_ceil(64) * 8;

@@ -51,7 +51,7 @@ use crate::export::summary::multiset_space_cells;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
-use crate::model::space::{Mode, Space};
+use crate::model::space::{Mode, TupleSpace};
 
 /// The positions every game of a sweep is checked on, validated when built.
 ///
@@ -62,7 +62,7 @@ pub struct SweepSpace {
     kind: Kind,
     mode: Mode,
     /// The tuple spaces of one game, in row order (none for multisets).
-    spaces: Vec<Space>,
+    spaces: Vec<TupleSpace>,
 }
 
 /// How the spaces of a sweep were given.
@@ -78,15 +78,16 @@ impl SweepSpace {
     /// Heap counts `lo..=hi` of at most `max` stones, each space validated.
     ///
     /// # Errors
-    /// The errors of [`Space::in_mode`]; [`Error::Invalid`] for an empty range.
+    /// The errors of [`TupleSpace::in_mode`]; [`Error::Invalid`] for an empty range.
     pub fn heaps(lo: usize, hi: usize, max: u32, mode: Mode) -> Result<SweepSpace> {
         if lo > hi {
             return Err(
                 Error::Invalid(format!("heap counts {lo}..={hi}: the range is empty")).into()
             );
         }
-        let spaces =
-            (lo..=hi).map(|n| Space::in_mode(n, max, mode)).collect::<Result<Vec<_>, Error>>()?;
+        let spaces = (lo..=hi)
+            .map(|n| TupleSpace::in_mode(n, max, mode))
+            .collect::<Result<Vec<_>, Error>>()?;
         Ok(SweepSpace { kind: Kind::Heaps { lo, hi, max }, mode, spaces })
     }
 
@@ -101,7 +102,7 @@ impl SweepSpace {
     }
 
     /// The tuple spaces of one game, in row order; none for a multiset space.
-    pub fn spaces(&self) -> &[Space] {
+    pub fn spaces(&self) -> &[TupleSpace] {
         &self.spaces
     }
 

@@ -4,12 +4,13 @@
 use super::error::Result;
 use super::run::{in_game, Slot};
 use super::{Sweep, SweepError, SweepRow, Test};
-use crate::analysis::multisets::{test_claim_multisets, verify_multisets};
-use crate::engine::multiset::MultisetEngine;
-use crate::engine::Progress;
+use crate::analysis::multisets::test_claim_multisets;
+use crate::analysis::verify::verify;
+use crate::engine::{Engine, Progress, Work};
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
+use crate::model::space::Space;
 
 impl Sweep {
     /// Where a game's multiset run goes; an error if it does not fit even alone.
@@ -21,9 +22,10 @@ impl Sweep {
         share: u64,
     ) -> Result<Slot> {
         let endings = self.endings_per_run();
-        let engine = MultisetEngine::builder(game, space.clone()).memory_limit(limit).build();
-        engine.ensure_fits(endings)?;
-        Ok(if engine.memory_bytes(endings) > share { Slot::Alone } else { Slot::Shared })
+        let space = Space::Multisets(space.clone());
+        let engine = Engine::builder(game, space).memory_limit(limit).build();
+        let need = engine.reserve(&[Work::Tables { endings }])?.grant().bytes();
+        Ok(if need > share { Slot::Alone } else { Slot::Shared })
     }
 
     /// Every row of one game over the multiset space: ending by ending, criterion by
@@ -35,13 +37,13 @@ impl Sweep {
         memory_limit: u64,
         cancel: &dyn Progress,
     ) -> Result<Vec<SweepRow>> {
-        let engine =
-            MultisetEngine::builder(game, space.clone()).memory_limit(memory_limit).build();
         let total = space.total();
+        let space = Space::Multisets(space.clone());
+        let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
         match &self.test {
             Test::Criteria(criteria) => {
                 // Only the first counterexample is reported.
-                let run = verify_multisets(&engine, &self.endings, criteria, 1, cancel)?;
+                let run = verify(&engine, &self.endings, criteria, 1, cancel)?;
                 Ok(run
                     .findings
                     .into_iter()

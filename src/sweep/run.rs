@@ -126,7 +126,7 @@ impl Sweep {
         }
         let mut slot = Slot::Shared;
         for &space in self.space.spaces() {
-            let engine = Engine::builder(game, space).memory_limit(limit).build();
+            let engine = Engine::builder(game, space.into()).memory_limit(limit).build();
             let need = match &self.test {
                 Test::Criteria(criteria) => prepare(&engine, &self.endings, criteria, 1)?.bytes(),
                 Test::Claim(expr) => {
@@ -160,7 +160,7 @@ impl Sweep {
         }
         let mut rows = Vec::with_capacity(self.rows_per_game());
         for &space in self.space.spaces() {
-            let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
+            let engine = Engine::builder(game, space.into()).memory_limit(memory_limit).build();
             match &self.test {
                 Test::Criteria(criteria) => {
                     // Only the first counterexample is reported.

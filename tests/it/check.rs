@@ -4,7 +4,7 @@
 use nimtab::analysis::claim::{test_claim, ClaimError};
 use nimtab::analysis::expr::{EvalErrorKind, Expr, ExprError};
 use nimtab::analysis::tally::Tally;
-use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
+use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space, TupleSpace};
 use proptest::prelude::*;
 
 use crate::support::cli::{run, run_limited, Run};
@@ -18,7 +18,7 @@ const ANTI_NIM: &str = "(rich > 0 && xor == 0) || (rich == 0 && xor != 0)";
 fn check(game: &Game, n: usize, max: u32, ending: Ending, claim: &str, canonical: bool) -> Tally {
     let program = Expr::parse_claim(claim).unwrap().compile(n, &game.grundy(max)).unwrap();
     let space = Space::in_mode(n, max, Mode::canonical_if(canonical)).unwrap();
-    let engine = Engine::builder(game, space).parallel_threshold(0).build();
+    let engine = Engine::builder(game, space.clone()).parallel_threshold(0).build();
     test_claim(&engine, ending, &program, 20, &NoProgress).unwrap()
 }
 
@@ -31,7 +31,7 @@ fn bouton_claim_holds_for_nim_under_normal_play() {
     for (n, max) in [(1, 31), (2, 31), (3, 31), (4, 15), (5, 7)] {
         for canonical in [false, true] {
             let report = check(&Game::nim(), n, max, Ending::Normal, "xor == 0", canonical);
-            let space = Space::new(n, max).unwrap();
+            let space = TupleSpace::new(n, max).unwrap();
             let positions = if canonical { space.canonical_positions() } else { space.positions() };
             assert!(report.holds(), "n={n} max={max}: {report:?}");
             assert_eq!(report.positions, positions);

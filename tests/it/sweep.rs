@@ -376,9 +376,9 @@ fn a_total_sweep_refuses_games_that_are_not_sums_and_tuple_criteria() {
 }
 
 #[test]
-fn library_total_rows_match_verify_multisets() {
-    use nimtab::analysis::multisets::verify_multisets;
-    use nimtab::{MultisetEngine, MultisetSpace};
+fn library_total_rows_match_verify_of_the_multiset_space() {
+    use nimtab::analysis::verify::verify;
+    use nimtab::{Engine, Space};
     let family = Family::parse("nim;octal:0.77;grundys-game", false).unwrap();
     let endings = [Ending::Misere, Ending::Sj];
     let criteria = vec![Criterion::Sj, Criterion::Xor];
@@ -390,8 +390,8 @@ fn library_total_rows_match_verify_multisets() {
     assert_eq!(rows, serial);
     for (g, spec) in ["nim", "octal:0.77", "grundys-game"].into_iter().enumerate() {
         let game = Game::parse(spec).unwrap();
-        let engine = MultisetEngine::new(&game, MultisetSpace::new(14).unwrap());
-        let run = verify_multisets(&engine, &endings, &criteria, 1, &NoProgress).unwrap();
+        let engine = Engine::new(&game, Space::multisets(14).unwrap());
+        let run = verify(&engine, &endings, &criteria, 1, &NoProgress).unwrap();
         for (i, f) in run.findings.iter().enumerate() {
             let row = &rows[g * 4 + i];
             assert_eq!((row.game.as_str(), row.total, row.ending), (spec, Some(14), f.ending));

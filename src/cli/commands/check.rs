@@ -6,15 +6,15 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
+use nimtab::analysis::multisets::test_claim_multisets;
 use nimtab::analysis::tally::Tally;
 use nimtab::export::summary::{
     write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
 };
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, SpacedState, Work};
+use nimtab::{Ending, Engine, Game, Label, Mode, Space, SpacedState, Work};
 
 use crate::cli::args::SpaceArgs;
-use crate::cli::commands::total;
 use crate::cli::explain::ExpressionError;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -61,7 +61,7 @@ struct Config {
     spaces: Vec<Space>,
     grundy: bool,
     /// The multiset space of `--total`, instead of `spaces`.
-    multisets: Option<MultisetSpace>,
+    multisets: Option<Space>,
     limit: usize,
     target: Option<Target>,
 }
@@ -129,12 +129,15 @@ impl Config {
     }
 
     /// The tally of the claim over the multiset space of `--total`.
-    fn multiset_tally(&self, space: &MultisetSpace, global: &Global) -> anyhow::Result<Tally> {
-        let grundy = self.game.grundy(space.total());
-        let program = self.claim.compile_multisets(space.total(), &grundy);
+    fn multiset_tally(&self, space: &Space, global: &Global) -> anyhow::Result<Tally> {
+        let grundy = self.game.grundy(space.max());
+        let program = self.claim.compile_multisets(space.max(), &grundy);
         let program = program.map_err(|e| expression_error(self.claim.text(), &e))?;
-        let tally =
-            total::check(&self.game, space.clone(), self.ending, &program, self.limit, global);
+        let engine =
+            Engine::builder(&self.game, space.clone()).memory_limit(global.memory_limit).build();
+        let bar = Bar::new("check", space.positions(), global.quiet);
+        let tally = test_claim_multisets(&engine, self.ending, &program, self.limit, &bar);
+        bar.finish();
         tally.with_context(|| format!("evaluating the claim '{}'", self.claim.text()))
     }
 
@@ -157,8 +160,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let engines: Vec<Engine> = config
         .spaces
         .iter()
-        .map(|&space| {
-            Engine::builder(&config.game, space).memory_limit(global.memory_limit).build()
+        .map(|space| {
+            Engine::builder(&config.game, space.clone()).memory_limit(global.memory_limit).build()
         })
         .collect();
     // Every space's run is checked (the Grundy values and the claim's pass held at once)
@@ -213,7 +216,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
                     write_counterexample_rows(out, game, config.max, config.ending, text, rows)?
                 }
                 Some(space) => {
-                    let total = space.total();
+                    let total = space.max();
                     write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
                 }
             }
@@ -235,7 +238,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<()> {
     // Built whole, then written through output::write_to like every other command.
     let mut out: Vec<u8> = Vec::new();
-    let canonical = config.spaces.first().is_some_and(|s| s.mode() == Mode::Canonical);
+    let canonical = config.spaces.first().and_then(Space::as_tuples).map(|s| s.mode());
+    let canonical = canonical == Some(Mode::Canonical);
     let mode = if canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
     let (game, ending) = (config.game.spec(), config.ending);
