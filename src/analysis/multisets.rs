@@ -7,13 +7,12 @@
 
 use rayon::prelude::*;
 
-use crate::analysis::claim::ClaimError;
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::{EvalError, Program};
 use crate::analysis::finding::Finding;
 use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
 use crate::analysis::tally::{Disagreements, Tally};
-use crate::engine::{Engine, Labels, Progress, RowView};
+use crate::engine::{Labels, RowView};
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -247,21 +246,17 @@ struct ClaimAcc {
     error: Option<(u64, EvalError)>,
 }
 
-/// Labels the engine's space under `ending` and tests the claim (compiled by
-/// [`crate::analysis::expr::Expr::compile_multisets`]) on every position.
+/// Tests the claim (compiled by [`crate::analysis::expr::Expr::compile`] for the labels'
+/// multiset space) on every position against the labels, keeping at most `limit`
+/// counterexamples.
 ///
 /// # Errors
-/// As [`Engine::label_all`]; [`ClaimError::Eval`] with the evaluation error of
-/// least rank if the claim cannot be evaluated somewhere.
-pub fn test_claim_multisets(
-    engine: &Engine<'_>,
-    ending: Ending,
-    program: &Program,
-    limit: usize,
-    progress: &dyn Progress,
-) -> Result<Tally, ClaimError> {
-    let labels = engine.label_all(&[ending], progress)?.remove(0);
-    let space = multisets_of(&labels);
+/// The evaluation error of least rank if the claim cannot be evaluated somewhere.
+///
+/// # Panics
+/// If the labels are not of a multiset space.
+pub fn check_claim(labels: &Labels, program: &Program, limit: usize) -> Result<Tally, EvalError> {
+    let space = multisets_of(labels);
     let start = || ClaimAcc { disagreements: Disagreements::new(limit), error: None };
     let visit = |acc: &mut ClaimAcc, first: u64, len: usize, walk: &mut Walk| {
         let (mut predicted, mut dp) = (vec![0u64; len.div_ceil(64)], vec![0u64; len.div_ceil(64)]);
@@ -292,7 +287,7 @@ pub fn test_claim_multisets(
     };
     let acc = fold_chunks(space, start, visit, merge);
     if let Some((_, error)) = acc.error {
-        return Err(error.into());
+        return Err(error);
     }
     let positions = space.positions();
     let unrank = |rank| (space.unrank(rank), None);

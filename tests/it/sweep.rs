@@ -12,6 +12,11 @@ use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 use crate::support::cli::{run, Run};
 use crate::support::with_threads;
 
+/// The tuple space of `n` heaps whose sizes the Grundy values `grundy` cover.
+fn tuples(n: usize, grundy: &[u32]) -> Space {
+    Space::new(n, grundy.len() as u32 - 1).unwrap()
+}
+
 /// The sweep CI pins: every subtraction set of 1..=6, 1 to 3 heaps of at most 31.
 const SUBSETS: &str = "subtract:subsets(1..=6)";
 
@@ -182,7 +187,7 @@ fn library_rows_do_not_depend_on_threads_and_claims_match_check() {
         let game = Game::parse(spec).unwrap();
         for n in 1..=3 {
             let engine = Engine::new(&game, Space::new(n, 12).unwrap());
-            let program = claim.compile(n, &game.grundy(12)).unwrap();
+            let program = claim.compile(&tuples(n, &game.grundy(12)), &game.grundy(12)).unwrap();
             for ending in [Ending::Misere, Ending::Sj] {
                 let tally = test_claim(&engine, ending, &program, 1, &NoProgress).unwrap();
                 assert_eq!((rows[i].game.as_str(), rows[i].heaps), (spec.as_str(), n));

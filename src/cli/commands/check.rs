@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
-use nimtab::analysis::multisets::test_claim_multisets;
 use nimtab::analysis::tally::Tally;
 use nimtab::export::summary::{
     write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
@@ -57,11 +56,12 @@ struct Config {
     max: u32,
     ending: Ending,
     claim: Expr,
-    /// Every space of the range, in the mode asked for.
+    /// Every space of the range, in the mode asked for, or the multiset space of
+    /// `--total`.
     spaces: Vec<Space>,
     grundy: bool,
-    /// The multiset space of `--total`, instead of `spaces`.
-    multisets: Option<Space>,
+    /// Whether the space is the multiset space of `--total`.
+    multisets: bool,
     limit: usize,
     target: Option<Target>,
 }
@@ -118,36 +118,23 @@ impl Config {
         check_features(&claim, &game, a.grundy, multisets.is_some())?;
         a.space.refuse_grundy_with_total(a.grundy)?;
         let spaces = match multisets {
-            Some(_) => Vec::new(),
+            Some(space) => vec![space],
             None => a.space.spaces(Mode::canonical_if(a.canonical))?,
         };
-        for space in &spaces {
+        for space in spaces.iter().filter_map(Space::as_tuples) {
             game.check_heaps(space.heaps())?;
         }
+        let multisets = spaces.iter().any(|s| s.as_multisets().is_some());
         let (max, limit, grundy) = (a.space.max(), a.limit, a.grundy);
         Ok(Config { game, max, ending, claim, spaces, grundy, multisets, limit, target })
-    }
-
-    /// The tally of the claim over the multiset space of `--total`.
-    fn multiset_tally(&self, space: &Space, global: &Global) -> anyhow::Result<Tally> {
-        let grundy = self.game.grundy(space.max());
-        let program = self.claim.compile_multisets(space.max(), &grundy);
-        let program = program.map_err(|e| expression_error(self.claim.text(), &e))?;
-        let engine =
-            Engine::builder(&self.game, space.clone()).memory_limit(global.memory_limit).build();
-        let bar = Bar::new("check", space.positions(), global.quiet);
-        let tally = test_claim_multisets(&engine, self.ending, &program, self.limit, &bar);
-        bar.finish();
-        tally.with_context(|| format!("evaluating the claim '{}'", self.claim.text()))
     }
 
     /// The claim compiled for every space's heap count, once every space is known to fit
     /// (the Grundy values it reads are sized by `--max`), so `h4` with 3 heaps fails
     /// before any labelling.
     fn programs(&self) -> anyhow::Result<Vec<Program>> {
-        let grundy = self.game.grundy(self.max);
         let compile = |space: &Space| {
-            let program = self.claim.compile(space.heaps(), &grundy);
+            let program = self.claim.compile(space, &self.game.grundy(space.max()));
             program.map_err(|e| expression_error(self.claim.text(), &e))
         };
         self.spaces.iter().map(compile).collect()
@@ -178,9 +165,6 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         })
         .collect::<nimtab::Result<Vec<_>>>()?;
     let mut tallies = Vec::new();
-    if let Some(space) = &config.multisets {
-        tallies.push((0, config.multiset_tally(space, global)?));
-    }
     let programs = config.programs()?;
     for (run, program) in runs.iter().zip(&programs) {
         let (engine, space) = (run.engine(), run.engine().space());
@@ -196,8 +180,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         } else {
             None
         };
-        let bar =
-            Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
+        let name = match space {
+            Space::Tuples(tuples) => format!("check {} heaps", tuples.heaps()),
+            Space::Multisets(_) => "check".to_string(),
+        };
+        let bar = Bar::new(&name, engine.positions(), global.quiet);
         let (ending, limit) = (config.ending, config.limit);
         let tally = test_claim_with(run, ending, program, values.as_ref(), limit, &bar);
         bar.finish();
@@ -211,14 +198,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         for (_, tally) in &tallies {
             let (game, text) = (config.game.spec(), config.claim.text());
             let rows = &tally.counterexamples;
-            match &config.multisets {
-                None => {
-                    write_counterexample_rows(out, game, config.max, config.ending, text, rows)?
-                }
-                Some(space) => {
-                    let total = space.max();
+            match config.spaces.first() {
+                Some(Space::Multisets(space)) => {
+                    let total = space.total();
                     write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
                 }
+                _ => write_counterexample_rows(out, game, config.max, config.ending, text, rows)?,
             }
         }
         Ok(())
@@ -243,15 +228,15 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
     let mode = if canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
     let (game, ending) = (config.game.spec(), config.ending);
-    match &config.multisets {
-        None => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
-        Some(space) => {
+    match config.spaces.first() {
+        Some(Space::Multisets(space)) => {
             let total = space.total();
             writeln!(
                 out,
                 "game {game}, rule {ending}, every multiset of heaps of total <= {total}"
             )?
         }
+        _ => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
     }
     let header = ["heaps", "positions", "p_positions", "agree", "disagree", "first_counterexample"];
     let mut align = [Align::Right; 6];
@@ -261,7 +246,7 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
             format!("({}) is {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
-        let heaps = if config.multisets.is_some() { "any".to_string() } else { n.to_string() };
+        let heaps = if config.multisets { "any".to_string() } else { n.to_string() };
         let counts = [heaps, t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];
         table.push(counts.into_iter().chain(rest).collect());
