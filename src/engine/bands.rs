@@ -283,7 +283,7 @@ fn union_into<L: Lane>(dst: &mut [L], src: &[L]) {
 #[cfg(test)]
 mod tests {
     use crate::engine::memory::Grant;
-    use crate::engine::TupleEngine;
+    use crate::engine::Engine;
     use crate::model::game::Game;
     use crate::model::space::{Mode, TupleSpace};
     use crate::NoProgress;
@@ -294,7 +294,8 @@ mod tests {
         for game in games.iter().flat_map(|g| [g.clone(), g.clone().with_pass()]) {
             for (n, max) in [(2, 30), (3, 7), (4, 4)] {
                 let space = TupleSpace::new(n, max).unwrap();
-                let engine = TupleEngine::builder(&game, space).parallel_threshold(0).build();
+                let engine = Engine::builder(&game, space.into()).parallel_threshold(0).build();
+                let engine = engine.tuples().unwrap();
                 let grant = Grant::new(engine.describe(), u64::MAX);
                 let wide = engine.values_in_bands::<u64>(&grant).unwrap();
                 let narrow = engine.values_in_bands::<u16>(&grant).unwrap();

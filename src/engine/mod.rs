@@ -84,6 +84,17 @@ enum Core<'g> {
     Multisets(MultisetEngine<'g>),
 }
 
+/// What every run of an engine reads, whatever its space: set by [`EngineBuilder`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    /// Positions per layer below which a layer runs on the calling thread.
+    pub parallel_threshold: u64,
+    /// Bytes a run may allocate.
+    pub memory_limit: u64,
+    /// The path of multi-heap games over tuples.
+    pub multi_heap_path: MultiHeapPath,
+}
+
 /// Settings of an [`Engine`], applied by [`EngineBuilder::build`].
 #[derive(Clone, Debug)]
 pub struct EngineBuilder<'g> {
@@ -126,23 +137,17 @@ impl<'g> EngineBuilder<'g> {
     /// layout, if they fit in the memory limit; a run that cannot fit is refused by its
     /// memory check, before anything is allocated).
     pub fn build(self) -> Engine<'g> {
+        let settings = Settings {
+            parallel_threshold: self.parallel_threshold,
+            memory_limit: self.memory_limit.unwrap_or_else(crate::host::memory_limit),
+            multi_heap_path: self.multi_heap_path,
+        };
         let core = match &self.space {
             Space::Tuples(tuples) => {
-                let mut builder = TupleEngine::builder(self.game, *tuples)
-                    .parallel_threshold(self.parallel_threshold)
-                    .multi_heap_path(self.multi_heap_path);
-                if let Some(bytes) = self.memory_limit {
-                    builder = builder.memory_limit(bytes);
-                }
-                Core::Tuples(Box::new(builder.build()))
+                Core::Tuples(Box::new(TupleEngine::new(self.game, *tuples, &settings)))
             }
             Space::Multisets(multisets) => {
-                let mut builder = MultisetEngine::builder(self.game, multisets.clone())
-                    .parallel_threshold(self.parallel_threshold);
-                if let Some(bytes) = self.memory_limit {
-                    builder = builder.memory_limit(bytes);
-                }
-                Core::Multisets(builder.build())
+                Core::Multisets(MultisetEngine::new(self.game, multisets.clone(), &settings))
             }
         };
         Engine { space: self.space, core }

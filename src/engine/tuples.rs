@@ -4,12 +4,11 @@ use super::general::FlatOptions;
 use super::layout::Layout;
 use super::lines::LinePlan;
 use super::memory;
-use super::row_kind::{reach_below, row_kind, MultiHeapPath, RowKind};
+use super::row_kind::{reach_below, row_kind, RowKind};
 use super::sorted_lines::SortedPlan;
 use super::TupleLabels;
-use super::{bits, plan, schedule};
+use super::{bits, plan, Settings};
 use crate::error::Result;
-use crate::host;
 use crate::model::canonical::CanonicalRanker;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -60,53 +59,17 @@ impl std::fmt::Debug for TupleEngine<'_> {
     }
 }
 
-/// Settings of an [`TupleEngine`], applied by [`TupleEngineBuilder::build`].
-#[derive(Clone, Debug)]
-pub(crate) struct TupleEngineBuilder<'g> {
-    game: &'g Game,
-    space: TupleSpace,
-    parallel_threshold: u64,
-    memory_limit: Option<u64>,
-    multi_heap_path: MultiHeapPath,
-}
-
-impl<'g> TupleEngineBuilder<'g> {
-    /// Bytes a run may allocate (default: [`host::memory_limit`], what this process can
-    /// have). A run that needs more is refused before allocating.
-    pub fn memory_limit(mut self, bytes: u64) -> Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
-    /// Average positions per layer below which a layer runs on the calling thread
-    /// (default 16384: smaller layers cost more to split than they save). 0 makes every
-    /// layer parallel, which tests use to exercise the parallel path on small spaces.
-    pub fn parallel_threshold(mut self, positions_per_layer: u64) -> Self {
-        self.parallel_threshold = positions_per_layer;
-        self
-    }
-
-    /// For a game whose moves change several heaps: [`MultiHeapPath::General`] reads, in
-    /// full mode, every source row of a row's prefix moves one by one, and on sorted
-    /// tuples lists every option of every position and looks it up (the general path,
-    /// which any multi-heap rule can use), instead of the accumulators of Wythoff, Moore
-    /// and circular Nim. Slower; for cross-checks and benchmarks. Default
-    /// [`MultiHeapPath::Accumulators`].
-    pub fn multi_heap_path(mut self, path: MultiHeapPath) -> Self {
-        self.multi_heap_path = path;
-        self
-    }
-
+impl<'g> TupleEngine<'g> {
     /// Prepares the option lists and the row layout, if they fit in the memory limit.
     ///
     /// They are sized by the largest heap, so with a huge `max` they alone can exceed the
     /// limit: then nothing is prepared, and every run is refused by its memory check (the
     /// plan counts them), before anything is allocated.
-    pub fn build(self) -> TupleEngine<'g> {
-        let (game, space, mode) = (self.game, self.space, self.space.mode());
+    pub(crate) fn new(game: &'g Game, space: TupleSpace, settings: &Settings) -> TupleEngine<'g> {
+        let mode = space.mode();
         let max = space.max();
-        let kind = row_kind(game, space, mode, self.multi_heap_path);
-        let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
+        let kind = row_kind(game, space, mode, settings.multi_heap_path);
+        let memory_limit = settings.memory_limit;
         let fits = plan::fixed_bytes(game, space, kind) <= memory_limit;
         // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
         let options = if kind.needs_option_lists() && fits {
@@ -153,23 +116,9 @@ impl<'g> TupleEngineBuilder<'g> {
             position_options,
             no_move,
             no_move_mask,
-            parallel_threshold: self.parallel_threshold,
+            parallel_threshold: settings.parallel_threshold,
             memory_limit,
             prepared,
-        }
-    }
-}
-
-impl<'g> TupleEngine<'g> {
-    /// Settings for an engine over `space` (whose mode says every tuple or sorted tuples
-    /// only): memory limit, parallel threshold, the path of multi-heap games.
-    pub fn builder(game: &'g Game, space: TupleSpace) -> TupleEngineBuilder<'g> {
-        TupleEngineBuilder {
-            game,
-            space,
-            parallel_threshold: schedule::PARALLEL_THRESHOLD,
-            memory_limit: None,
-            multi_heap_path: MultiHeapPath::Accumulators,
         }
     }
 

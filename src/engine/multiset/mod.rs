@@ -16,8 +16,8 @@ pub(crate) use table::MultisetTable;
 
 use crate::engine::memory::Grant;
 use crate::engine::visitor::Progress;
+use crate::engine::Settings;
 use crate::error::{Error, Result};
-use crate::host;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
@@ -25,7 +25,7 @@ use moves::Predecessors;
 use solve::Solver;
 use table::Packing;
 
-/// Positions per parallel task by default, and the default parallel threshold.
+/// The most positions of a parallel task.
 const CHUNK: u64 = 1 << 14;
 
 /// Labels the positions of one multiset space of one game: the algorithm of an
@@ -38,45 +38,12 @@ pub(crate) struct MultisetEngine<'g> {
     memory_limit: u64,
 }
 
-/// Settings of a [`MultisetEngine`], applied by [`MultisetEngineBuilder::build`].
-#[derive(Clone, Debug)]
-pub(crate) struct MultisetEngineBuilder<'g> {
-    game: &'g Game,
-    space: MultisetSpace,
-    parallel_threshold: u64,
-    memory_limit: Option<u64>,
-}
-
-impl<'g> MultisetEngineBuilder<'g> {
-    /// Bytes a run may allocate (default: [`host::memory_limit`]).
-    pub fn memory_limit(mut self, bytes: u64) -> Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
-    /// Positions per layer below which a layer runs on the calling thread (default
-    /// 16384); tasks hold that many consecutive ranks, at least 16. 0 makes every layer
-    /// parallel in tasks of 16 positions, which tests use on small spaces.
-    pub fn parallel_threshold(mut self, positions: u64) -> Self {
-        self.parallel_threshold = positions;
-        self
-    }
-
-    /// The engine.
-    pub fn build(self) -> MultisetEngine<'g> {
-        MultisetEngine {
-            game: self.game,
-            space: self.space,
-            parallel_threshold: self.parallel_threshold,
-            memory_limit: self.memory_limit.unwrap_or_else(host::memory_limit),
-        }
-    }
-}
-
 impl<'g> MultisetEngine<'g> {
-    /// Settings for an engine over `space`.
-    pub fn builder(game: &'g Game, space: MultisetSpace) -> MultisetEngineBuilder<'g> {
-        MultisetEngineBuilder { game, space, parallel_threshold: CHUNK, memory_limit: None }
+    /// The engine over `space`, with the builder's settings.
+    pub fn new(game: &'g Game, space: MultisetSpace, settings: &Settings) -> MultisetEngine<'g> {
+        let (parallel_threshold, memory_limit) =
+            (settings.parallel_threshold, settings.memory_limit);
+        MultisetEngine { game, space, parallel_threshold, memory_limit }
     }
 
     /// The game labelled.
@@ -195,12 +162,20 @@ impl<'g> MultisetEngine<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::MultiHeapPath;
     use crate::engine::NoProgress;
     use crate::model::multiset::Walk;
 
+    /// The default settings with a memory limit of `bytes`.
+    fn settings(bytes: u64) -> Settings {
+        let path = MultiHeapPath::Accumulators;
+        Settings { parallel_threshold: CHUNK, memory_limit: bytes, multi_heap_path: path }
+    }
+
     fn labels(spec: &str, total: u64) -> MultisetTable {
         let game = Game::parse(spec).unwrap();
-        let engine = MultisetEngine::builder(&game, MultisetSpace::new(total).unwrap()).build();
+        let engine =
+            MultisetEngine::new(&game, MultisetSpace::new(total).unwrap(), &settings(1 << 30));
         let grant = engine.reserve(3, 0).unwrap();
         engine.label_all(&grant, &Ending::ALL, &NoProgress).unwrap()
     }
@@ -274,10 +249,10 @@ mod tests {
     fn runs_beyond_memory_and_bad_ending_lists_are_refused() {
         let game = Game::nim();
         let space = MultisetSpace::new(60).unwrap();
-        let engine = MultisetEngine::builder(&game, space).memory_limit(1 << 19).build();
+        let engine = MultisetEngine::new(&game, space, &settings(1 << 19));
         let err = engine.reserve(1, 0).unwrap_err().to_string();
         assert!(err.contains("total at most 60 (6639349 positions)"), "{err}");
-        let small = MultisetEngine::builder(&game, MultisetSpace::new(3).unwrap()).build();
+        let small = MultisetEngine::new(&game, MultisetSpace::new(3).unwrap(), &settings(1 << 30));
         assert!(small.ensure_supported(&[Ending::Sj, Ending::Sj]).is_err());
     }
 }
