@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use cases::{random_graph, subtract_134, Job, CASES};
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, MultiHeapPath, NoProgress, Space};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, MultiHeapPath, NoProgress, TupleSpace};
 
 /// The naive run measures for this long, then stops if the whole space would take longer
 /// than a minute at the rate seen, and extrapolates.
@@ -108,11 +108,11 @@ fn run(args: &[String]) -> Result<(), String> {
         set_threads(threads)?;
     }
     let game = (case.game)();
-    let space = Space::new(case.heaps, case.max).map_err(|e| e.to_string())?;
+    let space = TupleSpace::new(case.heaps, case.max).map_err(|e| e.to_string())?;
     let joint = !game.is_sum() || case.job == Job::Grundy;
     // The joint cases are labelled over sorted tuples as given; the baseline has only
     // every tuple.
-    let labelled = Space::in_mode(case.heaps, case.max, Mode::canonical_if(case.canonical))
+    let labelled = TupleSpace::in_mode(case.heaps, case.max, Mode::canonical_if(case.canonical))
         .map_err(|e| e.to_string())?;
     let measurement = match (method.as_str(), joint) {
         ("engine", false) => measure_engine(&game, space, case.canonical)?,
@@ -206,10 +206,10 @@ fn print_sequence(args: &[String]) -> Result<(), String> {
 
 /// The job of `nimtab verify` with default rules and criteria: the same library call the
 /// command makes (one fused pass where memory allows).
-fn engine_verify(game: &Game, space: Space, canonical: bool) -> Result<Vec<Finding>, String> {
-    let space = Space::in_mode(space.heaps(), space.max(), Mode::canonical_if(canonical))
+fn engine_verify(game: &Game, space: TupleSpace, canonical: bool) -> Result<Vec<Finding>, String> {
+    let space = TupleSpace::in_mode(space.heaps(), space.max(), Mode::canonical_if(canonical))
         .map_err(|e| e.to_string())?;
-    let engine = Engine::new(game, space);
+    let engine = Engine::new(game, space.into());
     let run = verify(&engine, &Ending::ALL, &Criterion::SUMS, LIMIT, &NoProgress);
     let run = run.map_err(|e| e.to_string())?;
     if run.passes != 1 {
@@ -218,7 +218,7 @@ fn engine_verify(game: &Game, space: Space, canonical: bool) -> Result<Vec<Findi
     Ok(run.findings)
 }
 
-fn measure_engine(game: &Game, space: Space, canonical: bool) -> Result<Measurement, String> {
+fn measure_engine(game: &Game, space: TupleSpace, canonical: bool) -> Result<Measurement, String> {
     let cpu_start = cpu_seconds();
     let start = Instant::now();
     let findings = engine_verify(game, space, canonical)?;
@@ -242,7 +242,7 @@ fn measure_engine(game: &Game, space: Space, canonical: bool) -> Result<Measurem
     })
 }
 
-fn measure_naive(game: &Game, space: Space) -> Result<Measurement, String> {
+fn measure_naive(game: &Game, space: TupleSpace) -> Result<Measurement, String> {
     let cpu_start = cpu_seconds();
     let result = naive::run(game, space, NAIVE_BUDGET);
     let cpu = cpu_seconds() - cpu_start;
@@ -288,8 +288,8 @@ fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
 }
 
 /// Compares every label of a complete naive run with the engine's kept tables, row by row.
-fn compare_labels(game: &Game, space: Space, run: &naive::NaiveRun) -> Result<(), String> {
-    let engine = Engine::new(game, space);
+fn compare_labels(game: &Game, space: TupleSpace, run: &naive::NaiveRun) -> Result<(), String> {
+    let engine = Engine::new(game, space.into());
     let radix = space.radix() as usize;
     for (r, rule) in Ending::ALL.into_iter().enumerate() {
         let table = engine.label(rule).map_err(|e| e.to_string())?;
@@ -324,7 +324,7 @@ fn compare_labels(game: &Game, space: Space, run: &naive::NaiveRun) -> Result<()
 /// `verify_rules` counts fewer, that is reported loudly as an engine bug, not hidden.
 fn compare_counts(
     game: &Game,
-    space: Space,
+    space: TupleSpace,
     run: &naive::NaiveRun,
 ) -> Result<&'static str, String> {
     let findings = engine_verify(game, space, false)?;
@@ -383,7 +383,7 @@ fn check_naive_against_engine() -> Result<(), String> {
     ];
     joint::check_against_engine()?;
     for (game, heaps, max) in spaces {
-        let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
+        let space = TupleSpace::new(heaps, max).map_err(|e| e.to_string())?;
         let run = naive::run(&game, space, naive::Budget::unlimited());
         check_theorems(&game, &run)?;
         check_predictions(&game, space)?;
@@ -400,7 +400,7 @@ fn check_naive_against_engine() -> Result<(), String> {
 }
 
 /// The naive criteria must equal the library's per-position definitions.
-fn check_predictions(game: &Game, space: Space) -> Result<(), String> {
+fn check_predictions(game: &Game, space: TupleSpace) -> Result<(), String> {
     let grundy = game.grundy(space.max());
     for index in 0..space.positions() {
         let tuple = space.tuple(index);

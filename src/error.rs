@@ -220,6 +220,12 @@ pub enum Error {
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),
+    /// An operation that only a space of tuples has, asked of a space of multisets.
+    #[error("{what} needs a space of tuples, not of multisets")]
+    NeedsTuples {
+        /// The operation.
+        what: &'static str,
+    },
     /// The caller stopped the work through [`crate::Progress::cancelled`].
     #[error("cancelled before the work was done")]
     Cancelled,

@@ -45,16 +45,17 @@
 //! ```
 //!
 //! Take-and-break games (`octal:0.77` is Kayles) split heaps, so their positions are
-//! multisets of heaps; a [`MultisetEngine`] labels every multiset of a bounded total:
+//! multisets of heaps: the same engine labels every multiset of a bounded total, and the
+//! labels answer for heaps in any order:
 //!
 //! ```
-//! use nimtab::{Ending, Game, MultisetEngine, MultisetSpace, NoProgress};
+//! use nimtab::{Ending, Engine, Game, NoProgress, Space};
 //!
 //! let kayles = Game::octal("0.77")?;
-//! let space = MultisetSpace::new(20)?; // every multiset of heaps of total at most 20
-//! let labels = MultisetEngine::new(&kayles, space).label_all(&[Ending::Misere], &NoProgress)?;
-//! assert_eq!(labels.label_of(Ending::Misere, &[2, 2]), Some(true));
-//! assert_eq!(labels.label_of(Ending::Misere, &[3, 1]), Some(false));
+//! let space = Space::multisets(20)?; // every multiset of heaps of total at most 20
+//! let labels = Engine::new(&kayles, space).label_all(&[Ending::Misere], &NoProgress)?;
+//! assert!(labels[0].is_p(&[2, 2]));
+//! assert!(!labels[0].is_p(&[1, 3]));
 //! # Ok::<(), nimtab::Error>(())
 //! ```
 //!
@@ -82,7 +83,6 @@ pub mod suite;
 pub mod sweep;
 
 pub use analysis::criteria::Criterion;
-pub use engine::multiset::{MultisetEngine, MultisetEngineBuilder, MultisetLabels};
 pub use engine::{
     Engine, EngineBuilder, Grant, GrundyValues, Labels, MemoryPlan, MultiHeapPath, NoProgress,
     Progress, Reservation, RowView, RowVisitor, Work,
@@ -96,5 +96,7 @@ pub use model::multiset::{MultisetSpace, Walk, MAX_TOTAL};
 pub use model::octal::{HeapRule, OctalCode};
 pub use model::options::{LastHeap, PositionOptions};
 pub use model::position::{parse_size, Label, PassState, SizeError, Spaced, SpacedState, Tuple};
-pub use model::space::{tuple_count, validate_max, Mode, Space, MAX_HEAPS, MAX_HEAP_SIZE};
+pub use model::space::{
+    tuple_count, validate_max, Mode, Space, TupleSpace, MAX_HEAPS, MAX_HEAP_SIZE,
+};
 pub use random::SplitMix64;

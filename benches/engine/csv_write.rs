@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Labels, NoProgress, PassState, Space, Tuples};
+use nimtab::{Ending, Engine, Game, Labels, NoProgress, PassState, TupleSpace, Tuples};
 
 use crate::measure::cpu_seconds;
 
@@ -24,8 +24,8 @@ pub struct TableWrite {
 /// Labels the space, then times `writer` (`library` or `plain`) writing its table.
 pub fn measure(writer: &str) -> Result<TableWrite, String> {
     let game = Game::nim();
-    let space = Space::new(HEAPS, MAX).map_err(|e| e.to_string())?;
-    let engine = Engine::new(&game, space);
+    let space = TupleSpace::new(HEAPS, MAX).map_err(|e| e.to_string())?;
+    let engine = Engine::new(&game, space.into());
     let labels = engine.label_all(&Ending::ALL, &NoProgress).map_err(|e| e.to_string())?;
     let null = File::create("/dev/null").map_err(|e| e.to_string())?;
     let mut out = Counting { inner: null, bytes: 0 };

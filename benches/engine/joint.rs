@@ -6,7 +6,7 @@ use std::time::Instant;
 use nimtab::analysis::verify::{verify, Finding};
 use nimtab::{
     Criterion, Ending, Engine, Game, MultiHeapPath, NoProgress, PassState, RowView, RowVisitor,
-    Space,
+    TupleSpace,
 };
 
 use crate::cases::Job;
@@ -19,10 +19,10 @@ use crate::{Measurement, LIMIT, NAIVE_BUDGET};
 /// path or the general path.
 pub fn engine_verify(
     game: &Game,
-    space: Space,
+    space: TupleSpace,
     path: MultiHeapPath,
 ) -> Result<Vec<Finding>, String> {
-    let engine = Engine::builder(game, space).multi_heap_path(path).build();
+    let engine = Engine::builder(game, space.into()).multi_heap_path(path).build();
     let (endings, criteria) = (Ending::defaults(game), Criterion::applicable(game, space.heaps()));
     let run =
         verify(&engine, &endings, &criteria, LIMIT, &NoProgress).map_err(|e| e.to_string())?;
@@ -61,10 +61,10 @@ impl RowVisitor for PCounts {
 /// writes). Returns the states labelled per rule and the P counts.
 pub fn engine_label(
     game: &Game,
-    space: Space,
+    space: TupleSpace,
     path: MultiHeapPath,
 ) -> Result<(u64, Vec<u64>), String> {
-    let engine = Engine::builder(game, space).multi_heap_path(path).build();
+    let engine = Engine::builder(game, space.into()).multi_heap_path(path).build();
     let endings = Ending::defaults(game);
     let tracks = endings.len() * if game.has_pass() { 2 } else { 1 };
     let counts = engine.stream(&endings, &PCounts { tracks }, &NoProgress);
@@ -74,7 +74,7 @@ pub fn engine_label(
 /// Times the engine's job: verify (fast or general path) or every Grundy value.
 pub fn measure_engine(
     game: &Game,
-    space: Space,
+    space: TupleSpace,
     job: Job,
     path: MultiHeapPath,
 ) -> Result<Measurement, String> {
@@ -84,7 +84,7 @@ pub fn measure_engine(
         Job::Verify => engine_verify(game, space, path)?.first().map_or(0, |f| f.tally.positions),
         Job::Label => engine_label(game, space, path)?.0,
         Job::Grundy => {
-            let engine = Engine::builder(game, space).multi_heap_path(path).build();
+            let engine = Engine::builder(game, space.into()).multi_heap_path(path).build();
             let values = engine.grundy_values(&NoProgress).map_err(|e| e.to_string())?;
             values.values().len() as u64
         }
@@ -104,7 +104,7 @@ pub fn measure_engine(
 }
 
 /// Times the naive DP's job, checking a complete run against the engine.
-pub fn measure_naive(game: &Game, space: Space, job: Job) -> Result<Measurement, String> {
+pub fn measure_naive(game: &Game, space: TupleSpace, job: Job) -> Result<Measurement, String> {
     let cpu_start = cpu_seconds();
     let states = if game.has_pass() { 2 } else { 1 };
     let (total, labelled, elapsed, check) = match job {
@@ -136,17 +136,17 @@ pub fn measure_naive(game: &Game, space: Space, job: Job) -> Result<Measurement,
     })
 }
 
-fn naive_verify(game: &Game, space: Space, budget: Budget) -> JointRun {
+fn naive_verify(game: &Game, space: TupleSpace, budget: Budget) -> JointRun {
     let (endings, criteria) = (Ending::defaults(game), Criterion::applicable(game, space.heaps()));
     naive_joint::run(game, space, &endings, &criteria, budget)
 }
 
 /// A complete naive run against the engine: every label (both pass states), every P
 /// count and every disagreement count, on the fast and the general path.
-fn compare_run(game: &Game, space: Space, run: &JointRun) -> Result<&'static str, String> {
+fn compare_run(game: &Game, space: TupleSpace, run: &JointRun) -> Result<&'static str, String> {
     let endings = Ending::defaults(game);
     let states = if game.has_pass() { 2 } else { 1 };
-    let engine = Engine::new(game, space);
+    let engine = Engine::new(game, space.into());
     for (e, &ending) in endings.iter().enumerate() {
         let table = engine.label(ending).map_err(|e| e.to_string())?;
         for index in 0..space.positions() {
@@ -186,8 +186,8 @@ fn compare_run(game: &Game, space: Space, run: &JointRun) -> Result<&'static str
 }
 
 /// A complete naive Grundy run against the engine's values (bands or rounds).
-fn compare_values(game: &Game, space: Space, run: &GrundyRun) -> Result<&'static str, String> {
-    let engine = Engine::new(game, space);
+fn compare_values(game: &Game, space: TupleSpace, run: &GrundyRun) -> Result<&'static str, String> {
+    let engine = Engine::new(game, space.into());
     let values = engine.grundy_values(&NoProgress).map_err(|e| e.to_string())?;
     if values.values() != &run.values[..] {
         return Err(format!("MISMATCH naive vs engine Grundy values on {}", game.spec()));
@@ -208,7 +208,7 @@ pub fn check_against_engine() -> Result<(), String> {
         (Game::subtract(&[1, 3, 4]).expect("a set").with_pass(), 2, 30),
     ];
     for (game, heaps, max) in games {
-        let space = Space::new(heaps, max).map_err(|e| e.to_string())?;
+        let space = TupleSpace::new(heaps, max).map_err(|e| e.to_string())?;
         let run = naive_verify(&game, space, Budget::unlimited());
         let verdict = compare_run(&game, space, &run)?;
         let grundy = naive_joint::grundy(&game, space, Budget::unlimited());

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use nimtab::{Criterion, Ending, Game, Space};
+use nimtab::{Criterion, Ending, Game, TupleSpace};
 
 /// What a naive run counted, over the positions it labelled.
 #[derive(Clone, Debug)]
@@ -88,7 +88,7 @@ impl Stopper {
 
 /// Labels the space under normal, misère and SJ play, one byte per position per rule,
 /// and compares each position with the XOR, Anti-Nim and SJ criteria.
-pub fn run(game: &Game, space: Space, budget: Budget) -> NaiveRun {
+pub fn run(game: &Game, space: TupleSpace, budget: Budget) -> NaiveRun {
     let n = space.heaps();
     let max = space.max();
     let total = space.positions();

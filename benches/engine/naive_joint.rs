@@ -11,7 +11,7 @@
 use nimtab::analysis::criteria::{
     is_misere_wythoff_p, is_wythoff_pair, moore_columns_vanish, moore_k,
 };
-use nimtab::{Criterion, Ending, Game, GameKind, Space};
+use nimtab::{Criterion, Ending, Game, GameKind, TupleSpace};
 
 use crate::naive::{Budget, Stopper};
 
@@ -54,7 +54,7 @@ struct Scanner {
 }
 
 impl Scanner {
-    fn new(game: &Game, space: Space) -> Scanner {
+    fn new(game: &Game, space: TupleSpace) -> Scanner {
         let n = space.heaps();
         let mut strides = vec![1u64; n];
         for i in (0..n.saturating_sub(1)).rev() {
@@ -115,7 +115,7 @@ impl Scanner {
 /// each position with `criteria` (Moore's and Wythoff's).
 pub fn run(
     game: &Game,
-    space: Space,
+    space: TupleSpace,
     endings: &[Ending],
     criteria: &[Criterion],
     budget: Budget,
@@ -155,7 +155,7 @@ pub fn run(
 }
 
 /// The Grundy value of every state: the mex of its options' values (and of the pass).
-pub fn grundy(game: &Game, space: Space, budget: Budget) -> GrundyRun {
+pub fn grundy(game: &Game, space: TupleSpace, budget: Budget) -> GrundyRun {
     let scanner = Scanner::new(game, space);
     let states: u64 = if game.has_pass() { 2 } else { 1 };
     let (total, max, n) = (space.positions(), space.max(), space.heaps());

@@ -75,10 +75,11 @@ impl CheckArgs {
         let grundy = game.grundy(self.max);
         let programs = spaces
             .iter()
-            .map(|s| claim.compile(s.heaps(), &grundy).map_err(|e| claim_error(&e)))
+            .map(|s| claim.compile(s, &grundy).map_err(|e| claim_error(&e)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut tallies = Vec::new();
         for (space, program) in spaces.into_iter().zip(&programs) {
+            let heaps = space.heaps();
             let engine = Engine::builder(&game, space).build();
             engine.ensure_supported(&endings).map_err(text)?;
             let mut work = claim_work(&engine, claim.operators(), self.limit).to_vec();
@@ -95,7 +96,7 @@ impl CheckArgs {
                         .map_err(|e| format!("evaluating the claim '{}': {e}", claim.text()))?;
                 per_ending.push((ending, tally));
             }
-            tallies.push((space.heaps(), per_ending));
+            tallies.push((heaps, per_ending));
         }
         Ok((game, claim, tallies))
     }

@@ -15,7 +15,7 @@ use nimtab::sequence::plan::{Placement, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
 };
-use nimtab::{host, Ending, Engine, Game, PassState, Space, Tuple};
+use nimtab::{host, Ending, Engine, Game, PassState, Tuple, TupleSpace};
 
 use crate::states::game_of;
 use crate::{run_detached, value_error, CallProgress};
@@ -254,7 +254,7 @@ pub fn classes<'py>(
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let run = move |progress: &crate::CallProgress| -> nimtab::Result<ClassReport> {
-        let space = Space::new(heaps, max)?;
+        let space = TupleSpace::new(heaps, max)?;
         // Every position is visited with all its moves: about heaps * max / 2 per position.
         let moves = u128::from(space.positions()) * heaps as u128 * (u128::from(max) + 1) / 2;
         if moves > MAX_CLASS_MOVES {
@@ -264,7 +264,7 @@ pub fn classes<'py>(
             )));
         }
         let nim = Game::nim();
-        let engine = Engine::builder(&nim, space).build();
+        let engine = Engine::builder(&nim, space.into()).build();
         let tables = engine.label_all(&[Ending::Normal, Ending::Misere], progress)?;
         Ok(class_report(space, &tables[0], &tables[1]))
     };

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use nimtab::{
-    Engine, Game, Labels, Mode, MultisetEngine, MultisetSpace, PassState, Space, Tuples, Walk, Work,
+    Engine, Game, Labels, Mode, PassState, Space, Tuples, Walk, Work,
 };
 
 use crate::tables::endings;
@@ -33,7 +33,7 @@ fn states(labels: &Labels) -> Vec<bool> {
 }
 
 /// The sorted tuples of a canonical space in index order, heap after heap.
-fn sorted_positions(space: Space) -> Vec<u32> {
+fn sorted_positions(space: &Space) -> Vec<u32> {
     let mut positions = Vec::new();
     Tuples::sorted(space.heaps(), 0, space.max()).for_each(|t| positions.extend_from_slice(t));
     positions
@@ -83,7 +83,7 @@ pub fn solve_table<'py>(
         let game = game_of(&game, with_pass)?;
         let endings = endings(&game, rules.as_deref())?;
         let space = Space::in_mode(heaps, max, mode)?;
-        let engine = Engine::builder(&game, space).build();
+        let engine = Engine::builder(&game, space.clone()).build();
         engine.ensure_supported(&endings)?;
         // The arrays handed to Python (a byte a label, four bytes a value) are counted with
         // the engine's tables: one check, before any work.
@@ -103,7 +103,7 @@ pub fn solve_table<'py>(
             names: endings.iter().map(|e| e.name().to_string()).collect(),
             labels: tables.iter().map(states).collect(),
             grundy: values,
-            positions: canonical.then(|| sorted_positions(space)),
+            positions: canonical.then(|| sorted_positions(&space)),
         })
     };
     let table = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
@@ -180,11 +180,11 @@ pub fn solve_multisets<'py>(
         let game = Game::parse(&game)?;
         let endings = endings(&game, rules.as_deref())?;
         game.require_sum("a space of multisets of heaps (total)")?;
-        let space = MultisetSpace::new(total)?;
-        let engine = MultisetEngine::builder(&game, space).build();
-        let space = engine.space();
+        let space = Space::multisets(total)?;
+        let engine = Engine::builder(&game, space.clone()).build();
         let labels = engine.label_all(&endings, progress)?;
-        let grundy = game.grundy(space.total());
+        // A multiset space's total is at most its documented bound, far below u32::MAX.
+        let grundy = game.grundy(space.total() as u32);
         let count = space.positions() as usize;
         let mut table = MultisetTable {
             names: endings.iter().map(|e| e.name().to_string()).collect(),
@@ -201,7 +201,7 @@ pub fn solve_multisets<'py>(
                 gxor ^= if count % 2 == 1 { grundy[part as usize] } else { 0 };
             }
             for (j, column) in table.labels.iter_mut().enumerate() {
-                column.push(labels.is_p(j, rank));
+                column.push(labels[j].is_p_at(rank));
             }
             table.heaps.push(heaps);
             table.totals.push(walk.total());

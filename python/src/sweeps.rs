@@ -4,14 +4,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use nimtab::analysis::expr::Expr;
-use nimtab::analysis::multisets::{verify_multisets, MULTISET_CRITERIA};
+use nimtab::analysis::multisets::MULTISET_CRITERIA;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
     merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,
     Test,
 };
-use nimtab::{host, Criterion, Ending, Engine, Game, Mode, MultisetEngine, MultisetSpace, Space};
+use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
@@ -82,10 +82,10 @@ impl VerifyArgs {
         match (self.heaps.zip(self.max), self.total) {
             (None, Some(total)) => {
                 game.require_sum("a space of multisets of heaps (total)")?;
-                let space = MultisetSpace::new(total)?;
+                let space = Space::multisets(total)?;
                 let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
-                let engine = MultisetEngine::builder(&game, space).build();
-                Ok(verify_multisets(&engine, &endings, &criteria, limit, progress)?.findings)
+                let engine = Engine::builder(&game, space).build();
+                Ok(verify(&engine, &endings, &criteria, limit, progress)?.findings)
             }
             (Some(((lo, hi), max)), None) => {
                 verify_tuples(&game, lo..=hi, max, canonical, &endings, listed, limit, progress)

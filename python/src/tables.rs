@@ -28,8 +28,8 @@ fn dense(labels: &Labels, with_positions: bool) -> (Vec<bool>, Vec<u32>) {
     let mut cells = Vec::with_capacity(labels.positions() as usize);
     let mut positions = Vec::new();
     let prefixes = match labels.mode() {
-        Mode::Full => Tuples::new(n - 1, 0, max),
-        Mode::Canonical => Tuples::sorted(n - 1, 0, max),
+        Some(Mode::Canonical) => Tuples::sorted(n - 1, 0, max),
+        _ => Tuples::new(n - 1, 0, max),
     };
     prefixes.for_each(|prefix| {
         let (lo, row) = labels.row(prefix);

@@ -4,8 +4,11 @@
 //! whole row at once ([`Program::eval_row`]), compares the predicted P-bits with the
 //! labels word by word and counts with popcounts. Counterexamples are kept as the `K`
 //! smallest indices, which makes the result independent of how rows were split in tasks.
+//! A multiset space is labelled whole and the claim checked chunk by chunk of ranks
+//! (`analysis::multisets`).
 
 use crate::analysis::expr::{EvalError, Program, RowScratch, RowState};
+use crate::analysis::multisets::check_claim;
 use crate::analysis::tally::{counterexample_bytes, p_count, Disagreements, Tally};
 use crate::engine::{Engine, GrundyValues, Progress, Reservation, RowView, RowVisitor, Work};
 use crate::error::Result;
@@ -120,7 +123,7 @@ pub enum ClaimError {
 /// cannot be evaluated somewhere (a division by zero).
 ///
 /// # Panics
-/// If `program` was compiled for another heap count or max than the engine's space.
+/// If `program` was compiled for another space than the engine's.
 pub fn test_claim(
     engine: &Engine<'_>,
     ending: Ending,
@@ -137,8 +140,13 @@ pub fn test_claim(
 /// holds, to reserve with whatever else the caller holds beside it (the Grundy values it
 /// reads): a labelling pass streaming one ending's rows, the compiled claim, and per task
 /// the row evaluation's lane buffers and the counterexamples kept.
+///
+/// Over multisets: the one table of the ending, labelled whole and compared chunk by chunk
+/// (a chunk's buffers are a few pages).
 pub fn claim_work(engine: &Engine<'_>, operators: usize, limit: usize) -> [Work; 2] {
-    let space = engine.space();
+    let Some(space) = engine.space().as_tuples() else {
+        return [Work::Tables { endings: 1 }, Work::Bytes(0)];
+    };
     let lanes = space.radix() * 8;
     let tasks = rayon::current_num_threads() as u64;
     let per_task = (2 * operators as u64 + 6) * lanes + space.radix().div_ceil(64) * 8;
@@ -156,7 +164,8 @@ pub fn claim_work(engine: &Engine<'_>, operators: usize, limit: usize) -> [Work;
 /// As [`test_claim`], but for [`crate::Error::TooLarge`]: the memory is reserved already.
 ///
 /// # Panics
-/// As [`test_claim`], and if the claim reads `grundy` without `values`.
+/// As [`test_claim`], and if the claim reads `grundy` without `values` (which a multiset
+/// space does not have).
 pub fn test_claim_with(
     reservation: &Reservation<'_, '_>,
     ending: Ending,
@@ -168,6 +177,10 @@ pub fn test_claim_with(
     let engine = reservation.engine();
     let space = engine.space();
     assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");
+    if space.as_multisets().is_some() {
+        let labels = reservation.label_all(&[ending], progress)?.remove(0);
+        return Ok(check_claim(&labels, program, limit)?);
+    }
     assert_eq!(program.max(), space.max(), "program compiled for another max");
     let acc = reservation.stream(&[ending], &ClaimCheck { program, limit, values }, progress)?;
     if let Some((_, error)) = acc.error {

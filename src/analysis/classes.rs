@@ -4,7 +4,7 @@ use crate::analysis::criteria::xor;
 use crate::engine::Labels;
 use crate::model::enumerate::Tuples;
 use crate::model::position::{Label, Tuple};
-use crate::model::space::Space;
+use crate::model::space::TupleSpace;
 
 /// A class of Nim positions: T if the XOR of the heaps is 0, else S; the digit is the
 /// number of rich heaps (more than one stone), capped at 2.
@@ -138,7 +138,7 @@ const CLAIMS: [Claim; 9] = [
 /// Classifies every position of the space, counts moves between classes and checks the
 /// claims. `normal` and `misere` are the DP labels of Nim on `space` under those rules;
 /// the class formula never decides a label.
-pub fn class_report(space: Space, normal: &Labels, misere: &Labels) -> ClassReport {
+pub fn class_report(space: TupleSpace, normal: &Labels, misere: &Labels) -> ClassReport {
     let mut counts = [ClassCount::default(); 5];
     let mut moves = [[0u64; 5]; 5];
     let mut claims: Vec<ClaimResult> = CLAIMS

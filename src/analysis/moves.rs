@@ -114,7 +114,7 @@ pub fn labels_of_states(
         })
         .collect();
     wanted.sort_unstable();
-    let picker = Picker { wanted, pass: game.has_pass(), radix: engine.space().radix() };
+    let picker = Picker { wanted, pass: game.has_pass(), radix: engine.tuple_space().radix() };
     let found = engine.stream(&[ending], &picker, &NoProgress)?;
     let mut labels = vec![false; states.len()];
     for (slot, p) in found {

@@ -7,18 +7,16 @@
 
 use rayon::prelude::*;
 
-use crate::analysis::claim::ClaimError;
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::{EvalError, Program};
+use crate::analysis::finding::Finding;
 use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
 use crate::analysis::tally::{Disagreements, Tally};
-use crate::analysis::verify::{Finding, Verification};
-use crate::engine::multiset::{MultisetEngine, MultisetLabels};
-use crate::engine::{Progress, RowView};
+use crate::engine::{Labels, RowView};
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
-use crate::model::multiset::Walk;
+use crate::model::multiset::{MultisetSpace, Walk};
 use crate::model::space::Mode;
 use crate::quotient::DEFAULT_MAX_ORDER;
 
@@ -83,23 +81,31 @@ pub fn check_multiset_criterion(game: &Game, criterion: Criterion) -> Result<()>
 /// Runs `visit(acc, first, len, walk)` on every chunk of the labels' ranks in parallel
 /// (`walk` at rank `first`) and merges the accumulators.
 fn fold_chunks<A: Send>(
-    labels: &MultisetLabels,
+    space: &MultisetSpace,
     start: impl Fn() -> A + Sync + Send,
     visit: impl Fn(&mut A, u64, usize, &mut Walk) + Sync + Send,
     merge: impl Fn(A, A) -> A + Sync + Send,
 ) -> A {
-    let positions = labels.space().positions();
+    let positions = space.positions();
     let chunks = positions.div_ceil(CHUNK as u64);
     (0..chunks)
         .into_par_iter()
         .fold(&start, |mut acc, c| {
             let first = c * CHUNK as u64;
             let len = (positions - first).min(CHUNK as u64) as usize;
-            let mut walk = Walk::at(&labels.space().unrank(first));
+            let mut walk = Walk::at(&space.unrank(first));
             visit(&mut acc, first, len, &mut walk);
             acc
         })
         .reduce(&start, merge)
+}
+
+/// The multiset space of labels over one.
+///
+/// # Panics
+/// If the labels are of a tuple space.
+fn multisets_of(labels: &Labels) -> &MultisetSpace {
+    labels.space().as_multisets().expect("labels of a multiset space")
 }
 
 /// Compares one chunk's DP bits with predicted bits.
@@ -115,30 +121,8 @@ fn compare(tally: &mut Disagreements, first: u64, len: usize, dp: &[u64], predic
     tally.compare_row(&row, None, dp, predicted, len);
 }
 
-/// Labels the engine's space under every ending and compares every position with each
-/// criterion, keeping at most `limit` counterexamples per (ending, criterion). The
-/// findings name the space by its total; they come ending by ending.
-///
-/// # Errors
-/// As [`check_multiset_criterion`] for each criterion, then as
-/// [`MultisetEngine::label_all`].
-pub fn verify_multisets(
-    engine: &MultisetEngine<'_>,
-    endings: &[Ending],
-    criteria: &[Criterion],
-    limit: usize,
-    progress: &dyn Progress,
-) -> Result<Verification> {
-    for &criterion in criteria {
-        check_multiset_criterion(engine.game(), criterion)?;
-    }
-    let labels = engine.label_all(endings, progress)?;
-    let findings = compare_multiset_labels(engine.game(), &labels, criteria, limit)?;
-    Ok(Verification { findings, passes: 1 })
-}
-
 /// The findings of labels already computed (for `game`, under their endings) compared
-/// with each criterion, as [`verify_multisets`] returns them. The quotient criterion
+/// with each criterion, as [`crate::analysis::verify::verify`] returns them for multisets. The quotient criterion
 /// computes the game's quotients first ([`quotient_predictions`], orders up to
 /// [`DEFAULT_MAX_ORDER`]).
 ///
@@ -149,13 +133,14 @@ pub fn verify_multisets(
 /// If a criterion is not one [`check_multiset_criterion`] accepts for `game`.
 pub fn compare_multiset_labels(
     game: &Game,
-    labels: &MultisetLabels,
+    labels: &[Labels],
     criteria: &[Criterion],
     limit: usize,
 ) -> Result<Vec<Finding>> {
     let quotients = if criteria.contains(&Criterion::Quotient) {
-        let total = labels.space().total();
-        quotient_predictions(game, labels.endings(), total, DEFAULT_MAX_ORDER)?
+        let total = multisets_of(&labels[0]).total();
+        let endings: Vec<Ending> = labels.iter().map(Labels::ending).collect();
+        quotient_predictions(game, &endings, total, DEFAULT_MAX_ORDER)?
     } else {
         Vec::new()
     };
@@ -166,17 +151,19 @@ pub fn compare_multiset_labels(
 /// ending of the labels (none when the criteria do not hold it).
 ///
 /// # Panics
-/// If a criterion is not one [`check_multiset_criterion`] accepts for `game`, or the
+/// If the labels are not of one multiset space; if a criterion is not one [`check_multiset_criterion`] accepts for `game`, or the
 /// criteria hold the quotient and `quotients` has not one prediction per ending, or a
 /// quotient's largest heap is below the space's total.
 pub fn compare_multiset_labels_with(
     game: &Game,
-    labels: &MultisetLabels,
+    labels: &[Labels],
     criteria: &[Criterion],
     quotients: &[QuotientPrediction],
     limit: usize,
 ) -> Vec<Finding> {
-    let (endings, total) = (labels.endings(), labels.space().total());
+    let space = multisets_of(&labels[0]);
+    let endings: Vec<Ending> = labels.iter().map(Labels::ending).collect();
+    let total = space.total();
     let with_quotient = criteria.contains(&Criterion::Quotient);
     assert!(!with_quotient || quotients.len() == endings.len(), "one quotient per ending");
     let grundy = game.grundy(total);
@@ -204,7 +191,7 @@ pub fn compare_multiset_labels_with(
         }
         let mut dp = vec![0u64; words];
         for j in 0..endings.len() {
-            labels.chunk_bits(j, first, len, &mut dp);
+            labels[j].chunk_bits(first, len, &mut dp);
             for (c, &criterion) in criteria.iter().enumerate() {
                 let prediction = match criterion {
                     Criterion::Quotient if quotients[j].not_computed().is_some() => continue,
@@ -219,9 +206,9 @@ pub fn compare_multiset_labels_with(
         left.iter_mut().zip(right).for_each(|(l, r)| l.merge(r));
         left
     };
-    let tallies = fold_chunks(labels, start, visit, merge);
-    let positions = labels.space().positions();
-    let unrank = |rank| (labels.space().unrank(rank), None);
+    let tallies = fold_chunks(space, start, visit, merge);
+    let positions = space.positions();
+    let unrank = |rank| (space.unrank(rank), None);
     tallies
         .into_iter()
         .enumerate()
@@ -232,8 +219,10 @@ pub fn compare_multiset_labels_with(
                 _ => None,
             };
             let tally = match not_compared {
-                Some(_) => Tally { positions, p_positions: labels.p_count(j), ..Tally::default() },
-                None => found.into_tally_with(positions, labels.p_count(j), unrank),
+                Some(_) => {
+                    Tally { positions, p_positions: labels[j].p_count(), ..Tally::default() }
+                }
+                None => found.into_tally_with(positions, labels[j].p_count(), unrank),
             };
             Finding {
                 game: game.spec().to_string(),
@@ -257,20 +246,17 @@ struct ClaimAcc {
     error: Option<(u64, EvalError)>,
 }
 
-/// Labels the engine's space under `ending` and tests the claim (compiled by
-/// [`crate::analysis::expr::Expr::compile_multisets`]) on every position.
+/// Tests the claim (compiled by [`crate::analysis::expr::Expr::compile`] for the labels'
+/// multiset space) on every position against the labels, keeping at most `limit`
+/// counterexamples.
 ///
 /// # Errors
-/// As [`MultisetEngine::label_all`]; [`ClaimError::Eval`] with the evaluation error of
-/// least rank if the claim cannot be evaluated somewhere.
-pub fn test_claim_multisets(
-    engine: &MultisetEngine<'_>,
-    ending: Ending,
-    program: &Program,
-    limit: usize,
-    progress: &dyn Progress,
-) -> Result<Tally, ClaimError> {
-    let labels = engine.label_all(&[ending], progress)?;
+/// The evaluation error of least rank if the claim cannot be evaluated somewhere.
+///
+/// # Panics
+/// If the labels are not of a multiset space.
+pub fn check_claim(labels: &Labels, program: &Program, limit: usize) -> Result<Tally, EvalError> {
+    let space = multisets_of(labels);
     let start = || ClaimAcc { disagreements: Disagreements::new(limit), error: None };
     let visit = |acc: &mut ClaimAcc, first: u64, len: usize, walk: &mut Walk| {
         let (mut predicted, mut dp) = (vec![0u64; len.div_ceil(64)], vec![0u64; len.div_ceil(64)]);
@@ -288,7 +274,7 @@ pub fn test_claim_multisets(
             }
             walk.advance();
         }
-        labels.chunk_bits(0, first, len, &mut dp);
+        labels.chunk_bits(first, len, &mut dp);
         compare(&mut acc.disagreements, first, len, &dp, &predicted);
     };
     let merge = |mut left: ClaimAcc, right: ClaimAcc| {
@@ -299,19 +285,18 @@ pub fn test_claim_multisets(
         };
         left
     };
-    let acc = fold_chunks(&labels, start, visit, merge);
+    let acc = fold_chunks(space, start, visit, merge);
     if let Some((_, error)) = acc.error {
-        return Err(error.into());
+        return Err(error);
     }
-    let positions = labels.space().positions();
-    let unrank = |rank| (labels.space().unrank(rank), None);
-    Ok(acc.disagreements.into_tally_with(positions, labels.p_count(0), unrank))
+    let positions = space.positions();
+    let unrank = |rank| (space.unrank(rank), None);
+    Ok(acc.disagreements.into_tally_with(positions, labels.p_count(), unrank))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::multiset::MultisetSpace;
 
     #[test]
     fn summaries_predict_as_the_criteria_do() {

@@ -6,12 +6,12 @@
 //! game's move rule. Within a total its rank order is the reverse lexicographic order of
 //! the parts, the order in which the splits are tried.
 
-use crate::engine::multiset::{MultisetEngine, MultisetLabels};
-use crate::engine::NoProgress;
+use crate::engine::{Engine, Labels};
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
+use crate::model::space::Space;
 
 /// The most stones `split` handles: every partition of every total up to it is labelled
 /// (6.6 million of them for 60 stones: about a second for Kayles).
@@ -20,7 +20,7 @@ pub const MAX_STONES: u32 = 60;
 /// Normal-play labels of every partition of at most `max_stones` stones.
 #[derive(Debug)]
 pub struct PartitionLabels {
-    labels: MultisetLabels,
+    labels: Labels,
 }
 
 /// Who wins the split game with a given number of stones.
@@ -53,8 +53,8 @@ impl PartitionLabels {
                  labelled)"
             )));
         }
-        let engine = MultisetEngine::new(game, MultisetSpace::new(max_stones.into())?);
-        Ok(PartitionLabels { labels: engine.label_all(&[Ending::Normal], &NoProgress)? })
+        let engine = Engine::new(game, Space::multisets(max_stones.into())?);
+        Ok(PartitionLabels { labels: engine.label(Ending::Normal)? })
     }
 
     /// Whether the position (heaps in any order, zeros allowed) is P.
@@ -62,8 +62,12 @@ impl PartitionLabels {
     /// # Panics
     /// If the heaps hold more than the table's stones.
     pub fn is_p(&self, heaps: &[u32]) -> bool {
-        let rank = self.labels.space().rank(heaps).expect("position above the table's stones");
-        self.labels.is_p(0, rank)
+        self.labels.is_p(heaps)
+    }
+
+    /// The multiset space labelled.
+    fn space(&self) -> &MultisetSpace {
+        self.labels.space().as_multisets().expect("a space of partitions")
     }
 
     /// The split game with `stones` stones: every split into one or more non-empty heaps
@@ -72,11 +76,11 @@ impl PartitionLabels {
     /// # Panics
     /// If `stones` is above the table's stones.
     pub fn outcome(&self, stones: u32) -> SplitOutcome {
-        let space = self.labels.space();
+        let space = self.space();
         // The empty position (rank 0) is no split.
         let first = space.first_rank(stones).max(1);
         let witness = (first..space.first_rank(stones + 1))
-            .find(|&rank| self.labels.is_p(0, rank))
+            .find(|&rank| self.labels.is_p_at(rank))
             .map(|rank| space.unrank(rank));
         SplitOutcome { stones, witness }
     }

@@ -3,6 +3,7 @@
 pub use crate::analysis::finding::{Finding, Verification};
 
 use crate::analysis::criteria::Criterion;
+use crate::analysis::multisets::{check_multiset_criterion, compare_multiset_labels};
 use crate::analysis::predictor::{RowPredictor, Rule};
 use crate::analysis::tally::{
     count_differences, counterexample_bytes, p_count, Disagreements, Tally,
@@ -231,6 +232,18 @@ pub fn prepare<'e, 'g>(
     criteria: &[Criterion],
     limit: usize,
 ) -> Result<Verifier<'e, 'g>> {
+    let (kept_endings, kept_criteria) = (endings.to_vec(), criteria.to_vec());
+    if engine.space().as_multisets().is_some() {
+        // Multisets are labelled whole, every ending in one table, and compared chunk by
+        // chunk of ranks afterwards.
+        for &criterion in criteria {
+            check_multiset_criterion(engine.game(), criterion)?;
+        }
+        engine.ensure_supported(endings)?;
+        let reservation = engine.reserve(&[Work::Tables { endings: endings.len() }])?;
+        let (endings, criteria) = (kept_endings, kept_criteria);
+        return Ok(Verifier { reservation, endings, criteria, limit, passes: 1 });
+    }
     engine.ensure_supported(endings)?;
     for criterion in criteria {
         criterion.check_applies(engine.game(), engine.space().heaps())?;
@@ -239,10 +252,10 @@ pub fn prepare<'e, 'g>(
         let comparer = comparer_bytes(engine, endings, criteria.len(), limit);
         [Work::Stream { endings }, Work::Bytes(comparer)]
     };
-    let fused = engine.memory_plan().bytes(&work(endings.len())) <= engine.memory_limit();
+    let fused = engine.memory_need(&work(endings.len()))? <= engine.memory_limit();
     let passes = if fused { 1 } else { endings.len() };
     let reservation = engine.reserve(&work(endings.len() / passes))?;
-    let (endings, criteria) = (endings.to_vec(), criteria.to_vec());
+    let (endings, criteria) = (kept_endings, kept_criteria);
     Ok(Verifier { reservation, endings, criteria, limit, passes })
 }
 
@@ -270,6 +283,11 @@ impl<'e, 'g> Verifier<'e, 'g> {
     /// [`crate::Error::OutOfMemory`] if the system refuses the memory granted.
     pub fn run(&self, progress: &dyn Progress) -> Result<Verification> {
         let (criteria, limit) = (&self.criteria[..], self.limit);
+        if self.engine().space().as_multisets().is_some() {
+            let labels = self.reservation.label_all(&self.endings, progress)?;
+            let findings = compare_multiset_labels(self.engine().game(), &labels, criteria, limit)?;
+            return Ok(Verification { findings, passes: 1 });
+        }
         let mut findings = Vec::new();
         for endings in self.endings.chunks(self.endings.len().div_ceil(self.passes).max(1)) {
             findings.extend(verify_fused(
@@ -288,7 +306,7 @@ impl<'e, 'g> Verifier<'e, 'g> {
 /// Bytes of the comparison beside the labelling: the predictor's masks, and per task a
 /// row of scratch, a rebuilt row and the counterexamples kept.
 fn comparer_bytes(engine: &Engine<'_>, endings: usize, criteria: usize, limit: usize) -> u64 {
-    let space = engine.space();
+    let space = engine.tuple_space();
     let row = space.radix().div_ceil(64) * 8;
     let lists = (endings * criteria) as u64;
     let tasks = rayon::current_num_threads() as u64;
@@ -308,7 +326,7 @@ fn verify_fused(
     by_planes: bool,
 ) -> Result<Vec<Finding>> {
     let engine = reservation.engine();
-    let (game, space) = (engine.game(), engine.space());
+    let (game, space) = (engine.game(), engine.tuple_space());
     let predictor = RowPredictor::new(game, space.max());
     let rules = shared_rules(&predictor, criteria);
     let distinct: Vec<Rule> = rules.iter().map(|(rule, _)| *rule).collect();
@@ -330,7 +348,7 @@ fn verify_fused(
             game: game.spec().to_string(),
             heaps: space.heaps(),
             max: space.max(),
-            mode: engine.mode(),
+            mode: space.mode(),
             total: None,
             ending,
             criterion,
@@ -360,12 +378,12 @@ mod tests {
     use super::*;
     use crate::engine::NoProgress;
     use crate::model::game::Game;
-    use crate::model::space::{Mode, Space};
+    use crate::model::space::{Mode, TupleSpace};
 
     /// Findings of `game` over sorted tuples, its planes taken whole or row by row.
     fn both_ways(game: &Game, heaps: usize, max: u32, limit: usize) -> [Vec<Finding>; 2] {
-        let space = Space::in_mode(heaps, max, Mode::Canonical).unwrap();
-        let engine = Engine::builder(game, space).parallel_threshold(0).build();
+        let space = TupleSpace::in_mode(heaps, max, Mode::Canonical).unwrap();
+        let engine = Engine::builder(game, space.into()).parallel_threshold(0).build();
         let criteria = Criterion::applicable(game, heaps);
         let endings = if game.has_pass() { &Ending::ALL[..2] } else { &Ending::ALL[..] };
         let verifier = prepare(&engine, endings, &criteria, limit).unwrap();

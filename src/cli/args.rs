@@ -2,7 +2,7 @@
 //! positions, thread counts, ending lists.
 
 use anyhow::{bail, Context};
-use nimtab::{parse_size, Ending, Game, Mode, MultisetSpace, SizeError, Space};
+use nimtab::{parse_size, Ending, Game, Mode, SizeError, Space};
 
 /// The most worker threads accepted: far above any machine's cores, far below what
 /// makes starting the pool itself slow or fail.
@@ -182,10 +182,10 @@ impl SpaceArgs {
 
     /// The multiset space of `--total T`, if given (validated, and refused for a `game`
     /// that is not a sum of heaps); `None` for `--heaps`.
-    pub fn multisets(&self, game: &Game) -> anyhow::Result<Option<MultisetSpace>> {
+    pub fn multisets(&self, game: &Game) -> anyhow::Result<Option<Space>> {
         let Some(total) = self.size.total else { return Ok(None) };
         game.require_sum("a space of multisets of heaps (--total)")?;
-        Ok(Some(MultisetSpace::new(total)?))
+        Ok(Some(Space::multisets(total)?))
     }
 
     /// Refuses `--grundy` (whole-position Grundy values) with a multiset space.

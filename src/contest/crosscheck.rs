@@ -162,7 +162,7 @@ impl CrosscheckPlan {
         for n in self.min_heaps..=self.max_heaps {
             let space = Space::in_mode(n, self.max_heap, Mode::Canonical)?;
             let engine = Engine::builder(&nim, space).memory_limit(left).build();
-            left = left.saturating_sub(engine.memory_plan().bytes(&work));
+            left = left.saturating_sub(engine.memory_need(&work)?);
             engines.push(engine);
         }
         let reservations =

@@ -25,7 +25,7 @@ use std::ops::{BitOr, BitOrAssign};
 
 use crate::engine::lines::{Accumulator, LinePlan};
 use crate::engine::memory::{Grant, Lease};
-use crate::engine::Engine;
+use crate::engine::TupleEngine;
 use crate::error::Result;
 use crate::model::enumerate::Tuples;
 
@@ -67,7 +67,7 @@ macro_rules! lane {
 lane!(u16);
 lane!(u64);
 
-impl Engine<'_> {
+impl TupleEngine<'_> {
     /// Bytes of the band tables with lanes of type `L`, of a run's row buffers, and of the
     /// values.
     pub(crate) fn band_bytes<L: Lane>(&self) -> u64 {
@@ -96,7 +96,7 @@ impl Engine<'_> {
     }
 
     /// The Grundy value of every state by bands of `width` values (multi-heap games in
-    /// full mode, [`Engine::band_width`]), drawn from `grant`.
+    /// full mode, [`TupleEngine::band_width`]), drawn from `grant`.
     pub(crate) fn band_values(&self, grant: &Grant, width: u32) -> Result<Vec<u32>> {
         match width {
             64 => self.values_in_bands::<u64>(grant),
@@ -132,7 +132,7 @@ impl Engine<'_> {
 
 /// The runs over the rows; each finds the values `base..base + L::BITS`.
 struct Band<'e, 'g, L> {
-    engine: &'e Engine<'g>,
+    engine: &'e TupleEngine<'g>,
     plan: &'e LinePlan,
     base: u32,
     /// Per pass state, the accumulators' lanes: `r` lanes per accumulator row.
@@ -283,17 +283,19 @@ fn union_into<L: Lane>(dst: &mut [L], src: &[L]) {
 #[cfg(test)]
 mod tests {
     use crate::engine::memory::Grant;
+    use crate::engine::Engine;
     use crate::model::game::Game;
-    use crate::model::space::{Mode, Space};
-    use crate::{Engine, NoProgress};
+    use crate::model::space::{Mode, TupleSpace};
+    use crate::NoProgress;
 
     #[test]
     fn narrow_and_wide_lanes_and_rounds_give_the_same_values() {
         let games = [Game::wythoff(), Game::moore(2).unwrap(), Game::circular(2).unwrap()];
         for game in games.iter().flat_map(|g| [g.clone(), g.clone().with_pass()]) {
             for (n, max) in [(2, 30), (3, 7), (4, 4)] {
-                let space = Space::new(n, max).unwrap();
-                let engine = Engine::builder(&game, space).parallel_threshold(0).build();
+                let space = TupleSpace::new(n, max).unwrap();
+                let engine = Engine::builder(&game, space.into()).parallel_threshold(0).build();
+                let engine = engine.tuples().unwrap();
                 let grant = Grant::new(engine.describe(), u64::MAX);
                 let wide = engine.values_in_bands::<u64>(&grant).unwrap();
                 let narrow = engine.values_in_bands::<u16>(&grant).unwrap();

@@ -11,13 +11,14 @@ use crate::engine::bits::{clear_below, first_set, or_into, set_bit};
 use crate::engine::general::solve_general_row;
 use crate::engine::label_table::{for_each_row_word, LabelTable};
 use crate::engine::memory::Lease;
+use crate::engine::row_kind::RowKind;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::sorted_lines_row::{SortedRows, SORTED_UNIT_ROWS};
 use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
-use crate::engine::{Engine, RowKind};
+use crate::engine::TupleEngine;
 use crate::error::Result;
 use crate::model::options::LastHeap;
 use crate::model::space::Mode;
@@ -61,7 +62,7 @@ fn or_excluded(excluded: &[u64], start: usize, lo: u32, r: usize, blocked: &mut 
 
 /// One labelling run over a space, for one or several tracks at once.
 pub(crate) struct Labelling<'e, 'g, 'a> {
-    pub engine: &'e Engine<'g>,
+    pub engine: &'e TupleEngine<'g>,
     pub tracks: Vec<Track<'a>>,
 }
 

@@ -1,37 +1,43 @@
-//! The label table of one space under one ending: one bit per position, P = 1.
-//!
-//! A game with a pass has two tables: the positions whose pass is used, and those whose
-//! pass is still available.
+//! The labels of one space under one ending, whatever the kind of space.
+
+use std::sync::Arc;
 
 use bitvec::prelude::*;
 
 use crate::engine::layout::Layout;
+use crate::engine::multiset::MultisetTable;
+use crate::engine::TupleLabels;
 use crate::model::ending::Ending;
-use crate::model::enumerate::Tuples;
 use crate::model::position::PassState;
 use crate::model::space::{Mode, Space};
 
-/// The labels of every position of a space under one ending: one bit per position (P = 1).
+/// The labels of every position of a space under one ending (P = the player to move
+/// loses).
 ///
-/// Bits are packed in index order, one per position, with no padding between rows. A
-/// canonical table holds sorted tuples only, and answers for a tuple in any order. For a
-/// game with a pass, every position has two labels: with the pass used and with the pass
-/// still available; the plain queries ([`Labels::is_p`], [`Labels::row`],
-/// [`Labels::iter`]) answer for the position as a game starts it, pass available.
+/// Positions are indexed as the space orders them ([`Space::iter`]): tuples
+/// lexicographically (sorted tuples only in canonical mode), multisets by rank. A
+/// canonical or multiset table answers for heaps in any order. For a game with a pass,
+/// every tuple has two labels, with the pass used and with the pass still available; the
+/// plain queries ([`Labels::is_p`], [`Labels::iter`]) answer for the position as a game
+/// starts it, pass available.
 pub struct Labels {
-    layout: Layout,
+    space: Space,
     ending: Ending,
-    /// Without a pass, every position; with one, the positions whose pass is used.
-    bits: BitVec<u64, Lsb0>,
-    /// With a pass: the positions whose pass is still available.
-    pass_available: Option<BitVec<u64, Lsb0>>,
+    table: Table,
+}
+
+/// Where the bits of a [`Labels`] live.
+enum Table {
+    /// One bit per tuple, packed in index order.
+    Tuples(TupleLabels),
+    /// The `slot`-th ending of a multiset run's table, shared by its endings.
+    Multisets { table: Arc<MultisetTable>, slot: usize },
 }
 
 impl std::fmt::Debug for Labels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Labels")
-            .field("space", &self.space())
-            .field("mode", &self.mode())
+            .field("space", &self.space)
             .field("ending", &self.ending)
             .field("p_count", &self.p_count())
             .finish()
@@ -39,24 +45,28 @@ impl std::fmt::Debug for Labels {
 }
 
 impl Labels {
-    pub(crate) fn new(
-        layout: Layout,
-        ending: Ending,
-        words: Vec<u64>,
-        pass_available: Option<Vec<u64>>,
-    ) -> Labels {
-        let pass_available = pass_available.map(BitVec::from_vec);
-        Labels { layout, ending, bits: BitVec::from_vec(words), pass_available }
+    /// The labels of a tuple run.
+    pub(crate) fn of_tuples(labels: TupleLabels) -> Labels {
+        let (space, ending) = (Space::Tuples(labels.space()), labels.ending());
+        Labels { space, ending, table: Table::Tuples(labels) }
     }
 
-    /// Whether the game labelled has a pass (two labels per position).
-    pub fn has_pass(&self) -> bool {
-        self.pass_available.is_some()
+    /// The labels of every ending of a multiset run, in the run's order.
+    pub(crate) fn of_multisets(space: &Space, table: MultisetTable) -> Vec<Labels> {
+        let table = Arc::new(table);
+        let endings = table.endings().to_vec();
+        let slots = endings.into_iter().enumerate();
+        let one = |(slot, ending)| Labels {
+            space: space.clone(),
+            ending,
+            table: Table::Multisets { table: Arc::clone(&table), slot },
+        };
+        slots.map(one).collect()
     }
 
     /// The space labelled.
-    pub fn space(&self) -> Space {
-        self.layout.space()
+    pub fn space(&self) -> &Space {
+        &self.space
     }
 
     /// The ending the labels are for.
@@ -64,62 +74,129 @@ impl Labels {
         self.ending
     }
 
-    /// Whether every tuple or only sorted tuples were labelled.
-    pub fn mode(&self) -> Mode {
-        self.layout.mode()
+    /// Whether the game labelled has a pass (two labels per tuple; never for multisets).
+    pub fn has_pass(&self) -> bool {
+        matches!(&self.table, Table::Tuples(labels) if labels.has_pass())
     }
 
     /// Positions in the table (sorted tuples only, in canonical mode); with a pass, each
     /// heap tuple counts twice (pass used, pass available).
     pub fn positions(&self) -> u64 {
-        self.layout.positions() * if self.has_pass() { 2 } else { 1 }
+        match &self.table {
+            Table::Tuples(labels) => labels.positions(),
+            Table::Multisets { .. } => self.space.positions(),
+        }
     }
 
     /// How many positions of the table are P (with a pass: in both pass states).
     pub fn p_count(&self) -> u64 {
-        // The bits past the last position, in the table's last word, are 0.
-        let available = self.pass_available.as_ref().map_or(0, |b| b.count_ones() as u64);
-        self.bits.count_ones() as u64 + available
+        match &self.table {
+            Table::Tuples(labels) => labels.p_count(),
+            Table::Multisets { table, slot } => table.p_count(*slot),
+        }
     }
 
     /// Whether the position is P, as a game starts it (with a pass: the pass available).
-    /// In canonical tables the tuple may be in any order.
+    /// A position is a tuple of the space's heap count, or for multisets heaps in any
+    /// order (empty heaps ignored); in canonical tables the tuple may be in any order.
     ///
     /// # Panics
-    /// If the tuple has the wrong length or a heap above the space's max.
-    pub fn is_p(&self, tuple: &[u32]) -> bool {
-        self.is_p_in(tuple, PassState::of(self.has_pass()))
+    /// If the position is not in the space: a tuple of the wrong length or with a heap
+    /// above the max, or heaps above the total.
+    pub fn is_p(&self, position: &[u32]) -> bool {
+        self.is_p_in(position, PassState::of(self.has_pass()))
     }
 
-    /// Whether the position is P in the pass state `pass`; a game without a pass has
-    /// only [`PassState::Used`].
+    /// Whether the position is P in the pass state `pass`; a game without a pass (and
+    /// every multiset space) has only [`PassState::Used`].
     ///
     /// # Panics
     /// As [`Labels::is_p`], and for [`PassState::Available`] in a game without a pass.
-    pub fn is_p_in(&self, tuple: &[u32], pass: PassState) -> bool {
-        let space = self.space();
-        assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");
-        assert!(tuple.iter().all(|&h| h <= space.max()), "heap above the space's max");
-        let mut sorted;
-        let tuple = if self.mode().is_canonical() {
-            sorted = tuple.to_vec();
-            sorted.sort_unstable();
-            &sorted[..]
-        } else {
-            tuple
-        };
-        self.in_index_order(pass)[self.layout.index(tuple) as usize]
+    pub fn is_p_in(&self, position: &[u32], pass: PassState) -> bool {
+        match &self.table {
+            Table::Tuples(labels) => labels.is_p_in(position, pass),
+            Table::Multisets { table, slot } => {
+                assert!(pass == PassState::Used, "a multiset space has no pass");
+                let rank = table.space().rank(position).expect("heaps above the space's total");
+                table.is_p(*slot, rank)
+            }
+        }
     }
 
-    /// The row with this prefix (sorted, in canonical tables), as a game starts it: its
-    /// first column `lo` (0; in canonical tables the prefix's largest heap) and the labels
-    /// of columns `lo..=M`, bit `i` for column `lo + i`.
+    /// Whether the position of index `index` is P, as a game starts it.
     ///
     /// # Panics
-    /// If the prefix has the wrong length, a heap above the space's max, or (canonical)
-    /// is not sorted.
+    /// If `index` is not below the space's positions.
+    pub fn is_p_at(&self, index: u64) -> bool {
+        match &self.table {
+            Table::Tuples(labels) => {
+                labels.in_index_order(PassState::of(labels.has_pass()))[index as usize]
+            }
+            Table::Multisets { table, slot } => table.is_p(*slot, index),
+        }
+    }
+
+    /// Every position with its label as a game starts it, in index order.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = (Vec<u32>, bool)> + '_> {
+        self.iter_in(PassState::of(self.has_pass()))
+    }
+
+    /// Every position with its label in the pass state `pass`, in index order.
+    ///
+    /// # Panics
+    /// For [`PassState::Available`] in a game without a pass.
+    pub fn iter_in(&self, pass: PassState) -> Box<dyn Iterator<Item = (Vec<u32>, bool)> + '_> {
+        match &self.table {
+            Table::Tuples(labels) => Box::new(labels.iter_in(pass)),
+            Table::Multisets { table, slot } => {
+                assert!(pass == PassState::Used, "a multiset space has no pass");
+                let positions = self.space.iter().enumerate();
+                Box::new(positions.map(|(rank, heaps)| (heaps, table.is_p(*slot, rank as u64))))
+            }
+        }
+    }
+
+    /// Writes the labels of the positions of index `first..first + len`, as a game
+    /// starts them, into `out`: bit `i` for index `first + i` (P = 1), other bits
+    /// cleared. Rows of a table are streamed this way, chunk by chunk.
+    ///
+    /// # Panics
+    /// If `out` holds fewer than `len` bits or the indices leave the space.
+    pub fn chunk_bits(&self, first: u64, len: usize, out: &mut [u64]) {
+        match &self.table {
+            Table::Tuples(labels) => {
+                assert!(out.len() * 64 >= len, "the output holds fewer than len bits");
+                out.fill(0);
+                let bits = labels.in_index_order(PassState::of(labels.has_pass()));
+                let chunk = &bits[first as usize..first as usize + len];
+                out.view_bits_mut::<Lsb0>()[..len].copy_from_bitslice(chunk);
+            }
+            Table::Multisets { table, slot } => table.chunk_bits(*slot, first, len, out),
+        }
+    }
+
+    /// The tuple labels, over a space of tuples.
+    fn tuples(&self) -> &TupleLabels {
+        match &self.table {
+            Table::Tuples(labels) => labels,
+            Table::Multisets { .. } => panic!("a multiset space has no rows"),
+        }
+    }
+
+    /// Whether every tuple or only sorted tuples were labelled; `None` for multisets.
+    pub fn mode(&self) -> Option<Mode> {
+        self.space.as_tuples().map(|tuples| tuples.mode())
+    }
+
+    /// The row of a tuple space with this prefix (sorted, in canonical tables), as a game
+    /// starts it: its first column `lo` (0; in canonical tables the prefix's largest heap)
+    /// and the labels of columns `lo..=M`, bit `i` for column `lo + i`.
+    ///
+    /// # Panics
+    /// Over multisets (whose positions have no rows); if the prefix has the wrong length,
+    /// a heap above the space's max, or (canonical) is not sorted.
     pub fn row(&self, prefix: &[u32]) -> (u32, &BitSlice<u64, Lsb0>) {
-        self.row_in(prefix, PassState::of(self.has_pass()))
+        self.tuples().row(prefix)
     }
 
     /// The row with this prefix in the pass state `pass`.
@@ -127,56 +204,21 @@ impl Labels {
     /// # Panics
     /// As [`Labels::row`], and for [`PassState::Available`] in a game without a pass.
     pub fn row_in(&self, prefix: &[u32], pass: PassState) -> (u32, &BitSlice<u64, Lsb0>) {
-        let space = self.space();
-        assert_eq!(prefix.len(), space.heaps() - 1, "prefix length must be the heaps less one");
-        assert!(prefix.iter().all(|&h| h <= space.max()), "heap above the space's max");
-        let canonical = self.mode().is_canonical();
-        assert!(!canonical || prefix.is_sorted(), "a canonical row's prefix must be sorted");
-        let lo = self.layout.lo(prefix);
-        let mut first = prefix.to_vec();
-        first.push(lo);
-        let start = self.layout.index(&first) as usize;
-        let end = start + (space.max() - lo) as usize + 1;
-        (lo, &self.in_index_order(pass)[start..end])
+        self.tuples().row_in(prefix, pass)
     }
 
-    /// Every label in index order (lexicographic; sorted tuples only in canonical mode):
-    /// bit `i` is position `i`'s, P = 1; in the pass state `pass`.
+    /// Every label of a tuple space in index order (lexicographic; sorted tuples only in
+    /// canonical mode): bit `i` is position `i`'s, P = 1; in the pass state `pass`.
     ///
     /// # Panics
-    /// For [`PassState::Available`] in a game without a pass.
+    /// Over multisets (whose bits are packed with other endings'); for
+    /// [`PassState::Available`] in a game without a pass.
     pub fn in_index_order(&self, pass: PassState) -> &BitSlice<u64, Lsb0> {
-        let bits = match (&self.pass_available, pass) {
-            (Some(available), PassState::Available) => available,
-            (None, PassState::Available) => {
-                panic!("a game without a pass has no pass-available positions")
-            }
-            (_, PassState::Used) => &self.bits,
-        };
-        &bits[..self.layout.positions() as usize]
+        self.tuples().in_index_order(pass)
     }
 
-    /// The row layout of the table.
+    /// The row layout of a tuple table.
     pub(crate) fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    /// Every position of the table with its label as a game starts it, in index order
-    /// (lexicographic; sorted tuples only in canonical mode).
-    pub fn iter(&self) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {
-        self.iter_in(PassState::of(self.has_pass()))
-    }
-
-    /// Every position with its label in the pass state `pass`.
-    ///
-    /// # Panics
-    /// For [`PassState::Available`] in a game without a pass.
-    pub fn iter_in(&self, pass: PassState) -> impl Iterator<Item = (Vec<u32>, bool)> + '_ {
-        let (n, max) = (self.space().heaps(), self.space().max());
-        let tuples = match self.mode() {
-            Mode::Full => Tuples::new(n, 0, max),
-            Mode::Canonical => Tuples::sorted(n, 0, max),
-        };
-        tuples.zip(self.in_index_order(pass).iter().by_vals())
+        self.tuples().layout()
     }
 }

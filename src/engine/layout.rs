@@ -10,12 +10,12 @@ use std::ops::RangeInclusive;
 
 use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::enumerate::for_each_with_sum;
-use crate::model::space::{Mode, Space};
+use crate::model::space::{Mode, TupleSpace};
 
 /// The row layout of one space in one mode.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
-    space: Space,
+    space: TupleSpace,
     /// Canonical mode: ranks sorted prefixes (length `n - 1`) and sorted tuples (length `n`);
     /// `None` in full mode, or for an engine too large to prepare (which never runs).
     rankers: Option<(CanonicalRanker, CanonicalRanker)>,
@@ -25,7 +25,7 @@ impl Layout {
     /// The layout of `space`; its rankers only if `ranked` (they are sized by the largest
     /// heap, and an engine that cannot run must not allocate them), and only if the system
     /// gives their memory ([`Layout::is_ready`] says).
-    pub(crate) fn new(space: Space, ranked: bool) -> Layout {
+    pub(crate) fn new(space: TupleSpace, ranked: bool) -> Layout {
         let k = space.heaps() - 1;
         let rankers = (ranked && space.mode().is_canonical()).then(|| {
             let prefixes = CanonicalRanker::try_new(space.max(), k)?;
@@ -44,7 +44,7 @@ impl Layout {
         self.rankers.as_ref().expect("a canonical layout that runs has its rankers")
     }
 
-    pub(crate) fn space(&self) -> Space {
+    pub(crate) fn space(&self) -> TupleSpace {
         self.space
     }
 

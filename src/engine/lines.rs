@@ -20,7 +20,7 @@ use crate::engine::labelling::{Labelling, Scratch, Track};
 use crate::engine::nim::solve_nim_row;
 use crate::model::game::GameKind;
 use crate::model::options::windowed_sets;
-use crate::model::space::Space;
+use crate::model::space::TupleSpace;
 
 /// A family of source rows and how the row reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,14 +41,14 @@ pub(crate) struct LinePlan {
     accumulators: Vec<(Accumulator, usize)>,
     rows: u64,
     boxes: usize,
-    space: Space,
+    space: TupleSpace,
     /// Row-index distance of one stone on each prefix heap: `r^(k - 1 - i)`.
     strides: Vec<usize>,
 }
 
 impl LinePlan {
     /// The accumulators of a multi-heap game over `space` (full mode).
-    pub(crate) fn new(kind: GameKind, space: Space) -> LinePlan {
+    pub(crate) fn new(kind: GameKind, space: TupleSpace) -> LinePlan {
         let k = space.heaps() - 1;
         let families = match kind {
             GameKind::Wythoff => wythoff_lines(k),

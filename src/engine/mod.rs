@@ -24,7 +24,7 @@ mod layer_crew;
 pub(crate) mod layout;
 mod lines;
 mod memory;
-pub(crate) mod multiset;
+mod multiset;
 mod nim;
 mod plan;
 mod position_grundy;
@@ -41,6 +41,8 @@ mod sorted_slots;
 mod sorted_table_planes;
 mod sources;
 mod subtract;
+mod tuple_labels;
+mod tuples;
 mod visitor;
 
 pub use labels::Labels;
@@ -51,64 +53,46 @@ pub use row_kind::MultiHeapPath;
 pub use visitor::{NoProgress, PlaneView, Progress, RowView, RowVisitor, NO_P};
 
 pub(crate) use bits::valid_columns;
+pub(crate) use tuple_labels::TupleLabels;
+pub(crate) use tuples::TupleEngine;
 
-use crate::error::Result;
-use crate::host;
-use crate::model::canonical::CanonicalRanker;
+use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
-use crate::model::options::PositionOptions;
-use crate::model::space::{Mode, Space};
-use general::FlatOptions;
-use layout::Layout;
-use lines::LinePlan;
-use row_kind::{reach_below, row_kind, RowKind};
-use sorted_lines::SortedPlan;
+use crate::model::space::{Space, TupleSpace};
+use multiset::MultisetEngine;
 
-/// Labels the positions of one space of one game, in full or canonical mode.
+/// Labels the positions of one space of one game: every tuple, the sorted tuples, or
+/// every multiset of a bounded total.
 ///
-/// Built with [`Engine::new`] (every tuple, default settings) or [`Engine::builder`].
-/// Every run checks its memory need against the engine's limit before allocating.
+/// Built with [`Engine::new`] (default settings) or [`Engine::builder`]. Every run checks
+/// its memory need against the engine's limit before allocating. Tuples are labelled row
+/// by row, layer by layer; multisets (the positions of games that split heaps) by
+/// retrograde marking over layers of equal total, a different algorithm behind the same
+/// calls.
+#[derive(Debug)]
 pub struct Engine<'g> {
-    game: &'g Game,
-    layout: Layout,
-    kind: RowKind,
-    /// Option lists of every heap size, one flat array (only for table-based sum rows).
-    options: FlatOptions,
-    /// Canonical Nim: ranks a prefix with one heap removed (length k - 1).
-    short_ranker: Option<CanonicalRanker>,
-    /// Canonical table rows: `reach_below[m]` is the least size below `m` that some heap
-    /// of size `>= m` can move to (`m` if none); it bounds the columns to preload.
-    reach_below: Vec<u32>,
-    /// Multi-heap games in full mode: the line and box accumulators.
-    lines: Option<LinePlan>,
-    /// Multi-heap games on sorted tuples: their accumulators.
-    sorted: Option<SortedPlan>,
-    /// Multi-heap games on the general or explicit path: their options.
-    position_options: Option<PositionOptions<'g>>,
-    /// `no_move[h]`: a heap of size `h` has no move alone; a position of such heaps has
-    /// no move at all (and may not pass).
-    no_move: Vec<bool>,
-    /// The same as a row mask over the last heap.
-    no_move_mask: Vec<u64>,
-    /// Layers with fewer positions on average run on the calling thread.
-    parallel_threshold: u64,
-    /// Bytes a run may allocate.
-    memory_limit: u64,
-    /// Whether the structures sized by the largest heap fitted the limit and were given.
-    prepared: bool,
+    space: Space,
+    core: Core<'g>,
 }
 
-impl std::fmt::Debug for Engine<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine")
-            .field("game", &self.game.spec())
-            .field("space", &self.space())
-            .field("mode", &self.mode())
-            .field("row_solver", &self.kind)
-            .field("memory_limit", &self.memory_limit)
-            .finish()
-    }
+/// The algorithm behind an [`Engine`], chosen by its space.
+#[derive(Debug)]
+enum Core<'g> {
+    // Boxed: the tuple engine's plans are many times the size of the multiset engine.
+    Tuples(Box<TupleEngine<'g>>),
+    Multisets(MultisetEngine<'g>),
+}
+
+/// What every run of an engine reads, whatever its space: set by [`EngineBuilder`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    /// Positions per layer below which a layer runs on the calling thread.
+    pub parallel_threshold: u64,
+    /// Bytes a run may allocate.
+    pub memory_limit: u64,
+    /// The path of multi-heap games over tuples.
+    pub multi_heap_path: MultiHeapPath,
 }
 
 /// Settings of an [`Engine`], applied by [`EngineBuilder::build`].
@@ -122,92 +106,51 @@ pub struct EngineBuilder<'g> {
 }
 
 impl<'g> EngineBuilder<'g> {
-    /// Bytes a run may allocate (default: [`host::memory_limit`], what this process can
-    /// have). A run that needs more is refused before allocating.
+    /// Bytes a run may allocate (default: [`crate::host::memory_limit`], what this
+    /// process can have). A run that needs more is refused before allocating.
     pub fn memory_limit(mut self, bytes: u64) -> Self {
         self.memory_limit = Some(bytes);
         self
     }
 
-    /// Average positions per layer below which a layer runs on the calling thread
-    /// (default 16384: smaller layers cost more to split than they save). 0 makes every
-    /// layer parallel, which tests use to exercise the parallel path on small spaces.
+    /// Positions per layer (on average, for tuples) below which a layer runs on the
+    /// calling thread (default 16384: smaller layers cost more to split than they save).
+    /// 0 makes every layer parallel, which tests use to exercise the parallel path on
+    /// small spaces.
     pub fn parallel_threshold(mut self, positions_per_layer: u64) -> Self {
         self.parallel_threshold = positions_per_layer;
         self
     }
 
-    /// For a game whose moves change several heaps: [`MultiHeapPath::General`] reads, in
-    /// full mode, every source row of a row's prefix moves one by one, and on sorted
-    /// tuples lists every option of every position and looks it up (the general path,
-    /// which any multi-heap rule can use), instead of the accumulators of Wythoff, Moore
-    /// and circular Nim. Slower; for cross-checks and benchmarks. Default
-    /// [`MultiHeapPath::Accumulators`].
+    /// For a game whose moves change several heaps, over tuples:
+    /// [`MultiHeapPath::General`] reads, in full mode, every source row of a row's prefix
+    /// moves one by one, and on sorted tuples lists every option of every position and
+    /// looks it up (the general path, which any multi-heap rule can use), instead of the
+    /// accumulators of Wythoff, Moore and circular Nim. Slower; for cross-checks and
+    /// benchmarks. Default [`MultiHeapPath::Accumulators`].
     pub fn multi_heap_path(mut self, path: MultiHeapPath) -> Self {
         self.multi_heap_path = path;
         self
     }
 
-    /// Prepares the option lists and the row layout, if they fit in the memory limit.
-    ///
-    /// They are sized by the largest heap, so with a huge `max` they alone can exceed the
-    /// limit: then nothing is prepared, and every run is refused by its memory check (the
-    /// plan counts them), before anything is allocated.
+    /// Prepares the engine of the space (for tuples: the option lists and the row
+    /// layout, if they fit in the memory limit; a run that cannot fit is refused by its
+    /// memory check, before anything is allocated).
     pub fn build(self) -> Engine<'g> {
-        let (game, space, mode) = (self.game, self.space, self.space.mode());
-        let max = space.max();
-        let kind = row_kind(game, space, mode, self.multi_heap_path);
-        let memory_limit = self.memory_limit.unwrap_or_else(host::memory_limit);
-        let fits = plan::fixed_bytes(game, space, kind) <= memory_limit;
-        // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
-        let options = if kind.needs_option_lists() && fits {
-            FlatOptions::try_of_game(game, max)
-        } else {
-            Some(FlatOptions::default())
-        };
-        let canonical = mode == Mode::Canonical && fits;
-        let k = space.heaps() - 1;
-        let short_ranker = (canonical && kind == RowKind::Nim && k >= 1)
-            .then(|| CanonicalRanker::try_new(max, k - 1));
-        let reach_below = match &options {
-            Some(options) if canonical && kind.needs_option_lists() => reach_below(options, max),
-            _ => Some(Vec::new()),
-        };
-        let layout = Layout::new(space, fits);
-        // Memory the system refused for a structure that fitted the limit: every run of
-        // the engine is refused too.
-        let prepared = fits
-            && options.is_some()
-            && short_ranker.as_ref().is_none_or(Option::is_some)
-            && reach_below.is_some()
-            && layout.is_ready();
-        let (options, short_ranker) = (options.unwrap_or_default(), short_ranker.flatten());
-        let reach_below = reach_below.unwrap_or_default();
-        // Neither is sized by the largest heap: the plan reads them even unprepared.
-        let lines = (kind == RowKind::Lines).then(|| LinePlan::new(game.kind(), space));
-        // The plan of sorted rows says how much a run needs even when nothing is prepared.
-        let sorted =
-            (kind == RowKind::SortedLines).then(|| SortedPlan::new(game.kind(), space, prepared));
-        let position_options = matches!(kind, RowKind::Sources | RowKind::Explicit)
-            .then(|| PositionOptions::new(game, space.heaps()));
-        let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();
-        let no_move_mask = bits::mask_of(&no_move, layout.words_per_row());
-        Engine {
-            game,
-            layout,
-            kind,
-            options,
-            short_ranker,
-            reach_below,
-            lines,
-            sorted,
-            position_options,
-            no_move,
-            no_move_mask,
+        let settings = Settings {
             parallel_threshold: self.parallel_threshold,
-            memory_limit,
-            prepared,
-        }
+            memory_limit: self.memory_limit.unwrap_or_else(crate::host::memory_limit),
+            multi_heap_path: self.multi_heap_path,
+        };
+        let core = match &self.space {
+            Space::Tuples(tuples) => {
+                Core::Tuples(Box::new(TupleEngine::new(self.game, *tuples, &settings)))
+            }
+            Space::Multisets(multisets) => {
+                Core::Multisets(MultisetEngine::new(self.game, multisets.clone(), &settings))
+            }
+        };
+        Engine { space: self.space, core }
     }
 }
 
@@ -217,8 +160,8 @@ impl<'g> Engine<'g> {
         Engine::builder(game, space).build()
     }
 
-    /// Settings for an engine over `space` (whose mode says every tuple or sorted tuples
-    /// only): memory limit, parallel threshold, the path of multi-heap games.
+    /// Settings for an engine over `space`: memory limit, parallel threshold, the path
+    /// of multi-heap games.
     pub fn builder(game: &'g Game, space: Space) -> EngineBuilder<'g> {
         EngineBuilder {
             game,
@@ -231,116 +174,130 @@ impl<'g> Engine<'g> {
 
     /// The game labelled.
     pub fn game(&self) -> &'g Game {
-        self.game
+        match &self.core {
+            Core::Tuples(tuples) => tuples.game(),
+            Core::Multisets(multisets) => multisets.game(),
+        }
     }
 
     /// The space labelled.
-    pub fn space(&self) -> Space {
-        self.layout.space()
+    pub fn space(&self) -> &Space {
+        &self.space
     }
 
-    /// Every tuple, or sorted tuples only.
-    pub fn mode(&self) -> Mode {
-        self.layout.mode()
+    /// The tuple engine, over a space of tuples.
+    pub(crate) fn tuples(&self) -> Option<&TupleEngine<'g>> {
+        match &self.core {
+            Core::Tuples(tuples) => Some(tuples),
+            Core::Multisets(_) => None,
+        }
+    }
+
+    /// The multiset engine; only asked of an engine over multisets.
+    pub(crate) fn multisets(&self) -> &MultisetEngine<'g> {
+        match &self.core {
+            Core::Multisets(multisets) => multisets,
+            Core::Tuples(_) => unreachable!("an engine over tuples asked for its multisets"),
+        }
+    }
+
+    /// The tuple space; only asked of an engine over tuples.
+    pub(crate) fn tuple_space(&self) -> TupleSpace {
+        self.space.as_tuples().expect("an engine over tuples")
+    }
+
+    /// The tuple engine, or the refusal of `what` over multisets.
+    pub(crate) fn tuples_for(&self, what: &'static str) -> Result<&TupleEngine<'g>> {
+        self.tuples().ok_or(Error::NeedsTuples { what })
     }
 
     /// Positions labelled per ending (sorted tuples only, in canonical mode); with a
     /// pass, every heap tuple counts twice (pass used, pass available).
     pub fn positions(&self) -> u64 {
-        self.layout.positions() * self.pass_states() as u64
+        match &self.core {
+            Core::Tuples(tuples) => tuples.positions(),
+            Core::Multisets(_) => self.space.positions(),
+        }
     }
 
-    /// The position of an index: mixed-radix, or the rank among sorted tuples.
+    /// The position of an index: mixed-radix, the rank among sorted tuples, or the rank
+    /// of a multiset (as non-increasing heaps).
+    ///
+    /// # Panics
+    /// If the index is beyond the space.
     pub fn position(&self, index: u64) -> Vec<u32> {
-        self.layout.position(index)
+        match &self.core {
+            Core::Tuples(tuples) => tuples.position(index),
+            Core::Multisets(multisets) => multisets.space().unrank(index),
+        }
     }
 
     /// The index of a position (the inverse of [`Engine::position`]); in canonical mode
-    /// the heaps may come in any order.
+    /// and for multisets the heaps may come in any order.
     ///
     /// # Panics
-    /// If the tuple has the wrong length or a heap above the space's max.
-    pub fn index(&self, tuple: &[u32]) -> u64 {
-        let space = self.space();
-        assert_eq!(tuple.len(), space.heaps(), "tuple length must equal the heap count");
-        assert!(tuple.iter().all(|&h| h <= space.max()), "heap above the space's max");
-        match self.mode() {
-            Mode::Canonical => {
-                let mut sorted = tuple.to_vec();
-                sorted.sort_unstable();
-                self.layout.index(&sorted)
+    /// If the position is not in the space: a tuple of the wrong length or with a heap
+    /// above the max, or heaps above the total.
+    pub fn index(&self, position: &[u32]) -> u64 {
+        match &self.core {
+            Core::Tuples(tuples) => tuples.index(position),
+            Core::Multisets(multisets) => {
+                multisets.space().rank(position).expect("heaps above the space's total")
             }
-            Mode::Full => self.layout.index(tuple),
         }
     }
 
     /// The position and pass state of a state index (see [`RowView::state_index`]):
     /// without a pass, the position of the index and `None`.
     pub fn state(&self, index: u64) -> (Vec<u32>, Option<bool>) {
-        if self.game.has_pass() {
-            (self.layout.position(index / 2), Some(index % 2 == 1))
-        } else {
-            (self.layout.position(index), None)
+        match &self.core {
+            Core::Tuples(tuples) => tuples.state(index),
+            Core::Multisets(_) => (self.position(index), None),
         }
     }
 
     /// Bytes a run may allocate.
     pub fn memory_limit(&self) -> u64 {
-        self.memory_limit
-    }
-
-    /// 2 with a pass (used, available), else 1.
-    pub(crate) fn pass_states(&self) -> usize {
-        if self.game.has_pass() {
-            2
-        } else {
-            1
+        match &self.core {
+            Core::Tuples(tuples) => tuples.memory_limit(),
+            Core::Multisets(multisets) => multisets.memory_limit(),
         }
     }
 
     /// What a run keeps besides the kept tables: `table` (a whole label table per
     /// ending), `nim line accumulators`, `line and box accumulators` (multi-heap games in
-    /// full mode) or `sorted line and box accumulators` (on sorted tuples).
+    /// full mode), `sorted line and box accumulators` (on sorted tuples), or `multiset
+    /// marks` (the packed bits of every ending, for multisets).
     pub fn working_state(&self) -> &'static str {
-        match self.kind {
-            RowKind::Nim => "nim line accumulators",
-            RowKind::Lines => "line and box accumulators",
-            RowKind::SortedLines => "sorted line and box accumulators",
-            _ => "table",
+        match &self.core {
+            Core::Tuples(tuples) => tuples.working_state(),
+            Core::Multisets(_) => "multiset marks",
         }
+    }
+
+    /// The bytes of every part of a run over tuples; `None` for multisets, whose runs
+    /// are one packed table ([`Engine::reserve`] checks either).
+    pub fn memory_plan(&self) -> Option<MemoryPlan> {
+        self.tuples().map(TupleEngine::memory_plan)
+    }
+
+    /// The largest Grundy value a position of a tuple space can have; `None` for
+    /// multisets.
+    pub fn grundy_bound(&self) -> Option<u64> {
+        self.tuples().map(TupleEngine::grundy_bound)
     }
 
     /// Refuses what the game cannot do in this space: a heap count it is not defined
     /// for, sorted tuples only for a game that is not symmetric, the SJ rule for a game
-    /// that is not a sum of heaps.
+    /// that is not a sum of heaps; multisets for a game that is not a sum.
     ///
     /// # Errors
-    /// [`crate::Error::GameHeaps`], [`crate::Error::NotSymmetric`] or
-    /// [`crate::Error::NotASum`].
+    /// [`Error::GameHeaps`], [`Error::NotSymmetric`] or [`Error::NotASum`].
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
-        self.game.check_heaps(self.space().heaps())?;
-        if self.mode() == Mode::Canonical && !self.game.is_symmetric() {
-            return Err(crate::Error::NotSymmetric { spec: self.game.spec().to_string() });
+        match &self.core {
+            Core::Tuples(tuples) => tuples.ensure_supported(endings),
+            Core::Multisets(multisets) => multisets.ensure_supported(endings),
         }
-        if endings.contains(&Ending::Sj) {
-            self.game.require_sum("the SJ rule")?;
-        }
-        Ok(())
-    }
-
-    /// Refuses a run needing `need` bytes above the memory limit.
-    pub(crate) fn refuse_above(&self, need: u64) -> Result<()> {
-        if self.game.splits() {
-            return Err(crate::Error::SplitsHeaps { spec: self.game.spec().to_string() });
-        }
-        let canonical_would_help =
-            self.mode() == Mode::Full && self.space().heaps() >= 3 && self.game.is_symmetric();
-        memory::refuse_above(need, self.memory_limit, || self.describe(), canonical_would_help)
-    }
-
-    /// The space as messages name it: `game, N heaps, max M`.
-    pub(crate) fn describe(&self) -> String {
-        format!("{}, {} heaps, max {}", self.game.spec(), self.space().heaps(), self.space().max())
     }
 
     /// Labels every position under `ending` and returns the table.
@@ -352,46 +309,36 @@ impl<'g> Engine<'g> {
         Ok(tables.remove(0))
     }
 
-    /// Labels every position under each of `endings` in one fused pass (one enumeration
-    /// of the rows for all) and returns their tables, in the order given.
+    /// Labels every position under each of `endings` in one fused pass and returns their
+    /// tables, in the order given.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the tables of all endings do not fit together;
-    /// [`crate::Error::OutOfMemory`] if the system refuses them anyway; the errors of
-    /// [`Engine::ensure_supported`].
+    /// [`Error::TooLarge`] or [`Error::MultisetsTooLarge`] if the tables of all endings do
+    /// not fit together; [`Error::OutOfMemory`] if the system refuses them anyway; the
+    /// errors of [`Engine::ensure_supported`]; [`Error::Invalid`] for a repeated ending
+    /// over multisets.
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.ensure_supported(endings)?;
         self.reserve(&[Work::Tables { endings: endings.len() }])?.label_all(endings, progress)
     }
 
-    /// Labels every position under each of `endings` in one fused pass, streaming each
-    /// finished row to `visitor` (see [`RowView`]) without keeping a table; returns the
-    /// visitor's merged result.
+    /// Labels every position of a tuple space under each of `endings` in one fused pass,
+    /// streaming each finished row to `visitor` (see [`RowView`]) without keeping a
+    /// table; returns the visitor's merged result.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the working state of all endings does not fit;
-    /// [`crate::Error::OutOfMemory`] if the system refuses it anyway; the errors of
-    /// [`Engine::ensure_supported`].
+    /// [`Error::NeedsTuples`] over multisets; [`Error::TooLarge`] if the working state of
+    /// all endings does not fit; [`Error::OutOfMemory`] if the system refuses it anyway;
+    /// the errors of [`Engine::ensure_supported`].
     pub fn stream<V: RowVisitor>(
         &self,
         endings: &[Ending],
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
+        self.tuples_for("streaming rows")?;
         self.ensure_supported(endings)?;
         let reserved = self.reserve(&[Work::Stream { endings: endings.len() }])?;
         reserved.stream(endings, visitor, progress)
-    }
-
-    /// The kept tables of a run, one per track (ending and pass state), as [`Labels`].
-    pub(crate) fn labels_of(&self, endings: &[Ending], tables: Vec<Vec<u64>>) -> Vec<Labels> {
-        let mut tables = tables.into_iter();
-        let mut labels = Vec::with_capacity(endings.len());
-        for &ending in endings {
-            let used = tables.next().expect("one table per track");
-            let available = self.game.has_pass().then(|| tables.next().expect("a pass track"));
-            labels.push(Labels::new(self.layout.clone(), ending, used, available));
-        }
-        labels
     }
 }

@@ -7,14 +7,15 @@ use crate::engine::batch::BATCH_ROWS;
 use crate::engine::label_table;
 use crate::engine::lines::LinePlan;
 use crate::engine::memory::{Keep, MemoryPlan};
+use crate::engine::row_kind::RowKind;
 use crate::engine::sorted_lines::SortedPlan;
-use crate::engine::{Engine, RowKind};
+use crate::engine::TupleEngine;
 use crate::model::canonical::multisets;
 use crate::model::game::{Game, GameKind, MoveRule};
 use crate::model::options::windowed_sets;
-use crate::model::space::{Mode, Space};
+use crate::model::space::{Mode, TupleSpace};
 
-impl Engine<'_> {
+impl TupleEngine<'_> {
     /// Memory each part of a run needs, before anything is allocated (per ending, both
     /// pass states of a game with a pass; scratch for every thread of rayon's current
     /// pool).
@@ -202,7 +203,7 @@ fn most_options(game: &Game, max: u32) -> u64 {
 /// (4 bytes an option, 8 a size, and the growth of the list while it is built), canonical
 /// ranks (rows of `max + 2` words for the prefix, tuple and, in canonical Nim, shorter
 /// ranker), and per-size tables (terminal sizes, reach, no-move sizes and their mask).
-pub(crate) fn fixed_bytes(game: &Game, space: Space, kind: RowKind) -> u64 {
+pub(crate) fn fixed_bytes(game: &Game, space: TupleSpace, kind: RowKind) -> u64 {
     let sizes = u64::from(space.max()) + 2;
     let options = if kind.needs_option_lists() {
         game.option_count(space.max()).saturating_mul(8).saturating_add(sizes * 8)

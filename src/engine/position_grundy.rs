@@ -14,7 +14,7 @@ use crate::engine::label_table::TableWords;
 use crate::engine::layout::Layout;
 use crate::engine::memory::{Grant, Keep, Work};
 use crate::engine::visitor::{NoProgress, Progress};
-use crate::engine::Engine;
+use crate::engine::{Engine, TupleEngine};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::position::PassState;
@@ -75,18 +75,23 @@ impl GrundyValues {
 }
 
 impl Engine<'_> {
-    /// The normal-play Grundy value of every position (with a pass, of both pass states),
-    /// computed by the mex rule from the options: one labelling run per value.
+    /// The normal-play Grundy value of every position of a tuple space (with a pass, of
+    /// both pass states), computed by the mex rule from the options: one labelling run
+    /// per value.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the tables (the run's, the excluded positions, a
-    /// value per position) do not fit; [`crate::Error::OutOfMemory`] if the system
-    /// refuses them anyway; the errors of [`Engine::ensure_supported`].
+    /// [`crate::Error::NeedsTuples`] over multisets; [`crate::Error::TooLarge`] if the
+    /// tables (the run's, the excluded positions, a value per position) do not fit;
+    /// [`crate::Error::OutOfMemory`] if the system refuses them anyway; the errors of
+    /// [`Engine::ensure_supported`].
     pub fn grundy_values(&self, progress: &dyn Progress) -> Result<GrundyValues> {
+        self.tuples_for("Grundy values of positions")?;
         self.ensure_supported(&[Ending::Normal])?;
         self.reserve(&[Work::Grundy])?.grundy_values(progress)
     }
+}
 
+impl TupleEngine<'_> {
     /// Every state's value, by bands where they apply (`bands.rs`), else by rounds, drawn
     /// from `grant`.
     pub(crate) fn values(&self, grant: &Grant, progress: &dyn Progress) -> Result<GrundyValues> {

@@ -8,7 +8,7 @@
 
 use crate::engine::memory::{Grant, Keep, Work};
 use crate::engine::visitor::{Progress, RowVisitor};
-use crate::engine::{Engine, GrundyValues, Labels};
+use crate::engine::{Engine, GrundyValues, Labels, TupleEngine};
 use crate::error::Result;
 use crate::model::ending::Ending;
 
@@ -20,8 +20,62 @@ pub struct Reservation<'e, 'g> {
 }
 
 impl<'g> Engine<'g> {
+    /// The one memory check of a run: the bytes of `work`, held at once (for tuples by
+    /// [`Engine::memory_plan`], the fixed structures counted once; for multisets the
+    /// packed marks of [`Work::Tables`], the only work they have), refused above the
+    /// memory limit before anything is allocated.
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] or [`crate::Error::MultisetsTooLarge`] with the bytes
+    /// needed and allowed; [`crate::Error::SplitsHeaps`] for a game whose moves split
+    /// heaps over tuples (its positions leave any space of a fixed heap count);
+    /// [`crate::Error::NotASum`] over multisets for a game that is not a sum;
+    /// [`crate::Error::NeedsTuples`] for streaming or Grundy work over multisets;
+    /// [`crate::Error::OutOfMemory`] if the system refused the option lists or ranks the
+    /// engine prepares.
+    pub fn reserve(&self, work: &[Work]) -> Result<Reservation<'_, 'g>> {
+        let grant = match self.tuples() {
+            Some(tuples) => tuples.reserve(work)?,
+            None => {
+                let (endings, bytes) = multiset_work(work)?;
+                self.multisets().reserve(endings, bytes)?
+            }
+        };
+        Ok(Reservation { engine: self, grant })
+    }
+}
+
+impl Engine<'_> {
+    /// The bytes [`Engine::reserve`] would check for `work` (held at once, the fixed
+    /// structures included), without checking them.
+    ///
+    /// # Errors
+    /// [`crate::Error::NeedsTuples`] for streaming or Grundy work over multisets.
+    pub fn memory_need(&self, work: &[Work]) -> Result<u64> {
+        match self.tuples() {
+            Some(tuples) => Ok(tuples.memory_plan().bytes(work)),
+            None => {
+                let (endings, bytes) = multiset_work(work)?;
+                Ok(self.multisets().memory_bytes(endings).saturating_add(bytes))
+            }
+        }
+    }
+}
+
+/// The endings of a multiset run's tables (the only labelling multisets have) and the
+/// bytes its caller holds beside them.
+fn multiset_work(work: &[Work]) -> Result<(usize, u64)> {
+    work.iter().try_fold((0, 0u64), |(endings, bytes), piece| match *piece {
+        Work::Tables { endings: more } => Ok((endings + more, bytes)),
+        Work::Bytes(more) => Ok((endings, bytes.saturating_add(more))),
+        Work::Stream { .. } => Err(crate::Error::NeedsTuples { what: "streaming rows" }),
+        Work::Grundy => Err(crate::Error::NeedsTuples { what: "Grundy values of positions" }),
+    })
+}
+
+impl<'g> TupleEngine<'g> {
     /// The one memory check of a run: the bytes of `work`, held at once, by
-    /// [`Engine::memory_plan`] (the fixed structures counted once), refused above the
+    /// [`TupleEngine::memory_plan`] (the fixed structures counted once), refused above the
     /// memory limit before anything is allocated.
     ///
     /// # Errors
@@ -29,7 +83,7 @@ impl<'g> Engine<'g> {
     /// [`crate::Error::SplitsHeaps`] for a game whose moves split heaps (its positions
     /// leave any space of a fixed heap count); [`crate::Error::OutOfMemory`] if the system
     /// refused the option lists or ranks the engine prepares.
-    pub fn reserve(&self, work: &[Work]) -> Result<Reservation<'_, 'g>> {
+    pub(crate) fn reserve(&self, work: &[Work]) -> Result<Grant> {
         let plan = self.memory_plan();
         let need = plan.bytes(work);
         self.refuse_above(need)?;
@@ -38,7 +92,7 @@ impl<'g> Engine<'g> {
             let bytes = plan.fixed_bytes;
             return Err(crate::Error::OutOfMemory { what: self.describe(), bytes });
         }
-        Ok(Reservation { engine: self, grant: Grant::new(self.describe(), need) })
+        Ok(Grant::new(self.describe(), need))
     }
 }
 
@@ -61,8 +115,12 @@ impl<'e, 'g> Reservation<'e, 'g> {
     /// [`Engine::ensure_supported`].
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.engine.ensure_supported(endings)?;
-        let (tables, ()) = self.engine.run(&self.grant, endings, Keep::Tables, &(), progress)?;
-        Ok(self.engine.labels_of(endings, tables))
+        let Some(tuples) = self.engine.tuples() else {
+            let table = self.engine.multisets().label_all(&self.grant, endings, progress)?;
+            return Ok(Labels::of_multisets(self.engine.space(), table));
+        };
+        let (tables, ()) = tuples.run(&self.grant, endings, Keep::Tables, &(), progress)?;
+        Ok(tuples.labels_of(endings, tables).into_iter().map(Labels::of_tuples).collect())
     }
 
     /// Labels every position under each of `endings` in one fused pass, streaming each
@@ -77,8 +135,9 @@ impl<'e, 'g> Reservation<'e, 'g> {
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
-        self.engine.ensure_supported(endings)?;
-        Ok(self.engine.run(&self.grant, endings, Keep::Rows, visitor, progress)?.1)
+        let tuples = self.engine.tuples_for("streaming rows")?;
+        tuples.ensure_supported(endings)?;
+        Ok(tuples.run(&self.grant, endings, Keep::Rows, visitor, progress)?.1)
     }
 
     /// The normal-play Grundy value of every position (reserved as [`Work::Grundy`]); see
@@ -87,7 +146,8 @@ impl<'e, 'g> Reservation<'e, 'g> {
     /// # Errors
     /// As [`Reservation::label_all`].
     pub fn grundy_values(&self, progress: &dyn Progress) -> Result<GrundyValues> {
-        self.engine.ensure_supported(&[Ending::Normal])?;
-        self.engine.values(&self.grant, progress)
+        let tuples = self.engine.tuples_for("Grundy values of positions")?;
+        tuples.ensure_supported(&[Ending::Normal])?;
+        tuples.values(&self.grant, progress)
     }
 }

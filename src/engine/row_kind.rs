@@ -3,7 +3,7 @@
 use crate::engine::general::FlatOptions;
 use crate::engine::subtract;
 use crate::model::game::{Game, GameKind, MoveRule};
-use crate::model::space::{Mode, Space};
+use crate::model::space::{Mode, TupleSpace};
 
 /// How a row is solved: where its prefix moves are read, and how the last heap moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub enum MultiHeapPath {
 
 /// The row solver of a game in a space and mode; [`MultiHeapPath::General`] forces the
 /// general path for multi-heap games.
-pub(crate) fn row_kind(game: &Game, space: Space, mode: Mode, path: MultiHeapPath) -> RowKind {
+pub(crate) fn row_kind(game: &Game, space: TupleSpace, mode: Mode, path: MultiHeapPath) -> RowKind {
     if game.kind() != GameKind::Sum {
         return match (mode, path) {
             (Mode::Canonical, MultiHeapPath::Accumulators) => RowKind::SortedLines,

@@ -7,7 +7,7 @@ use crate::engine::labelling::{Labelling, Track};
 use crate::engine::memory::{Grant, Keep, Lease};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::visitor::{Progress, RowVisitor};
-use crate::engine::Engine;
+use crate::engine::TupleEngine;
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
@@ -27,7 +27,7 @@ impl Buffers {
     }
 }
 
-impl Engine<'_> {
+impl TupleEngine<'_> {
     /// The fused pass over `endings`: draws every track's tables from `grant` (an ending
     /// has a pass-used and, with a pass, a pass-available track), runs, and hands back
     /// the tables, one per track in that order, if `keep` says so (they stay drawn). The

@@ -30,7 +30,7 @@
 
 use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::game::GameKind;
-use crate::model::space::Space;
+use crate::model::space::TupleSpace;
 
 /// Accumulators of lowered values read by a dominance recurrence: a line (`s = 1`) or a
 /// box per lowered part of `s >= 2` values.
@@ -89,7 +89,7 @@ impl SortedPlan {
     /// The accumulators of a multi-heap `kind` over the sorted tuples of `space`; with
     /// `ranked`, the rankers they are addressed by too (sized by the largest heap: a plan
     /// that only says how much memory a run needs has none).
-    pub(crate) fn new(kind: GameKind, space: Space, ranked: bool) -> SortedPlan {
+    pub(crate) fn new(kind: GameKind, space: TupleSpace, ranked: bool) -> SortedPlan {
         let (k, max) = (space.heaps() - 1, space.max());
         let w = (space.radix() as usize).div_ceil(64);
         let mut plan = SortedPlan {

@@ -16,7 +16,7 @@ use crate::engine::labelling::{Labelling, Scratch};
 use crate::engine::memory::Lease;
 use crate::engine::sources::{distinct_values, replaced_start};
 use crate::engine::visitor::{Progress, RowVisitor};
-use crate::engine::Engine;
+use crate::engine::TupleEngine;
 use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
 
@@ -82,7 +82,12 @@ fn plane_offset(top: u32, hk: u32, max: u32) -> usize {
 /// largest value): per distinct value `o` of `outer` (its last copy stands for all) and
 /// option `o'` of `o`, the start of the row `(outer with o lowered to o', re-sorted,
 /// max(outer))`.
-fn plane_streams(e: &Engine<'_>, tuples: &CanonicalRanker, outer: &[u32], scratch: &mut Scratch) {
+fn plane_streams(
+    e: &TupleEngine<'_>,
+    tuples: &CanonicalRanker,
+    outer: &[u32],
+    scratch: &mut Scratch,
+) {
     let Scratch { prefix, other, streams, .. } = scratch;
     streams.clear();
     for i in distinct_values(outer) {
@@ -95,7 +100,7 @@ fn plane_streams(e: &Engine<'_>, tuples: &CanonicalRanker, outer: &[u32], scratc
 /// The source rows and preloaded columns of the row `(outer, hk)` in `scratch.prefix`,
 /// in the plane whose first row starts at `plane_start`.
 fn row_sources(
-    e: &Engine<'_>,
+    e: &TupleEngine<'_>,
     tuples: &CanonicalRanker,
     plane_start: usize,
     scratch: &mut Scratch,

@@ -4,11 +4,11 @@
 //! same column, so "some option on a prefix heap is P" is an OR of whole source rows.
 
 use crate::engine::labelling::Scratch;
-use crate::engine::Engine;
+use crate::engine::TupleEngine;
 use crate::model::canonical::CanonicalRanker;
 
 /// Full mode, any move rule: the starts of the rows reached by moving one prefix heap.
-pub(crate) fn general_sources_full(e: &Engine<'_>, scratch: &mut Scratch, row: u64) {
+pub(crate) fn general_sources_full(e: &TupleEngine<'_>, scratch: &mut Scratch, row: u64) {
     let r = e.layout.space().radix();
     scratch.sources.clear();
     scratch.preload.clear();

@@ -194,7 +194,7 @@ mod tests {
     use super::*;
     use crate::model::ending::Ending;
     use crate::model::game::Game;
-    use crate::model::space::{Mode, Space};
+    use crate::model::space::{Mode, TupleSpace};
     use crate::Engine;
 
     /// Every row it is handed: first index, first column, prefix and bits.
@@ -225,8 +225,8 @@ mod tests {
     fn planes_hand_out_the_rows_of_row_by_row_visits() {
         for game in [Game::nim(), Game::nim().with_pass()] {
             for (heaps, max) in [(2, 130), (3, 20), (5, 6)] {
-                let space = Space::in_mode(heaps, max, Mode::Canonical).unwrap();
-                let engine = Engine::new(&game, space);
+                let space = TupleSpace::in_mode(heaps, max, Mode::Canonical).unwrap();
+                let engine = Engine::new(&game, space.into());
                 let endings = [Ending::Normal, Ending::Misere];
                 let [mut planes, mut rows] = [true, false].map(|planes| {
                     engine.stream(&endings, &Recorder { planes }, &NoProgress).unwrap()

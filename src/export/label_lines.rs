@@ -244,7 +244,7 @@ mod tests {
     use crate::engine::Engine;
     use crate::export::lines::write_chunks;
     use crate::model::ending::Ending;
-    use crate::model::space::{Mode, Space};
+    use crate::model::space::{Mode, TupleSpace};
     use crate::NoProgress;
     use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -331,8 +331,8 @@ mod tests {
                     {
                         continue;
                     }
-                    let space = Space::in_mode(heaps, max, mode).expect("a small space");
-                    let engine = Engine::new(&game, space);
+                    let space = TupleSpace::in_mode(heaps, max, mode).expect("a small space");
+                    let engine = Engine::new(&game, space.into());
                     let labels = engine.label_all(endings, &NoProgress).expect("labels");
                     let values = engine.grundy_values(&NoProgress).expect("Grundy values");
                     let one = std::slice::from_ref(&labels[1]);

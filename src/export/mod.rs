@@ -8,7 +8,6 @@ pub(crate) mod label_lines;
 pub mod labels_csv;
 pub(crate) mod lines;
 pub mod manifest;
-pub mod multiset_csv;
 pub mod plot;
 pub mod report;
 pub mod report_games;

@@ -5,7 +5,7 @@ use crate::engine::layout::Layout;
 use crate::export::label_lines::field_len;
 use crate::export::lines::{chunk_buffers, Numbers, CHUNK_BYTES, SLACK, SLOW_NUMBER};
 use crate::model::game::Game;
-use crate::model::space::Space;
+use crate::model::space::TupleSpace;
 
 /// Bytes of a chunk's buffer, so that it never grows: the lines of a chunk's rows (a
 /// chunk of [`LabelLines::rows_per_chunk`] rows, each at most a full row, of lines of at
@@ -25,7 +25,12 @@ pub(crate) fn chunk_buffer_bytes(layout: &Layout, states: u64, line: u64, tail: 
 /// of `space` with `endings` endings, and a column of the positions' Grundy values if
 /// `values` bounds the largest: the digit table (up to the largest heap, Grundy XOR and
 /// value), the game's Grundy values, and every chunk buffer.
-pub(crate) fn table_bytes(game: &Game, space: Space, endings: usize, values: Option<u64>) -> u64 {
+pub(crate) fn table_bytes(
+    game: &Game,
+    space: TupleSpace,
+    endings: usize,
+    values: Option<u64>,
+) -> u64 {
     let max = u64::from(space.max());
     let states = if game.has_pass() { 2 } else { 1 };
     // A heap's Grundy value is at most its option count, so at most its size.

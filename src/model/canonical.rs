@@ -98,13 +98,13 @@ impl CanonicalRanker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::space::Space;
+    use crate::model::space::TupleSpace;
 
     #[test]
     fn canonical_rank_is_lexicographic_position() {
         for (max, len) in [(0u32, 3usize), (3, 1), (4, 3), (5, 2), (2, 5)] {
             let ranker = CanonicalRanker::new(max, len);
-            let space = Space::new(len, max).unwrap();
+            let space = TupleSpace::new(len, max).unwrap();
             let mut expected = 0u64;
             for index in 0..space.positions() {
                 let t = space.tuple(index);

@@ -1,7 +1,119 @@
-//! Bounded heap spaces: their limits, position counts and the mixed-radix index.
+//! Bounded heap spaces: every tuple, the sorted tuples, or every multiset of a bounded
+//! total; their limits, position counts and the mixed-radix index of tuples.
 
 use crate::error::{Error, Result};
 use crate::model::canonical::{multisets, sorted_count};
+use crate::model::enumerate::Tuples;
+use crate::model::multiset::MultisetSpace;
+
+/// The positions one run labels: every tuple `(h1, …, hn)` of heaps of at most `M`
+/// stones, only the sorted ones, or every multiset of non-empty heaps of total at most
+/// `T` (the positions of games that split heaps).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// `n` heaps of at most `M` stones: every tuple, or the sorted tuples only.
+    Tuples(TupleSpace),
+    /// Every multiset of non-empty heaps whose sizes sum to at most `T`.
+    Multisets(MultisetSpace),
+}
+
+impl Space {
+    /// Every tuple of `heaps` heaps of at most `max` stones.
+    ///
+    /// # Errors
+    /// As [`TupleSpace::new`].
+    pub fn new(heaps: usize, max: u32) -> Result<Space> {
+        TupleSpace::new(heaps, max).map(Space::Tuples)
+    }
+
+    /// The tuples of `mode` (every tuple, or sorted tuples only) of `heaps` heaps of at
+    /// most `max` stones.
+    ///
+    /// # Errors
+    /// As [`TupleSpace::in_mode`].
+    pub fn in_mode(heaps: usize, max: u32, mode: Mode) -> Result<Space> {
+        TupleSpace::in_mode(heaps, max, mode).map(Space::Tuples)
+    }
+
+    /// Every multiset of non-empty heaps of total at most `total`.
+    ///
+    /// # Errors
+    /// As [`MultisetSpace::new`].
+    pub fn multisets(total: u64) -> Result<Space> {
+        MultisetSpace::new(total).map(Space::Multisets)
+    }
+
+    /// The most heaps a position holds: `n` for tuples, `T` for multisets (`T` heaps of
+    /// one stone).
+    pub fn heaps(&self) -> usize {
+        match self {
+            Space::Tuples(tuples) => tuples.heaps(),
+            Space::Multisets(multisets) => multisets.total() as usize,
+        }
+    }
+
+    /// The largest heap: `M` for tuples, `T` for multisets (one heap holding the total).
+    pub fn max(&self) -> u32 {
+        match self {
+            Space::Tuples(tuples) => tuples.max(),
+            Space::Multisets(multisets) => multisets.total(),
+        }
+    }
+
+    /// The largest total of a position: `n * M` for tuples, `T` for multisets.
+    pub fn total(&self) -> u64 {
+        match self {
+            Space::Tuples(tuples) => tuples.heaps() as u64 * u64::from(tuples.max()),
+            Space::Multisets(multisets) => u64::from(multisets.total()),
+        }
+    }
+
+    /// The positions labelled: `(M+1)^n` tuples, `C(M+n, n)` sorted tuples, or the
+    /// multisets (the empty one included).
+    pub fn positions(&self) -> u64 {
+        match self {
+            Space::Tuples(tuples) => tuples.positions(),
+            Space::Multisets(multisets) => multisets.positions(),
+        }
+    }
+
+    /// The tuple space, if this is one.
+    pub fn as_tuples(&self) -> Option<TupleSpace> {
+        match self {
+            Space::Tuples(tuples) => Some(*tuples),
+            Space::Multisets(_) => None,
+        }
+    }
+
+    /// The multiset space, if this is one.
+    pub fn as_multisets(&self) -> Option<&MultisetSpace> {
+        match self {
+            Space::Multisets(multisets) => Some(multisets),
+            Space::Tuples(_) => None,
+        }
+    }
+
+    /// Every position in index order: tuples lexicographically (sorted tuples only in
+    /// canonical mode), multisets by rank (as non-increasing heaps).
+    pub fn iter(&self) -> Box<dyn Iterator<Item = Vec<u32>> + '_> {
+        match self {
+            Space::Tuples(tuples) => Box::new(tuples.iter()),
+            Space::Multisets(multisets) => Box::new(multisets.iter()),
+        }
+    }
+}
+
+impl From<TupleSpace> for Space {
+    fn from(tuples: TupleSpace) -> Space {
+        Space::Tuples(tuples)
+    }
+}
+
+impl From<MultisetSpace> for Space {
+    fn from(multisets: MultisetSpace) -> Space {
+        Space::Multisets(multisets)
+    }
+}
 
 /// The largest number of heaps a space may have.
 pub const MAX_HEAPS: usize = 64;
@@ -54,7 +166,7 @@ impl Mode {
 /// A space is refused when the count of *its* positions does not fit an index: 40 heaps of
 /// at most 3 stones are 4^40 tuples, beyond any table, but only 12 341 sorted tuples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Space {
+pub struct TupleSpace {
     heaps: usize,
     max: u32,
     mode: Mode,
@@ -72,14 +184,14 @@ fn counted(mode: Mode, count: &str) -> String {
     }
 }
 
-impl Space {
+impl TupleSpace {
     /// Every tuple of `heaps` heaps of at most `max` stones.
     ///
     /// # Errors
     /// [`Error::NoHeaps`], [`Error::TooManyHeaps`], [`Error::HeapTooLarge`], or
     /// [`Error::SpaceOverflow`] when `(max+1)^heaps` overflows any index.
-    pub fn new(heaps: usize, max: u32) -> Result<Space> {
-        Space::in_mode(heaps, max, Mode::Full)
+    pub fn new(heaps: usize, max: u32) -> Result<TupleSpace> {
+        TupleSpace::in_mode(heaps, max, Mode::Full)
     }
 
     /// The positions of `mode` (every tuple, or sorted tuples only) of `heaps` heaps of at
@@ -88,7 +200,7 @@ impl Space {
     /// # Errors
     /// [`Error::NoHeaps`], [`Error::TooManyHeaps`], [`Error::HeapTooLarge`], or
     /// [`Error::SpaceOverflow`] when the count of those positions overflows any index.
-    pub fn in_mode(heaps: usize, max: u32, mode: Mode) -> Result<Space> {
+    pub fn in_mode(heaps: usize, max: u32, mode: Mode) -> Result<TupleSpace> {
         if heaps == 0 {
             return Err(Error::NoHeaps);
         }
@@ -101,7 +213,7 @@ impl Space {
             Mode::Canonical => sorted_count(heaps, max),
         };
         match count {
-            Some(n) if n <= u128::from(MAX_POSITIONS) => Ok(Space { heaps, max, mode }),
+            Some(n) if n <= u128::from(MAX_POSITIONS) => Ok(TupleSpace { heaps, max, mode }),
             _ => {
                 Err(Error::SpaceOverflow { heaps, max, counted: counted(mode, &count_text(count)) })
             }
@@ -161,6 +273,14 @@ impl Space {
         heaps.into_iter().fold(0u64, |acc, h| acc * self.radix() + u64::from(h))
     }
 
+    /// Every position in index order: lexicographic, sorted tuples only in canonical mode.
+    pub fn iter(&self) -> Tuples {
+        match self.mode {
+            Mode::Full => Tuples::new(self.heaps, 0, self.max),
+            Mode::Canonical => Tuples::sorted(self.heaps, 0, self.max),
+        }
+    }
+
     /// The tuple of a mixed-radix index.
     pub fn tuple(&self, mut index: u64) -> Vec<u32> {
         let mut out = vec![0; self.heaps];
@@ -190,29 +310,29 @@ mod tests {
     #[test]
     fn zero_heaps_and_huge_sizes_are_refused_by_value() {
         assert_eq!(
-            Space::new(0, 3).unwrap_err().to_string(),
+            TupleSpace::new(0, 3).unwrap_err().to_string(),
             "a space needs at least one heap, got 0"
         );
-        let huge = Space::new(1, MAX_HEAP_SIZE + 1).unwrap_err().to_string();
+        let huge = TupleSpace::new(1, MAX_HEAP_SIZE + 1).unwrap_err().to_string();
         assert_eq!(huge, "heap size 4194304 is above the largest heap size, 4194303");
-        assert!(Space::new(40, 255).unwrap_err().to_string().contains("beyond any table"));
-        let over = Space::new(64, MAX_HEAP_SIZE).unwrap_err().to_string();
+        assert!(TupleSpace::new(40, 255).unwrap_err().to_string().contains("beyond any table"));
+        let over = TupleSpace::new(64, MAX_HEAP_SIZE).unwrap_err().to_string();
         assert!(over.contains("2^128 or more"), "{over}");
     }
 
     #[test]
     fn a_sorted_space_is_judged_by_its_sorted_count() {
-        assert!(Space::new(40, 3).is_err());
-        let sorted = Space::in_mode(40, 3, Mode::Canonical).unwrap();
+        assert!(TupleSpace::new(40, 3).is_err());
+        let sorted = TupleSpace::in_mode(40, 3, Mode::Canonical).unwrap();
         assert_eq!(sorted.positions(), 12_341);
         assert_eq!(sorted.tuples(), None);
-        let over = Space::in_mode(64, 255, Mode::Canonical).unwrap_err().to_string();
+        let over = TupleSpace::in_mode(64, 255, Mode::Canonical).unwrap_err().to_string();
         assert!(over.contains("sorted positions, beyond any table"), "{over}");
     }
 
     #[test]
     fn index_and_tuple_are_inverse() {
-        let space = Space::new(3, 4).unwrap();
+        let space = TupleSpace::new(3, 4).unwrap();
         for index in 0..space.positions() {
             assert_eq!(space.index(&space.tuple(index)), index);
         }

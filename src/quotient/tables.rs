@@ -2,12 +2,11 @@
 //! most `N` and total at most `T`, labelled by the multiset engine from the move rule
 //! alone, against the quotient's prediction. It shares nothing with the computation.
 
-use crate::engine::multiset::MultisetEngine;
-use crate::engine::Progress;
+use crate::engine::{Engine, Progress};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
-use crate::model::multiset::MultisetSpace;
+use crate::model::space::Space;
 use crate::quotient::{Play, Quotient};
 
 /// What the check found.
@@ -37,8 +36,8 @@ pub fn check_against_tables(
     memory_limit: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<TableCheck> {
-    let space = MultisetSpace::new(total)?;
-    let mut builder = MultisetEngine::builder(game, space.clone());
+    let space = Space::multisets(total)?;
+    let mut builder = Engine::builder(game, space.clone());
     if let Some(bytes) = memory_limit {
         builder = builder.memory_limit(bytes);
     }
@@ -46,12 +45,12 @@ pub fn check_against_tables(
         Play::Misere => Ending::Misere,
         Play::Normal => Ending::Normal,
     };
-    let labels = builder.build().label_all(&[ending], progress)?;
+    let labels = builder.build().label_all(&[ending], progress)?.remove(0);
     let mut found = TableCheck { total, positions: 0, disagreements: 0, first_disagreement: None };
     for (rank, heaps) in space.iter().enumerate() {
         let Some(predicted) = quotient.is_p(&heaps) else { continue };
         found.positions += 1;
-        let label = labels.is_p(0, rank as u64);
+        let label = labels.is_p_at(rank as u64);
         if label != predicted {
             found.disagreements += 1;
             if found.first_disagreement.is_none() {

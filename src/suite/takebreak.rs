@@ -6,12 +6,13 @@ use super::SUITE_LIMIT;
 use crate::analysis::multisets::{compare_multiset_labels, MULTISET_CRITERIA};
 use crate::analysis::period::{find_period, Certificate, PeriodOutcome};
 use crate::analysis::verify::Finding;
-use crate::engine::multiset::{MultisetEngine, MultisetLabels};
 use crate::engine::Progress;
+use crate::engine::{Engine, Labels};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
+use crate::model::space::Space;
 use crate::sequence::plan::RING_LIMIT;
 use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
 
@@ -123,19 +124,17 @@ pub struct TakeBreakFacts {
 /// The engine's refusal of a table that does not fit in memory.
 pub fn takebreak_facts(job: &TakeBreakJob, progress: &dyn Progress) -> Result<TakeBreakFacts> {
     let game = &job.game;
-    let engine = MultisetEngine::new(game, MultisetSpace::new(SUITE_TOTAL.into())?);
+    let space = MultisetSpace::new(SUITE_TOTAL.into())?;
+    let engine = Engine::new(game, Space::Multisets(space.clone()));
     let labels = engine.label_all(&Ending::ALL, progress)?;
     let findings = compare_multiset_labels(game, &labels, &MULTISET_CRITERIA, SUITE_LIMIT)?;
     let grundy = game.grundy(PERIOD_MAX);
-    let space = labels.space();
-    let misere = 1;
+    let misere = &labels[1];
     let misere_p = (0..space.first_rank(MISERE_P_TOTAL + 1))
-        .filter(|&rank| labels.is_p(misere, rank))
+        .filter(|&rank| misere.is_p_at(rank))
         .map(|rank| space.unrank(rank))
         .collect();
-    let misere_p_heaps = (1..=SUITE_TOTAL)
-        .filter(|&h| labels.label_of(Ending::Misere, &[h]) == Some(true))
-        .collect();
+    let misere_p_heaps = (1..=SUITE_TOTAL).filter(|&h| misere.is_p(&[h])).collect();
     let zero_heaps_with_moves =
         (1..=SUITE_TOTAL).filter(|&h| grundy[h as usize] == 0 && game.has_moves(h)).collect();
     Ok(TakeBreakFacts {
@@ -144,18 +143,18 @@ pub fn takebreak_facts(job: &TakeBreakJob, progress: &dyn Progress) -> Result<Ta
         findings,
         misere_p,
         misere_p_heaps,
-        misere_sj_differ: differences(&labels, 1, 2),
+        misere_sj_differ: differences(&space, &labels[1], &labels[2]),
         zero_heaps_with_moves,
     })
 }
 
-/// Positions where the `i`-th and `j`-th endings' labels differ, and the first of them.
-fn differences(labels: &MultisetLabels, i: usize, j: usize) -> (u64, Option<Vec<u32>>) {
-    let positions = labels.space().positions();
-    let mut differ = (0..positions).filter(|&rank| labels.is_p(i, rank) != labels.is_p(j, rank));
+/// Positions where two endings' labels of one space differ, and the first of them.
+fn differences(space: &MultisetSpace, left: &Labels, right: &Labels) -> (u64, Option<Vec<u32>>) {
+    let positions = space.positions();
+    let mut differ = (0..positions).filter(|&rank| left.is_p_at(rank) != right.is_p_at(rank));
     let first = differ.next();
     let count = u64::from(first.is_some()) + differ.count() as u64;
-    (count, first.map(|rank| labels.space().unrank(rank)))
+    (count, first.map(|rank| space.unrank(rank)))
 }
 
 /// The `nimtab solve` command that writes a game's misère P-positions of small totals.

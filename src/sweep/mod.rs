@@ -13,7 +13,7 @@
 mod error;
 pub mod family;
 mod merge;
-mod multisets;
+
 mod part_format;
 mod part_rows;
 mod parts;
@@ -61,7 +61,8 @@ use crate::model::space::{Mode, Space};
 pub struct SweepSpace {
     kind: Kind,
     mode: Mode,
-    /// The tuple spaces of one game, in row order (none for multisets).
+    /// The spaces of one game, in row order: the tuple spaces of the heap counts, or the
+    /// one multiset space.
     spaces: Vec<Space>,
 }
 
@@ -70,8 +71,8 @@ pub struct SweepSpace {
 enum Kind {
     /// Every tuple of `lo..=hi` heaps of at most `max` stones.
     Heaps { lo: usize, hi: usize, max: u32 },
-    /// Every multiset of non-empty heaps of total at most the space's total.
-    Total(MultisetSpace),
+    /// Every multiset of non-empty heaps of total at most `total`.
+    Total { total: u32 },
 }
 
 impl SweepSpace {
@@ -97,28 +98,26 @@ impl SweepSpace {
     /// The errors of [`MultisetSpace::new`] (a total above [`crate::MAX_TOTAL`]).
     pub fn total(total: u64) -> Result<SweepSpace> {
         let space = MultisetSpace::new(total)?;
-        Ok(SweepSpace { kind: Kind::Total(space), mode: Mode::Canonical, spaces: Vec::new() })
+        let kind = Kind::Total { total: space.total() };
+        Ok(SweepSpace { kind, mode: Mode::Canonical, spaces: vec![Space::Multisets(space)] })
     }
 
-    /// The tuple spaces of one game, in row order; none for a multiset space.
+    /// The spaces of one game, in row order: one per heap count, or the multiset space.
     pub fn spaces(&self) -> &[Space] {
         &self.spaces
     }
 
     /// The multiset space, for a sweep given by its total.
     pub fn multisets(&self) -> Option<&MultisetSpace> {
-        match &self.kind {
+        match self.kind {
             Kind::Heaps { .. } => None,
-            Kind::Total(space) => Some(space),
+            Kind::Total { .. } => self.spaces[0].as_multisets(),
         }
     }
 
     /// Spaces per game: the heap counts, or the one multiset space.
     pub fn count(&self) -> usize {
-        match self.kind {
-            Kind::Heaps { .. } => self.spaces.len(),
-            Kind::Total(_) => 1,
-        }
+        self.spaces.len()
     }
 
     /// Every tuple, or sorted tuples only (multisets are sorted tuples).
@@ -128,12 +127,7 @@ impl SweepSpace {
 
     /// Positions labelled per ending for one game, over every space.
     pub fn positions(&self) -> u64 {
-        match &self.kind {
-            Kind::Heaps { .. } => {
-                self.spaces.iter().map(|s| s.positions()).fold(0, u64::saturating_add)
-            }
-            Kind::Total(space) => space.positions(),
-        }
+        self.spaces.iter().map(Space::positions).fold(0, u64::saturating_add)
     }
 
     /// `heaps 1..=3, max 31` (and `, canonical`), or `multisets of total<=12`.
@@ -141,7 +135,7 @@ impl SweepSpace {
         let canonical = if self.mode.is_canonical() { ", canonical" } else { "" };
         match &self.kind {
             Kind::Heaps { lo, hi, max } => format!("heaps {lo}..={hi}, max {max}{canonical}"),
-            Kind::Total(space) => format!("multisets of total<={}", space.total()),
+            Kind::Total { total } => format!("multisets of total<={total}"),
         }
     }
 }
@@ -380,7 +374,7 @@ fn check_game(
         }
         Test::Criteria(criteria) => {
             for criterion in criteria {
-                for s in space.spaces() {
+                for s in space.spaces().iter().filter_map(Space::as_tuples) {
                     criterion.check_applies(game, s.heaps())?;
                 }
             }
@@ -423,13 +417,9 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
                     .to_string();
                 return Err(SweepError::Claim(ExprError { column, message }));
             }
-            if let Some(multisets) = space.multisets() {
-                let nim = Game::nim().grundy(multisets.total());
-                expr.compile_multisets(multisets.total(), &nim).map_err(SweepError::Claim)?;
-            }
             for space in space.spaces() {
                 let nim = Game::nim().grundy(space.max());
-                expr.compile(space.heaps(), &nim).map_err(SweepError::Claim)?;
+                expr.compile(space, &nim).map_err(SweepError::Claim)?;
             }
             Ok(())
         }

@@ -13,10 +13,11 @@ use crate::engine::{Engine, Progress};
 use crate::error::Error;
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
+use crate::model::space::Space;
 
 /// Whether a game's run may share the memory limit with runs of other games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Slot {
+enum Slot {
     /// Every space fits in the limit divided by the threads: runs beside other games.
     Shared,
     /// A space needs more: the game runs alone afterwards, with the whole limit.
@@ -109,24 +110,13 @@ impl Sweep {
         Ok(rows)
     }
 
-    /// Endings labelled together in one run: all of them for criteria, one for a claim.
-    pub(super) fn endings_per_run(&self) -> usize {
-        match self.test {
-            Test::Criteria(_) => self.endings.len(),
-            Test::Claim(_) => 1,
-        }
-    }
-
     /// Where a game runs; an error if one of its spaces does not fit even alone. Each
     /// space is prepared as its run will be (the same memory check), and the game shares
     /// the pool if every space fits in `share`.
     fn slot(&self, game: &Game, limit: u64, share: u64) -> Result<Slot> {
-        if let Some(space) = self.space.multisets() {
-            return self.multiset_slot(game, space, limit, share);
-        }
         let mut slot = Slot::Shared;
-        for &space in self.space.spaces() {
-            let engine = Engine::builder(game, space).memory_limit(limit).build();
+        for space in self.space.spaces() {
+            let engine = Engine::builder(game, space.clone()).memory_limit(limit).build();
             let need = match &self.test {
                 Test::Criteria(criteria) => prepare(&engine, &self.endings, criteria, 1)?.bytes(),
                 Test::Claim(expr) => {
@@ -155,12 +145,9 @@ impl Sweep {
         if cancel.cancelled() {
             return Err(Error::Cancelled.into());
         }
-        if let Some(space) = self.space.multisets() {
-            return self.run_multiset_game(game, space, memory_limit, cancel);
-        }
         let mut rows = Vec::with_capacity(self.rows_per_game());
-        for &space in self.space.spaces() {
-            let engine = Engine::builder(game, space).memory_limit(memory_limit).build();
+        for space in self.space.spaces() {
+            let engine = Engine::builder(game, space.clone()).memory_limit(memory_limit).build();
             match &self.test {
                 Test::Criteria(criteria) => {
                     // Only the first counterexample is reported.
@@ -178,16 +165,20 @@ impl Sweep {
                 }
                 Test::Claim(expr) => {
                     let grundy = game.grundy(space.max());
-                    let program =
-                        expr.compile(space.heaps(), &grundy).map_err(SweepError::Claim)?;
+                    let program = expr.compile(space, &grundy).map_err(SweepError::Claim)?;
+                    // A multiset space's rows name it by its total, as `verify` does.
+                    let (heaps, total) = match space {
+                        Space::Tuples(tuples) => (tuples.heaps(), None),
+                        Space::Multisets(multisets) => (0, Some(multisets.total())),
+                    };
                     for &ending in &self.endings {
                         let tally = test_claim(&engine, ending, &program, 1, cancel)
                             .map_err(|e| in_game(game, e))?;
                         rows.push(SweepRow {
                             game: game.spec().to_string(),
-                            heaps: space.heaps(),
+                            heaps,
                             max: space.max(),
-                            total: None,
+                            total,
                             ending,
                             test: expr.text().to_string(),
                             theorem: false,
@@ -202,7 +193,7 @@ impl Sweep {
 }
 
 /// A claim's evaluation error, with the game named.
-pub(super) fn in_game(game: &Game, e: ClaimError) -> SweepError {
+fn in_game(game: &Game, e: ClaimError) -> SweepError {
     match e {
         ClaimError::Eval(eval) => {
             SweepError::InGame { game: game.spec().to_string(), message: eval.to_string() }

@@ -4,21 +4,29 @@
 use nimtab::analysis::claim::{test_claim, ClaimError};
 use nimtab::analysis::expr::{EvalErrorKind, Expr, ExprError};
 use nimtab::analysis::tally::Tally;
-use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
+use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space, TupleSpace};
 use proptest::prelude::*;
 
 use crate::support::cli::{run, run_limited, Run};
 use crate::support::reference::{RefGame, Reference};
 use crate::support::{all_tuples, engine_game, with_threads};
 
+/// The tuple space of `n` heaps whose sizes the Grundy values `grundy` cover.
+fn tuples(n: usize, grundy: &[u32]) -> Space {
+    Space::new(n, grundy.len() as u32 - 1).unwrap()
+}
+
 const ANTI_NIM: &str = "(rich > 0 && xor == 0) || (rich == 0 && xor != 0)";
 
 /// Tests a claim with every layer forced through rayon (threshold 0), so that the merge
 /// of task results is exercised even in small spaces.
 fn check(game: &Game, n: usize, max: u32, ending: Ending, claim: &str, canonical: bool) -> Tally {
-    let program = Expr::parse_claim(claim).unwrap().compile(n, &game.grundy(max)).unwrap();
+    let program = Expr::parse_claim(claim)
+        .unwrap()
+        .compile(&tuples(n, &game.grundy(max)), &game.grundy(max))
+        .unwrap();
     let space = Space::in_mode(n, max, Mode::canonical_if(canonical)).unwrap();
-    let engine = Engine::builder(game, space).parallel_threshold(0).build();
+    let engine = Engine::builder(game, space.clone()).parallel_threshold(0).build();
     test_claim(&engine, ending, &program, 20, &NoProgress).unwrap()
 }
 
@@ -31,7 +39,7 @@ fn bouton_claim_holds_for_nim_under_normal_play() {
     for (n, max) in [(1, 31), (2, 31), (3, 31), (4, 15), (5, 7)] {
         for canonical in [false, true] {
             let report = check(&Game::nim(), n, max, Ending::Normal, "xor == 0", canonical);
-            let space = Space::new(n, max).unwrap();
+            let space = TupleSpace::new(n, max).unwrap();
             let positions = if canonical { space.canonical_positions() } else { space.positions() };
             assert!(report.holds(), "n={n} max={max}: {report:?}");
             assert_eq!(report.positions, positions);
@@ -102,7 +110,10 @@ fn counterexamples_are_the_smallest_indices_for_any_thread_count() {
         .map(|threads| with_threads(threads, || check(&game, 3, 20, Ending::Normal, claim, false)))
         .collect();
     assert_eq!(reports[0], reports[1]);
-    let program = Expr::parse_claim(claim).unwrap().compile(3, &game.grundy(20)).unwrap();
+    let program = Expr::parse_claim(claim)
+        .unwrap()
+        .compile(&tuples(3, &game.grundy(20)), &game.grundy(20))
+        .unwrap();
     let mut reference =
         Reference::new(RefGame::Subtract(vec![1, 2]), crate::support::reference::RefRule::Normal);
     let expected: Vec<Vec<u32>> = all_tuples(3, 20)
@@ -157,11 +168,11 @@ fn every_bad_expression_is_reported_at_its_column() {
 #[test]
 fn a_heap_beyond_the_heap_count_is_reported_at_its_column() {
     let expr = Expr::parse_claim("h1 == 0 && h4 == g2").unwrap();
-    let error = expr.compile(3, &[0, 1, 2]).unwrap_err();
+    let error = expr.compile(&tuples(3, &[0, 1, 2]), &[0, 1, 2]).unwrap_err();
     assert_eq!(error.column, 12);
     assert_eq!(error.message, "h4 names heap 4, but positions have 3 heaps");
-    assert!(expr.compile(4, &[0, 1, 2]).is_ok());
-    let grundy = Expr::parse_claim("g3 == 0").unwrap().compile(2, &[0]).unwrap_err();
+    assert!(expr.compile(&tuples(4, &[0, 1, 2]), &[0, 1, 2]).is_ok());
+    let grundy = Expr::parse_claim("g3 == 0").unwrap().compile(&tuples(2, &[0]), &[0]).unwrap_err();
     assert_eq!(
         (grundy.column, grundy.message.as_str()),
         (1, "g3 names heap 3, but positions have 2 heaps")
@@ -176,7 +187,10 @@ fn caret_sits_under_the_error_column() {
 
 #[test]
 fn division_by_zero_names_the_first_position() {
-    let program = Expr::parse_claim("h1 / h2 == 1").unwrap().compile(2, &[0, 1, 2, 3]).unwrap();
+    let program = Expr::parse_claim("h1 / h2 == 1")
+        .unwrap()
+        .compile(&tuples(2, &[0, 1, 2, 3]), &[0, 1, 2, 3])
+        .unwrap();
     let nim = Game::nim();
     let engine = Engine::new(&nim, Space::new(2, 3).unwrap());
     let error = test_claim(&engine, Ending::Normal, &program, 20, &NoProgress).unwrap_err();
@@ -184,7 +198,10 @@ fn division_by_zero_names_the_first_position() {
     assert_eq!(error.kind, EvalErrorKind::DivisionByZero);
     assert_eq!(error.position, vec![0, 0]);
     assert_eq!(error.to_string(), "division by zero at position (0 0)");
-    let shift = Expr::parse_claim("1 << (h1 - 2) > 0").unwrap().compile(1, &[0, 1, 2]).unwrap();
+    let shift = Expr::parse_claim("1 << (h1 - 2) > 0")
+        .unwrap()
+        .compile(&tuples(1, &[0, 1, 2]), &[0, 1, 2])
+        .unwrap();
     let error = shift.eval_position(&[1]).unwrap_err();
     assert_eq!((error.kind, error.position), (EvalErrorKind::NegativeShift, vec![1]));
 }
@@ -200,7 +217,12 @@ fn guarded_division_is_not_an_error() {
 #[test]
 fn arithmetic_wraps_and_shifts_saturate() {
     let eval = |text: &str| {
-        Expr::parse(text).unwrap().compile(1, &[0]).unwrap().eval_position(&[0]).unwrap()
+        Expr::parse(text)
+            .unwrap()
+            .compile(&tuples(1, &[0]), &[0])
+            .unwrap()
+            .eval_position(&[0])
+            .unwrap()
     };
     assert_eq!(eval("9223372036854775807 + 1"), i64::MIN);
     assert_eq!(eval("-7 / 2"), -3);
@@ -219,7 +241,11 @@ fn features_are_computed_per_position() {
     let game = Game::parse("subtract:1,3,4").unwrap();
     let grundy = game.grundy(7); // 0 1 0 1 2 3 2 0
     let value = |text: &str, position: &[u32]| {
-        Expr::parse(text).unwrap().compile(position.len(), &grundy).unwrap().eval_position(position)
+        Expr::parse(text)
+            .unwrap()
+            .compile(&tuples(position.len(), &grundy), &grundy)
+            .unwrap()
+            .eval_position(position)
     };
     let position = [5, 1, 0, 7];
     let expected = [
@@ -307,7 +333,7 @@ proptest! {
     ) {
         let (h1, h2) = (h1.min(max), h2.min(max));
         let game = Game::parse("subtract:1,3,4").unwrap();
-        let program = Expr::parse_claim(&claim).unwrap().compile(3, &game.grundy(max)).unwrap();
+        let program = Expr::parse_claim(&claim).unwrap().compile(&tuples(3, &game.grundy(max)), &game.grundy(max)).unwrap();
         let lo = if canonical_lo { h2 } else { 0 };
         let mut bits = vec![0u64; (max as usize + 1).div_ceil(64)];
         let row = program.eval_row(&[h1, h2], lo, &mut bits, &mut Default::default());
@@ -342,7 +368,7 @@ proptest! {
         let (ending, ref_ending) = crate::support::ENDINGS[rule_index];
         let ref_game = RefGame::Subtract(vec![1, 3, 4]);
         let game = engine_game(&ref_game);
-        let program = Expr::parse_claim(&claim).unwrap().compile(n, &game.grundy(max)).unwrap();
+        let program = Expr::parse_claim(&claim).unwrap().compile(&tuples(n, &game.grundy(max)), &game.grundy(max)).unwrap();
         let engine = Engine::new(&game, Space::new(n, max).unwrap());
         let result = test_claim(&engine, ending, &program, 5, &NoProgress);
         let mut reference = Reference::new(ref_game, ref_ending);

@@ -15,8 +15,11 @@ fn class_claims_hold_for_up_to_five_heaps_of_seven() {
     for n in 1..=5 {
         for max in 0..=7 {
             let space = Space::new(n, max).unwrap();
-            let report =
-                class_report(space, &table(Ending::Normal, n, max), &table(Ending::Misere, n, max));
+            let report = class_report(
+                space.as_tuples().unwrap(),
+                &table(Ending::Normal, n, max),
+                &table(Ending::Misere, n, max),
+            );
             for claim in &report.claims {
                 assert!(
                     claim.holds(),

@@ -149,7 +149,7 @@ fn label_tables_cost_one_bit_a_label_whatever_the_max() {
             for (n, max) in (7..=70).map(|m| (3, m)).chain([(4, 9), (5, 7), (2, 1000)]) {
                 let engine = Engine::new(game, Space::in_mode(n, max, mode).unwrap());
                 let labels = engine.positions();
-                let bytes = engine.memory_plan().table_bytes;
+                let bytes = engine.memory_plan().unwrap().table_bytes;
                 // One bit a label, the table rounded up to whole 64-bit words.
                 assert_eq!(bytes, labels.div_ceil(64) * 8, "{} {n}x{max} {mode:?}", game.spec());
                 if labels >= 640 {
@@ -251,8 +251,8 @@ fn an_engine_too_large_to_prepare_allocates_nothing_and_refuses_every_run() {
     // One heap of up to 4194303 stones: tiny tables, but 4 million option lists.
     let game = Game::subtract(&[1, 2]).unwrap();
     let space = Space::new(1, nimtab::MAX_HEAP_SIZE).unwrap();
-    let engine = Engine::builder(&game, space).memory_limit(1 << 20).build();
-    let plan = engine.memory_plan();
+    let engine = Engine::builder(&game, space.clone()).memory_limit(1 << 20).build();
+    let plan = engine.memory_plan().unwrap();
     assert!(plan.fixed_bytes > 8 * 4_194_303, "{plan:?}");
     let err = engine.label(Ending::Normal).unwrap_err();
     assert!(matches!(err, nimtab::Error::TooLarge { .. }), "{err}");

@@ -164,7 +164,7 @@ fn grundy_values_of_sums_equal_the_xor_of_the_heap_values() {
         for (n, max) in [(1, 12), (2, 12), (3, 9), (2, 63), (3, 40)] {
             for mode in [Mode::Full, Mode::Canonical] {
                 let space = Space::in_mode(n, max, mode).unwrap();
-                let engine = Engine::builder(game, space).parallel_threshold(0).build();
+                let engine = Engine::builder(game, space.clone()).parallel_threshold(0).build();
                 let values = engine.grundy_values(&NoProgress).unwrap();
                 for t in all_tuples(n, max) {
                     let gxor = t.iter().fold(0, |x, &h| x ^ heap[h as usize]);
@@ -203,7 +203,8 @@ fn grundy_values_match_the_reference_mex_on_every_game() {
                 };
                 for &mode in modes {
                     let space = Space::in_mode(n, max, mode).unwrap();
-                    let engine = Engine::builder(&engine_game, space).parallel_threshold(0).build();
+                    let engine =
+                        Engine::builder(&engine_game, space.clone()).parallel_threshold(0).build();
                     let values = engine.grundy_values(&NoProgress).unwrap();
                     for t in all_tuples(n, max) {
                         let states: &[bool] = if pass { &[false, true] } else { &[false] };

@@ -11,7 +11,7 @@ use nimtab::analysis::verify::prepare;
 use nimtab::export::labels_csv::table_bytes;
 use nimtab::sequence::plan::Plan;
 use nimtab::sequence::Goal;
-use nimtab::{Criterion, Ending, Engine, Game, Mode, MultisetEngine, MultisetSpace, Space, Work};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, Space, Work};
 
 use crate::support::cli::{limited, output_of, Run};
 
@@ -97,8 +97,8 @@ fn solve_fits(
     Box::new(move |budget| {
         let game = Game::parse(spec).unwrap();
         let space = Space::in_mode(heaps, max, mode).unwrap();
-        let engine = Engine::builder(&game, space).memory_limit(budget).build();
-        let csv = table_bytes(&game, space, 1, Some(engine.grundy_bound()));
+        let engine = Engine::builder(&game, space.clone()).memory_limit(budget).build();
+        let csv = table_bytes(&game, &space, 1, engine.grundy_bound());
         let work = [Work::Tables { endings: 1 }, Work::Bytes(csv), Work::Grundy];
         engine.reserve(&work).is_ok()
     })
@@ -123,8 +123,9 @@ fn cases() -> Vec<Case> {
     };
     let multiset_fits = |budget| {
         let game = Game::parse("octal:0.77").unwrap();
-        let space = MultisetSpace::new(60).unwrap();
-        MultisetEngine::builder(&game, space).memory_limit(budget).build().ensure_fits(1).is_ok()
+        let space = Space::multisets(60).unwrap();
+        let engine = Engine::builder(&game, space).memory_limit(budget).build();
+        engine.reserve(&[Work::Tables { endings: 1 }]).is_ok()
     };
     // Values that do not fit in memory go to a file: only the working set must fit.
     let grundy_fits = |budget| {

@@ -24,7 +24,8 @@ fn label(
     path: MultiHeapPath,
 ) -> Labels {
     let space = Space::in_mode(n, max, mode).unwrap();
-    let engine = Engine::builder(game, space).parallel_threshold(0).multi_heap_path(path).build();
+    let engine =
+        Engine::builder(game, space.clone()).parallel_threshold(0).multi_heap_path(path).build();
     engine.label(ending).unwrap()
 }
 
@@ -141,7 +142,7 @@ fn labels_and_grundy_values_are_identical_with_one_and_two_threads() {
         for (n, max) in [(3, 20), (4, 9)] {
             let run = || {
                 let space = Space::new(n, max).unwrap();
-                let engine = Engine::builder(game, space).parallel_threshold(0).build();
+                let engine = Engine::builder(game, space.clone()).parallel_threshold(0).build();
                 let labels = engine.label(Ending::Misere).unwrap();
                 let states: Vec<(Vec<u32>, bool)> = labels.iter_in(PassState::Used).collect();
                 let values = engine.grundy_values(&nimtab::NoProgress).unwrap();
@@ -231,7 +232,7 @@ fn grundy_values_of_sorted_tuples_are_those_of_the_full_space() {
         let game = symmetric_game(which, pass);
         let values = |mode| {
             let space = Space::in_mode(n, max, mode).unwrap();
-            let engine = Engine::builder(&game, space).parallel_threshold(0).build();
+            let engine = Engine::builder(&game, space.clone()).parallel_threshold(0).build();
             engine.grundy_values(&NoProgress).unwrap()
         };
         let (full, sorted) = (values(Mode::Full), values(Mode::Canonical));
@@ -252,23 +253,24 @@ fn sorted_runs_of_games_that_are_not_sums_keep_no_label_table() {
     // Moore's boxes of the whole prefix are a table's size.
     for game in [Game::wythoff(), Game::moore(2).unwrap(), Game::moore(3).unwrap().with_pass()] {
         let space = Space::in_mode(3, 300, Mode::Canonical).unwrap();
-        let plan = Engine::new(&game, space).memory_plan();
+        let plan = Engine::new(&game, space.clone()).memory_plan().unwrap();
         assert!(!plan.needs_table, "{}", game.spec());
         let need = plan.bytes(&[nimtab::Work::Stream { endings: 2 }]);
         if game.kind() == nimtab::GameKind::Wythoff {
             assert!(need < plan.table_bytes / 4, "{need} of {}", plan.table_bytes);
         }
-        let engine = Engine::builder(&game, space).memory_limit(need).build();
+        let engine = Engine::builder(&game, space.clone()).memory_limit(need).build();
         let endings = [Ending::Normal, Ending::Misere];
         let criteria = nimtab::Criterion::applicable(&game, 3);
         let run = nimtab::analysis::verify::verify(&engine, &endings, &criteria, 5, &NoProgress);
         let findings = run.unwrap().findings;
         let positions = engine.positions();
         assert!(findings.iter().all(|f| f.tally.positions == positions), "{}", game.spec());
-        let general = Engine::builder(&game, space)
+        let general = Engine::builder(&game, space.clone())
             .multi_heap_path(MultiHeapPath::General)
             .build()
-            .memory_plan();
+            .memory_plan()
+            .unwrap();
         assert!(general.needs_table);
     }
 }

@@ -4,11 +4,12 @@
 //! reported as not compared, with its reason.
 
 use nimtab::analysis::criteria::xor;
-use nimtab::analysis::multisets::{compare_multiset_labels_with, verify_multisets};
+use nimtab::analysis::multisets::compare_multiset_labels_with;
 use nimtab::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
+use nimtab::analysis::verify::verify;
 use nimtab::export::summary::write_summary;
 use nimtab::quotient::{compute, QuotientConfig, DEFAULT_MAX_ORDER};
-use nimtab::{Criterion, Ending, Game, MultisetEngine, MultisetSpace, NoProgress};
+use nimtab::{Criterion, Ending, Engine, Game, NoProgress, Space};
 
 use crate::support::cli::run;
 
@@ -26,10 +27,9 @@ const GAMES: [(&str, u32); 6] = [
 fn quotient_criterion_agrees_with_the_engine_on_every_multiset_under_misere_and_normal_play() {
     for (spec, total) in GAMES {
         let game = Game::parse(spec).unwrap();
-        let engine = MultisetEngine::new(&game, MultisetSpace::new(total.into()).unwrap());
+        let engine = Engine::new(&game, Space::multisets(total.into()).unwrap());
         let endings = [Ending::Normal, Ending::Misere];
-        let run =
-            verify_multisets(&engine, &endings, &[Criterion::Quotient], 5, &NoProgress).unwrap();
+        let run = verify(&engine, &endings, &[Criterion::Quotient], 5, &NoProgress).unwrap();
         assert_eq!(run.findings.len(), 2);
         for f in &run.findings {
             assert_eq!(f.criterion, Some(Criterion::Quotient));
@@ -52,7 +52,7 @@ fn normal_play_quotient_predicts_exactly_as_xor_of_grundy_values() {
         // The group of Grundy values: one element per value reached, XOR as product.
         let values = grundy[1..].iter().max().unwrap() + 1;
         assert_eq!(q.order(), values.next_power_of_two() as usize, "{spec}");
-        for heaps in MultisetSpace::new(total.into()).unwrap().iter() {
+        for heaps in Space::multisets(total.into()).unwrap().iter() {
             let g: Vec<u32> = heaps.iter().map(|&h| grundy[h as usize]).collect();
             assert_eq!(q.is_p(&heaps), Some(xor(&g) == 0), "{spec} {heaps:?}");
         }
@@ -63,7 +63,7 @@ fn normal_play_quotient_predicts_exactly_as_xor_of_grundy_values() {
 fn a_wrong_quotient_is_reported_as_a_failed_theorem_with_its_first_counterexample() {
     let (dawson, kayles) = (Game::parse("octal:0.07").unwrap(), Game::parse("octal:0.77").unwrap());
     let total = 14;
-    let engine = MultisetEngine::new(&dawson, MultisetSpace::new(total.into()).unwrap());
+    let engine = Engine::new(&dawson, Space::multisets(total.into()).unwrap());
     let labels = engine.label_all(&[Ending::Misere], &NoProgress).unwrap();
     // Kayles' quotient in place of Dawson's Kayles': a deliberately wrong prediction.
     let wrong = compute(&kayles, &QuotientConfig::new(total), &NoProgress).unwrap();
@@ -94,7 +94,7 @@ fn a_quotient_past_its_order_bound_is_not_compared_and_says_why() {
     let reason = predictions[0].not_computed().unwrap();
     assert!(reason.starts_with("the quotient grows past 8 elements at heap "), "{reason}");
     assert!(predictions[1].not_computed().unwrap().contains("sj rule"));
-    let engine = MultisetEngine::new(&game, MultisetSpace::new(total.into()).unwrap());
+    let engine = Engine::new(&game, Space::multisets(total.into()).unwrap());
     let labels = engine.label_all(&endings, &NoProgress).unwrap();
     let criteria = [Criterion::Quotient];
     let findings = compare_multiset_labels_with(&game, &labels, &criteria, &predictions, 3);
@@ -107,7 +107,7 @@ fn a_quotient_past_its_order_bound_is_not_compared_and_says_why() {
     write_summary(&mut csv, &findings).unwrap();
     let csv = String::from_utf8(csv).unwrap();
     let positions = engine.space().positions();
-    let p = labels.p_count(0);
+    let p = labels[0].p_count();
     let row = format!("octal:0.07,any,total<=16,misere,quotient,{positions},{p},,,");
     assert_eq!(csv.lines().nth(1), Some(row.as_str()), "{csv}");
     assert_eq!(DEFAULT_MAX_ORDER, 4096);

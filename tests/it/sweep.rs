@@ -12,6 +12,11 @@ use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 use crate::support::cli::{run, Run};
 use crate::support::with_threads;
 
+/// The tuple space of `n` heaps whose sizes the Grundy values `grundy` cover.
+fn tuples(n: usize, grundy: &[u32]) -> Space {
+    Space::new(n, grundy.len() as u32 - 1).unwrap()
+}
+
 /// The sweep CI pins: every subtraction set of 1..=6, 1 to 3 heaps of at most 31.
 const SUBSETS: &str = "subtract:subsets(1..=6)";
 
@@ -182,7 +187,7 @@ fn library_rows_do_not_depend_on_threads_and_claims_match_check() {
         let game = Game::parse(spec).unwrap();
         for n in 1..=3 {
             let engine = Engine::new(&game, Space::new(n, 12).unwrap());
-            let program = claim.compile(n, &game.grundy(12)).unwrap();
+            let program = claim.compile(&tuples(n, &game.grundy(12)), &game.grundy(12)).unwrap();
             for ending in [Ending::Misere, Ending::Sj] {
                 let tally = test_claim(&engine, ending, &program, 1, &NoProgress).unwrap();
                 assert_eq!((rows[i].game.as_str(), rows[i].heaps), (spec.as_str(), n));
@@ -376,9 +381,9 @@ fn a_total_sweep_refuses_games_that_are_not_sums_and_tuple_criteria() {
 }
 
 #[test]
-fn library_total_rows_match_verify_multisets() {
-    use nimtab::analysis::multisets::verify_multisets;
-    use nimtab::{MultisetEngine, MultisetSpace};
+fn library_total_rows_match_verify_of_the_multiset_space() {
+    use nimtab::analysis::verify::verify;
+    use nimtab::{Engine, Space};
     let family = Family::parse("nim;octal:0.77;grundys-game", false).unwrap();
     let endings = [Ending::Misere, Ending::Sj];
     let criteria = vec![Criterion::Sj, Criterion::Xor];
@@ -390,8 +395,8 @@ fn library_total_rows_match_verify_multisets() {
     assert_eq!(rows, serial);
     for (g, spec) in ["nim", "octal:0.77", "grundys-game"].into_iter().enumerate() {
         let game = Game::parse(spec).unwrap();
-        let engine = MultisetEngine::new(&game, MultisetSpace::new(14).unwrap());
-        let run = verify_multisets(&engine, &endings, &criteria, 1, &NoProgress).unwrap();
+        let engine = Engine::new(&game, Space::multisets(14).unwrap());
+        let run = verify(&engine, &endings, &criteria, 1, &NoProgress).unwrap();
         for (i, f) in run.findings.iter().enumerate() {
             let row = &rows[g * 4 + i];
             assert_eq!((row.game.as_str(), row.total, row.ending), (spec, Some(14), f.ending));

@@ -209,7 +209,7 @@ fn findings_are_identical_with_one_and_two_threads() {
         {
             let run = || {
                 let space = Space::in_mode(n, max, mode).unwrap();
-                let engine = Engine::builder(game, space).parallel_threshold(0).build();
+                let engine = Engine::builder(game, space.clone()).parallel_threshold(0).build();
                 verify(&engine, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap()
             };
             let one = with_threads(1, run);
@@ -224,11 +224,11 @@ fn per_ending_passes_give_the_findings_of_one_fused_pass() {
     // A memory limit that holds one ending's run but not three forces one pass per ending.
     let game = Game::subtract(&[1, 3, 4]).unwrap();
     let space = Space::new(3, 40).unwrap();
-    let roomy = Engine::builder(&game, space).build();
+    let roomy = Engine::builder(&game, space.clone()).build();
     let one = prepare(&roomy, &[Ending::Normal], &Criterion::SUMS, 5).unwrap().bytes();
     let all = prepare(&roomy, &Ending::ALL, &Criterion::SUMS, 5).unwrap().bytes();
     assert!(all > one, "three endings need more than one");
-    let tight = Engine::builder(&game, space).memory_limit(one).build();
+    let tight = Engine::builder(&game, space.clone()).memory_limit(one).build();
     let fused = verify(&roomy, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
     let split = verify(&tight, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
     assert_eq!((fused.passes, split.passes), (1, 3));

@@ -29,6 +29,7 @@
 use std::fmt;
 
 use crate::model::position::Spaced;
+use crate::model::space::Space;
 
 mod eval;
 mod multiset;
@@ -209,16 +210,27 @@ impl Expr {
         self.root.operators()
     }
 
-    /// Ties the expression to positions of `heaps` heaps whose Grundy values for sizes
-    /// `0..=max` are `grundy`; refuses `hK`/`gK` with `K > heaps`.
+    /// Ties the expression to the positions of `space`, whose heaps have the Grundy
+    /// values `grundy` for sizes `0..=space.max()` (the game's, up to the largest heap or
+    /// the total); refuses `hK`/`gK` naming a heap no position of the space has.
     ///
     /// # Panics
-    /// If `grundy` is empty.
+    /// If `grundy` has fewer than `space.max() + 1` values.
     ///
     /// # Errors
-    /// An [`ExprError`] at the column of an `hK` or `gK` with `K` above `heaps`.
-    pub fn compile(&self, heaps: usize, grundy: &[u32]) -> Result<Program, ExprError> {
-        assert!(!grundy.is_empty(), "Grundy values for sizes 0..=max are needed");
+    /// An [`ExprError`] at the column of an `hK` or `gK` no position can have.
+    pub fn compile(&self, space: &Space, grundy: &[u32]) -> Result<Program, ExprError> {
+        let max = space.max() as usize;
+        assert!(grundy.len() > max, "Grundy values for sizes 0..=max are needed");
+        match space {
+            Space::Tuples(tuples) => self.compile_tuples(tuples.heaps(), &grundy[..=max]),
+            Space::Multisets(multisets) => self.compile_multisets(multisets.total(), grundy),
+        }
+    }
+
+    /// [`Expr::compile`] for positions of `heaps` heaps whose Grundy values for sizes
+    /// `0..=max` are `grundy`: refuses `hK`/`gK` with `K > heaps`.
+    fn compile_tuples(&self, heaps: usize, grundy: &[u32]) -> Result<Program, ExprError> {
         let mut error = None;
         self.root.features(&mut |f, column| {
             if let Some(k) = f.heap_index().filter(|&k| k > heaps) {
@@ -249,16 +261,18 @@ mod tests {
 
     #[test]
     fn precedence_puts_bitwise_above_comparison() {
-        let program = Expr::parse("xor & 1 == 0").unwrap().compile(2, &[0, 1, 2, 3]).unwrap();
+        let program =
+            Expr::parse("xor & 1 == 0").unwrap().compile_tuples(2, &[0, 1, 2, 3]).unwrap();
         assert_eq!(program.eval_position(&[1, 3]), Ok(1));
         assert_eq!(program.eval_position(&[1, 2]), Ok(0));
-        let arithmetic = Expr::parse("1 + 2 * 3 - 8 / 2 % 3").unwrap().compile(1, &[0]).unwrap();
+        let arithmetic = Expr::parse("1 + 2 * 3 - 8 / 2 % 3").unwrap().compile_tuples(1, &[0]);
+        let arithmetic = arithmetic.unwrap();
         assert_eq!(arithmetic.eval_position(&[0]), Ok(1 + 6 - 1));
     }
 
     #[test]
     fn shifts_beyond_the_width_are_defined() {
         let program = Expr::parse("(1 << 64) + (-8 >> 70) + (8 >> 2)").unwrap();
-        assert_eq!(program.compile(1, &[0]).unwrap().eval_position(&[0]), Ok(-1 + 2));
+        assert_eq!(program.compile_tuples(1, &[0]).unwrap().eval_position(&[0]), Ok(-1 + 2));
     }
 }

@@ -5,17 +5,14 @@ use super::eval::{Aggregate, StateFeatures};
 use super::{EvalError, Expr, ExprError, Feature, Program};
 
 impl Expr {
-    /// Ties the expression to the positions of a multiset space of total at most `total`
-    /// (so at most `total` heaps), with Grundy values `grundy` for sizes `0..=total`;
+    /// [`Expr::compile`] for the positions of a multiset space of total at most `total`
+    /// (so at most `total` heaps), with Grundy values `grundy` for sizes `0..=total`:
     /// refuses `hK`/`gK` with `K > total`.
-    ///
-    /// # Panics
-    /// If `grundy` has fewer than `total + 1` values.
-    ///
-    /// # Errors
-    /// An [`ExprError`] at the column of an `hK` or `gK` no position can have.
-    pub fn compile_multisets(&self, total: u32, grundy: &[u32]) -> Result<Program, ExprError> {
-        assert!(grundy.len() > total as usize, "Grundy values for sizes 0..=total are needed");
+    pub(super) fn compile_multisets(
+        &self,
+        total: u32,
+        grundy: &[u32],
+    ) -> Result<Program, ExprError> {
         let heaps = total as usize;
         let mut error = None;
         self.root.features(&mut |f, column| {
@@ -40,7 +37,7 @@ impl Expr {
 }
 
 impl Program {
-    /// Evaluates a program compiled by [`Expr::compile_multisets`] at the position with
+    /// Evaluates a program compiled by [`Expr::compile`] for a multiset space at the position with
     /// these heaps (non-increasing, non-empty); `padded` is scratch. The empty position
     /// has `min` and `max` 0.
     ///

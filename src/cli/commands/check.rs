@@ -11,10 +11,9 @@ use nimtab::export::summary::{
     write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
 };
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, MultisetSpace, Space, SpacedState, Work};
+use nimtab::{Ending, Engine, Game, Label, Mode, Space, SpacedState, Work};
 
 use crate::cli::args::SpaceArgs;
-use crate::cli::commands::total;
 use crate::cli::explain::ExpressionError;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -57,11 +56,12 @@ struct Config {
     max: u32,
     ending: Ending,
     claim: Expr,
-    /// Every space of the range, in the mode asked for.
+    /// Every space of the range, in the mode asked for, or the multiset space of
+    /// `--total`.
     spaces: Vec<Space>,
     grundy: bool,
-    /// The multiset space of `--total`, instead of `spaces`.
-    multisets: Option<MultisetSpace>,
+    /// Whether the space is the multiset space of `--total`.
+    multisets: bool,
     limit: usize,
     target: Option<Target>,
 }
@@ -118,33 +118,23 @@ impl Config {
         check_features(&claim, &game, a.grundy, multisets.is_some())?;
         a.space.refuse_grundy_with_total(a.grundy)?;
         let spaces = match multisets {
-            Some(_) => Vec::new(),
+            Some(space) => vec![space],
             None => a.space.spaces(Mode::canonical_if(a.canonical))?,
         };
-        for space in &spaces {
+        for space in spaces.iter().filter_map(Space::as_tuples) {
             game.check_heaps(space.heaps())?;
         }
+        let multisets = spaces.iter().any(|s| s.as_multisets().is_some());
         let (max, limit, grundy) = (a.space.max(), a.limit, a.grundy);
         Ok(Config { game, max, ending, claim, spaces, grundy, multisets, limit, target })
-    }
-
-    /// The tally of the claim over the multiset space of `--total`.
-    fn multiset_tally(&self, space: &MultisetSpace, global: &Global) -> anyhow::Result<Tally> {
-        let grundy = self.game.grundy(space.total());
-        let program = self.claim.compile_multisets(space.total(), &grundy);
-        let program = program.map_err(|e| expression_error(self.claim.text(), &e))?;
-        let tally =
-            total::check(&self.game, space.clone(), self.ending, &program, self.limit, global);
-        tally.with_context(|| format!("evaluating the claim '{}'", self.claim.text()))
     }
 
     /// The claim compiled for every space's heap count, once every space is known to fit
     /// (the Grundy values it reads are sized by `--max`), so `h4` with 3 heaps fails
     /// before any labelling.
     fn programs(&self) -> anyhow::Result<Vec<Program>> {
-        let grundy = self.game.grundy(self.max);
         let compile = |space: &Space| {
-            let program = self.claim.compile(space.heaps(), &grundy);
+            let program = self.claim.compile(space, &self.game.grundy(space.max()));
             program.map_err(|e| expression_error(self.claim.text(), &e))
         };
         self.spaces.iter().map(compile).collect()
@@ -157,8 +147,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let engines: Vec<Engine> = config
         .spaces
         .iter()
-        .map(|&space| {
-            Engine::builder(&config.game, space).memory_limit(global.memory_limit).build()
+        .map(|space| {
+            Engine::builder(&config.game, space.clone()).memory_limit(global.memory_limit).build()
         })
         .collect();
     // Every space's run is checked (the Grundy values and the claim's pass held at once)
@@ -175,9 +165,6 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         })
         .collect::<nimtab::Result<Vec<_>>>()?;
     let mut tallies = Vec::new();
-    if let Some(space) = &config.multisets {
-        tallies.push((0, config.multiset_tally(space, global)?));
-    }
     let programs = config.programs()?;
     for (run, program) in runs.iter().zip(&programs) {
         let (engine, space) = (run.engine(), run.engine().space());
@@ -193,8 +180,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         } else {
             None
         };
-        let bar =
-            Bar::new(&format!("check {} heaps", space.heaps()), engine.positions(), global.quiet);
+        let name = match space {
+            Space::Tuples(tuples) => format!("check {} heaps", tuples.heaps()),
+            Space::Multisets(_) => "check".to_string(),
+        };
+        let bar = Bar::new(&name, engine.positions(), global.quiet);
         let (ending, limit) = (config.ending, config.limit);
         let tally = test_claim_with(run, ending, program, values.as_ref(), limit, &bar);
         bar.finish();
@@ -208,14 +198,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         for (_, tally) in &tallies {
             let (game, text) = (config.game.spec(), config.claim.text());
             let rows = &tally.counterexamples;
-            match &config.multisets {
-                None => {
-                    write_counterexample_rows(out, game, config.max, config.ending, text, rows)?
-                }
-                Some(space) => {
+            match config.spaces.first() {
+                Some(Space::Multisets(space)) => {
                     let total = space.total();
                     write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
                 }
+                _ => write_counterexample_rows(out, game, config.max, config.ending, text, rows)?,
             }
         }
         Ok(())
@@ -235,19 +223,20 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<()> {
     // Built whole, then written through output::write_to like every other command.
     let mut out: Vec<u8> = Vec::new();
-    let canonical = config.spaces.first().is_some_and(|s| s.mode() == Mode::Canonical);
+    let canonical = config.spaces.first().and_then(Space::as_tuples).map(|s| s.mode());
+    let canonical = canonical == Some(Mode::Canonical);
     let mode = if canonical { ", canonical (sorted tuples only)" } else { "" };
     writeln!(out, "claim: P exactly when {}", config.claim.text())?;
     let (game, ending) = (config.game.spec(), config.ending);
-    match &config.multisets {
-        None => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
-        Some(space) => {
+    match config.spaces.first() {
+        Some(Space::Multisets(space)) => {
             let total = space.total();
             writeln!(
                 out,
                 "game {game}, rule {ending}, every multiset of heaps of total <= {total}"
             )?
         }
+        _ => writeln!(out, "game {game}, rule {ending}, max {}{mode}", config.max)?,
     }
     let header = ["heaps", "positions", "p_positions", "agree", "disagree", "first_counterexample"];
     let mut align = [Align::Right; 6];
@@ -257,7 +246,7 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
             format!("({}) is {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
-        let heaps = if config.multisets.is_some() { "any".to_string() } else { n.to_string() };
+        let heaps = if config.multisets { "any".to_string() } else { n.to_string() };
         let counts = [heaps, t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];
         table.push(counts.into_iter().chain(rest).collect());

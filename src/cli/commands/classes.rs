@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use nimtab::analysis::classes::class_report;
 use nimtab::export::csv::{write_classes, write_transitions};
-use nimtab::{Ending, Engine, Game, Space};
+use nimtab::{Ending, Engine, Game, TupleSpace};
 
 use crate::cli::args;
 use crate::cli::output;
@@ -38,7 +38,7 @@ const FILES: [&str; 2] = ["classes.csv", "transitions.csv"];
 
 /// The validated `classes` settings.
 struct Config {
-    space: Space,
+    space: TupleSpace,
     dir: PathBuf,
     strict: bool,
 }
@@ -52,7 +52,7 @@ impl Config {
                 a.heaps.hi
             );
         }
-        let space = Space::new(a.heaps.lo, a.max)?;
+        let space = TupleSpace::new(a.heaps.lo, a.max)?;
         let dir = a.out.unwrap_or_else(|| PathBuf::from("."));
         output::check_dir_target(&dir, &FILES)?;
         // Every position is visited with all its moves: about heaps * max / 2 per position.
@@ -74,7 +74,8 @@ impl Config {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let nim = Game::nim();
-    let engine = Engine::builder(&nim, config.space).memory_limit(global.memory_limit).build();
+    let engine =
+        Engine::builder(&nim, config.space.into()).memory_limit(global.memory_limit).build();
     let bar = Bar::new("classes", config.space.positions(), global.quiet);
     let tables = engine.label_all(&[Ending::Normal, Ending::Misere], &bar)?;
     bar.finish();

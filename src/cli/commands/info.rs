@@ -3,7 +3,6 @@
 use nimtab::{Ending, Engine, Game, Mode, Space, Work};
 
 use crate::cli::args::SpaceArgs;
-use crate::cli::commands::total;
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
@@ -25,7 +24,7 @@ fn mib(bytes: u64) -> String {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let game = a.space.game()?;
     if let Some(space) = a.space.multisets(&game)? {
-        return total::info(&game, space, global);
+        return multiset_info(&game, space, global);
     }
     if game.splits() {
         return Err(nimtab::Error::SplitsHeaps { spec: game.spec().to_string() }.into());
@@ -71,6 +70,27 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// `info --total T`: the multiset space's size and the memory of its runs.
+fn multiset_info(game: &Game, space: Space, global: &Global) -> anyhow::Result<Outcome> {
+    let total = space.total();
+    let engine = Engine::new(game, space);
+    let need = |endings| engine.memory_need(&[Work::Tables { endings }]);
+    let text = format!(
+        "game                 {}\ntotal                {total}\n\
+         positions            {} (every multiset of non-empty heaps of total at most {total})\n\
+         memory               {} for 1 rule, {} for 3 rules (packed bits and rank tables)\n\
+         memory available     {}, bound by {}\n",
+        game.spec(),
+        engine.positions(),
+        mib(need(1)?),
+        mib(need(3)?),
+        mib(global.memory_limit),
+        global.memory_source
+    );
+    output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
+    Ok(Outcome::Success)
+}
+
 /// What the tables of one space need: per rule, and for verify and solve of the game's
 /// default rules (three for a sum, two for other games); or why the game cannot label it
 /// (sorted tuples of a game that is not symmetric).
@@ -81,7 +101,7 @@ fn memory_line(game: &Game, space: Space) -> String {
     if let Err(refused) = engine.ensure_supported(&[]) {
         return format!("not available: {refused}");
     }
-    let plan = engine.memory_plan();
+    let plan = engine.memory_plan().expect("a tuple space");
     let path = engine.working_state();
     // One label per position (with a pass, per position and pass state).
     let labels = engine.positions() as f64;

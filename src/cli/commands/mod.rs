@@ -18,5 +18,4 @@ pub mod suite;
 pub mod suite_takebreak;
 pub mod sweep;
 pub mod sweep_quotients;
-pub mod total;
 pub mod verify;

@@ -10,7 +10,7 @@ use nimtab::quotient::{
     check_against_tables, compute, Play, QuotientConfig, QuotientError, QuotientProgress,
     DEFAULT_MAX_ORDER,
 };
-use nimtab::{MultisetEngine, MultisetSpace, Progress, Spaced, MAX_TOTAL};
+use nimtab::{Engine, Progress, Space, Spaced, Work, MAX_TOTAL};
 
 use crate::cli::args::GameArg;
 use crate::cli::output::{self, Target};
@@ -90,10 +90,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         if total > u64::from(MAX_TOTAL) {
             bail!("--check {total} is above the largest total, {MAX_TOTAL}");
         }
-        let space = MultisetSpace::new(total).context("--check")?;
-        let engine =
-            MultisetEngine::builder(&game, space).memory_limit(global.memory_limit).build();
-        engine.ensure_fits(1).context("--check")?;
+        let space = Space::multisets(total).context("--check")?;
+        let engine = Engine::builder(&game, space).memory_limit(global.memory_limit).build();
+        engine.reserve(&[Work::Tables { endings: 1 }]).context("--check")?;
     }
     let bar = Bar::counting("quotient", u64::from(a.max_heap), "heaps", global.quiet);
     let progress = HeapProgress { bar: &bar, game: game.spec().to_string() };

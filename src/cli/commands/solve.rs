@@ -4,10 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::export::labels_csv::{table_bytes, write_table, RowFilter};
-use nimtab::{Ending, Engine, Game, MultisetSpace, Space, Work};
+use nimtab::{Ending, Engine, Game, Space, Work};
 
 use crate::cli::args::TableArgs;
-use crate::cli::commands::total;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -30,19 +29,7 @@ pub struct Args {
 }
 
 /// The validated `solve` settings: a tuple space, or a multiset space (`--total`).
-enum Config {
-    Tuples(Tuples),
-    Multisets {
-        game: Game,
-        space: MultisetSpace,
-        endings: Vec<Ending>,
-        filter: RowFilter,
-        target: Target,
-    },
-}
-
-/// The settings of a tuple space.
-struct Tuples {
+struct Config {
     game: Game,
     space: Space,
     endings: Vec<Ending>,
@@ -65,32 +52,32 @@ impl Config {
             Some(_) => RowFilter::OnlyN,
         };
         let target = Target::new(a.out.as_deref())?;
-        if let Some(space) = a.table.space.multisets(&game)? {
-            a.table.space.refuse_grundy_with_total(a.grundy)?;
-            return Ok(Config::Multisets { game, space, endings, filter, target });
-        }
-        let heaps = a.table.space.single_heaps("solve")?;
-        let space = Space::in_mode(heaps, a.table.space.max(), a.table.mode())?;
-        Ok(Config::Tuples(Tuples { game, space, endings, grundy: a.grundy, filter, target }))
+        let space = match a.table.space.multisets(&game)? {
+            Some(space) => {
+                a.table.space.refuse_grundy_with_total(a.grundy)?;
+                space
+            }
+            None => {
+                let heaps = a.table.space.single_heaps("solve")?;
+                Space::in_mode(heaps, a.table.space.max(), a.table.mode())?
+            }
+        };
+        Ok(Config { game, space, endings, grundy: a.grundy, filter, target })
     }
 }
 
 /// Runs `nimtab solve`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let config = match Config::new(a)? {
-        Config::Tuples(tuples) => tuples,
-        Config::Multisets { game, space, endings, filter, target } => {
-            return total::solve(&game, space, &endings, filter, &target, global);
-        }
-    };
-    let engine =
-        Engine::builder(&config.game, config.space).memory_limit(global.memory_limit).build();
+    let config = Config::new(a)?;
+    let engine = Engine::builder(&config.game, config.space.clone())
+        .memory_limit(global.memory_limit)
+        .build();
     engine.ensure_supported(&config.endings)?;
     // The tables, the Grundy values and the writer's buffers are held at once: one check
     // refuses the run before any of it starts.
     let endings = config.endings.len();
-    let values = config.grundy.then(|| engine.grundy_bound());
-    let csv = table_bytes(&config.game, config.space, endings, values);
+    let values = config.grundy.then(|| engine.grundy_bound()).flatten();
+    let csv = table_bytes(&config.game, &config.space, endings, values);
     let mut work = vec![Work::Tables { endings }, Work::Bytes(csv)];
     if config.grundy {
         work.push(Work::Grundy);

@@ -4,8 +4,7 @@
 
 use nimtab::analysis::period::PeriodOutcome;
 use nimtab::export::csv::{write_grundy, write_period};
-use nimtab::export::labels_csv::RowFilter;
-use nimtab::export::multiset_csv::write_multiset_table;
+use nimtab::export::labels_csv::{write_table, RowFilter};
 use nimtab::quotient::json::write_json;
 use nimtab::suite::grundy_file_name;
 use nimtab::suite::quotients::{
@@ -16,7 +15,7 @@ use nimtab::suite::takebreak::{
     LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
 };
 use nimtab::sweep::{quotient_csv_bytes, write_quotient_header};
-use nimtab::{Ending, MultisetEngine, MultisetSpace, NoProgress};
+use nimtab::{Ending, Engine, NoProgress, Space};
 
 use crate::cli::progress::Bar;
 use crate::cli::sequence_bar::SequenceBar;
@@ -25,7 +24,7 @@ use crate::cli::Global;
 /// Labels and compares every game of the part, with a progress bar of its own.
 pub fn run(global: &Global) -> anyhow::Result<Vec<TakeBreakFacts>> {
     let jobs = takebreak_suite()?;
-    let each = MultisetSpace::new(SUITE_TOTAL.into())?.positions();
+    let each = Space::multisets(SUITE_TOTAL.into())?.positions();
     let bar = Bar::new("take-and-break", each * jobs.len() as u64, global.quiet);
     let facts = jobs.iter().map(|job| {
         bar.set_message(job.game.spec());
@@ -84,9 +83,9 @@ pub fn files(
             let command = format!("nimtab period --game {} --max {PERIOD_MAX}", game.spec());
             files.push((format!("periods/{name}"), std::mem::take(&mut bytes), command));
         }
-        let space = MultisetSpace::new(MISERE_P_TOTAL.into())?;
-        let labels = MultisetEngine::new(game, space).label_all(&[Ending::Misere], &NoProgress)?;
-        write_multiset_table(&mut bytes, game, &labels, RowFilter::OnlyP)?;
+        let space = Space::multisets(MISERE_P_TOTAL.into())?;
+        let labels = Engine::new(game, space).label_all(&[Ending::Misere], &NoProgress)?;
+        write_table(&mut bytes, game, &labels, None, RowFilter::OnlyP)?;
         files.push((format!("misere-p/{name}"), bytes, misere_p_command(game)));
     }
     Ok(files)
@@ -94,7 +93,7 @@ pub fn files(
 
 /// The suite's misère quotients, proved and checked, with a progress bar of their own.
 pub fn run_quotients(global: &Global) -> anyhow::Result<Vec<QuotientFacts>> {
-    let each = MultisetSpace::new(QUOTIENT_CHECK_TOTAL)?.positions();
+    let each = Space::multisets(QUOTIENT_CHECK_TOTAL)?.positions();
     let bar = Bar::new("quotients", each * QUOTIENT_GAMES.len() as u64, global.quiet);
     let facts = suite_quotients(&bar)?;
     bar.finish();

@@ -146,18 +146,12 @@ impl Config {
     }
 }
 
-/// Parses the claim and compiles it for every heap count (or the multisets' largest
-/// count), so that a bad expression is shown with a caret before any work.
+/// Parses the claim and compiles it for every space of the sweep, so that a bad expression is shown with a caret before any work.
 fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
     let expr = Expr::parse_claim(text).map_err(|e| expression_error(text, &e))?;
-    if let Some(multisets) = space.multisets() {
-        let grundy = Game::nim().grundy(multisets.total());
-        expr.compile_multisets(multisets.total(), &grundy)
-            .map_err(|e| expression_error(text, &e))?;
-    }
     for s in space.spaces() {
         let grundy = Game::nim().grundy(s.max());
-        expr.compile(s.heaps(), &grundy).map_err(|e| expression_error(text, &e))?;
+        expr.compile(s, &grundy).map_err(|e| expression_error(text, &e))?;
     }
     Ok(expr)
 }

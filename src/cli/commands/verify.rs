@@ -6,10 +6,9 @@ use anyhow::Context;
 use nimtab::analysis::multisets::{check_multiset_criterion, MULTISET_CRITERIA};
 use nimtab::analysis::verify::{prepare, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, MultisetSpace, Space};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
 
 use crate::cli::args::TableArgs;
-use crate::cli::commands::total;
 use crate::cli::output;
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -50,10 +49,9 @@ const FILES: [&str; 2] = ["summary.csv", "counterexamples.csv"];
 /// The validated `verify` settings.
 struct Config {
     game: Game,
-    /// Every space with the criteria compared there.
+    /// Every space with the criteria compared there: the tuple spaces of the heap
+    /// range, or the one multiset space of `--total`.
     spaces: Vec<(Space, Vec<Criterion>)>,
-    /// The multiset space of `--total` with its criteria, instead of `spaces`.
-    multisets: Option<(MultisetSpace, Vec<Criterion>)>,
     endings: Vec<Ending>,
     limit: usize,
     out: Option<PathBuf>,
@@ -84,8 +82,8 @@ impl Config {
                 None => MULTISET_CRITERIA.to_vec(),
             };
             let (limit, out, strict) = (a.limit, a.out, a.strict);
-            let multisets = Some((space, criteria));
-            return Ok(Config { game, spaces: Vec::new(), multisets, endings, limit, out, strict });
+            let spaces = vec![(space, criteria)];
+            return Ok(Config { game, spaces, endings, limit, out, strict });
         }
         let mut spaces = Vec::new();
         for space in a.table.spaces()? {
@@ -102,22 +100,18 @@ impl Config {
             spaces.push((space, criteria));
         }
         let (limit, out, strict) = (a.limit, a.out, a.strict);
-        Ok(Config { game, spaces, multisets: None, endings, limit, out, strict })
+        Ok(Config { game, spaces, endings, limit, out, strict })
     }
 }
 
 /// Verifies every space of the configuration; each space is refused (too large) before
 /// any is labelled.
 fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> {
-    if let Some((space, criteria)) = &config.multisets {
-        let endings = &config.endings;
-        return total::verify(&config.game, space.clone(), endings, criteria, config.limit, global);
-    }
     let engines: Vec<Engine> = config
         .spaces
         .iter()
-        .map(|&(space, _)| {
-            Engine::builder(&config.game, space).memory_limit(global.memory_limit).build()
+        .map(|(space, _)| {
+            Engine::builder(&config.game, space.clone()).memory_limit(global.memory_limit).build()
         })
         .collect();
     // Every space's memory is checked once, before any is labelled.
@@ -134,7 +128,11 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
     let bar = &bar;
     let mut findings = Vec::new();
     for (verifier, engine) in verifiers.iter().zip(&engines) {
-        bar.set_message(&format!("{} n={}", config.game.spec(), engine.space().heaps()));
+        let size = match engine.space() {
+            Space::Tuples(tuples) => format!("n={}", tuples.heaps()),
+            Space::Multisets(multisets) => format!("total<={}", multisets.total()),
+        };
+        bar.set_message(&format!("{} {size}", config.game.spec()));
         let run = verifier.run(bar)?;
         if run.passes > 1 && !global.quiet {
             output::note(&format!(
@@ -153,7 +151,10 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
 /// Runs `nimtab verify`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let canonical = config.spaces.iter().any(|(s, _)| s.mode() == Mode::Canonical);
+    let canonical = config
+        .spaces
+        .iter()
+        .any(|(s, _)| s.as_tuples().is_some_and(|t| t.mode() == Mode::Canonical));
     let findings = verify_all(&config, global)?;
     if let Some(dir) = &config.out {
         let mut staged = output::StagedDir::new(dir)?;

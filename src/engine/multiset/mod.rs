@@ -8,79 +8,42 @@
 //! position is P iff the ending does not force it N and no option is P; Grundy values
 //! only find the SJ rule's terminal positions.
 
-mod labels;
 mod moves;
 mod solve;
+mod table;
 
-pub use labels::MultisetLabels;
+pub(crate) use table::MultisetTable;
 
 use crate::engine::memory::Grant;
 use crate::engine::visitor::Progress;
+use crate::engine::Settings;
 use crate::error::{Error, Result};
-use crate::host;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
-use labels::Packing;
 use moves::Predecessors;
 use solve::Solver;
+use table::Packing;
 
-/// Positions per parallel task by default, and the default parallel threshold.
+/// The most positions of a parallel task.
 const CHUNK: u64 = 1 << 14;
 
-/// Labels the positions of one multiset space of one game.
+/// Labels the positions of one multiset space of one game: the algorithm of an
+/// [`super::Engine`] over multisets.
 #[derive(Clone, Debug)]
-pub struct MultisetEngine<'g> {
+pub(crate) struct MultisetEngine<'g> {
     game: &'g Game,
     space: MultisetSpace,
     parallel_threshold: u64,
     memory_limit: u64,
 }
 
-/// Settings of a [`MultisetEngine`], applied by [`MultisetEngineBuilder::build`].
-#[derive(Clone, Debug)]
-pub struct MultisetEngineBuilder<'g> {
-    game: &'g Game,
-    space: MultisetSpace,
-    parallel_threshold: u64,
-    memory_limit: Option<u64>,
-}
-
-impl<'g> MultisetEngineBuilder<'g> {
-    /// Bytes a run may allocate (default: [`host::memory_limit`]).
-    pub fn memory_limit(mut self, bytes: u64) -> Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
-    /// Positions per layer below which a layer runs on the calling thread (default
-    /// 16384); tasks hold that many consecutive ranks, at least 16. 0 makes every layer
-    /// parallel in tasks of 16 positions, which tests use on small spaces.
-    pub fn parallel_threshold(mut self, positions: u64) -> Self {
-        self.parallel_threshold = positions;
-        self
-    }
-
-    /// The engine.
-    pub fn build(self) -> MultisetEngine<'g> {
-        MultisetEngine {
-            game: self.game,
-            space: self.space,
-            parallel_threshold: self.parallel_threshold,
-            memory_limit: self.memory_limit.unwrap_or_else(host::memory_limit),
-        }
-    }
-}
-
 impl<'g> MultisetEngine<'g> {
-    /// An engine with the default settings.
-    pub fn new(game: &'g Game, space: MultisetSpace) -> MultisetEngine<'g> {
-        MultisetEngine::builder(game, space).build()
-    }
-
-    /// Settings for an engine over `space`.
-    pub fn builder(game: &'g Game, space: MultisetSpace) -> MultisetEngineBuilder<'g> {
-        MultisetEngineBuilder { game, space, parallel_threshold: CHUNK, memory_limit: None }
+    /// The engine over `space`, with the builder's settings.
+    pub fn new(game: &'g Game, space: MultisetSpace, settings: &Settings) -> MultisetEngine<'g> {
+        let (parallel_threshold, memory_limit) =
+            (settings.parallel_threshold, settings.memory_limit);
+        MultisetEngine { game, space, parallel_threshold, memory_limit }
     }
 
     /// The game labelled.
@@ -91,6 +54,26 @@ impl<'g> MultisetEngine<'g> {
     /// The space labelled.
     pub fn space(&self) -> &MultisetSpace {
         &self.space
+    }
+
+    /// Bytes a run may allocate.
+    pub fn memory_limit(&self) -> u64 {
+        self.memory_limit
+    }
+
+    /// Refuses a game that is not a sum (a multiset holds heaps, not a shared resource
+    /// or an order), and a list of endings that is empty or repeats one.
+    ///
+    /// # Errors
+    /// [`Error::NotASum`]; [`Error::Invalid`] naming the endings.
+    pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
+        let mut distinct = endings.to_vec();
+        distinct.sort();
+        distinct.dedup();
+        if endings.is_empty() || distinct.len() != endings.len() {
+            return Err(Error::Invalid(format!("expected distinct endings, got {endings:?}")));
+        }
+        self.game.require_sum("a space of multisets of heaps")
     }
 
     /// Bytes a run over `endings` endings needs: the packed bits (one per position and
@@ -107,22 +90,15 @@ impl<'g> MultisetEngine<'g> {
             + forces
     }
 
-    /// Refuses a run over `endings` endings that would need more than the memory limit,
-    /// before anything is allocated: the check [`MultisetEngine::label_all`] makes, for a
-    /// caller that plans several runs (a sweep) before the first.
+    /// The one memory check of a run over `endings` endings while the caller holds
+    /// `beside` bytes of its own, and its grant.
     ///
     /// # Errors
-    /// [`Error::NotASum`] for a game whose moves change several heaps or that has a pass
-    /// (a multiset holds heaps, not a shared resource or an order);
-    /// [`Error::MultisetsTooLarge`] with the bytes needed and allowed.
-    pub fn ensure_fits(&self, endings: usize) -> Result<()> {
-        self.reserve(endings).map(|_| ())
-    }
-
-    /// The one memory check of a run over `endings` endings, and its grant.
-    fn reserve(&self, endings: usize) -> Result<Grant> {
+    /// [`Error::NotASum`] for a game that is not a sum; [`Error::MultisetsTooLarge`]
+    /// with the bytes needed and allowed.
+    pub fn reserve(&self, endings: usize, beside: u64) -> Result<Grant> {
         self.game.require_sum("a space of multisets of heaps")?;
-        let need = self.memory_bytes(endings);
+        let need = self.memory_bytes(endings).saturating_add(beside);
         if need <= self.memory_limit {
             return Ok(Grant::new(self.describe(), need));
         }
@@ -141,20 +117,19 @@ impl<'g> MultisetEngine<'g> {
     }
 
     /// Labels every position under each of `endings` (at most three, without repeats)
-    /// in one pass, on rayon's current pool.
+    /// in one pass, on rayon's current pool, drawing from `grant` (of
+    /// [`MultisetEngine::reserve`]).
     ///
     /// # Errors
-    /// [`Error::MultisetsTooLarge`] if the tables do not fit in the memory limit;
-    /// [`Error::OutOfMemory`] if the system refuses them anyway; [`Error::Invalid`] for no
+    /// [`Error::OutOfMemory`] if the system refuses the marks; [`Error::Invalid`] for no
     /// ending, a repeated one, or more than three.
-    pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<MultisetLabels> {
-        let mut distinct = endings.to_vec();
-        distinct.sort();
-        distinct.dedup();
-        if endings.is_empty() || distinct.len() != endings.len() {
-            return Err(Error::Invalid(format!("expected distinct endings, got {endings:?}")));
-        }
-        let grant = self.reserve(endings.len())?;
+    pub fn label_all(
+        &self,
+        grant: &Grant,
+        endings: &[Ending],
+        progress: &dyn Progress,
+    ) -> Result<MultisetTable> {
+        self.ensure_supported(endings)?;
         let total = self.space.total();
         let packing = Packing { endings: endings.len() as u32 };
         let words = packing.words(self.space.positions());
@@ -180,30 +155,39 @@ impl<'g> MultisetEngine<'g> {
             return Err(Error::Cancelled);
         }
         let words = solver.into_p_words();
-        Ok(MultisetLabels { space: self.space.clone(), endings: endings.to_vec(), packing, words })
+        Ok(MultisetTable { space: self.space.clone(), endings: endings.to_vec(), packing, words })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::MultiHeapPath;
     use crate::engine::NoProgress;
     use crate::model::multiset::Walk;
 
-    fn labels(spec: &str, total: u64) -> MultisetLabels {
+    /// The default settings with a memory limit of `bytes`.
+    fn settings(bytes: u64) -> Settings {
+        let path = MultiHeapPath::Accumulators;
+        Settings { parallel_threshold: CHUNK, memory_limit: bytes, multi_heap_path: path }
+    }
+
+    fn labels(spec: &str, total: u64) -> MultisetTable {
         let game = Game::parse(spec).unwrap();
-        let engine = MultisetEngine::new(&game, MultisetSpace::new(total).unwrap());
-        engine.label_all(&Ending::ALL, &NoProgress).unwrap()
+        let engine =
+            MultisetEngine::new(&game, MultisetSpace::new(total).unwrap(), &settings(1 << 30));
+        let grant = engine.reserve(3, 0).unwrap();
+        engine.label_all(&grant, &Ending::ALL, &NoProgress).unwrap()
     }
 
     #[test]
     fn misere_kayles_single_heaps_that_are_p() {
         let table = labels("octal:0.77", 40);
-        let p: Vec<u32> =
-            (1..=40).filter(|&h| table.label_of(Ending::Misere, &[h]) == Some(true)).collect();
+        let rank = |heaps: &[u32]| table.space().rank(heaps).unwrap();
+        let p: Vec<u32> = (1..=40).filter(|&h| table.is_p(1, rank(&[h]))).collect();
         assert_eq!(p, vec![1, 4, 9, 12, 20]);
-        assert_eq!(table.label_of(Ending::Normal, &[]), Some(true));
-        assert_eq!(table.label_of(Ending::Sj, &[]), Some(false));
+        assert!(table.is_p(0, rank(&[])));
+        assert!(!table.is_p(2, rank(&[])));
     }
 
     #[test]
@@ -265,10 +249,10 @@ mod tests {
     fn runs_beyond_memory_and_bad_ending_lists_are_refused() {
         let game = Game::nim();
         let space = MultisetSpace::new(60).unwrap();
-        let engine = MultisetEngine::builder(&game, space).memory_limit(1 << 19).build();
-        let err = engine.label_all(&[Ending::Normal], &NoProgress).unwrap_err().to_string();
+        let engine = MultisetEngine::new(&game, space, &settings(1 << 19));
+        let err = engine.reserve(1, 0).unwrap_err().to_string();
         assert!(err.contains("total at most 60 (6639349 positions)"), "{err}");
-        let small = MultisetEngine::new(&game, MultisetSpace::new(3).unwrap());
-        assert!(small.label_all(&[Ending::Sj, Ending::Sj], &NoProgress).is_err());
+        let small = MultisetEngine::new(&game, MultisetSpace::new(3).unwrap(), &settings(1 << 30));
+        assert!(small.ensure_supported(&[Ending::Sj, Ending::Sj]).is_err());
     }
 }

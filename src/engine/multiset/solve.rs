@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::labels::Packing;
 use super::moves::Predecessors;
+use super::table::Packing;
 use crate::engine::visitor::Progress;
 use crate::model::multiset::{MultisetSpace, Walk};
 

@@ -1,4 +1,4 @@
-//! Packed bits of a multiset space: the bits of all endings of one position in one word.
+//! The packed table of a multiset space: the bits of all endings of one position in one word.
 
 use crate::model::ending::Ending;
 use crate::model::multiset::MultisetSpace;
@@ -35,7 +35,7 @@ impl Packing {
 
 /// The labels of every position of a multiset space under one or more endings.
 #[derive(Clone, PartialEq, Eq)]
-pub struct MultisetLabels {
+pub(crate) struct MultisetTable {
     pub(super) space: MultisetSpace,
     pub(super) endings: Vec<Ending>,
     pub(super) packing: Packing,
@@ -43,9 +43,9 @@ pub struct MultisetLabels {
     pub(super) words: Vec<u64>,
 }
 
-impl std::fmt::Debug for MultisetLabels {
+impl std::fmt::Debug for MultisetTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MultisetLabels")
+        f.debug_struct("MultisetTable")
             .field("total", &self.space.total())
             .field("endings", &self.endings)
             .field("positions", &self.space.positions())
@@ -53,7 +53,7 @@ impl std::fmt::Debug for MultisetLabels {
     }
 }
 
-impl MultisetLabels {
+impl MultisetTable {
     /// The space labelled.
     pub fn space(&self) -> &MultisetSpace {
         &self.space
@@ -72,13 +72,6 @@ impl MultisetLabels {
         assert!(j < self.endings.len() && rank < self.space.positions(), "out of range");
         let (word, shift) = self.packing.locate(rank);
         self.words[word] >> (shift + j as u32) & 1 == 1
-    }
-
-    /// Whether the position with these heaps (any order, empty heaps ignored) is P under
-    /// `ending`; `None` if the ending was not labelled or the heaps exceed the total.
-    pub fn label_of(&self, ending: Ending, heaps: &[u32]) -> Option<bool> {
-        let j = self.endings.iter().position(|&e| e == ending)?;
-        Some(self.is_p(j, self.space.rank(heaps)?))
     }
 
     /// P-positions under the `j`-th ending.
