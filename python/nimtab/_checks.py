@@ -147,3 +147,22 @@ def space(heaps, largest, sum_limit):
     if heaps is not None or largest is not None:
         raise ValueError("give either heaps and max, or total, not both")
     return None, None, None, total(sum_limit)
+
+
+# The largest games file read, as the command line's --games-file.
+MAX_GAMES_FILE = 64 << 20
+
+
+def games_file(path) -> Tuple[str, str]:
+    """A games file's name and text, refused past 64 MiB or when it is not UTF-8."""
+    import os
+
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        data = f.read(MAX_GAMES_FILE + 1)
+    if len(data) > MAX_GAMES_FILE:
+        raise ValueError(f"games_file {name}: it is larger than 64 MiB")
+    try:
+        return name, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"games_file {name}: it is not text (not UTF-8)") from None

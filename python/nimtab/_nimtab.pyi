@@ -27,6 +27,8 @@ __all__ = [
     "moves",
     "period",
     "quotient",
+    "quotient_rows_of_csv",
+    "quotient_sweep_rows",
     "require_sum",
     "solve",
     "solve_multisets",
@@ -42,6 +44,8 @@ __all__ = [
 _Report = Optional[Callable[[int], object]]
 # (header, rows, totals): the library's header, one tuple per row, each row's total.
 _Rows = Tuple[list[str], list[tuple[Any, ...]], list[Optional[int]]]
+# (header, rows) of a quotient sweep: the library's header, one tuple per game.
+_QuotientRows = Tuple[list[str], list[tuple[Any, ...]]]
 
 def solve(
     game: str,
@@ -141,6 +145,8 @@ def sweep_csv(
     total: Optional[int] = None,
     report: _Report = None,
     games_file: Optional[Tuple[str, str]] = None,
+    quotients: Optional[int] = None,
+    max_order: Optional[int] = None,
 ) -> bytes: ...
 def sweep_rows(
     games: Optional[str],
@@ -172,8 +178,21 @@ def sweep_games(
     force: bool = False,
     total: Optional[int] = None,
     games_file: Optional[Tuple[str, str]] = None,
+    quotients: Optional[int] = None,
+    max_order: Optional[int] = None,
 ) -> int: ...
 def summary_rows(data: bytes) -> _Rows: ...
+def quotient_sweep_rows(
+    games: Optional[str],
+    game_list: Optional[Sequence[str]],
+    games_file: Optional[Tuple[str, str]],
+    force: bool,
+    quotients: int,
+    max_order: Optional[int] = None,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> _QuotientRows: ...
+def quotient_rows_of_csv(data: bytes) -> _QuotientRows: ...
 def merge(parts: Sequence[bytes]) -> bytes: ...
 def quotient(
     game: str,

@@ -1,6 +1,7 @@
-"""Misère quotients of sums of heaps (``nimtab quotient``)."""
+"""Misère quotients of sums of heaps (``nimtab quotient``), and the bounds and rows of
+quotient sweeps (``nimtab sweep --quotients``)."""
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -8,6 +9,10 @@ from . import _checks, _nimtab
 from ._progress import bar
 
 MAX_QUOTIENT_HEAP = 1000
+MAX_ORDER = 1 << 16
+DEFAULT_MAX_ORDER = 4096
+# The columns of a quotient sweep that hold counts (None unless the status is ok).
+_COUNT_COLUMNS = ("max_heap", "order", "p_portion_size", "preperiod", "period")
 
 
 class Quotient:
@@ -110,3 +115,85 @@ def quotient(
             game, max_heap, max_order=max_order, normal=play == "normal", report=report
         )
     return Quotient(fields)
+
+
+def quotient_bounds(quotients, max_order) -> dict:
+    """The checked bounds of a quotient sweep, in the words of ``nimtab sweep``.
+
+    Parameters
+    ----------
+    quotients : int
+        The largest heap, 1 to 1000 (``--quotients``).
+    max_order : int or None
+        The order bound, 1 to 65536; ``None`` for the default, 4096 (``--max-order``).
+
+    Returns
+    -------
+    dict
+        ``quotients`` and ``max_order``, keyword arguments of the compiled module.
+    """
+    n = _checks.integer("quotients", quotients, f"an integer from 1 to {MAX_QUOTIENT_HEAP}")
+    if not 1 <= n <= MAX_QUOTIENT_HEAP:
+        raise ValueError(f"quotients: the largest heap must be from 1 to {MAX_QUOTIENT_HEAP}, got {n}")
+    k = DEFAULT_MAX_ORDER if max_order is None else max_order
+    k = _checks.integer("max_order", k, f"an integer from 1 to {MAX_ORDER}")
+    if not 1 <= k <= MAX_ORDER:
+        raise ValueError(f"max_order: the order bound must be from 1 to {MAX_ORDER}, got {k}")
+    return dict(quotients=n, max_order=k)
+
+
+def refuse_with_quotients(given: dict, rules: Optional[str], canonical: bool) -> None:
+    """Refuse what a quotient sweep has no use for, as ``--quotients`` refuses it.
+
+    Parameters
+    ----------
+    given : dict
+        The space, criteria and claim arguments by name (``None`` when not given).
+    rules : str or None
+        The rules as a comma list: only the default (all three) is accepted.
+    canonical : bool
+        Refused when true.
+
+    Raises
+    ------
+    ValueError
+        Naming the first argument given.
+    """
+    for name, value in given.items():
+        if value is not None:
+            raise ValueError(f"the argument '{name}' cannot be used with 'quotients'")
+    if rules not in (None, "normal,misere,sj"):
+        raise ValueError("the argument 'rules' cannot be used with 'quotients'")
+    if canonical:
+        raise ValueError("the argument 'canonical' cannot be used with 'quotients'")
+
+
+def quotient_rows(found: Tuple[Sequence[str], Sequence[tuple]], as_frame: bool) -> Any:
+    """The typed rows of a quotient sweep as dicts, or as a DataFrame.
+
+    Parameters
+    ----------
+    found : tuple
+        ``(header, rows)`` from the compiled module: the library's header and one tuple
+        of values per game (counts as int, ``tame`` as bool, ``None`` for an empty cell).
+    as_frame : bool
+        Return a pandas DataFrame with nullable ``Int64`` counts and a nullable
+        ``boolean`` ``tame``.
+
+    Returns
+    -------
+    list of dict or pandas.DataFrame
+        One row per game, in the family's order.
+    """
+    header, values = found
+    if not as_frame:
+        return [dict(zip(header, row)) for row in values]
+    from ._rows import _pandas
+
+    pandas = _pandas()
+    # Built from the values, not from a frame's columns: None would become NaN there.
+    columns = {name: [row[i] for row in values] for i, name in enumerate(header)}
+    for name in _COUNT_COLUMNS:
+        columns[name] = pandas.array(columns[name], dtype="Int64")
+    columns["tame"] = pandas.array(columns["tame"], dtype="boolean")
+    return pandas.DataFrame(columns, columns=list(header))

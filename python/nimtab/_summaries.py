@@ -5,13 +5,11 @@ from typing import Optional, Sequence, Tuple, Union
 
 from . import _checks, _nimtab
 from ._progress import bar
+from ._quotient import quotient_bounds, quotient_rows, refuse_with_quotients
 from ._rows import counterexample_rows, frame, rows
 from ._tables import Rules
 
 Heaps = _checks.Heaps
-
-# The largest games file read, as the command line's --games-file.
-_MAX_GAMES_FILE = 64 << 20
 
 
 def verify(
@@ -103,37 +101,27 @@ def verify(
     return found, counterexample_rows(examples, as_frame)
 
 
-def _games_file(path) -> Tuple[str, str]:
-    import os
-
-    name = os.fspath(path)
-    with open(name, "rb") as f:
-        data = f.read(_MAX_GAMES_FILE + 1)
-    if len(data) > _MAX_GAMES_FILE:
-        raise ValueError(f"games_file {name}: it is larger than 64 MiB")
-    try:
-        return name, data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"games_file {name}: it is not text (not UTF-8)") from None
-
-
-def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file) -> dict:
-    lo, hi, max, total = _checks.space(heaps, max, total)
-    if claim is not None and criteria is not None:
-        raise ValueError("the argument 'claim' cannot be used with 'criteria'")
+def _family_args(games, games_file, force) -> dict:
+    """The family of a sweep: a family text, a list of specs or a games file."""
     if (games is None) == (games_file is None):
         raise ValueError("give games (a family or a list of specs) or games_file, not both")
     if games is None:
-        text, listed, file = None, None, _games_file(games_file)
+        text, listed, file = None, None, _checks.games_file(games_file)
     elif isinstance(games, str):
         text, listed, file = games, None, None
     elif isinstance(games, (list, tuple)) and all(isinstance(g, str) for g in games):
         text, listed, file = None, list(games), None
     else:
         raise TypeError(f"games must be a family text or a list of specs, got {games!r}")
+    return dict(games=text, game_list=listed, games_file=file, force=_checks.flag("force", force))
+
+
+def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file) -> dict:
+    lo, hi, max, total = _checks.space(heaps, max, total)
+    if claim is not None and criteria is not None:
+        raise ValueError("the argument 'claim' cannot be used with 'criteria'")
     return dict(
-        games=text,
-        game_list=listed,
+        **_family_args(games, games_file, force),
         heaps_lo=lo,
         heaps_hi=hi,
         max=max,
@@ -141,10 +129,24 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, tot
         criteria=_checks.names("criteria", criteria) or "xor,anti-nim,sj",
         claim=None if claim is None else _checks.text("claim", claim),
         canonical=_checks.flag("canonical", canonical),
-        force=_checks.flag("force", force),
         total=total,
-        games_file=file,
     )
+
+
+def _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total,
+                    games_file, quotients, max_order) -> Tuple[dict, Optional[dict]]:
+    """The arguments of ``_nimtab.sweep_csv``, and for a quotient sweep its family and
+    bounds (else ``None``)."""
+    if quotients is None:
+        if max_order is not None:
+            raise ValueError("the argument 'max_order' cannot be used without 'quotients'")
+        return _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file), None
+    given = dict(heaps=heaps, max=max, total=total, criteria=criteria, claim=claim)
+    refuse_with_quotients(given, _checks.names("rules", rules), _checks.flag("canonical", canonical))
+    family = dict(**_family_args(games, games_file, force), **quotient_bounds(quotients, max_order))
+    # No space, rules or criteria: the sweep is the family's quotients.
+    space = dict(heaps_lo=None, heaps_hi=None, max=None, rules="", criteria="", total=None)
+    return dict(**family, **space), family
 
 
 def sweep_csv(
@@ -163,6 +165,8 @@ def sweep_csv(
     total: Optional[int] = None,
     games_file=None,
     progress: bool = True,
+    quotients: Optional[int] = None,
+    max_order: Optional[int] = None,
 ) -> bytes:
     """Return the bytes ``nimtab sweep`` writes for the same arguments.
 
@@ -176,7 +180,9 @@ def sweep_csv(
     ``client``, the sweep runs as ``shards`` tasks (default: four per worker thread, at
     most one per game) on the cluster and the parts are merged: the bytes are those of
     the local run. ``threads`` sizes the local pool; on a cluster each worker uses its
-    own (``RAYON_NUM_THREADS``).
+    own (``RAYON_NUM_THREADS``). With ``quotients=N`` (and no space, criteria, claim,
+    canonical or rules but the default) each game's misère quotient for heaps up to N is
+    computed instead, one row per game, as ``nimtab sweep --quotients N --max-order K``.
 
     Parameters
     ----------
@@ -210,6 +216,12 @@ def sweep_csv(
         A file of game specs, one a line.
     progress : bool
         Show a tqdm bar (games done, or shards done on a cluster).
+    quotients : int, optional
+        Instead of a space: each game's misère quotient for heaps up to ``quotients``
+        (1 to 1000), as ``--quotients``.
+    max_order : int, optional
+        With ``quotients``: a quotient past ``max_order`` elements (1 to 65536, default
+        4096) is a row of status ``grew_past_max_order``, as ``--max-order``.
 
     Returns
     -------
@@ -221,7 +233,8 @@ def sweep_csv(
     ValueError, TypeError
         A bad argument, named in the command line's words.
     """
-    args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
+    args, _ = _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total,
+                              games_file, quotients, max_order)
     threads = _checks.threads(threads)
     if client is None:
         if shards is not None:
@@ -253,45 +266,59 @@ def sweep(
     total: Optional[int] = None,
     games_file=None,
     progress: bool = True,
+    quotients: Optional[int] = None,
+    max_order: Optional[int] = None,
 ):
     """Verify (or test ``claim`` on) every game of a family, as ``nimtab sweep``.
 
     Parameters
     ----------
-    games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards, total, games_file, progress
+    games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards, total, games_file, progress, quotients, max_order
         As :func:`sweep_csv`.
     as_frame : bool
         Return a pandas DataFrame with numeric ``heaps``, ``max`` and ``total`` columns
-        and a ``space`` column (``tuples`` or ``multisets``).
+        and a ``space`` column (``tuples`` or ``multisets``); of a quotient sweep, with
+        nullable ``Int64`` counts and a nullable ``boolean`` ``tame``.
 
     Returns
     -------
     list of dict or DataFrame
         One row per (game, heap count, rule, criterion or claim), in the family's order,
         with the columns of ``summary.csv``, typed (over multisets ``heaps`` is
-        ``"any"`` and ``max`` is ``"total<=T"``).
+        ``"any"`` and ``max`` is ``"total<=T"``). With ``quotients``: one row per game
+        with the columns of ``nimtab sweep --quotients`` (``game``, ``max_heap``,
+        ``order``, ``p_portion_size``, ``tame``, ``preperiod``, ``period``,
+        ``status``), counts as int, ``tame`` as bool, ``None`` where the CSV cell is
+        empty.
 
     Raises
     ------
     ValueError, TypeError
         A bad argument, named in the command line's words.
     """
+    args, quotient_family = _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical,
+                                            force, total, games_file, quotients, max_order)
     if client is None:
-        args = _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file)
         threads = _checks.threads(threads)
         if shards is not None:
             raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
         count = _nimtab.sweep_games(**args)
         with bar(progress, "sweep", count, "game") as report:
-            found = _nimtab.sweep_rows(**args, threads=threads, report=report)
+            if quotient_family is not None:
+                found = _nimtab.quotient_sweep_rows(**quotient_family, threads=threads, report=report)
+                return quotient_rows(found, as_frame)
+            summary = _nimtab.sweep_rows(**args, threads=threads, report=report)
     else:
         data = sweep_csv(
             games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,
-            total=total, games_file=games_file, progress=progress,
+            total=total, games_file=games_file, progress=progress, quotients=quotients,
+            max_order=max_order,
         )
         # The cluster's parts are merged (and checked) as the command's bytes.
-        found = _nimtab.summary_rows(data)
-    return frame(found) if as_frame else rows(found)
+        if quotient_family is not None:
+            return quotient_rows(_nimtab.quotient_rows_of_csv(data), as_frame)
+        summary = _nimtab.summary_rows(data)
+    return frame(summary) if as_frame else rows(summary)
 
 
 def check(

@@ -229,6 +229,7 @@ pub fn sweep_rows<'py>(
         claim,
         canonical,
         force,
+        quotients: None,
     };
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<SweepRow>> {
         let sweep = args.sweep()?;

@@ -8,11 +8,12 @@ use nimtab::analysis::multisets::MULTISET_CRITERIA;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
-    merge as merge_parts, write_header, write_rows, Family, PartWriter, Shard, Sweep, SweepSpace,
-    Test,
+    merge as merge_parts, write_header, write_rows, Family, PartWriter, QuotientSweep, Shard,
+    Sweep, SweepSpace, Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
+use crate::quotient_sweep::{quotient_bounds, quotient_sweep_bytes};
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
 
@@ -150,18 +151,48 @@ pub(crate) struct SweepArgs {
     pub claim: Option<String>,
     pub canonical: bool,
     pub force: bool,
+    /// `--quotients N --max-order K`: a quotient sweep instead of a space.
+    pub quotients: Option<(u32, usize)>,
+}
+
+/// The family of a sweep: a family text, a list of specs, or a games file's name and
+/// contents (the first given).
+pub(crate) fn family_of(
+    games: Option<&str>,
+    game_list: Option<&[String]>,
+    games_file: Option<&(String, String)>,
+    force: bool,
+) -> nimtab::sweep::Result<Family> {
+    Ok(match (games, game_list, games_file) {
+        (Some(text), _, _) => Family::parse(text, force)?,
+        (None, Some(list), _) => Family::from_specs(list, force)?,
+        (None, None, Some((name, contents))) => Family::from_lines(name, contents, force)?,
+        (None, None, None) => {
+            return Err(nimtab::Error::Invalid("no games given".to_string()).into())
+        }
+    })
 }
 
 impl SweepArgs {
+    fn family(&self) -> nimtab::sweep::Result<Family> {
+        let (games, list) = (self.games.as_deref(), self.game_list.as_deref());
+        family_of(games, list, self.games_file.as_ref(), self.force)
+    }
+
+    /// The quotient sweep these arguments ask for, if they ask for one; a space, a claim
+    /// or canonical do not apply to it.
+    fn quotient_sweep(&self) -> nimtab::sweep::Result<Option<QuotientSweep>> {
+        let Some((max_heap, max_order)) = self.quotients else { return Ok(None) };
+        let with_space = self.heaps.is_some() || self.max.is_some() || self.total.is_some();
+        if with_space || self.claim.is_some() || self.canonical {
+            let message = "quotients cannot be used with heaps, max, total, claim or canonical";
+            return Err(nimtab::Error::Invalid(message.to_string()).into());
+        }
+        Ok(Some(QuotientSweep::new(self.family()?, max_heap, max_order)?))
+    }
+
     pub fn sweep(&self) -> nimtab::sweep::Result<Sweep> {
-        let family = match (&self.games, &self.game_list, &self.games_file) {
-            (Some(text), _, _) => Family::parse(text, self.force)?,
-            (None, Some(list), _) => Family::from_specs(list, self.force)?,
-            (None, None, Some((name, contents))) => Family::from_lines(name, contents, self.force)?,
-            (None, None, None) => {
-                return Err(nimtab::Error::Invalid("no games given".to_string()).into())
-            }
-        };
+        let family = self.family()?;
         let space = self.space()?;
         let endings = Ending::parse_list(&self.rules)?;
         let test = match &self.claim {
@@ -191,15 +222,17 @@ impl SweepArgs {
 }
 
 /// sweep_csv(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim, canonical,
-/// force, shard, threads, total) -> bytes
+/// force, shard, threads, total, report, games_file, quotients, max_order) -> bytes
 ///
 /// What `nimtab sweep` writes: the whole CSV, or with `shard=(i, n)` the part of shard i.
 /// The space is `heaps_lo..=heaps_hi` heaps of at most `max` (all three given), or with
-/// `total` (and those `None`) every multiset of heaps of total at most `total`.
+/// `total` (and those `None`) every multiset of heaps of total at most `total`; or with
+/// `quotients=N` (and no space, claim or canonical) each game's misère quotient for heaps
+/// up to N, as `--quotients N --max-order K` (`max_order`, default 4096).
 #[pyfunction]
 #[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
     canonical = false, force = false, shard = None, threads = None, total = None, report = None,
-    games_file = None))]
+    games_file = None, quotients = None, max_order = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_csv<'py>(
     py: Python<'py>,
@@ -218,6 +251,8 @@ pub fn sweep_csv<'py>(
     total: Option<u64>,
     report: Option<Bound<'py, PyAny>>,
     games_file: Option<(String, String)>,
+    quotients: Option<u32>,
+    max_order: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let args = SweepArgs {
         games,
@@ -231,10 +266,14 @@ pub fn sweep_csv<'py>(
         claim,
         canonical,
         force,
+        quotients: quotient_bounds(quotients, max_order)?,
     };
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<u8>> {
-        let sweep = args.sweep()?;
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
+        if let Some(sweep) = args.quotient_sweep()? {
+            return quotient_sweep_bytes(&sweep, shard, progress);
+        }
+        let sweep = args.sweep()?;
         let games = match shard {
             Some(shard) => sweep.shard_games(shard),
             None => 0..sweep.games(),
@@ -265,12 +304,14 @@ pub fn sweep_csv<'py>(
 }
 
 /// sweep_games(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim,
-/// canonical, force, total) -> int
+/// canonical, force, total, games_file, quotients, max_order) -> int
 ///
-/// Validates a sweep (every game parsed, the claim compiled) and returns its game count.
+/// Validates a sweep (every game parsed, the claim compiled, a quotient sweep's bounds)
+/// and returns its game count.
 #[pyfunction]
 #[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, total = None, games_file = None))]
+    canonical = false, force = false, total = None, games_file = None, quotients = None,
+    max_order = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_games(
     py: Python<'_>,
@@ -286,6 +327,8 @@ pub fn sweep_games(
     force: bool,
     total: Option<u64>,
     games_file: Option<(String, String)>,
+    quotients: Option<u32>,
+    max_order: Option<usize>,
 ) -> PyResult<usize> {
     let args = SweepArgs {
         games,
@@ -299,8 +342,12 @@ pub fn sweep_games(
         claim,
         canonical,
         force,
+        quotients: quotient_bounds(quotients, max_order)?,
     };
-    let count = run_detached(py, None, None, move |_| args.sweep().map(|s| s.games()))?;
+    let count = run_detached(py, None, None, move |_| match args.quotient_sweep()? {
+        Some(sweep) => Ok(sweep.games()),
+        None => args.sweep().map(|s| s.games()),
+    })?;
     count.map_err(value_error)
 }
 

@@ -101,6 +101,20 @@ def test_a_total_sweep_on_the_cluster_equals_the_local_one(client):
         nimtab.sweep("nim;wythoff", total=5, client=client)
 
 
+def test_a_quotient_sweep_on_the_cluster_gives_the_cli_bytes_and_the_local_rows(client, tmp_path):
+    family = "octal:0.?7;octal:0.53;octal:0.75;wythoff"
+    out = tmp_path / "quotients.csv"
+    args = ["sweep", "--games", family, "--quotients", "14", "--max-order", "200", "--quiet"]
+    subprocess.run([CLI, *args, "--out", str(out)], check=True, cwd=ROOT)
+    on_cluster = nimtab.sweep_csv(family, quotients=14, max_order=200, client=client, shards=5)
+    assert on_cluster == out.read_bytes()
+    local = nimtab.sweep(family, quotients=14, max_order=200, progress=False)
+    rows = nimtab.sweep(family, quotients=14, max_order=200, client=client, progress=False)
+    assert rows == local and len(rows) == 11
+    assert {r["game"]: r["order"] for r in rows}["octal:0.07"] == 24
+    assert {r["game"]: r["status"] for r in rows}["wythoff"] == "not_a_sum"
+
+
 def test_a_killed_worker_s_shards_are_recomputed(client, local_bytes):
     pids = worker_pids(client)
     result = {}
