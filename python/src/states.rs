@@ -7,9 +7,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use nimtab::{
-    Engine, Game, Labels, Mode, PassState, Space, Tuples, Walk, Work,
-};
+use nimtab::{Engine, Game, Labels, Mode, PassState, Space, Tuples, Walk, Work};
 
 use crate::tables::endings;
 use crate::{run_detached, value_error};
