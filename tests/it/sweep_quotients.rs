@@ -129,6 +129,7 @@ fn bad_quotient_sweep_options_are_refused_with_one_line() {
         (&["--quotients", "5", "--heaps", "2"], "--heaps"),
         (&["--quotients", "5", "--total", "6"], "--total"),
         (&["--quotients", "x"], "--quotients"),
+        (&["--heaps", "2", "--max", "3", "--max-order", "9"], "--quotients"),
     ] {
         let args = [&["sweep", "--games", "nim"][..], extra].concat();
         let got = run(&args);

@@ -82,9 +82,10 @@ pub struct Args {
     )]
     quotients: Option<u32>,
     /// With --quotients: a quotient that grows past K elements is a row of status
-    /// grew_past_max_order.
-    #[arg(long, value_name = "K", requires = "quotients", default_value_t = DEFAULT_MAX_ORDER)]
-    max_order: usize,
+    /// grew_past_max_order [default: 4096].
+    // No clap default, so that a flag given without --quotients can be refused.
+    #[arg(long, value_name = "K")]
+    max_order: Option<usize>,
 }
 
 /// The space every game is checked on: tuples (`--heaps`, `--max`) or multisets
@@ -193,11 +194,17 @@ fn family(a: &Args) -> anyhow::Result<Family> {
 
 /// Runs `nimtab sweep`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    if a.quotients.is_none() && a.max_order.is_some() {
+        anyhow::bail!("--max-order: it applies only with --quotients");
+    }
     if let Some(max_heap) = a.quotients {
         let target = Target::new(a.out.as_deref())?;
         let family = family(&a)?;
-        let settings =
-            sweep_quotients::Settings { max_heap, max_order: a.max_order, strict: a.strict };
+        let settings = sweep_quotients::Settings {
+            max_heap,
+            max_order: a.max_order.unwrap_or(DEFAULT_MAX_ORDER),
+            strict: a.strict,
+        };
         return sweep_quotients::run(family, settings, a.shard, &target, global);
     }
     let config = Config::new(a)?;
