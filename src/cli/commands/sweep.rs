@@ -82,7 +82,7 @@ pub struct Args {
     )]
     quotients: Option<u32>,
     /// With --quotients: a quotient that grows past K elements is a row of status
-    /// grew_past_max_order [default: 4096].
+    /// grew_past_max_order (default 4096).
     // No clap default, so that a flag given without --quotients can be refused.
     #[arg(long, value_name = "K")]
     max_order: Option<usize>,
