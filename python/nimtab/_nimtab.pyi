@@ -47,15 +47,6 @@ _Rows = Tuple[list[str], list[tuple[Any, ...]], list[Optional[int]]]
 # (header, rows) of a quotient sweep: the library's header, one tuple per game.
 _QuotientRows = Tuple[list[str], list[tuple[Any, ...]]]
 
-def solve(
-    game: str,
-    heaps: int,
-    max: int,
-    rules: Optional[str] = None,
-    canonical: bool = False,
-    threads: Optional[int] = None,
-    report: _Report = None,
-) -> Tuple[list[str], list[npt.NDArray[np.bool_]], Optional[npt.NDArray[np.uint32]]]: ...
 def solve_table(
     game: str,
     heaps: int,

@@ -144,7 +144,6 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
             missing.join(", ")
         )));
     }
-    m.add_function(wrap_pyfunction!(tables::solve, m)?)?;
     m.add_function(wrap_pyfunction!(tables::grundy, m)?)?;
     m.add_function(wrap_pyfunction!(tables::is_sum, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::verify_csv, m)?)?;

@@ -8,14 +8,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
-use nimtab::analysis::moves::{ended_by_rule, labels_of_states, legal_moves, Move};
+use nimtab::analysis::moves::{ended_by_rule, labels_of_states, legal_moves};
 use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::sequence::plan::{Placement, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
 };
-use nimtab::{host, Ending, Engine, Game, PassState, Tuple, TupleSpace};
+use nimtab::{host, Ending, Engine, Game, PassState, TupleSpace};
 
 use crate::states::game_of;
 use crate::{run_detached, value_error, CallProgress};
@@ -37,19 +37,6 @@ struct Found {
     ended: bool,
 }
 
-/// The text line of a move: `take 2 from heap 3 (5 -> 3): (1,2,5) -> (1,2,3)`.
-fn describe(m: &Move, position: &[u32]) -> String {
-    format!(
-        "take {} from heap {} ({} -> {}): {} -> {}",
-        m.take(),
-        m.heap + 1,
-        m.from,
-        m.to,
-        Tuple(position),
-        Tuple(&m.apply(position))
-    )
-}
-
 /// The winning moves of a sum of heaps.
 fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
     // A position the rule has ended has no winning move, whatever moves are legal.
@@ -66,7 +53,7 @@ fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Fo
             heap: m.heap + 1,
             from: m.from,
             to: m.to,
-            text: describe(m, position),
+            text: m.describe(position),
         })
         .collect();
     Ok(Found { winning, lost: labels[0], ended })

@@ -178,7 +178,7 @@ def test_the_version_is_the_command_line_version():
 
 def test_long_calls_report_their_progress_while_they_run():
     seen = []
-    tables = nimtab._nimtab.solve("subtract:1,3,4", 3, 400, "normal", threads=1, report=seen.append)
+    tables = nimtab._nimtab.solve_table("subtract:1,3,4", 3, 400, "normal", threads=1, report=seen.append)
     # Reports come every 100 ms while the call runs: at least one, however fast the machine.
     assert len(seen) >= 1, seen
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 401**3

@@ -4,7 +4,7 @@ use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor};
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
-use crate::model::position::PassState;
+use crate::model::position::{PassState, Tuple};
 use crate::model::space::{Mode, Space};
 
 /// One move: heap `heap` (0-based) goes from `from` stones to `to` stones.
@@ -29,6 +29,20 @@ impl Move {
         let mut next = position.to_vec();
         next[self.heap] = self.to;
         next
+    }
+
+    /// The move in words, as `nimtab moves` prints it:
+    /// `take 12 from heap 3 (39 -> 27): (14,21,39) -> (14,21,27)`.
+    pub fn describe(&self, position: &[u32]) -> String {
+        format!(
+            "take {} from heap {} ({} -> {}): {} -> {}",
+            self.take(),
+            self.heap + 1,
+            self.from,
+            self.to,
+            Tuple(position),
+            Tuple(&self.apply(position))
+        )
     }
 }
 

@@ -80,7 +80,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             if config.csv {
                 writeln!(out, "{},{},{},{}", m.heap + 1, m.from, m.to, m.take())?;
             } else {
-                writeln!(out, "{}", describe(m, &config.position))?;
+                writeln!(out, "{}", m.describe(&config.position))?;
             }
         }
         Ok(())
@@ -112,10 +112,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     for m in &difference.only_in_table {
-        output::note(&format!("nimtab: only the table: {}", describe(m, &config.position)));
+        output::note(&format!("nimtab: only the table: {}", m.describe(&config.position)));
     }
     for m in &difference.only_in_formula {
-        output::note(&format!("nimtab: only the formula: {}", describe(m, &config.position)));
+        output::note(&format!("nimtab: only the formula: {}", m.describe(&config.position)));
     }
     Ok(Outcome::ClaimFailed)
 }
@@ -159,17 +159,4 @@ fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
         ));
     }
     Ok(Outcome::Success)
-}
-
-/// `take 12 from heap 3 (39 -> 27): (14,21,39) -> (14,21,27)`.
-fn describe(m: &Move, position: &[u32]) -> String {
-    format!(
-        "take {} from heap {} ({} -> {}): {} -> {}",
-        m.take(),
-        m.heap + 1,
-        m.from,
-        m.to,
-        Tuple(position),
-        Tuple(&m.apply(position))
-    )
 }
