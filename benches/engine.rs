@@ -36,7 +36,9 @@ use std::time::{Duration, Instant};
 
 use cases::{random_graph, subtract_134, Job, CASES};
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{Criterion, Ending, Engine, Game, Mode, MultiHeapPath, NoProgress, TupleSpace};
+use nimtab::engine::MultiHeapPath;
+use nimtab::model::space::TupleSpace;
+use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress};
 
 /// The naive run measures for this long, then stops if the whole space would take longer
 /// than a minute at the rate seen, and extrapolates.

@@ -149,7 +149,7 @@ pub enum Error {
     /// A space of no heaps.
     #[error("a space needs at least one heap, got 0")]
     NoHeaps,
-    /// A space of more heaps than [`crate::MAX_HEAPS`].
+    /// A space of more heaps than [`crate::model::space::MAX_HEAPS`].
     #[error("{heaps} heaps is above the limit of {limit}")]
     TooManyHeaps {
         /// The heap count asked for.
@@ -157,7 +157,7 @@ pub enum Error {
         /// The largest heap count accepted.
         limit: usize,
     },
-    /// A heap size above [`crate::MAX_HEAP_SIZE`].
+    /// A heap size above [`crate::model::space::MAX_HEAP_SIZE`].
     #[error("heap size {max} is above the largest heap size, {limit}")]
     HeapTooLarge {
         /// The heap size asked for.

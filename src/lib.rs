@@ -59,6 +59,46 @@
 //! # Ok::<(), nimtab::Error>(())
 //! ```
 //!
+//! [`verify`] compares the labels of every ending with closed-form criteria in one run, and
+//! [`test_claim`] tests a claim written in the claim language
+//! ([`analysis::expr::Expr`]) on every position:
+//!
+//! ```
+//! use nimtab::analysis::expr::Expr;
+//! use nimtab::{test_claim, verify, Criterion, Ending, Engine, Game, NoProgress, Space};
+//!
+//! let nim = Game::nim();
+//! let engine = Engine::new(&nim, Space::new(3, 15)?);
+//! let endings = [Ending::Normal, Ending::Misere];
+//! let criteria = [Criterion::Xor, Criterion::AntiNim];
+//! let verification = verify(&engine, &endings, &criteria, 5, &NoProgress)?;
+//! // Bouton's XOR rule holds under normal play, Anti-Nim under misère play.
+//! let holds = |ending, criterion| {
+//!     let finding = verification.findings.iter().find(|f| {
+//!         f.ending == ending && f.criterion == Some(criterion)
+//!     });
+//!     finding.unwrap().tally.holds()
+//! };
+//! assert!(holds(Ending::Normal, Criterion::Xor));
+//! assert!(holds(Ending::Misere, Criterion::AntiNim));
+//! assert!(!holds(Ending::Misere, Criterion::Xor));
+//!
+//! let claim = Expr::parse_claim("xor == 0")?.compile(engine.space(), &nim.grundy(15))?;
+//! let tally = test_claim(&engine, Ending::Normal, &claim, 5, &NoProgress)?;
+//! assert_eq!((tally.positions, tally.disagree), (4096, 0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where names live
+//!
+//! The crate root holds what a first program needs (above). Everything else lives under
+//! the module that says what it is: a folder whose files are separate concepts exposes
+//! them as modules ([`model::space::TupleSpace`], [`model::position::PassState`],
+//! [`analysis::verify::Verification`], [`export::labels_csv`]); a folder whose files are
+//! the parts of one algorithm gathers its public names at the folder ([`engine::Work`],
+//! [`engine::GrundyValues`], [`sweep::Sweep`], [`sequence::HeapRule`],
+//! [`quotient::Quotient`]).
+//!
 //! # Errors
 //!
 //! Every fallible call returns [`Error`], whose messages name the bad value: an unknown
@@ -70,33 +110,24 @@
 
 pub mod analysis;
 pub mod contest;
-mod engine;
+pub mod engine;
 mod error;
 pub mod export;
 pub mod host;
 pub mod input;
-mod model;
+pub mod model;
 pub mod quotient;
-mod random;
+pub mod random;
 pub mod sequence;
 pub mod suite;
 pub mod sweep;
 
+pub use analysis::claim::test_claim;
 pub use analysis::criteria::Criterion;
-pub use engine::{
-    Engine, EngineBuilder, Grant, GrundyValues, Labels, MemoryPlan, MultiHeapPath, NoProgress,
-    Progress, Reservation, RowView, RowVisitor, Work,
-};
+pub use analysis::verify::verify;
+pub use engine::{Engine, EngineBuilder, Labels, NoProgress, Progress, RowVisitor};
 pub use error::{Error, Result};
-pub use model::canonical::{multisets, CanonicalRanker};
 pub use model::ending::Ending;
-pub use model::enumerate::Tuples;
-pub use model::game::{Game, GameKind, MoveRule};
-pub use model::multiset::{MultisetSpace, Walk, MAX_TOTAL};
-pub use model::octal::{HeapRule, OctalCode};
-pub use model::options::{LastHeap, PositionOptions};
-pub use model::position::{parse_size, Label, PassState, SizeError, Spaced, SpacedState, Tuple};
-pub use model::space::{
-    tuple_count, validate_max, Mode, Space, TupleSpace, MAX_HEAPS, MAX_HEAP_SIZE,
-};
-pub use random::SplitMix64;
+pub use model::game::Game;
+pub use model::position::Label;
+pub use model::space::{Mode, Space};

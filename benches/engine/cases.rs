@@ -1,7 +1,8 @@
 //! The benchmarked spaces: a name, a game, heaps and max, every tuple or sorted ones, and
 //! the job measured.
 
-use nimtab::{Game, SplitMix64};
+use nimtab::random::SplitMix64;
+use nimtab::Game;
 
 /// What a case measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,10 @@ use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 
 use nimtab::export::labels_csv::{write_label_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Labels, NoProgress, PassState, TupleSpace, Tuples};
+use nimtab::model::enumerate::Tuples;
+use nimtab::model::position::PassState;
+use nimtab::model::space::TupleSpace;
+use nimtab::{Ending, Engine, Game, Labels, NoProgress};
 
 use crate::measure::cpu_seconds;
 

@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use nimtab::analysis::verify::{verify, Finding};
-use nimtab::{
-    Criterion, Ending, Engine, Game, MultiHeapPath, NoProgress, PassState, RowView, RowVisitor,
-    TupleSpace,
-};
+use nimtab::engine::{MultiHeapPath, RowView};
+use nimtab::model::position::PassState;
+use nimtab::model::space::TupleSpace;
+use nimtab::{Criterion, Ending, Engine, Game, NoProgress, RowVisitor};
 
 use crate::cases::Job;
 use crate::measure::{cpu_seconds, peak_rss_mib};

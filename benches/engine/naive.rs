@@ -9,7 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use nimtab::{Criterion, Ending, Game, TupleSpace};
+use nimtab::model::space::TupleSpace;
+use nimtab::{Criterion, Ending, Game};
 
 /// What a naive run counted, over the positions it labelled.
 #[derive(Clone, Debug)]

@@ -11,7 +11,9 @@
 use nimtab::analysis::criteria::{
     is_misere_wythoff_p, is_wythoff_pair, moore_columns_vanish, moore_k,
 };
-use nimtab::{Criterion, Ending, Game, GameKind, TupleSpace};
+use nimtab::model::game::GameKind;
+use nimtab::model::space::TupleSpace;
+use nimtab::{Criterion, Ending, Game};
 
 use crate::naive::{Budget, Stopper};
 

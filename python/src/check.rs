@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature};
 use nimtab::analysis::tally::Tally;
-use nimtab::{Ending, Engine, Game, Mode, Space, Work};
+use nimtab::engine::Work;
+use nimtab::{Ending, Engine, Game, Mode, Space};
 
 use crate::rows::{summary, Rows, SummaryRow};
 use crate::states::game_of;

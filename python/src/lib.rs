@@ -165,9 +165,9 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reach::classes, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add("FAMILY_LIMIT", nimtab::sweep::FAMILY_LIMIT)?;
-    m.add("MAX_HEAPS", nimtab::MAX_HEAPS)?;
-    m.add("MAX_HEAP_SIZE", nimtab::MAX_HEAP_SIZE)?;
-    m.add("MAX_TOTAL", nimtab::MAX_TOTAL)?;
+    m.add("MAX_HEAPS", nimtab::model::space::MAX_HEAPS)?;
+    m.add("MAX_HEAP_SIZE", nimtab::model::space::MAX_HEAP_SIZE)?;
+    m.add("MAX_TOTAL", nimtab::model::multiset::MAX_TOTAL)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The numpy API is looked up now, not at the first array: a Ctrl-C pending then would
     // make the lookup fail, and the call panic.

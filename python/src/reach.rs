@@ -11,11 +11,13 @@ use nimtab::analysis::classes::{class_report, Class, ClassReport};
 use nimtab::analysis::moves::{ended_by_rule, labels_of_states, legal_moves};
 use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
+use nimtab::model::position::PassState;
+use nimtab::model::space::TupleSpace;
 use nimtab::sequence::plan::{Placement, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
 };
-use nimtab::{host, Ending, Engine, Game, PassState, TupleSpace};
+use nimtab::{host, Ending, Engine, Game};
 
 use crate::states::game_of;
 use crate::{run_detached, value_error, CallProgress};

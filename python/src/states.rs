@@ -7,7 +7,11 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use nimtab::{Engine, Game, Labels, Mode, PassState, Space, Tuples, Walk, Work};
+use nimtab::engine::Work;
+use nimtab::model::enumerate::Tuples;
+use nimtab::model::multiset::Walk;
+use nimtab::model::position::PassState;
+use nimtab::{Engine, Game, Labels, Mode, Space};
 
 use crate::tables::endings;
 use crate::{run_detached, value_error};
@@ -20,7 +24,7 @@ pub fn game_of(spec: &str, with_pass: bool) -> nimtab::Result<Game> {
 
 /// One label per state in state-index order: positions in index order and, with a pass,
 /// each position's pass-used label then its pass-available label (the order of the CSV's
-/// rows and of the values of [`nimtab::GrundyValues::values`]).
+/// rows and of the values of [`nimtab::engine::GrundyValues::values`]).
 fn states(labels: &Labels) -> Vec<bool> {
     let used = labels.in_index_order(PassState::Used);
     if !labels.has_pass() {

@@ -22,7 +22,7 @@ pub fn endings(game: &Game, rules: Option<&str>) -> nimtab::Result<Vec<Ending>> 
 #[pyfunction]
 pub fn grundy<'py>(py: Python<'py>, game: String, max: u64) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let values = run_detached(py, None, None, move |_| -> nimtab::Result<Vec<u32>> {
-        let max = nimtab::validate_max(max)?;
+        let max = nimtab::model::space::validate_max(max)?;
         Ok(Game::parse(&game)?.grundy(max))
     })?
     .map_err(value_error)?;

@@ -316,7 +316,9 @@ mod tests {
 
     #[test]
     fn floor_k_phi_is_exact_up_to_the_largest_heap() {
-        for k in (0..200_000).chain(crate::MAX_HEAP_SIZE - 1000..=crate::MAX_HEAP_SIZE) {
+        for k in (0..200_000)
+            .chain(crate::model::space::MAX_HEAP_SIZE - 1000..=crate::model::space::MAX_HEAP_SIZE)
+        {
             assert_eq!(floor_k_phi(k), floor_k_phi_by_bisection(u64::from(k)), "k = {k}");
         }
         assert_eq!(floor_k_phi(u32::MAX), floor_k_phi_by_bisection(u64::from(u32::MAX)));

@@ -2,7 +2,8 @@
 //! positions, thread counts, ending lists.
 
 use anyhow::{bail, Context};
-use nimtab::{parse_size, Ending, Game, Mode, SizeError, Space};
+use nimtab::model::position::{parse_size, SizeError};
+use nimtab::{Ending, Game, Mode, Space};
 
 /// The most worker threads accepted: far above any machine's cores, far below what
 /// makes starting the pool itself slow or fail.

@@ -279,7 +279,7 @@ fn values_file(
 /// Reads the checkpoint `path` of `game` and opens its values file, checked against it.
 fn resume(
     game: &Game,
-    rule: &nimtab::HeapRule,
+    rule: &nimtab::sequence::HeapRule,
     path: &Path,
 ) -> anyhow::Result<(Checkpoint, DiskStore)> {
     let bad = |reason: String| SequenceError::BadCheckpoint { path: path.to_path_buf(), reason };

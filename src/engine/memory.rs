@@ -102,7 +102,7 @@ impl MemoryPlan {
 }
 
 /// The memory granted to one run by its check: every allocation of the run that grows
-/// with the space draws from it through a [`Lease`].
+/// with the space draws from it through a `Lease` (counted, fallible).
 #[derive(Debug)]
 pub struct Grant {
     /// The space, as errors name it.

@@ -55,7 +55,7 @@ impl TupleEngine<'_> {
         plan
     }
 
-    /// Bytes of [`crate::Work::Grundy`]: by bands (multi-heap games in full mode, with
+    /// Bytes of [`crate::engine::Work::Grundy`]: by bands (multi-heap games in full mode, with
     /// 16-bit lanes at least), or by rounds: a pass keeping one ending's tables, the
     /// excluded positions, and four bytes per state for the values.
     fn grundy_plan(&self, plan: &MemoryPlan) -> u64 {

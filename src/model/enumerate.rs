@@ -1,7 +1,7 @@
 //! Enumerating tuples: all of a range in lexicographic order, or those of a given sum.
 //!
 //! Every walk over positions in nimtab comes from here: [`Tuples`] for lexicographic
-//! order (tables, contest inputs, per-position checks), and [`for_each_with_sum`] for the
+//! order (tables, contest inputs, per-position checks), and `for_each_with_sum` for the
 //! engine's layers of equal sum.
 
 use crate::model::space::Mode;

@@ -95,7 +95,7 @@ impl SweepSpace {
     /// holds the games that split heaps too.
     ///
     /// # Errors
-    /// The errors of [`MultisetSpace::new`] (a total above [`crate::MAX_TOTAL`]).
+    /// The errors of [`MultisetSpace::new`] (a total above [`crate::model::multiset::MAX_TOTAL`]).
     pub fn total(total: u64) -> Result<SweepSpace> {
         let space = MultisetSpace::new(total)?;
         let kind = Kind::Total { total: space.total() };

@@ -4,7 +4,8 @@
 use nimtab::analysis::claim::{test_claim, ClaimError};
 use nimtab::analysis::expr::{EvalErrorKind, Expr, ExprError};
 use nimtab::analysis::tally::Tally;
-use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space, TupleSpace};
+use nimtab::model::space::TupleSpace;
+use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
 use proptest::prelude::*;
 
 use crate::support::cli::{run, run_limited, Run};

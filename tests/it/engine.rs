@@ -63,7 +63,7 @@ fn engine_matches_reference_on_long_subtractions_and_dense_graphs() {
 
 /// Up to `moves` random moves from every size of `1..=max` (SplitMix64 from `seed`).
 fn dense_graph(max: u32, moves: usize, seed: u64) -> Vec<(u32, u32)> {
-    let mut rng = nimtab::SplitMix64::new(seed);
+    let mut rng = nimtab::random::SplitMix64::new(seed);
     let mut pairs = Vec::new();
     for from in 1..=max {
         for _ in 0..moves {
@@ -182,7 +182,7 @@ fn a_rows_bits_start_at_its_first_column_and_agree_with_is_p() {
     let game = Game::subtract(&[1, 3, 4]).unwrap();
     for mode in [Mode::Full, Mode::Canonical] {
         let labels = label(&game, 3, 9, Ending::Sj, mode);
-        for prefix in nimtab::Tuples::new(2, 0, 9) {
+        for prefix in nimtab::model::enumerate::Tuples::new(2, 0, 9) {
             if mode == Mode::Canonical && prefix[0] > prefix[1] {
                 continue;
             }
@@ -250,7 +250,7 @@ fn tables_the_system_refuses_are_an_error_not_an_abort() {
 fn an_engine_too_large_to_prepare_allocates_nothing_and_refuses_every_run() {
     // One heap of up to 4194303 stones: tiny tables, but 4 million option lists.
     let game = Game::subtract(&[1, 2]).unwrap();
-    let space = Space::new(1, nimtab::MAX_HEAP_SIZE).unwrap();
+    let space = Space::new(1, nimtab::model::space::MAX_HEAP_SIZE).unwrap();
     let engine = Engine::builder(&game, space.clone()).memory_limit(1 << 20).build();
     let plan = engine.memory_plan().unwrap();
     assert!(plan.fixed_bytes > 8 * 4_194_303, "{plan:?}");

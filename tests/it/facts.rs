@@ -2,7 +2,8 @@
 //! engine: Wythoff's pairs and Grundy table, misère Wythoff, Moore's counts, circular
 //! Nim's solved cases, Nim with a pass; Grundy values of whole positions.
 
-use nimtab::{Ending, Engine, Game, Mode, NoProgress, PassState, Space};
+use nimtab::model::position::PassState;
+use nimtab::{Ending, Engine, Game, Mode, NoProgress, Space};
 
 use crate::support::reference::{RefGame, Reference};
 use crate::support::{all_tuples, engine_game, label};

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use nimtab::SplitMix64;
+use nimtab::random::SplitMix64;
 
 use crate::support::cli::{command, finish, run, send_signal};
 

@@ -1,7 +1,8 @@
 //! `judge`: contest answers, refusals of bad input, and agreement with the DP.
 
 use nimtab::contest::judge::{Contest, Judge};
-use nimtab::{Game, Mode, SplitMix64};
+use nimtab::random::SplitMix64;
+use nimtab::{Game, Mode};
 
 use crate::support::cli::run_with_stdin;
 use crate::support::{all_tuples, label};

@@ -8,10 +8,11 @@ use std::path::Path;
 use nimtab::analysis::claim::claim_work;
 use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::prepare;
+use nimtab::engine::Work;
 use nimtab::export::labels_csv::table_bytes;
 use nimtab::sequence::plan::Plan;
 use nimtab::sequence::Goal;
-use nimtab::{Criterion, Ending, Engine, Game, Mode, Space, Work};
+use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
 
 use crate::support::cli::{limited, output_of, Run};
 

@@ -3,7 +3,9 @@
 //! path, over every tuple and over sorted tuples), with layers forced parallel; sorted
 //! tuples against the full table.
 
-use nimtab::{Ending, Engine, Game, Labels, Mode, MultiHeapPath, NoProgress, PassState, Space};
+use nimtab::engine::MultiHeapPath;
+use nimtab::model::position::PassState;
+use nimtab::{Ending, Engine, Game, Labels, Mode, NoProgress, Space};
 use proptest::prelude::*;
 
 use crate::support::reference::{RefGame, RefRule, Reference};
@@ -255,8 +257,8 @@ fn sorted_runs_of_games_that_are_not_sums_keep_no_label_table() {
         let space = Space::in_mode(3, 300, Mode::Canonical).unwrap();
         let plan = Engine::new(&game, space.clone()).memory_plan().unwrap();
         assert!(!plan.needs_table, "{}", game.spec());
-        let need = plan.bytes(&[nimtab::Work::Stream { endings: 2 }]);
-        if game.kind() == nimtab::GameKind::Wythoff {
+        let need = plan.bytes(&[nimtab::engine::Work::Stream { endings: 2 }]);
+        if game.kind() == nimtab::model::game::GameKind::Wythoff {
             assert!(need < plan.table_bytes / 4, "{need} of {}", plan.table_bytes);
         }
         let engine = Engine::builder(&game, space.clone()).memory_limit(need).build();

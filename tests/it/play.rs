@@ -2,7 +2,8 @@
 
 use nimtab::analysis::moves::smallest_table;
 use nimtab::analysis::play::{Match, Opponent, Side};
-use nimtab::{Ending, Game, SplitMix64};
+use nimtab::random::SplitMix64;
+use nimtab::{Ending, Game};
 
 use crate::support::cli::run_with_stdin;
 

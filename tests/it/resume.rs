@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use nimtab::SplitMix64;
+use nimtab::random::SplitMix64;
 
 use crate::support::cli::{command, output_of, run};
 

@@ -1,8 +1,9 @@
 //! Long Grundy sequences: the engine against the plain mex, one thread against two, values
 //! in memory against values on disk, frequency tables against the values they count.
 
+use nimtab::random::SplitMix64;
 use nimtab::sequence::{Goal, NoObserver, Parallel, Settings, Start, Store};
-use nimtab::{Game, SplitMix64};
+use nimtab::Game;
 
 use crate::support::cli::run;
 use crate::support::sequence_reference::{grundys_game_values, octal_values};

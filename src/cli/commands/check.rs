@@ -7,11 +7,13 @@ use anyhow::{bail, Context};
 use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
 use nimtab::analysis::tally::Tally;
+use nimtab::engine::Work;
 use nimtab::export::summary::{
     write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
 };
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::{Ending, Engine, Game, Label, Mode, Space, SpacedState, Work};
+use nimtab::model::position::SpacedState;
+use nimtab::{Ending, Engine, Game, Label, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::explain::ExpressionError;

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use nimtab::analysis::classes::class_report;
 use nimtab::export::csv::{write_classes, write_transitions};
-use nimtab::{Ending, Engine, Game, TupleSpace};
+use nimtab::model::space::TupleSpace;
+use nimtab::{Ending, Engine, Game};
 
 use crate::cli::args;
 use crate::cli::output;

@@ -1,6 +1,7 @@
 //! `nimtab info`: the size of a space and the memory its tables need.
 
-use nimtab::{Ending, Engine, Game, Mode, Space, Work};
+use nimtab::engine::Work;
+use nimtab::{Ending, Engine, Game, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
 use crate::cli::output;
@@ -45,7 +46,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         text.push_str("pass                 every position twice: pass available, pass used\n");
     }
     if let Some(full) = &full {
-        let positions = match (full, nimtab::tuple_count(heaps, a.space.max())) {
+        let positions = match (full, nimtab::model::space::tuple_count(heaps, a.space.max())) {
             (Ok(space), _) => space.positions().to_string(),
             (Err(_), Some(count)) => format!("{count} (beyond any table)"),
             (Err(_), None) => "2^128 or more (beyond any table)".to_string(),

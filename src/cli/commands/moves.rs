@@ -6,7 +6,9 @@ use nimtab::analysis::moves::{
     ended_by_rule, labels_of_states, legal_moves, nim_formula_moves, Move, MoveDifference,
 };
 use nimtab::analysis::steps::{legal_steps, Step};
-use nimtab::{Ending, Game, MoveRule, PassState, Spaced, Tuple};
+use nimtab::model::game::MoveRule;
+use nimtab::model::position::{PassState, Spaced, Tuple};
+use nimtab::{Ending, Game};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;

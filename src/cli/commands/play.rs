@@ -6,7 +6,9 @@ use anyhow::Context;
 use nimtab::analysis::moves::smallest_table;
 use nimtab::analysis::play::{Match, Opponent, PlayRecord, Side};
 use nimtab::analysis::steps::Step;
-use nimtab::{Ending, Game, SplitMix64, Tuple};
+use nimtab::model::position::Tuple;
+use nimtab::random::SplitMix64;
+use nimtab::{Ending, Game};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use nimtab::export::plot::{render_in, Format, Grid};
-use nimtab::{Ending, Game, PassState};
+use nimtab::model::position::PassState;
+use nimtab::{Ending, Game};
 
 use crate::cli::args::GameMaxArgs;
 use crate::cli::output;

@@ -4,13 +4,16 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
+use nimtab::engine::Work;
+use nimtab::model::multiset::MAX_TOTAL;
+use nimtab::model::position::Spaced;
 use nimtab::quotient::json::write_json;
 use nimtab::quotient::summary::write_summary;
 use nimtab::quotient::{
     check_against_tables, compute, Play, QuotientConfig, QuotientError, QuotientProgress,
     DEFAULT_MAX_ORDER,
 };
-use nimtab::{Engine, Progress, Space, Spaced, Work, MAX_TOTAL};
+use nimtab::{Engine, Progress, Space};
 
 use crate::cli::args::GameArg;
 use crate::cli::output::{self, Target};

@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
+use nimtab::engine::Work;
 use nimtab::export::labels_csv::{table_bytes, write_table, RowFilter};
-use nimtab::{Ending, Engine, Game, Space, Work};
+use nimtab::{Ending, Engine, Game, Space};
 
 use crate::cli::args::TableArgs;
 use crate::cli::output::{self, Target};

@@ -12,13 +12,14 @@ use nimtab::export::plot::{render_in, title_in, Format};
 use nimtab::export::report::{render_report, RunInfo, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
+use nimtab::model::position::PassState;
 use nimtab::suite::quotients_report::quotient_section;
 use nimtab::suite::takebreak_report::takebreak_section;
 use nimtab::suite::{
     default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
     SUITE_LIMIT,
 };
-use nimtab::{Engine, PassState, Space};
+use nimtab::{Engine, Space};
 
 use crate::cli::commands::suite_takebreak;
 use crate::cli::input::{self, Stdin};

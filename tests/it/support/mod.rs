@@ -42,7 +42,7 @@ pub fn label(game: &Game, n: usize, max: u32, ending: Ending, mode: Mode) -> Lab
 
 /// Every tuple of `n` heaps over `0..=max`, in lexicographic order.
 pub fn all_tuples(n: usize, max: u32) -> Vec<Vec<u32>> {
-    nimtab::Tuples::new(n, 0, max).collect()
+    nimtab::model::enumerate::Tuples::new(n, 0, max).collect()
 }
 
 /// The spaces of the reference comparisons: n <= 4 and (M+1)^n <= 50 000.
