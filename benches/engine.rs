@@ -1,6 +1,6 @@
 //! Benchmark harness: one measurement per process, printed as one CSV line.
 //!
-//! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` pass of
+//! Usage: `engine CASE METHOD [THREADS]` with METHOD `engine` (the fused `verify` labelling of
 //! the library, or every Grundy value), `general` (the same on the general path of
 //! multi-heap games), `label` (games that are not sums: the labelling alone, P-states
 //! counted) or `naive` (the baselines in `naive.rs` and `naive_joint.rs`), or
@@ -45,7 +45,7 @@ use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress};
 const NAIVE_BUDGET: naive::Budget =
     naive::Budget { budget: Duration::from_secs(15), full_limit: Duration::from_secs(60) };
 
-/// Counterexamples kept per (rule, criterion), as `nimtab verify` keeps by default.
+/// Counterexamples kept per (ending, criterion), as `nimtab verify` keeps by default.
 const LIMIT: usize = 20;
 
 /// One CSV line of results.
@@ -158,7 +158,7 @@ fn set_threads(threads: &str) -> Result<usize, String> {
     Ok(threads)
 }
 
-/// `bandwidth,THREADS,BUFFER_MIB,PASSES,BEST_GB_S,MEDIAN_GB_S`: bytes read + written.
+/// `bandwidth,THREADS,BUFFER_MIB,ROUNDS,BEST_GB_S,MEDIAN_GB_S`: bytes read + written.
 fn print_bandwidth(threads: Option<&str>) -> Result<(), String> {
     let threads: usize = match threads {
         Some(t) => t.parse().map_err(|_| format!("bad thread count '{t}'"))?,
@@ -169,7 +169,7 @@ fn print_bandwidth(threads: Option<&str>) -> Result<(), String> {
         "bandwidth,{},{},{},{:.2},{:.2}",
         b.threads,
         bandwidth::BUFFER_BYTES >> 20,
-        bandwidth::PASSES,
+        bandwidth::ROUNDS,
         b.bytes_per_second / 1e9,
         b.median_bytes_per_second / 1e9
     );
@@ -207,15 +207,18 @@ fn print_sequence(args: &[String]) -> Result<(), String> {
 }
 
 /// The job of `nimtab verify` with default rules and criteria: the same library call the
-/// command makes (one fused pass where memory allows).
+/// command makes (one fused labelling where memory allows).
 fn engine_verify(game: &Game, space: TupleSpace, canonical: bool) -> Result<Vec<Finding>, String> {
     let space = TupleSpace::in_mode(space.heaps(), space.max(), Mode::canonical_if(canonical))
         .map_err(|e| e.to_string())?;
     let engine = Engine::new(game, space.into());
     let run = verify(&engine, &Ending::ALL, &Criterion::SUMS, LIMIT, &NoProgress);
     let run = run.map_err(|e| e.to_string())?;
-    if run.passes != 1 {
-        return Err(format!("the endings did not fit in one pass ({} passes)", run.passes));
+    if run.labellings != 1 {
+        return Err(format!(
+            "the endings did not fit in one labelling ({} labellings)",
+            run.labellings
+        ));
     }
     Ok(run.findings)
 }
@@ -273,11 +276,11 @@ fn measure_naive(game: &Game, space: TupleSpace) -> Result<Measurement, String> 
 
 /// Theorems hold on every prefix too: a cheap check of a naive run that stopped early.
 fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
-    for (r, rule) in Ending::ALL.into_iter().enumerate() {
+    for (r, ending) in Ending::ALL.into_iter().enumerate() {
         for (c, criterion) in Criterion::SUMS.into_iter().enumerate() {
-            if criterion.is_theorem(game, rule) && run.disagree[r][c] != 0 {
+            if criterion.is_theorem(game, ending) && run.disagree[r][c] != 0 {
                 return Err(format!(
-                    "NAIVE DP IS WRONG: theorem {criterion} under {rule} has {} disagreements \
+                    "NAIVE DP IS WRONG: theorem {criterion} under {ending} has {} disagreements \
                      on {} positions of {}",
                     run.disagree[r][c],
                     run.labelled,
@@ -293,15 +296,15 @@ fn check_theorems(game: &Game, run: &naive::NaiveRun) -> Result<(), String> {
 fn compare_labels(game: &Game, space: TupleSpace, run: &naive::NaiveRun) -> Result<(), String> {
     let engine = Engine::new(game, space.into());
     let radix = space.radix() as usize;
-    for (r, rule) in Ending::ALL.into_iter().enumerate() {
-        let table = engine.label(rule).map_err(|e| e.to_string())?;
+    for (r, ending) in Ending::ALL.into_iter().enumerate() {
+        let table = engine.label(ending).map_err(|e| e.to_string())?;
         let mut prefix = vec![0u32; space.heaps() - 1];
         for (row, naive_row) in run.labels[r].chunks(radix).enumerate() {
             // Full mode: the row's first column is 0.
             let (_, engine_row) = table.row(&prefix);
             if let Some(h) = (0..radix).find(|&h| (naive_row[h] == 1) != engine_row[h]) {
                 return Err(format!(
-                    "MISMATCH naive vs engine labels on {} under {rule} at prefix {prefix:?}, \
+                    "MISMATCH naive vs engine labels on {} under {ending} at prefix {prefix:?}, \
                      last heap {h} (row {row}): naive says {}",
                     game.spec(),
                     if naive_row[h] == 1 { "P" } else { "N" }
@@ -332,12 +335,16 @@ fn compare_counts(
     let findings = engine_verify(game, space, false)?;
     let c_count = Criterion::SUMS.len();
     let mut verdict = "agree";
-    for (r, rule) in Ending::ALL.into_iter().enumerate() {
+    for (r, ending) in Ending::ALL.into_iter().enumerate() {
         for (c, criterion) in Criterion::SUMS.into_iter().enumerate() {
             let f = &findings[r * c_count + c];
-            assert_eq!((f.ending, f.criterion), (rule, Some(criterion)), "findings in rule order");
+            assert_eq!(
+                (f.ending, f.criterion),
+                (ending, Some(criterion)),
+                "findings in ending order"
+            );
             let what = format!(
-                "{} {} heaps max {} ({rule}, {criterion})",
+                "{} {} heaps max {} ({ending}, {criterion})",
                 game.spec(),
                 space.heaps(),
                 space.max()

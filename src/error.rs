@@ -36,7 +36,7 @@ pub enum Error {
         /// Why not.
         reason: String,
     },
-    /// A use that needs heap Grundy values (the SJ rule, the `grundy` table) with a game
+    /// A use that needs heap Grundy values (the SJ ending, the `grundy` table) with a game
     /// that is not a sum of heaps.
     #[error(
         "{what} needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or grundys-game, \
@@ -205,7 +205,7 @@ pub enum Error {
         /// Bytes asked for.
         bytes: u64,
     },
-    /// An ending-rule name that is not `normal`, `misere` or `sj`.
+    /// An ending name that is not `normal`, `misere` or `sj`.
     #[error("unknown rule '{0}': expected normal, misere or sj")]
     UnknownEnding(String),
     /// A criterion name that is not one of [`crate::Criterion::ALL`].

@@ -4,7 +4,7 @@
 //! (Wythoff's game, Moore's Nim_K, circular Nim), with or without a pass; a [`Space`] is
 //! every tuple of `n` heaps of at most `M` stones. An [`Engine`] labels every position of a space P (the player
 //! to move loses) or N by retrograde dynamic programming under an [`Ending`] (normal
-//! play, misère play or the SJ rule), from the move rule alone, and hands back the
+//! play, misère play or the SJ ending), from the move rule alone, and hands back the
 //! [`Labels`] or streams finished rows to a [`RowVisitor`]. The [`analysis`] modules
 //! compare labels with closed-form criteria and claims; [`export`] writes tables,
 //! reports and pictures to any `io::Write`. The library does no terminal I/O: progress

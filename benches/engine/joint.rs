@@ -56,9 +56,9 @@ impl RowVisitor for PCounts {
     }
 }
 
-/// The labelling alone: every default rule's positions labelled in one fused pass, their
+/// The labelling alone: every default ending's positions labelled in one fused labelling, their
 /// P-states counted, no criterion compared (what `solve --only p` computes before it
-/// writes). Returns the states labelled per rule and the P counts.
+/// writes). Returns the states labelled per ending and the P counts.
 pub fn engine_label(
     game: &Game,
     space: TupleSpace,

@@ -1,4 +1,4 @@
-//! The deliberately naive baseline: one byte per position, every option scanned, per rule.
+//! The deliberately naive baseline: one byte per position, every option scanned, per ending.
 //!
 //! This is the "hand-written retrograde DP" the engine is measured against, kept out of
 //! the library on purpose. Positions are visited in mixed-radix index order (`h1` most significant), so
@@ -19,13 +19,13 @@ pub struct NaiveRun {
     pub total: u64,
     /// Positions labelled (a prefix in index order; `total` when complete).
     pub labelled: u64,
-    /// P-positions per rule, in `Ending::ALL` order.
+    /// P-positions per ending, in `Ending::ALL` order.
     pub p_positions: [u64; 3],
-    /// Disagreements per rule (outer, `Ending::ALL`) and criterion (inner, `Criterion::SUMS`).
+    /// Disagreements per ending (outer, `Ending::ALL`) and criterion (inner, `Criterion::SUMS`).
     pub disagree: [[u64; 3]; 3],
     /// Wall time of the labelling and comparison, without setup.
     pub elapsed: Duration,
-    /// The labels, one byte per labelled position (1 = P), per rule.
+    /// The labels, one byte per labelled position (1 = P), per ending.
     pub labels: [Vec<u8>; 3],
 }
 
@@ -87,7 +87,7 @@ impl Stopper {
     }
 }
 
-/// Labels the space under normal, misère and SJ play, one byte per position per rule,
+/// Labels the space under normal, misère and SJ play, one byte per position per ending,
 /// and compares each position with the XOR, Anti-Nim and SJ criteria.
 pub fn run(game: &Game, space: TupleSpace, budget: Budget) -> NaiveRun {
     let n = space.heaps();
@@ -96,7 +96,7 @@ pub fn run(game: &Game, space: TupleSpace, budget: Budget) -> NaiveRun {
     // Precomputed once per size: fair, any hand-written DP would do the same.
     let options: Vec<Vec<u32>> = (0..=max).map(|h| game.options(h)).collect();
     let grundy = game.grundy(max);
-    // Forced terminal sizes, per rule: a position is forced N iff all its heaps are such.
+    // Forced terminal sizes, per ending: a position is forced N iff all its heaps are such.
     let no_move: Vec<bool> = options.iter().map(Vec::is_empty).collect();
     let grundy_zero: Vec<bool> = grundy.iter().map(|&g| g == 0).collect();
     // strides[i]: index distance of one stone on heap i.
@@ -115,8 +115,8 @@ pub fn run(game: &Game, space: TupleSpace, budget: Budget) -> NaiveRun {
     let mut index = 0u64;
     while index < total && !stopper.stop(index, total) {
         let predicted = predictions(&tuple, &grundy);
-        for (r, rule) in Ending::ALL.into_iter().enumerate() {
-            let forced_n = match rule {
+        for (r, ending) in Ending::ALL.into_iter().enumerate() {
+            let forced_n = match ending {
                 Ending::Normal => false,
                 Ending::Misere => tuple.iter().all(|&h| no_move[h as usize]),
                 Ending::Sj => tuple.iter().all(|&h| grundy_zero[h as usize]),

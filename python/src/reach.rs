@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
-use nimtab::analysis::moves::{ended_by_rule, labels_of_states, legal_moves};
+use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves};
 use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
@@ -32,7 +32,7 @@ enum Winning {
 }
 
 /// What `moves` finds: the winning moves, whether the position is P, and whether the
-/// ending rule has already ended it.
+/// ending has already ended it.
 struct Found {
     winning: Vec<Winning>,
     lost: bool,
@@ -41,8 +41,8 @@ struct Found {
 
 /// The winning moves of a sum of heaps.
 fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
-    // A position the rule has ended has no winning move, whatever moves are legal.
-    let ended = ended_by_rule(game, ending, position);
+    // A position the ending has ended has no winning move, whatever moves are legal.
+    let ended = ended_under(game, ending, position);
     let legal = if ended { Vec::new() } else { legal_moves(game, position) };
     let mut states = vec![(position.to_vec(), false)];
     states.extend(legal.iter().map(|m| (m.apply(position), false)));

@@ -49,7 +49,7 @@ struct Table {
     positions: Option<Vec<u32>>,
 }
 
-/// What `solve_table` hands Python: rule names, a bool array per rule, the Grundy values
+/// What `solve_table` hands Python: ending names, a bool array per ending, the Grundy values
 /// (with `grundy`), the sorted positions (canonical).
 type TableArrays<'py> = (
     Bound<'py, PyList>,
@@ -153,7 +153,7 @@ struct MultisetTable {
     gxor: Vec<u32>,
 }
 
-/// What `solve_multisets` hands Python: rule names, a bool array per rule, the
+/// What `solve_multisets` hands Python: ending names, a bool array per ending, the
 /// positions (tuples of heap sizes, non-increasing), their totals and Grundy XORs.
 type MultisetArrays<'py> = (
     Bound<'py, PyList>,

@@ -1,4 +1,4 @@
-//! The rules of a call, Grundy values of one heap, and whether a game is a sum.
+//! The endings of a call, Grundy values of one heap, and whether a game is a sum.
 
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
@@ -7,8 +7,8 @@ use nimtab::{Ending, Game};
 
 use crate::{run_detached, value_error};
 
-/// The rules listed (`None`: the game's defaults, as the command line's), refused when
-/// the SJ rule is asked of a game that is not a sum of heaps.
+/// The endings `rules` lists (`None`: the game's defaults, as the command line's), refused
+/// when the SJ ending is asked of a game that is not a sum of heaps.
 pub fn endings(game: &Game, rules: Option<&str>) -> nimtab::Result<Vec<Ending>> {
     let Some(list) = rules else { return Ok(Ending::defaults(game)) };
     let endings = Ending::parse_list(list)?;

@@ -138,7 +138,7 @@ pub fn test_claim(
 
 /// What testing a claim of `operators` operators ([`crate::analysis::expr::Expr::operators`])
 /// holds, to reserve with whatever else the caller holds beside it (the Grundy values it
-/// reads): a labelling pass streaming one ending's rows, the compiled claim, and per task
+/// reads): a labelling streaming one ending's rows, the compiled claim, and per task
 /// the row evaluation's lane buffers and the counterexamples kept.
 ///
 /// Over multisets: the one table of the ending, labelled whole and compared chunk by chunk

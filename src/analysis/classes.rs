@@ -136,7 +136,7 @@ const CLAIMS: [Claim; 9] = [
 ];
 
 /// Classifies every position of the space, counts moves between classes and checks the
-/// claims. `normal` and `misere` are the DP labels of Nim on `space` under those rules;
+/// claims. `normal` and `misere` are the DP labels of Nim on `space` under those endings;
 /// the class formula never decides a label.
 pub fn class_report(space: TupleSpace, normal: &Labels, misere: &Labels) -> ClassReport {
     let mut counts = [ClassCount::default(); 5];

@@ -1,5 +1,5 @@
 //! What a verification finds: one criterion against the DP over one space under one
-//! ending, and the findings of a space with the passes that produced them.
+//! ending, and the findings of a space with the labellings that produced them.
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::tally::Tally;
@@ -42,12 +42,12 @@ impl Finding {
     }
 }
 
-/// The findings of one space, and how many labelling passes produced them.
+/// The findings of one space, and how many labellings produced them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verification {
     /// Ending by ending (in the order given), criteria in the order given.
     pub findings: Vec<Finding>,
-    /// 1 when all endings were labelled in one fused pass; the number of endings when
-    /// their working state did not fit in memory together and each had its own pass.
-    pub passes: usize,
+    /// 1 when all endings were labelled in one fused labelling; the number of endings
+    /// when their working state did not fit in memory together and each had its own.
+    pub labellings: usize,
 }

@@ -67,9 +67,9 @@ pub fn winning_moves(game: &Game, labels: &Labels, position: &[u32]) -> Vec<Move
 }
 
 /// Whether `ending` has already ended the game at `position`, won by the player to move:
-/// misère play when no heap can move, the SJ rule when every heap has Grundy value 0. No
+/// misère play when no heap can move, the SJ ending when every heap has Grundy value 0. No
 /// move is played from such a position, though it may have legal moves (under SJ).
-pub fn ended_by_rule(game: &Game, ending: Ending, position: &[u32]) -> bool {
+pub fn ended_under(game: &Game, ending: Ending, position: &[u32]) -> bool {
     let max = position.iter().copied().max().unwrap_or(0);
     let terminal = ending.terminal_sizes(game, max);
     position.iter().all(|&h| terminal[h as usize])
@@ -82,7 +82,7 @@ pub fn ended_by_rule(game: &Game, ending: Ending, position: &[u32]) -> bool {
 /// # Errors
 /// [`Error::Invalid`] for an empty position; [`Error::TooLarge`] if the table would
 /// exceed `memory_limit` bytes; the engine's refusals (a heap count the game does not
-/// have, the SJ rule for a game that is not a sum).
+/// have, the SJ ending for a game that is not a sum).
 pub fn smallest_table(
     game: &Game,
     ending: Ending,
@@ -178,7 +178,7 @@ impl RowVisitor for Picker {
 /// smaller. Misère: with at least two rich heaps (> 1 stone), the same; with exactly one,
 /// that heap goes to 0 or 1 so that an odd number of lonely heaps (1 stone) remains;
 /// with none, any lonely heap is emptied when their number is even and non-zero.
-/// Returns `None` for the SJ rule, which has no formula here. Moves come in
+/// Returns `None` for the SJ ending, which has no formula here. Moves come in
 /// [`legal_moves`] order.
 ///
 /// # Panics

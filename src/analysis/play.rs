@@ -62,18 +62,18 @@ pub struct PlayRecord {
     pub winner: Side,
 }
 
-/// The rules of one play-out: the game, its ending rule, and the label table used by the
+/// What one play-out follows: the game, its ending, and the label table used by the
 /// strategy (it must hold the start position and everything below it).
 #[derive(Debug)]
 pub struct Match<'a> {
     /// The component game.
     pub game: &'a Game,
-    /// The ending rule.
+    /// The ending.
     pub ending: Ending,
     /// The labels the strategy reads.
     pub labels: &'a Labels,
     /// `terminal[h]`: a position whose heaps all have such sizes is over, won by the side
-    /// to move (the rule's forced-N positions, exactly as the engine labels them).
+    /// to move (the ending's forced-N positions, exactly as the engine labels them).
     terminal: Vec<bool>,
 }
 

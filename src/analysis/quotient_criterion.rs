@@ -3,7 +3,7 @@
 //!
 //! Under misère play this is the misère quotient (Plambeck and Siegel), under normal play
 //! the same construction gives the group of Grundy values; both are theorems for every
-//! sum of heaps, so a disagreement is a bug. The SJ rule has no quotient here, and a
+//! sum of heaps, so a disagreement is a bug. The SJ ending has no quotient here, and a
 //! quotient that grows past its order bound is not computed: the finding then says why
 //! instead of counting agreements it did not check.
 
@@ -49,7 +49,7 @@ impl QuotientPrediction {
     }
 }
 
-/// The quotient's play under an ending; `None` for the SJ rule.
+/// The quotient's play under an ending; `None` for the SJ ending.
 fn play_of(ending: Ending) -> Option<Play> {
     match ending {
         Ending::Normal => Some(Play::Normal),

@@ -214,13 +214,13 @@ pub struct Verifier<'e, 'g> {
     endings: Vec<Ending>,
     criteria: Vec<Criterion>,
     limit: usize,
-    passes: usize,
+    labellings: usize,
 }
 
 /// Prepares the verification of the engine's space: refuses what the game cannot do
-/// there, and checks the memory once, before any work. All endings run in one fused pass
-/// when their working state fits in the engine's memory limit together, else one pass
-/// per ending ([`Verifier::passes`] says which).
+/// there, and checks the memory once, before any work. All endings run in one fused
+/// labelling when their working state fits in the engine's memory limit together, else
+/// one labelling per ending ([`Verifier::labellings`] says which).
 ///
 /// # Errors
 /// [`crate::Error::TooLarge`] if even one ending does not fit; the errors of
@@ -242,7 +242,7 @@ pub fn prepare<'e, 'g>(
         engine.ensure_supported(endings)?;
         let reservation = engine.reserve(&[Work::Tables { endings: endings.len() }])?;
         let (endings, criteria) = (kept_endings, kept_criteria);
-        return Ok(Verifier { reservation, endings, criteria, limit, passes: 1 });
+        return Ok(Verifier { reservation, endings, criteria, limit, labellings: 1 });
     }
     engine.ensure_supported(endings)?;
     for criterion in criteria {
@@ -253,18 +253,18 @@ pub fn prepare<'e, 'g>(
         [Work::Stream { endings }, Work::Bytes(comparer)]
     };
     let fused = engine.memory_need(&work(endings.len()))? <= engine.memory_limit();
-    let passes = if fused { 1 } else { endings.len() };
-    let reservation = engine.reserve(&work(endings.len() / passes))?;
+    let labellings = if fused { 1 } else { endings.len() };
+    let reservation = engine.reserve(&work(endings.len() / labellings))?;
     let (endings, criteria) = (kept_endings, kept_criteria);
-    Ok(Verifier { reservation, endings, criteria, limit, passes })
+    Ok(Verifier { reservation, endings, criteria, limit, labellings })
 }
 
 impl<'e, 'g> Verifier<'e, 'g> {
-    /// The labelling passes the verification makes: 1 when the endings' working state
-    /// fits in memory together, else one per ending. Progress reports the space's
-    /// positions once per pass.
-    pub fn passes(&self) -> usize {
-        self.passes
+    /// The labellings the verification makes: 1 when the endings' working state fits in
+    /// memory together, else one per ending. Progress reports the space's positions once
+    /// per labelling.
+    pub fn labellings(&self) -> usize {
+        self.labellings
     }
 
     /// The engine that labels.
@@ -277,7 +277,7 @@ impl<'e, 'g> Verifier<'e, 'g> {
         self.reservation.grant().bytes()
     }
 
-    /// Labels and compares, pass by pass.
+    /// Labels and compares, labelling by labelling.
     ///
     /// # Errors
     /// [`crate::Error::OutOfMemory`] if the system refuses the memory granted.
@@ -286,10 +286,10 @@ impl<'e, 'g> Verifier<'e, 'g> {
         if self.engine().space().as_multisets().is_some() {
             let labels = self.reservation.label_all(&self.endings, progress)?;
             let findings = compare_multiset_labels(self.engine().game(), &labels, criteria, limit)?;
-            return Ok(Verification { findings, passes: 1 });
+            return Ok(Verification { findings, labellings: 1 });
         }
         let mut findings = Vec::new();
-        for endings in self.endings.chunks(self.endings.len().div_ceil(self.passes).max(1)) {
+        for endings in self.endings.chunks(self.endings.len().div_ceil(self.labellings).max(1)) {
             findings.extend(verify_fused(
                 &self.reservation,
                 endings,
@@ -299,7 +299,7 @@ impl<'e, 'g> Verifier<'e, 'g> {
                 true,
             )?);
         }
-        Ok(Verification { findings, passes: self.passes })
+        Ok(Verification { findings, labellings: self.labellings })
     }
 }
 
@@ -315,7 +315,7 @@ fn comparer_bytes(engine: &Engine<'_>, endings: usize, criteria: usize, limit: u
     RowPredictor::bytes(space.max()).saturating_add(per_task * tasks).saturating_add(kept)
 }
 
-/// One fused pass over `endings`; findings ending by ending, criteria in the order given.
+/// One fused labelling of `endings`; findings ending by ending, criteria in the order given.
 /// With `by_planes`, an engine that labels planes of single-P rows hands them over whole.
 fn verify_fused(
     reservation: &Reservation<'_, '_>,
@@ -387,7 +387,7 @@ mod tests {
         let criteria = Criterion::applicable(game, heaps);
         let endings = if game.has_pass() { &Ending::ALL[..2] } else { &Ending::ALL[..] };
         let verifier = prepare(&engine, endings, &criteria, limit).unwrap();
-        assert_eq!(verifier.passes(), 1);
+        assert_eq!(verifier.labellings(), 1);
         [true, false].map(|by_planes| {
             let reservation = &verifier.reservation;
             verify_fused(reservation, endings, &criteria, limit, &NoProgress, by_planes).unwrap()

@@ -150,7 +150,7 @@ impl RulesArg {
     }
 }
 
-/// The flags of the commands that label whole spaces under several rules: the space,
+/// The flags of the commands that label whole spaces under several endings: the space,
 /// `--rules R` and `--canonical`.
 #[derive(clap::Args, Debug)]
 pub struct TableArgs {

@@ -1,8 +1,8 @@
 //! Contest judges (Luogu P2197, SHOI2008): their input format, limits and answers.
 //!
 //! A contest input may hold 10^4 heaps of up to 10^4 stones, far beyond any table, so a
-//! judge answers with the closed-form criterion of its rule (Bouton's XOR rule for normal
-//! play, the anti-Nim rule for misère). Before answering, [`Judge::new`] checks that
+//! judge answers with the closed-form criterion of its ending (Bouton's XOR rule for
+//! normal play, the anti-Nim rule for misère). Before answering, [`Judge::new`] checks that
 //! criterion against the DP labels of every position of [`CHECKED_HEAPS`] heaps of at most
 //! [`CHECKED_MAX`] stones, and refuses to judge if they disagree anywhere.
 
@@ -63,7 +63,7 @@ impl Contest {
         }
     }
 
-    /// The ending rule of the problem.
+    /// The ending of the problem.
     pub fn ending(self) -> Ending {
         match self {
             Contest::P2197 => Ending::Normal,

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::engine::bits;
 use crate::engine::shared_rows::{prefetch, SharedRows};
 
-/// A label table shared by the tasks of a pass (empty when neither kept nor needed).
+/// A label table shared by the tasks of a labelling (empty when neither kept nor needed).
 pub(crate) enum LabelTable<'a> {
     /// Full mode with `M + 1` a multiple of 64: every row is whole words, no word holds two
     /// rows, so the rows are shared as the accumulators are (`shared_rows.rs`) and read
@@ -276,7 +276,7 @@ pub(crate) fn words_for(positions: u64) -> u64 {
     positions.div_ceil(64)
 }
 
-/// The words of one label table, as allocated for a pass.
+/// The words of one label table, as allocated for a labelling.
 pub(crate) enum TableWords {
     /// Rows of whole words (see [`LabelTable::Words`]).
     Plain(Vec<u64>),
@@ -284,7 +284,7 @@ pub(crate) enum TableWords {
 }
 
 impl TableWords {
-    /// The table shared for a pass, in rows of `radix` columns.
+    /// The table shared for a labelling, in rows of `radix` columns.
     pub(crate) fn share(&mut self, radix: usize) -> LabelTable<'_> {
         match self {
             TableWords::Plain(words) => LabelTable::Words(SharedRows::new(words, radix / 64)),
@@ -300,7 +300,7 @@ impl TableWords {
         }
     }
 
-    /// Calls `f(i, word)` on every word of the finished table in order (the pass is over:
+    /// Calls `f(i, word)` on every word of the finished table in order (the labelling is over:
     /// atomic words are read as the plain words they are).
     #[inline]
     pub(crate) fn for_each_word(&mut self, mut f: impl FnMut(usize, u64)) {

@@ -1,7 +1,7 @@
 //! The memory a run needs, planned before anything is allocated; the one check of a run
 //! against its limit; and the grant that every allocation of the run then draws from.
 //!
-//! A run's need is the sum of its [`Work`] (labelling passes, Grundy values, the caller's
+//! A run's need is the sum of its [`Work`] (labellings, Grundy values, the caller's
 //! own buffers), from a [`MemoryPlan`] that counts every allocation growing with the
 //! space. The check compares the need with the limit once, before any work, and returns
 //! a [`Grant`] of exactly the need. Each such allocation then goes through a [`Lease`] of
@@ -19,12 +19,12 @@ use crate::error::{Error, Result};
 /// One piece of work a run holds memory for at once with the others of the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
-    /// Labelling `endings` endings in one pass, each ending's table kept and returned.
+    /// Labelling `endings` endings in one labelling, each ending's table kept and returned.
     Tables {
         /// Endings labelled together.
         endings: usize,
     },
-    /// Labelling `endings` endings in one pass, each finished row streamed to a visitor,
+    /// Labelling `endings` endings in one labelling, each finished row streamed to a visitor,
     /// no table kept (unless the row solver needs one as working state).
     Stream {
         /// Endings labelled together.
@@ -37,7 +37,7 @@ pub enum Work {
     Bytes(u64),
 }
 
-/// What a labelling pass keeps of its labels.
+/// What a labelling keeps of its labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Keep {
     /// Every track's table, handed back.
@@ -71,7 +71,7 @@ pub struct MemoryPlan {
 }
 
 impl MemoryPlan {
-    /// Bytes of one labelling pass over `endings` endings, keeping their tables or not.
+    /// Bytes of one labelling of `endings` endings, keeping their tables or not.
     pub(crate) fn pass_bytes(&self, endings: usize, keep: Keep) -> u64 {
         let endings = endings as u64;
         let table = if self.needs_table || keep == Keep::Tables { self.table_bytes } else { 0 };
@@ -193,7 +193,7 @@ impl Lease<'_> {
 
     /// `len` zero words, refused as [`Lease::capacity`]. The words come zeroed from the
     /// allocator: fresh pages from the system are zero already, so a table of hundreds of
-    /// MiB costs nothing before the pass touches it (writing the zeros first took a third
+    /// MiB costs nothing before the labelling touches it (writing the zeros first took a third
     /// of a second on one thread). The allocator is first asked for the memory (reserved
     /// and given back), then for the zeroed words; nothing else of the run allocates in
     /// between.

@@ -288,7 +288,7 @@ impl<'g> Engine<'g> {
     }
 
     /// Refuses what the game cannot do in this space: a heap count it is not defined
-    /// for, sorted tuples only for a game that is not symmetric, the SJ rule for a game
+    /// for, sorted tuples only for a game that is not symmetric, the SJ ending for a game
     /// that is not a sum of heaps; multisets for a game that is not a sum.
     ///
     /// # Errors
@@ -309,7 +309,7 @@ impl<'g> Engine<'g> {
         Ok(tables.remove(0))
     }
 
-    /// Labels every position under each of `endings` in one fused pass and returns their
+    /// Labels every position under each of `endings` in one fused labelling and returns their
     /// tables, in the order given.
     ///
     /// # Errors
@@ -322,7 +322,7 @@ impl<'g> Engine<'g> {
         self.reserve(&[Work::Tables { endings: endings.len() }])?.label_all(endings, progress)
     }
 
-    /// Labels every position of a tuple space under each of `endings` in one fused pass,
+    /// Labels every position of a tuple space under each of `endings` in one fused labelling,
     /// streaming each finished row to `visitor` (see [`RowView`]) without keeping a
     /// table; returns the visitor's merged result.
     ///

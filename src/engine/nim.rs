@@ -43,7 +43,7 @@ impl Labelling<'_, '_, '_> {
     /// run in layers of equal outer sum (independent, as rows are), and each plane
     /// sweeps `hk` upwards. The line along `hk` then lives in a local buffer, and the other
     /// lines' accumulators are read and written sequentially (indexed with `hk` last),
-    /// which keeps the pass streaming through memory instead of missing the cache.
+    /// which keeps the labelling streaming through memory instead of missing the cache.
     pub(crate) fn run_planes<V: RowVisitor>(
         &self,
         lease: &Lease<'_>,

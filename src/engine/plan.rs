@@ -36,7 +36,7 @@ impl TupleEngine<'_> {
             }
             _ => (0, true),
         };
-        // Per track: the terminal sizes, their row mask, and the SJ rule's Grundy values.
+        // Per track: the terminal sizes, their row mask, and the SJ ending's Grundy values.
         let sizes = u64::from(self.space().max()) + 1;
         let ending_bytes = states * (sizes * 5 + self.layout.words_per_row() as u64 * 8);
         let (scratch_bytes, scratch_bytes_per_ending) = self.scratch_bytes();
@@ -56,7 +56,7 @@ impl TupleEngine<'_> {
     }
 
     /// Bytes of [`crate::engine::Work::Grundy`]: by bands (multi-heap games in full mode, with
-    /// 16-bit lanes at least), or by rounds: a pass keeping one ending's tables, the
+    /// 16-bit lanes at least), or by rounds: a labelling keeping one ending's tables, the
     /// excluded positions, and four bytes per state for the values.
     fn grundy_plan(&self, plan: &MemoryPlan) -> u64 {
         let values = self.positions().saturating_mul(4);

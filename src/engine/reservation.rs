@@ -107,7 +107,7 @@ impl<'e, 'g> Reservation<'e, 'g> {
         &self.grant
     }
 
-    /// Labels every position under each of `endings` in one fused pass and returns their
+    /// Labels every position under each of `endings` in one fused labelling and returns their
     /// tables, in the order given (reserved as [`Work::Tables`]).
     ///
     /// # Errors
@@ -123,7 +123,7 @@ impl<'e, 'g> Reservation<'e, 'g> {
         Ok(tuples.labels_of(endings, tables).into_iter().map(Labels::of_tuples).collect())
     }
 
-    /// Labels every position under each of `endings` in one fused pass, streaming each
+    /// Labels every position under each of `endings` in one fused labelling, streaming each
     /// finished row to `visitor` without keeping a table (reserved as [`Work::Stream`]);
     /// returns the visitor's merged result.
     ///

@@ -1,5 +1,5 @@
 //! One run: a track per ending and pass state, its tables drawn from the run's grant, and
-//! the pass over the rows.
+//! the labelling of the rows.
 
 use crate::engine::bits;
 use crate::engine::label_table::{self, TableWords};
@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
 
-/// The tables and accumulators of a pass's tracks, allocated once (Grundy rounds clear
+/// The tables and accumulators of a labelling's tracks, allocated once (Grundy rounds clear
 /// and reuse them).
 pub(crate) struct Buffers {
     pub tables: Vec<TableWords>,
@@ -28,7 +28,7 @@ impl Buffers {
 }
 
 impl TupleEngine<'_> {
-    /// The fused pass over `endings`: draws every track's tables from `grant` (an ending
+    /// The fused labelling of `endings`: draws every track's tables from `grant` (an ending
     /// has a pass-used and, with a pass, a pass-available track), runs, and hands back
     /// the tables, one per track in that order, if `keep` says so (they stay drawn). The
     /// run's check has granted the plan's bytes; an allocation the system refuses anyway
@@ -90,9 +90,9 @@ impl TupleEngine<'_> {
         usize::try_from(words).map_err(|_| refused())
     }
 
-    /// One pass over the tracks of `endings` in `buffers`; `excluded` holds, per track, a
+    /// One labelling of the tracks of `endings` in `buffers`; `excluded` holds, per track, a
     /// table of positions that are never candidates (the Grundy rounds). Row masks and
-    /// each task's scratch are drawn from `grant` for the pass.
+    /// each task's scratch are drawn from `grant` for the labelling.
     pub(crate) fn pass<V: RowVisitor>(
         &self,
         grant: &Grant,
@@ -120,7 +120,7 @@ impl TupleEngine<'_> {
         Labelling { engine: self, tracks }.run(lease, visitor, progress)
     }
 
-    /// One track's terminal sizes and tables, shared for the pass.
+    /// One track's terminal sizes and tables, shared for the labelling.
     fn track<'a>(
         &self,
         lease: &Lease<'_>,

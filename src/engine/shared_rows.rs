@@ -89,7 +89,7 @@ pub(crate) struct SharedRows<'a> {
     _words: PhantomData<&'a mut [u64]>,
 }
 
-// SAFETY: sending or sharing the table between the tasks of a pass is sound under the
+// SAFETY: sending or sharing the table between the tasks of a labelling is sound under the
 // discipline of the module documentation: no two tasks access a row at once unless both
 // only read it, and layers are separated by rayon's joins.
 unsafe impl Send for SharedRows<'_> {}

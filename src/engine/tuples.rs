@@ -204,7 +204,7 @@ impl<'g> TupleEngine<'g> {
     }
 
     /// Refuses what the game cannot do in this space: a heap count it is not defined
-    /// for, sorted tuples only for a game that is not symmetric, the SJ rule for a game
+    /// for, sorted tuples only for a game that is not symmetric, the SJ ending for a game
     /// that is not a sum of heaps.
     ///
     /// # Errors

@@ -41,14 +41,14 @@ pub fn write_label_table<W: Write + ?Sized>(
     write_table(out, game, labels, None, filter)
 }
 
-/// Writes the `solve` table, values `P`/`N`, one column per rule in column order.
+/// Writes the `solve` table, values `P`/`N`, one column per ending in column order.
 ///
 /// Over tuples: header `h1,…,hN`, then `pass` for a game with a pass (`1` = still
 /// available, `0` = used; two rows per position, pass varying fastest), `gxor` for a sum
-/// of heaps, `grundy` with `values` (the whole position's Grundy value), then the rules;
+/// of heaps, `grundy` with `values` (the whole position's Grundy value), then the endings;
 /// rows in lexicographic order of the tuple (sorted tuples only for canonical labels).
 ///
-/// Over multisets: header `heaps,total,gxor`, then the rules; one row per position in
+/// Over multisets: header `heaps,total,gxor`, then the endings; one row per position in
 /// rank order (by total, then reverse lexicographic order of the heaps), heaps
 /// non-increasing and separated by spaces (empty for the empty position).
 ///
@@ -94,7 +94,7 @@ pub fn table_bytes(game: &Game, space: &Space, endings: usize, values: Option<u6
     }
 }
 
-/// The table's header: heaps, pass, gxor, grundy, rules (each where it applies).
+/// The table's header: heaps, pass, gxor, grundy, endings (each where it applies).
 fn header(n: usize, game: &Game, values: bool, labels: &[Labels]) -> Vec<String> {
     let mut header: Vec<String> = (1..=n).map(|i| format!("h{i}")).collect();
     if game.has_pass() {

@@ -104,7 +104,7 @@ fn criteria_of(findings: &[Finding]) -> Vec<Criterion> {
     out
 }
 
-fn rules_of(findings: &[Finding]) -> Vec<Ending> {
+fn endings_of(findings: &[Finding]) -> Vec<Ending> {
     let mut out: Vec<Ending> = findings.iter().map(|f| f.ending).collect();
     out.sort();
     out.dedup();
@@ -125,8 +125,8 @@ fn matrix(out: &mut String, findings: &[Finding]) {
     let _ = writeln!(out, "| game | rule | {} |", header.join(" | "));
     let _ = writeln!(out, "|---|---|{}", "---|".repeat(criteria.len()));
     for game in games(findings) {
-        for rule in rules_of(findings) {
-            let of_row = |f: &&Finding| f.game == game && f.ending == rule;
+        for ending in endings_of(findings) {
+            let of_row = |f: &&Finding| f.game == game && f.ending == ending;
             if !findings.iter().filter(of_row).any(|f| f.criterion.is_some()) {
                 continue;
             }
@@ -144,7 +144,7 @@ fn matrix(out: &mut String, findings: &[Finding]) {
                     }
                 })
                 .collect();
-            let _ = writeln!(out, "| `{game}` | {rule} | {} |", cells.join(" | "));
+            let _ = writeln!(out, "| `{game}` | {ending} | {} |", cells.join(" | "));
         }
     }
     out.push('\n');
@@ -186,23 +186,23 @@ fn families(out: &mut String, findings: &[Finding]) {
             failed.len()
         );
     }
-    for rule in rules_of(findings) {
+    for ending in endings_of(findings) {
         for criterion in criteria_of(findings) {
             let group: Vec<&Finding> = findings
                 .iter()
                 .filter(|f| {
-                    f.ending == rule && f.criterion == Some(criterion) && f.tally.disagree > 0
+                    f.ending == ending && f.criterion == Some(criterion) && f.tally.disagree > 0
                 })
                 .collect();
             if group.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "### {criterion} under {rule} play\n");
-            let _ = writeln!(out, "{}\n", explanation(criterion, rule));
+            let _ = writeln!(out, "### {criterion} under {ending} play\n");
+            let _ = writeln!(out, "{}\n", explanation(criterion, ending));
             for game in games(findings) {
                 let Some(first) = group.iter().find(|f| f.game == game) else { continue };
                 let of_game = findings.iter().filter(|f| {
-                    f.game == game && f.ending == rule && f.criterion == Some(criterion)
+                    f.game == game && f.ending == ending && f.criterion == Some(criterion)
                 });
                 let (d, p) =
                     of_game.fold((0, 0), |(d, p), f| (d + f.tally.disagree, p + f.tally.positions));
@@ -225,7 +225,7 @@ fn families(out: &mut String, findings: &[Finding]) {
     }
 }
 
-/// Why a criterion disagrees with the labels of a rule it was not proved for.
+/// Why a criterion disagrees with the labels of an ending it was not proved for.
 fn explanation(criterion: Criterion, ending: Ending) -> &'static str {
     match (criterion, ending) {
         (Criterion::Xor, Ending::Misere) => {

@@ -104,7 +104,7 @@ fn moore_section(findings: &[&Finding]) -> Section {
     Section { title: "Moore's Nim_K".to_string(), body }
 }
 
-/// Per heap count, the P-positions under each rule, from the findings without a
+/// Per heap count, the P-positions under each ending, from the findings without a
 /// criterion: `3 heaps, 4096 positions: 16 P under normal play, 17 under misere play`.
 fn counts(findings: &[&Finding]) -> String {
     let mut heaps: Vec<usize> = findings.iter().map(|f| f.heaps).collect();

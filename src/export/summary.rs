@@ -85,11 +85,11 @@ pub fn first_counterexample_cell(c: &Counterexample) -> String {
     SpacedState(&c.position, c.pass).to_string()
 }
 
-/// Writes `summary.csv`: one row per (heaps, rule, criterion). A game no criterion
-/// applies to gets one row per (heaps, rule) with criterion `none` and empty `agree`,
+/// Writes `summary.csv`: one row per (heaps, ending, criterion). A game no criterion
+/// applies to gets one row per (heaps, ending) with criterion `none` and empty `agree`,
 /// `disagree` and `first_counterexample` cells, e.g. `circular:2,3,15,normal,none,4096,64,,,`;
 /// so does a criterion that could not be compared (the quotient criterion when the
-/// quotient grew past its order bound, or under the SJ rule), under its own name.
+/// quotient grew past its order bound, or under the SJ ending), under its own name.
 ///
 /// # Errors
 /// The writer's I/O error.

@@ -1,9 +1,9 @@
-//! Ending rules: normal play, misère play and the SJ rule, and which positions they force.
+//! Endings: normal play, misère play and the SJ ending, and which positions they force.
 
 use crate::error::{Error, Result};
 use crate::model::game::Game;
 
-/// How the game ends; only positions the rule forces as terminal differ between rules.
+/// How the game ends; only positions the ending forces as terminal differ between endings.
 ///
 /// Called a "rule" on the command line (`--rules normal,misere,sj`) and in CSV headers;
 /// the library says *ending* so that it is never confused with a game's move rule.
@@ -44,7 +44,7 @@ impl Ending {
     }
 
     /// The endings a game is labelled under by default: all three for a sum of heaps;
-    /// normal and misère play otherwise (the SJ rule needs heap Grundy values).
+    /// normal and misère play otherwise (the SJ ending needs heap Grundy values).
     pub fn defaults(game: &Game) -> Vec<Ending> {
         if game.is_sum() {
             Ending::ALL.to_vec()
@@ -61,11 +61,11 @@ impl Ending {
         crate::model::parse_list(list, Ending::parse)
     }
 
-    /// `terminal[h]`: a position whose heaps all have such sizes is forced N by this rule.
+    /// `terminal[h]`: a position whose heaps all have such sizes is forced N by this ending.
     ///
     /// Normal play forces nothing (a position without moves is P by the definition).
     /// Misère forces the positions without moves; SJ those whose Grundy values are all 0.
-    /// Grundy values are used here only to find the SJ rule's terminal positions.
+    /// Grundy values are used here only to find the SJ ending's terminal positions.
     pub fn terminal_sizes(self, game: &Game, max: u32) -> Vec<bool> {
         match self {
             Ending::Normal => vec![false; max as usize + 1],

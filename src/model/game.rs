@@ -235,7 +235,7 @@ impl Game {
     }
 
     /// Whether the game is a sum of heaps: each move changes one heap and nothing is
-    /// shared, so the heaps' Grundy values decide normal play (and the SJ rule exists).
+    /// shared, so the heaps' Grundy values decide normal play (and the SJ ending exists).
     pub fn is_sum(&self) -> bool {
         self.kind == GameKind::Sum && !self.pass
     }

@@ -14,7 +14,7 @@ pub mod space;
 pub mod take_break;
 
 /// Parses a comma list with `parse`; the result is deduplicated and sorted (column order
-/// for rules and criteria).
+/// for endings and criteria).
 pub(crate) fn parse_list<T: Ord>(
     list: &str,
     parse: impl Fn(&str) -> crate::Result<T>,

@@ -108,7 +108,7 @@ impl Sequence {
     }
 
     /// The value-frequency tables of heaps `1..=N` for every `N` of `points` (ascending,
-    /// each at most the max), in one pass; a periodic tail is counted by whole periods.
+    /// each at most the max), in one walk; a periodic tail is counted by whole periods.
     ///
     /// # Errors
     /// A disk store's read error; Nim values above `u32::MAX` cannot be tabled.

@@ -42,7 +42,7 @@ pub fn sj_graph() -> Result<Game> {
 /// subtraction games for heaps 1..=3, max 63; the SJ counterexample graph for heaps 1..=3,
 /// max 3; Wythoff's game with 2 heaps, max 255; `moore:2` with 3 and 4 heaps, max 31;
 /// `circular:2` with 3 to 5 heaps, max 15; Nim with a pass with 2 and 3 heaps, max 31.
-/// Every rule of each game ([`Ending::defaults`]) and every criterion that applies.
+/// Every ending of each game ([`Ending::defaults`]) and every criterion that applies.
 ///
 /// # Errors
 /// As [`sj_graph`].
@@ -107,7 +107,7 @@ impl SuitePlot {
 
 /// The suite's pictures: Nim under normal and misère play (2 heaps, and a 3-heap slice),
 /// `subtract:1,3,4`, the SJ counterexample graph under misère play, Wythoff's P-set under
-/// both rules, a 3-heap slice of circular Nim and one of Nim with a pass (pass
+/// both endings, a 3-heap slice of circular Nim and one of Nim with a pass (pass
 /// available), under normal play.
 ///
 /// # Errors
@@ -140,7 +140,7 @@ pub fn default_plots() -> Result<Vec<SuitePlot>> {
     ])
 }
 
-/// Endings the suite labels a game under: every rule of the game ([`Ending::defaults`]).
+/// Endings the suite labels a game under: every ending of the game ([`Ending::defaults`]).
 pub fn suite_endings(game: &Game) -> Vec<Ending> {
     Ending::defaults(game)
 }
@@ -150,7 +150,7 @@ pub fn suite_criteria(game: &Game, heaps: usize) -> Vec<Criterion> {
     Criterion::applicable(game, heaps)
 }
 
-/// Counterexamples kept per (heaps, rule, criterion).
+/// Counterexamples kept per (heaps, ending, criterion).
 pub const SUITE_LIMIT: usize = 20;
 
 /// The file name of a game's Grundy table (sums only): `nim.csv`, `subtract-1-3-4.csv`,

@@ -110,10 +110,10 @@ pub struct TakeBreakFacts {
     pub misere_p: Vec<Vec<u32>>,
     /// Single heaps of at most [`SUITE_TOTAL`] tokens that are misère P.
     pub misere_p_heaps: Vec<u32>,
-    /// Positions where misère play and the SJ rule label differently, and the first.
+    /// Positions where misère play and the SJ ending label differently, and the first.
     pub misere_sj_differ: (u64, Option<Vec<u32>>),
     /// Heap sizes up to [`SUITE_TOTAL`] of Grundy value 0 that still have a move: the SJ
-    /// rule ends the game at them where misère play goes on.
+    /// ending ends the game at them where misère play goes on.
     pub zero_heaps_with_moves: Vec<u32>,
 }
 

@@ -129,14 +129,14 @@ fn misere_play(out: &mut String, facts: &[TakeBreakFacts]) {
 /// Why the SJ criterion fails for one game, from its tables.
 fn sj_sentence(f: &TakeBreakFacts) -> String {
     let spec = f.job.game.spec();
-    let sj_rule = tally(f, Ending::Sj, Criterion::Sj).map_or(0, |x| x.tally.disagree);
+    let sj_under_sj = tally(f, Ending::Sj, Criterion::Sj).map_or(0, |x| x.tally.disagree);
     let (differ, first) = &f.misere_sj_differ;
     if f.zero_heaps_with_moves.is_empty() {
         format!(
             "`{spec}`: every non-empty heap up to {SUITE_TOTAL} has a non-zero Grundy value, so \
              the SJ rule and misère play end the game at the same positions and label all \
              positions alike ({differ} differ); the SJ criterion still fails under the SJ rule \
-             ({sj_rule} positions), because it is a theorem only for heaps that never split."
+             ({sj_under_sj} positions), because it is a theorem only for heaps that never split."
         )
     } else {
         let zero = &f.zero_heaps_with_moves;
@@ -149,7 +149,7 @@ fn sj_sentence(f: &TakeBreakFacts) -> String {
             "`{spec}`: heaps {} (up to {SUITE_TOTAL}) have Grundy value 0 and still have moves: \
              the SJ rule ends the game there while misère play goes on, and the two rules label \
              {differ} positions differently (first {first}); under the SJ rule the SJ \
-             criterion fails on {sj_rule} positions, because it is a theorem only for heaps \
+             criterion fails on {sj_under_sj} positions, because it is a theorem only for heaps \
              that never split.",
             heaps.join(", ")
         )

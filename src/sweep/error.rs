@@ -8,7 +8,7 @@ pub type Result<T, E = SweepError> = std::result::Result<T, E>;
 /// Everything a sweep can refuse, before or after its work.
 #[derive(Debug, thiserror::Error)]
 pub enum SweepError {
-    /// A game, a space or a run refused (its memory, a rule it lacks), or an output that
+    /// A game, a space or a run refused (its memory, an ending it lacks), or an output that
     /// failed, as the engine and the analysis say.
     #[error(transparent)]
     Space(#[from] crate::Error),

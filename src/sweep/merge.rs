@@ -1,5 +1,5 @@
 //! The merge of a sharded sweep's parts: every part checked against the sweep's own list
-//! of jobs (its games in order, and per game every space, rule and criterion or claim)
+//! of jobs (its games in order, and per game every space, ending and criterion or claim)
 //! and against its digest, then the rows written in shard order. The result is the bytes
 //! of the unsharded run, or a refusal naming the part and the line.
 
@@ -10,7 +10,7 @@ use super::part_format::{read_part_header, Fingerprint, Params, PartHeader};
 use super::part_rows::{jobs, Jobs, PartRows};
 use super::SweepError;
 
-/// Where one part's bytes come from: opened once per pass over the parts, each time
+/// Where one part's bytes come from: opened once per reading of the parts, each time
 /// from its first byte.
 pub trait PartSource {
     /// The part's name in messages.
@@ -167,7 +167,7 @@ pub(super) fn part_line(head: &PartHeader, line: u64, reason: String) -> SweepEr
 fn differing_param(a: &Params, b: &Params) -> Option<u64> {
     if a.space != b.space {
         Some(3)
-    } else if a.rules != b.rules {
+    } else if a.endings != b.endings {
         Some(4)
     } else if a.test != b.test {
         Some(5)

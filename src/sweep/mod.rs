@@ -306,11 +306,15 @@ impl Sweep {
 
     /// The parameters that decide the rows besides the games, as a part's head names them.
     pub fn params(&self) -> Params {
-        let rules: Vec<&str> = self.endings.iter().map(|e| e.name()).collect();
-        Params { space: self.space.describe(), rules: rules.join(","), test: self.test.describe() }
+        let names: Vec<&str> = self.endings.iter().map(|e| e.name()).collect();
+        Params {
+            space: self.space.describe(),
+            endings: names.join(","),
+            test: self.test.describe(),
+        }
     }
 
-    /// A digest of the games (each once, as their rows name them), space, rules and
+    /// A digest of the games (each once, as their rows name them), space, endings and
     /// test: parts of one sweep share it, parts of another do not.
     pub fn fingerprint(&self) -> String {
         let mut fingerprint = Fingerprint::new(&self.params());
@@ -355,7 +359,7 @@ fn check_text(text: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// Refuses, before any work, what one game of the family cannot run: the SJ rule, heap
+/// Refuses, before any work, what one game of the family cannot run: the SJ ending, heap
 /// Grundy values (in a claim) or a criterion for a game they do not apply to.
 fn check_game(
     game: &Game,

@@ -41,8 +41,8 @@ const FAMILY_SHOWN: usize = 4096;
 pub struct Params {
     /// The space, as [`super::SweepSpace::describe`] words it.
     pub space: String,
-    /// The endings' names, comma-separated.
-    pub rules: String,
+    /// The endings' names, comma-separated (the `# rules` line).
+    pub endings: String,
     /// `criteria NAMES` or `claim EXPR`.
     pub test: String,
 }
@@ -55,7 +55,7 @@ impl Fingerprint {
     pub(super) fn new(params: &Params) -> Fingerprint {
         let mut hash = Sha256::new();
         hash.update(FINGERPRINT_DOMAIN);
-        for line in [&params.space, &params.rules, &params.test] {
+        for line in [&params.space, &params.endings, &params.test] {
             hash.update(line.as_bytes());
             hash.update(b"\n");
         }
@@ -146,7 +146,7 @@ impl PartWriter {
         )?;
         writeln!(out, "# family {}", shown_family(&head.family))?;
         writeln!(out, "# space {}", params.space)?;
-        writeln!(out, "# rules {}", params.rules)?;
+        writeln!(out, "# rules {}", params.endings)?;
         writeln!(out, "# {}", params.test)?;
         writeln!(out, "{}", head.header)?;
         Ok(PartWriter { shard: head.shard, rows: 0, digest: Sha256::new() })
@@ -365,7 +365,7 @@ fn parse_head(name: &str, lines: &[String]) -> Result<PartHeader, SweepError> {
     }
     let params = Params {
         space: lines[2]["# space ".len()..].to_string(),
-        rules: lines[3]["# rules ".len()..].to_string(),
+        endings: lines[3]["# rules ".len()..].to_string(),
         test: test.to_string(),
     };
     let name = name.to_string();

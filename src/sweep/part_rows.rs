@@ -1,4 +1,4 @@
-//! One part's rows checked against the sweep's jobs: per game, every space, rule and
+//! One part's rows checked against the sweep's jobs: per game, every space, ending and
 //! criterion or claim in order, each row spelled as the sweep writes it, with counts
 //! that add up; then the part's last line, its rows' count and SHA-256.
 
@@ -23,7 +23,7 @@ use crate::model::space::Mode;
 pub(super) struct Job {
     heaps: String,
     max: String,
-    rule: String,
+    ending: String,
     test: String,
     positions: u64,
 }
@@ -58,23 +58,23 @@ impl Jobs {
     }
 }
 
-/// The jobs of one game in row order (space, then rule, then criterion or claim; or one
+/// The jobs of one game in row order (space, then ending, then criterion or claim; or one
 /// quotient), from the head's parameter lines; or the line and what is wrong with it.
 pub(super) fn jobs(params: &Params) -> std::result::Result<Jobs, (u64, String)> {
     if params.test == "quotients" {
         let max_heap = parse_quotient_space(&params.space)
             .ok_or_else(|| (3, format!("'{}' is not a quotient sweep's space", params.space)))?;
-        if params.rules != "misere" {
-            return Err((4, format!("'{}' is not a quotient sweep's rules", params.rules)));
+        if params.endings != "misere" {
+            return Err((4, format!("'{}' is not a quotient sweep's rules", params.endings)));
         }
         return Ok(Jobs::Quotients { max_heap });
     }
     let space = parse_space(&params.space)
         .ok_or_else(|| (3, format!("'{}' is not a sweep's space", params.space)))?;
-    let rules: Vec<&str> = params.rules.split(',').collect();
-    for rule in &rules {
-        if Ending::parse(rule).map(Ending::name).ok() != Some(*rule) {
-            return Err((4, format!("'{rule}' is not a rule")));
+    let endings: Vec<&str> = params.endings.split(',').collect();
+    for ending in &endings {
+        if Ending::parse(ending).map(Ending::name).ok() != Some(*ending) {
+            return Err((4, format!("'{ending}' is not a rule")));
         }
     }
     let tests: Vec<&str> = match params.test.split_once(' ') {
@@ -91,11 +91,11 @@ pub(super) fn jobs(params: &Params) -> std::result::Result<Jobs, (u64, String)> 
     }
     let mut jobs = Vec::new();
     for (heaps, max, positions) in space_jobs(&space) {
-        for rule in &rules {
+        for ending in &endings {
             for test in &tests {
                 let (heaps, max) = (heaps.clone(), max.clone());
-                let (rule, test) = (rule.to_string(), test.to_string());
-                jobs.push(Job { heaps, max, rule, test, positions });
+                let (ending, test) = (ending.to_string(), test.to_string());
+                jobs.push(Job { heaps, max, ending, test, positions });
             }
         }
     }
@@ -233,7 +233,7 @@ impl<'a> PartRows<'a> {
         Ok(cells)
     }
 
-    /// Checks a row's cells against its job: the game of its block, the space, rule
+    /// Checks a row's cells against its job: the game of its block, the space, ending
     /// and test in order, and counts that add up.
     fn check_cells(&self, cells: &[String], job: usize) -> std::result::Result<(), String> {
         let expected = match self.jobs {
@@ -248,7 +248,7 @@ impl<'a> PartRows<'a> {
             return Err(format!("game '{}' where the {rows} rows of '{game}' go on", cells[0]));
         }
         let found = [&cells[1], &cells[2], &cells[3], &cells[4]];
-        let wanted = [&expected.heaps, &expected.max, &expected.rule, &expected.test];
+        let wanted = [&expected.heaps, &expected.max, &expected.ending, &expected.test];
         if found != wanted {
             return Err(format!(
                 "heaps, max, rule, criterion are {}, where the sweep's next job is {}",

@@ -156,7 +156,7 @@ impl QuotientSweep {
                 "quotients of heaps up to {}, max order {}",
                 self.max_heap, self.max_order
             ),
-            rules: "misere".to_string(),
+            endings: "misere".to_string(),
             test: "quotients".to_string(),
         }
     }

@@ -116,7 +116,7 @@ fn counterexamples_are_the_smallest_indices_for_any_thread_count() {
         .compile(&tuples(3, &game.grundy(20)), &game.grundy(20))
         .unwrap();
     let mut reference =
-        Reference::new(RefGame::Subtract(vec![1, 2]), crate::support::reference::RefRule::Normal);
+        Reference::new(RefGame::Subtract(vec![1, 2]), crate::support::reference::RefEnding::Normal);
     let expected: Vec<Vec<u32>> = all_tuples(3, 20)
         .into_iter()
         .filter(|t| reference.is_p(t) != (program.eval_position(t).unwrap() != 0))
@@ -362,11 +362,11 @@ proptest! {
     fn checker_counts_match_the_reference_labels(
         claim in random_claim(),
         max in 0u32..9,
-        rule_index in 0usize..3,
+        ending_index in 0usize..3,
     ) {
         // Three heaps: the random expressions may name h3 and g3.
         let n = 3;
-        let (ending, ref_ending) = crate::support::ENDINGS[rule_index];
+        let (ending, ref_ending) = crate::support::ENDINGS[ending_index];
         let ref_game = RefGame::Subtract(vec![1, 3, 4]);
         let game = engine_game(&ref_game);
         let program = Expr::parse_claim(&claim).unwrap().compile(&tuples(n, &game.grundy(max)), &game.grundy(max)).unwrap();

@@ -192,7 +192,7 @@ fn grundy_values_match_the_reference_mex_on_every_game() {
                 engine_game = engine_game.with_pass();
             }
             let mut reference =
-                Reference::new(game.clone(), crate::support::reference::RefRule::Normal);
+                Reference::new(game.clone(), crate::support::reference::RefEnding::Normal);
             for (n, max) in [(1, 12), (2, 9), (3, 6), (4, 4)] {
                 if engine_game.check_heaps(n).is_err() {
                     continue;

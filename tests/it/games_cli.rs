@@ -393,14 +393,14 @@ fn a_claim_over_multisets_cannot_read_the_whole_position_value() {
 }
 
 #[test]
-fn info_counts_the_rules_a_run_of_the_game_labels_by_default() {
-    for (game, rules) in [("wythoff", 2), ("moore:2", 2), ("nim --pass", 2), ("nim", 3)] {
+fn info_counts_the_endings_a_run_of_the_game_labels_by_default() {
+    for (game, endings) in [("wythoff", 2), ("moore:2", 2), ("nim --pass", 2), ("nim", 3)] {
         let mut args = vec!["info", "--heaps", "2", "--max", "50", "--game"];
         args.extend(game.split(' '));
         let text = ok(&args);
-        let expected = format!("verify of {rules} rules needs");
+        let expected = format!("verify of {endings} rules needs");
         assert_eq!(text.matches(&expected).count(), 2, "{game}: {text}");
-        assert_eq!(text.matches(&format!("solve of {rules} rules")).count(), 2, "{game}: {text}");
+        assert_eq!(text.matches(&format!("solve of {endings} rules")).count(), 2, "{game}: {text}");
     }
 }
 

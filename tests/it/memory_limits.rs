@@ -88,7 +88,7 @@ fn run_case(case: &Case, kib: Option<u64>, dir: &Path) -> (Run, String) {
     (run, output)
 }
 
-/// A tuple space's solve with the Grundy values, one rule and the CSV, as `solve` plans it.
+/// A tuple space's solve with the Grundy values, one ending and the CSV, as `solve` plans it.
 fn solve_fits(
     spec: &'static str,
     heaps: usize,

@@ -67,7 +67,7 @@ fn options_may_follow_the_heaps() {
 }
 
 #[test]
-fn a_position_the_sj_rule_has_ended_has_no_winning_move() {
+fn a_position_the_sj_ending_has_ended_has_no_winning_move() {
     // subtract:1,3,4 has Grundy values g(2) = g(7) = 0: under SJ (2,7) is over.
     let game = ["--game", "subtract:1,3,4", "--rule", "sj"];
     let moves =

@@ -8,7 +8,7 @@ use nimtab::model::position::PassState;
 use nimtab::{Ending, Engine, Game, Labels, Mode, NoProgress, Space};
 use proptest::prelude::*;
 
-use crate::support::reference::{RefGame, RefRule, Reference};
+use crate::support::reference::{RefEnding, RefGame, Reference};
 use crate::support::{all_tuples, engine_game};
 
 /// Spaces of 1 to 4 heaps with at most about `limit` positions.
@@ -72,8 +72,10 @@ pub fn assert_matches_reference(game: &RefGame, pass: bool, limit: f64) {
     if pass {
         engine_game = engine_game.with_pass();
     }
-    for (ending, rule) in [(Ending::Normal, RefRule::Normal), (Ending::Misere, RefRule::Misere)] {
-        let mut reference = Reference::new(game.clone(), rule);
+    for (ending, ref_ending) in
+        [(Ending::Normal, RefEnding::Normal), (Ending::Misere, RefEnding::Misere)]
+    {
+        let mut reference = Reference::new(game.clone(), ref_ending);
         for (n, max) in spaces(limit) {
             if engine_game.check_heaps(n).is_err() {
                 continue;

@@ -5,11 +5,11 @@ use nimtab::{Ending, Engine, Game, Labels, NoProgress, Space};
 use proptest::prelude::*;
 
 use crate::support::cli::run;
-use crate::support::multiset_reference::{all_multisets, TbGame, TbReference, TbRule};
+use crate::support::multiset_reference::{all_multisets, TbEnding, TbGame, TbReference};
 use crate::support::with_threads;
 use crate::takebreak::GAMES;
 
-const RULES: [TbRule; 3] = [TbRule::Normal, TbRule::Misere, TbRule::Sj];
+const ENDINGS: [TbEnding; 3] = [TbEnding::Normal, TbEnding::Misere, TbEnding::Sj];
 
 /// Parses a `solve --total` row: heaps, total, gxor and the labels.
 fn parse_row(line: &str) -> (Vec<u32>, u32, u32, Vec<bool>) {
@@ -27,7 +27,7 @@ fn solve_total_agrees_with_the_reference_on_every_cell_up_to_total_14() {
         let mut lines = r.stdout.lines();
         assert_eq!(lines.next(), Some("heaps,total,gxor,normal,misere,sj"));
         let mut references: Vec<TbReference> =
-            RULES.iter().map(|&rule| TbReference::new(TbGame::parse(spec), rule)).collect();
+            ENDINGS.iter().map(|&ending| TbReference::new(TbGame::parse(spec), ending)).collect();
         let rows: Vec<_> = lines.map(parse_row).collect();
         assert_eq!(rows.len(), all_multisets(14).len(), "{spec}: one row per multiset");
         for (heaps, total, gxor, labels) in &rows {
@@ -130,8 +130,8 @@ fn move_graphs_and_nim_are_labelled_over_multisets_as_the_reference_says() {
     let pairs = vec![(1, 0), (2, 0), (2, 1), (3, 2), (5, 3), (6, 1), (6, 5)];
     let graph = Game::graph("graph:test", &pairs).unwrap();
     let table = labels(&graph, 16, 2);
-    for (j, &rule) in RULES.iter().enumerate() {
-        let mut reference = TbReference::new(TbGame::Graph(pairs.clone()), rule);
+    for (j, &ending) in ENDINGS.iter().enumerate() {
+        let mut reference = TbReference::new(TbGame::Graph(pairs.clone()), ending);
         for heaps in all_multisets(16) {
             assert_eq!(table[j].is_p(&heaps), reference.is_p(&heaps));
         }
@@ -156,8 +156,8 @@ proptest! {
         let tail: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
         let spec = format!("octal:{d0}.{tail}");
         let table = labels(&Game::parse(&spec).unwrap(), 10, 2);
-        for (j, &rule) in RULES.iter().enumerate() {
-            let mut reference = TbReference::new(TbGame::parse(&spec), rule);
+        for (j, &ending) in ENDINGS.iter().enumerate() {
+            let mut reference = TbReference::new(TbGame::parse(&spec), ending);
             for heaps in all_multisets(10) {
                 let expected = reference.is_p(&heaps);
                 prop_assert_eq!(table[j].is_p(&heaps), expected, "{}", spec);
@@ -195,7 +195,7 @@ fn verify_total_names_the_space_and_finds_the_theorems() {
         .nth(1)
         .unwrap()
         .starts_with("octal:0.77,any,total<=12,normal,anti-nim,,P,N"));
-    // SJ under the SJ rule is no theorem for a game that splits heaps: no THEOREM FAILED.
+    // SJ under the SJ ending is no theorem for a game that splits heaps: no THEOREM FAILED.
     let sj = run(&[
         "verify",
         "--game",

@@ -13,10 +13,10 @@ fn labels(game: &Game, n: usize, max: u32, ending: Ending) -> Labels {
 }
 
 /// The expected P-cells `(h1, h2)` of a grid, read from the label table.
-fn expected_cells(game: &Game, rule: Ending, max: u32, grid: Grid) -> BTreeSet<(u32, u32)> {
+fn expected_cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> BTreeSet<(u32, u32)> {
     let table = match grid {
-        Grid::TwoHeaps => labels(game, 2, max, rule),
-        Grid::ThreeHeapSlice(_) => labels(game, 3, max, rule),
+        Grid::TwoHeaps => labels(game, 2, max, ending),
+        Grid::ThreeHeapSlice(_) => labels(game, 3, max, ending),
     };
     let mut out = BTreeSet::new();
     for h1 in 0..=max {
@@ -57,8 +57,8 @@ fn svg_p_rects(svg: &str) -> Vec<(u32, u32)> {
 
 #[test]
 fn cell_matrix_matches_the_labels() {
-    for (game, rule, max, grid) in cases() {
-        let matrix = cells(&game, rule, max, grid).unwrap();
+    for (game, ending, max, grid) in cases() {
+        let matrix = cells(&game, ending, max, grid).unwrap();
         let mut found = BTreeSet::new();
         for (h1, row) in matrix.iter().enumerate() {
             assert_eq!(row.len(), max as usize + 1);
@@ -70,8 +70,8 @@ fn cell_matrix_matches_the_labels() {
         }
         assert_eq!(
             found,
-            expected_cells(&game, rule, max, grid),
-            "{} {rule} {grid:?}",
+            expected_cells(&game, ending, max, grid),
+            "{} {ending} {grid:?}",
             game.spec()
         );
     }
@@ -79,10 +79,10 @@ fn cell_matrix_matches_the_labels() {
 
 #[test]
 fn svg_cells_match_the_labels() {
-    for (game, rule, max, grid) in cases() {
+    for (game, ending, max, grid) in cases() {
         let scale = 7;
-        let svg =
-            String::from_utf8(render(&game, rule, max, grid, Format::Svg, scale).unwrap()).unwrap();
+        let svg = String::from_utf8(render(&game, ending, max, grid, Format::Svg, scale).unwrap())
+            .unwrap();
         let (left, top) = cell_origin(Format::Svg, max, scale, 0, 0).unwrap();
         let found: BTreeSet<(u32, u32)> = svg_p_rects(&svg)
             .into_iter()
@@ -93,8 +93,8 @@ fn svg_cells_match_the_labels() {
             .collect();
         assert_eq!(
             found,
-            expected_cells(&game, rule, max, grid),
-            "{} {rule} {grid:?}",
+            expected_cells(&game, ending, max, grid),
+            "{} {ending} {grid:?}",
             game.spec()
         );
     }
@@ -117,9 +117,9 @@ fn svg_has_a_title_and_labelled_axes() {
 
 #[test]
 fn png_pixels_match_the_labels() {
-    for (game, rule, max, grid) in cases() {
+    for (game, ending, max, grid) in cases() {
         for scale in [1, 4] {
-            let bytes = render(&game, rule, max, grid, Format::Png, scale).unwrap();
+            let bytes = render(&game, ending, max, grid, Format::Png, scale).unwrap();
             let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
             let mut reader = decoder.read_info().unwrap();
             let mut pixels = vec![0; reader.output_buffer_size()];
@@ -141,8 +141,8 @@ fn png_pixels_match_the_labels() {
             }
             assert_eq!(
                 found,
-                expected_cells(&game, rule, max, grid),
-                "{} {rule} {grid:?}",
+                expected_cells(&game, ending, max, grid),
+                "{} {ending} {grid:?}",
                 game.spec()
             );
         }
@@ -226,7 +226,7 @@ fn png_has_the_title_axis_names_ticks_and_a_legend() {
     ] {
         assert!(shows_text(&nim, text, font), "'{text}' is not drawn");
     }
-    assert!(!shows_text(&nim, "normal play", &FONT_7X13), "the rule is misère");
+    assert!(!shows_text(&nim, "normal play", &FONT_7X13), "the ending is misère");
     let game = Game::parse("subtract:1,3,4").unwrap();
     let slice = render(&game, Ending::Sj, 12, Grid::ThreeHeapSlice(4), Format::Png, 4).unwrap();
     let text = "P-positions (h1, h2, 4) of subtract:1,3,4, SJ rule";

@@ -11,7 +11,7 @@ use nimtab::{Game, NoProgress};
 use proptest::prelude::*;
 
 use crate::support::cli::run;
-use crate::support::multiset_reference::{all_multisets, TbGame, TbReference, TbRule};
+use crate::support::multiset_reference::{all_multisets, TbEnding, TbGame, TbReference};
 
 fn quotient(spec: &str, max_heap: u32) -> Quotient {
     let game = Game::parse(spec).unwrap();
@@ -119,7 +119,7 @@ fn quotients_with_two_p_elements_have_order_two_to_the_n_plus_two_or_four() {
 /// as many as the brute force finds.
 fn assert_brute_force_classes(spec: &str, max_heap: u32, small: u32, limit: u32) {
     let q = quotient(spec, max_heap);
-    let mut reference = TbReference::new(TbGame::parse(spec), TbRule::Misere);
+    let mut reference = TbReference::new(TbGame::parse(spec), TbEnding::Misere);
     let within = |x: &Vec<u32>| x.iter().all(|&h| h <= max_heap);
     let xs: Vec<Vec<u32>> = all_multisets(small).into_iter().filter(within).collect();
     let zs: Vec<Vec<u32>> = all_multisets(limit - small).into_iter().filter(within).collect();

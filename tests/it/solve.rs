@@ -9,7 +9,7 @@ fn solve_csv(args: &[&str]) -> String {
 }
 
 #[test]
-fn solve_writes_header_gxor_and_rule_columns() {
+fn solve_writes_header_gxor_and_ending_columns() {
     let out = solve_csv(&["solve", "--game", "nim", "--heaps", "2", "--max", "1"]);
     assert_eq!(
         out,
@@ -36,9 +36,9 @@ fn solve_output_is_identical_with_one_and_two_threads() {
         ("subtract:1,3,4", "misere", "p", 0),
         ("graph:data/graphs/sj-counterexample.csv", "normal", "n", 0),
     ];
-    for (game, rule, only, rows) in cases {
+    for (game, ending, only, rows) in cases {
         let args = [
-            "solve", "--game", game, "--heaps", "3", "--max", "200", "--rules", rule, "--only",
+            "solve", "--game", game, "--heaps", "3", "--max", "200", "--rules", ending, "--only",
             only,
         ];
         let one = solve_csv(&[&["--threads", "1"], &args[..]].concat());

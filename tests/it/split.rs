@@ -42,10 +42,10 @@ fn partition_labels_match_the_engine_on_small_spaces() {
 
 #[test]
 fn split_games_of_take_and_break_agree_with_the_multiset_reference() {
-    use crate::support::multiset_reference::{all_multisets, TbGame, TbReference, TbRule};
+    use crate::support::multiset_reference::{all_multisets, TbEnding, TbGame, TbReference};
     for spec in ["octal:0.77", "grundys-game"] {
         let labels = PartitionLabels::new(&Game::parse(spec).unwrap(), 14).unwrap();
-        let mut reference = TbReference::new(TbGame::parse(spec), TbRule::Normal);
+        let mut reference = TbReference::new(TbGame::parse(spec), TbEnding::Normal);
         let mut splits = all_multisets(14);
         // Reverse lexicographic order of the parts: the order in which splits are tried.
         splits.sort_by(|a, b| b.cmp(a));

@@ -175,7 +175,7 @@ fn subsets_sweep(test: Test) -> Sweep {
 
 #[test]
 fn library_rows_do_not_depend_on_threads_and_claims_match_check() {
-    // The SJ criterion as a claim: it holds under the SJ rule for every game.
+    // The SJ criterion as a claim: it holds under the SJ ending for every game.
     let claim = Expr::parse_claim("(gmax > 1 && gxor == 0) || (gmax <= 1 && gxor != 0)").unwrap();
     let sweep = subsets_sweep(Test::Claim(claim.clone()));
     let rows = with_threads(1, || sweep.run(0..15, 1 << 30, &NoProgress).unwrap());

@@ -1,5 +1,5 @@
 //! `verify`: theorems hold, known failures are found, counts match a brute-force count,
-//! golden files, fused and per-ending passes agree, and bad arguments.
+//! golden files, fused and per-ending labellings agree, and bad arguments.
 
 use nimtab::analysis::verify::{prepare, verify, Finding};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
@@ -56,7 +56,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn sj_theorem_holds_on_random_move_graphs_under_the_sj_rule(
+    fn sj_theorem_holds_on_random_move_graphs_under_the_sj_ending(
         (pairs, max) in random_graph(),
         n in 1usize..=3,
     ) {
@@ -74,8 +74,8 @@ fn sj_fails_under_plain_misere_on_the_counterexample_graph_at_heap_three() {
     assert_eq!(sj.disagree, 1);
     assert_eq!(sj.counterexamples[0].position, vec![3]);
     assert!(sj.counterexamples[0].dp_is_p, "misère labels heap 3 P; SJ predicts N");
-    let under_sj_rule = findings(&game, 3, 3, Ending::Sj, Mode::Full);
-    let sj = under_sj_rule.iter().find(|f| f.criterion == Some(Criterion::Sj)).unwrap();
+    let under_sj = findings(&game, 3, 3, Ending::Sj, Mode::Full);
+    let sj = under_sj.iter().find(|f| f.criterion == Some(Criterion::Sj)).unwrap();
     assert_eq!(sj.tally.disagree, 0);
 }
 
@@ -221,7 +221,7 @@ fn findings_are_identical_with_one_and_two_threads() {
 
 #[test]
 fn per_ending_passes_give_the_findings_of_one_fused_pass() {
-    // A memory limit that holds one ending's run but not three forces one pass per ending.
+    // A memory limit that holds one ending's run but not three forces one labelling per ending.
     let game = Game::subtract(&[1, 3, 4]).unwrap();
     let space = Space::new(3, 40).unwrap();
     let roomy = Engine::builder(&game, space.clone()).build();
@@ -231,7 +231,7 @@ fn per_ending_passes_give_the_findings_of_one_fused_pass() {
     let tight = Engine::builder(&game, space.clone()).memory_limit(one).build();
     let fused = verify(&roomy, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
     let split = verify(&tight, &Ending::ALL, &Criterion::SUMS, 5, &NoProgress).unwrap();
-    assert_eq!((fused.passes, split.passes), (1, 3));
+    assert_eq!((fused.labellings, split.labellings), (1, 3));
     assert_eq!(fused.findings, split.findings);
 }
 

@@ -92,11 +92,11 @@ fn multiset_info(game: &Game, space: Space, global: &Global) -> anyhow::Result<O
     Ok(Outcome::Success)
 }
 
-/// What the tables of one space need: per rule, and for verify and solve of the game's
-/// default rules (three for a sum, two for other games); or why the game cannot label it
+/// What the tables of one space need: per ending, and for verify and solve of the game's
+/// default endings (three for a sum, two for other games); or why the game cannot label it
 /// (sorted tuples of a game that is not symmetric).
 fn memory_line(game: &Game, space: Space) -> String {
-    let rules = Ending::defaults(game).len();
+    let endings = Ending::defaults(game).len();
     // A limit of 0 prepares nothing: only the plan is wanted here.
     let engine = Engine::builder(game, space).memory_limit(0).build();
     if let Err(refused) = engine.ensure_supported(&[]) {
@@ -108,11 +108,11 @@ fn memory_line(game: &Game, space: Space) -> String {
     let labels = engine.positions() as f64;
     format!(
         "{} per rule table ({:.2} bits a label), {} working per rule ({path}); verify of \
-         {rules} rules needs {}, solve of {rules} rules {}",
+         {endings} rules needs {}, solve of {endings} rules {}",
         mib(plan.table_bytes),
         plan.table_bytes as f64 * 8.0 / labels.max(1.0),
         mib(plan.working_bytes),
-        mib(plan.bytes(&[Work::Stream { endings: rules }])),
-        mib(plan.bytes(&[Work::Tables { endings: rules }])),
+        mib(plan.bytes(&[Work::Stream { endings }])),
+        mib(plan.bytes(&[Work::Tables { endings }])),
     )
 }

@@ -29,7 +29,7 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// A part in a file, opened again for each pass of the merge.
+/// A part in a file, opened again for each reading of the merge.
 struct FilePart {
     name: String,
     path: PathBuf,
@@ -41,7 +41,7 @@ impl PartSource for FilePart {
     }
 
     fn open(&self) -> io::Result<Box<dyn BufRead + '_>> {
-        // Checked again: the path could have been replaced since the first pass.
+        // Checked again: the path could have been replaced since the first reading.
         if let Some(kind) = waits_at_open(&self.path) {
             return Err(io::Error::other(format!("it is now {kind}")));
         }

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use nimtab::analysis::moves::{
-    ended_by_rule, labels_of_states, legal_moves, nim_formula_moves, Move, MoveDifference,
+    ended_under, labels_of_states, legal_moves, nim_formula_moves, Move, MoveDifference,
 };
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::game::MoveRule;
@@ -65,8 +65,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     if !config.game.is_sum() {
         return steps(&config, global);
     }
-    // A position the rule has ended has no winning move, whatever moves are legal.
-    let ended = ended_by_rule(&config.game, config.ending, &config.position);
+    // A position the ending has ended has no winning move, whatever moves are legal.
+    let ended = ended_under(&config.game, config.ending, &config.position);
     let legal = if ended { Vec::new() } else { legal_moves(&config.game, &config.position) };
     let options: Vec<(Vec<u32>, bool)> =
         legal.iter().map(|m| (m.apply(&config.position), false)).collect();

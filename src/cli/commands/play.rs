@@ -90,7 +90,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let play = Match::new(&config.game, config.ending, &labels);
     let here = Tuple(&config.start).to_string();
     if let Some(mover_wins) = play.mover_wins_at_end(&config.start) {
-        // Nothing to play: the rule has decided the game before the first move.
+        // Nothing to play: the ending has decided the game before the first move.
         let result = if mover_wins { "won" } else { "lost" };
         output::line(format_args!(
             "{here} is already over under the {} rule: {result} by the side to move (the table)",

@@ -132,7 +132,7 @@ fn suite_engines<'g>(jobs: &'g [SuiteJob], global: &Global) -> anyhow::Result<Ve
     Ok(engines)
 }
 
-/// Every rule and criterion of the suite on every space, with one progress bar; every
+/// Every ending and criterion of the suite on every space, with one progress bar; every
 /// space's memory is checked once, before any is run.
 fn verify_engines(engines: &[Engine], global: &Global) -> anyhow::Result<Vec<Finding>> {
     let verifiers = engines
@@ -143,8 +143,8 @@ fn verify_engines(engines: &[Engine], global: &Global) -> anyhow::Result<Vec<Fin
             prepare(engine, &endings, &criteria, SUITE_LIMIT)
         })
         .collect::<nimtab::Result<Vec<_>>>()?;
-    let passes_of = |v: &Verifier| v.engine().positions() * v.passes() as u64;
-    let bar = Bar::new("suite", verifiers.iter().map(passes_of).sum(), global.quiet);
+    let steps_of = |v: &Verifier| v.engine().positions() * v.labellings() as u64;
+    let bar = Bar::new("suite", verifiers.iter().map(steps_of).sum(), global.quiet);
     let mut findings = Vec::new();
     for verifier in &verifiers {
         let (game, heaps) = (verifier.engine().game(), verifier.engine().space().heaps());

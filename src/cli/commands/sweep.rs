@@ -1,5 +1,5 @@
 //! `nimtab sweep`: the criteria (or a claim) on every game of a family, one CSV row per
-//! (game, heap count, rule, criterion or claim); `--shard I/N` writes one part of it.
+//! (game, heap count, ending, criterion or claim); `--shard I/N` writes one part of it.
 
 use std::path::PathBuf;
 
@@ -278,7 +278,7 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
     }
 }
 
-/// Games that hold and fail per (rule, criterion or claim), as an aligned table.
+/// Games that hold and fail per (ending, criterion or claim), as an aligned table.
 fn summary_text(lines: &[SummaryLine]) -> String {
     let header = ["rule", "criterion", "games", "hold", "fail"];
     let align = [Align::Left, Align::Left, Align::Right, Align::Right, Align::Right];

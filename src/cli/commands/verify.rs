@@ -122,7 +122,7 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
         .collect::<nimtab::Result<Vec<_>>>()?;
     let total = verifiers
         .iter()
-        .map(|v| v.engine().positions().saturating_mul(v.passes() as u64))
+        .map(|v| v.engine().positions().saturating_mul(v.labellings() as u64))
         .fold(0u64, u64::saturating_add);
     let bar = Bar::new("verify", total, global.quiet);
     let bar = &bar;
@@ -134,12 +134,12 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
         };
         bar.set_message(&format!("{} {size}", config.game.spec()));
         let run = verifier.run(bar)?;
-        if run.passes > 1 && !global.quiet {
+        if run.labellings > 1 && !global.quiet {
             output::note(&format!(
                 "nimtab: {} heaps: the rules' tables do not fit in memory together; \
                  labelled in {} passes, one per rule",
                 engine.space().heaps(),
-                run.passes
+                run.labellings
             ));
         }
         findings.extend(run.findings);

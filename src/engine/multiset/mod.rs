@@ -6,7 +6,7 @@
 //! split), so layers in order of (total, heap count descending) put every option of a
 //! position in an earlier layer (`solve.rs`). Labels come from the move rule only: a
 //! position is P iff the ending does not force it N and no option is P; Grundy values
-//! only find the SJ rule's terminal positions.
+//! only find the SJ ending's terminal positions.
 
 mod moves;
 mod solve;
@@ -78,7 +78,7 @@ impl<'g> MultisetEngine<'g> {
 
     /// Bytes a run over `endings` endings needs: the packed bits (one per position and
     /// ending, `64 / endings` positions per word), the rank tables, the move tables and
-    /// each ending's terminal sizes (with the Grundy values the SJ rule reads).
+    /// each ending's terminal sizes (with the Grundy values the SJ ending reads).
     pub fn memory_bytes(&self, endings: usize) -> u64 {
         let packing = Packing { endings: endings.clamp(1, 3) as u32 };
         let t = u64::from(self.space.total()) + 1;
@@ -117,7 +117,7 @@ impl<'g> MultisetEngine<'g> {
     }
 
     /// Labels every position under each of `endings` (at most three, without repeats)
-    /// in one pass, on rayon's current pool, drawing from `grant` (of
+    /// in one labelling, on rayon's current pool, drawing from `grant` (of
     /// [`MultisetEngine::reserve`]).
     ///
     /// # Errors

@@ -3,7 +3,7 @@
 //! A game with a pass is drawn in one pass state (available, or used).
 //!
 //! Both formats are deterministic byte for byte (`svg.rs`, `png.rs`) and carry a title
-//! naming the game, the rule and the slice, and labelled axes; the PNG also has a legend.
+//! naming the game, the ending and the slice, and labelled axes; the PNG also has a legend.
 
 mod png;
 mod svg;
@@ -143,7 +143,7 @@ impl RowVisitor for CellCollector {
 ///
 /// # Errors
 /// [`PlotError::MaxTooLarge`], [`PlotError::SliceAboveMax`]; as [`PlotError::Space`],
-/// the engine's refusals (a heap count or rule the game does not have).
+/// the engine's refusals (a heap count or ending the game does not have).
 pub fn cells(game: &Game, ending: Ending, max: u32, grid: Grid) -> Result<Cells> {
     cells_in(game, ending, max, grid, PassState::of(game.has_pass()))
 }
@@ -234,7 +234,7 @@ pub fn cell_origin(format: Format, max: u32, scale: u32, h1: u32, h2: u32) -> Re
 
 /// The picture's title: game, ending and which positions.
 pub fn title(game: &Game, ending: Ending, grid: Grid) -> String {
-    let rule = match ending {
+    let play = match ending {
         Ending::Normal => "normal play",
         Ending::Misere => "misère play",
         Ending::Sj => "SJ rule",
@@ -243,7 +243,7 @@ pub fn title(game: &Game, ending: Ending, grid: Grid) -> String {
         Grid::TwoHeaps => "(h1, h2)".to_string(),
         Grid::ThreeHeapSlice(k) => format!("(h1, h2, {k})"),
     };
-    format!("P-positions {which} of {}, {rule}", game.spec())
+    format!("P-positions {which} of {}, {play}", game.spec())
 }
 
 /// The title of a picture in one pass state: for a game with a pass, [`title`] followed

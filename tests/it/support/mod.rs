@@ -11,13 +11,13 @@ pub mod tree;
 use nimtab::{Ending, Engine, Game, Labels, Mode, Space};
 use proptest::prelude::*;
 
-use reference::{RefGame, RefRule};
+use reference::{RefEnding, RefGame};
 
 /// Every ending with its reference twin.
-pub const ENDINGS: [(Ending, RefRule); 3] = [
-    (Ending::Normal, RefRule::Normal),
-    (Ending::Misere, RefRule::Misere),
-    (Ending::Sj, RefRule::Sj),
+pub const ENDINGS: [(Ending, RefEnding); 3] = [
+    (Ending::Normal, RefEnding::Normal),
+    (Ending::Misere, RefEnding::Misere),
+    (Ending::Sj, RefEnding::Sj),
 ];
 
 /// A game as the engine sees it, built from the reference description.

@@ -16,9 +16,9 @@ pub enum TbGame {
     Graph(Vec<(u32, u32)>),
 }
 
-/// The ending rules, by name.
+/// The endings, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TbRule {
+pub enum TbEnding {
     Normal,
     Misere,
     Sj,
@@ -103,14 +103,14 @@ impl TbGame {
 /// Labels explicit multisets on demand: `true` means P.
 pub struct TbReference {
     game: TbGame,
-    rule: TbRule,
+    ending: TbEnding,
     grundy: HashMap<u32, u32>,
     memo: HashMap<Vec<u32>, bool>,
 }
 
 impl TbReference {
-    pub fn new(game: TbGame, rule: TbRule) -> TbReference {
-        TbReference { game, rule, grundy: HashMap::new(), memo: HashMap::new() }
+    pub fn new(game: TbGame, ending: TbEnding) -> TbReference {
+        TbReference { game, ending, grundy: HashMap::new(), memo: HashMap::new() }
     }
 
     pub fn grundy(&mut self, n: u32) -> u32 {
@@ -139,10 +139,10 @@ impl TbReference {
             return p;
         }
         let options = self.options(&key);
-        let forced_n = match self.rule {
-            TbRule::Normal => false,
-            TbRule::Misere => options.is_empty(),
-            TbRule::Sj => key.iter().all(|&h| self.game.grundy(h, &mut self.grundy) == 0),
+        let forced_n = match self.ending {
+            TbEnding::Normal => false,
+            TbEnding::Misere => options.is_empty(),
+            TbEnding::Sj => key.iter().all(|&h| self.game.grundy(h, &mut self.grundy) == 0),
         };
         let p = !forced_n && options.iter().all(|option| !self.is_p(option));
         self.memo.insert(key, p);

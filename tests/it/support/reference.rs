@@ -1,5 +1,5 @@
 //! A deliberately simple reference solver: memoised recursion over explicit move lists,
-//! written without the engine (its own moves, its own Grundy values, its own rules, its
+//! written without the engine (its own moves, its own Grundy values, its own endings, its
 //! own pass).
 
 use std::collections::HashMap;
@@ -18,9 +18,9 @@ pub enum RefGame {
     Circular(usize),
 }
 
-/// The ending rules, by name.
+/// The endings, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RefRule {
+pub enum RefEnding {
     Normal,
     Misere,
     Sj,
@@ -130,16 +130,16 @@ fn mex(values: &[u32]) -> u32 {
 /// Labels states on demand: a position and whether the pass is still available.
 pub struct Reference {
     game: RefGame,
-    rule: RefRule,
+    ending: RefEnding,
     memo: HashMap<(Vec<u32>, bool), bool>,
     values: HashMap<(Vec<u32>, bool), u32>,
     grundy: HashMap<u32, u32>,
 }
 
 impl Reference {
-    pub fn new(game: RefGame, rule: RefRule) -> Reference {
+    pub fn new(game: RefGame, ending: RefEnding) -> Reference {
         let (memo, values, grundy) = (HashMap::new(), HashMap::new(), HashMap::new());
-        Reference { game, rule, memo, values, grundy }
+        Reference { game, ending, memo, values, grundy }
     }
 
     /// The options of a state: every move (keeping the pass), and the pass while the
@@ -159,17 +159,17 @@ impl Reference {
         self.is_p_state(position, false)
     }
 
-    /// Whether the state is P: not forced N by the rule and no option is P.
+    /// Whether the state is P: not forced N by the ending and no option is P.
     pub fn is_p_state(&mut self, position: &[u32], pass: bool) -> bool {
         let key = (position.to_vec(), pass);
         if let Some(&p) = self.memo.get(&key) {
             return p;
         }
         let options = self.state_options(position, pass);
-        let forced_n = match self.rule {
-            RefRule::Normal => false,
-            RefRule::Misere => options.is_empty(),
-            RefRule::Sj => {
+        let forced_n = match self.ending {
+            RefEnding::Normal => false,
+            RefEnding::Misere => options.is_empty(),
+            RefEnding::Sj => {
                 let mut all_zero = true;
                 for &h in position {
                     if self.game.grundy(h, &mut self.grundy) != 0 {
