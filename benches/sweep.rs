@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use nimtab::analysis::verify::verify;
-use nimtab::sweep::Family;
+use nimtab::sweep::{Family, FamilyLimit};
 use nimtab::{Criterion, Ending, Engine, Game, NoProgress, Space};
 
 fn main() -> ExitCode {
@@ -18,14 +18,15 @@ fn main() -> ExitCode {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     match words[..] {
         ["specs", family] => {
-            for spec in Family::parse(family, true).expect("a valid family").specs() {
+            for spec in Family::parse(family, FamilyLimit::Forced).expect("a valid family").specs()
+            {
                 println!("{spec}");
             }
             ExitCode::SUCCESS
         }
         ["engine", family, lo, hi, max, rules, criteria] => {
             let number = |s: &str| s.parse::<u32>().expect("a number");
-            let family = Family::parse(family, true).expect("a valid family");
+            let family = Family::parse(family, FamilyLimit::Forced).expect("a valid family");
             let endings = Ending::parse_list(rules).expect("valid rules");
             let criteria = Criterion::parse_list(criteria).expect("valid criteria");
             let (lo, hi, max) = (number(lo) as usize, number(hi) as usize, number(max));

@@ -13,7 +13,7 @@ use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
-use nimtab::sequence::plan::{Placement, Plan};
+use nimtab::sequence::plan::{DiskUse, Placement, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
 };
@@ -178,8 +178,16 @@ pub fn period(
         let max = validate_sequence_max(max).map_err(|e| e.to_string())?;
         let what = format!("{} to heap {max}", game.spec());
         let dir = std::env::temp_dir();
-        let plan = Plan::new(&what, max, Goal::Period, &dir, false, host::memory_limit(), None)
-            .map_err(|e| e.to_string())?;
+        let plan = Plan::new(
+            &what,
+            max,
+            Goal::Period,
+            &dir,
+            DiskUse::WhenNeeded,
+            host::memory_limit(),
+            None,
+        )
+        .map_err(|e| e.to_string())?;
         if plan.placement != Placement::Memory {
             return Err(format!(
                 "{what}: the values do not fit in memory; the command line keeps them in a \

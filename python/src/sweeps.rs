@@ -8,8 +8,8 @@ use nimtab::analysis::multisets::MULTISET_CRITERIA;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
-    merge as merge_parts, write_header, write_rows, Family, PartWriter, QuotientSweep, Shard,
-    Sweep, SweepSpace, Test,
+    merge as merge_parts, write_header, write_rows, Family, FamilyLimit, PartWriter, QuotientSweep,
+    Shard, Sweep, SweepSpace, Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
@@ -44,7 +44,7 @@ pub fn verify_csv<'py>(
     let heaps = heaps_lo.zip(heaps_hi);
     let args = VerifyArgs { game, with_pass: false, heaps, max, total, rules, criteria };
     let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
-        let findings = args.findings(canonical, limit, progress)?;
+        let findings = args.findings(Mode::canonical_if(canonical), limit, progress)?;
         let (mut summary, mut examples) = (Vec::new(), Vec::new());
         write_summary(&mut summary, &findings)?;
         write_counterexamples(&mut examples, &findings)?;
@@ -69,11 +69,11 @@ pub(crate) struct VerifyArgs {
 }
 
 impl VerifyArgs {
-    /// The findings of `nimtab verify` for these arguments, keeping `limit`
-    /// counterexamples per finding.
+    /// The findings of `nimtab verify` for these arguments over the tuples of `mode`,
+    /// keeping `limit` counterexamples per finding.
     pub fn findings(
         &self,
-        canonical: bool,
+        mode: Mode,
         limit: usize,
         progress: &CallProgress,
     ) -> nimtab::Result<Vec<nimtab::analysis::verify::Finding>> {
@@ -89,7 +89,7 @@ impl VerifyArgs {
                 Ok(verify(&engine, &endings, &criteria, limit, progress)?.findings)
             }
             (Some(((lo, hi), max)), None) => {
-                verify_tuples(&game, lo..=hi, max, canonical, &endings, listed, limit, progress)
+                verify_tuples(&game, lo..=hi, max, mode, &endings, listed, limit, progress)
             }
             _ => Err(nimtab::Error::Invalid(
                 "give heaps and max (tuples of heaps), or total (multisets)".to_string(),
@@ -105,13 +105,12 @@ fn verify_tuples(
     game: &Game,
     heaps: std::ops::RangeInclusive<usize>,
     max: u32,
-    canonical: bool,
+    mode: Mode,
     endings: &[Ending],
     listed: Option<Vec<Criterion>>,
     limit: usize,
     progress: &CallProgress,
 ) -> nimtab::Result<Vec<nimtab::analysis::verify::Finding>> {
-    let mode = Mode::canonical_if(canonical);
     let mut runs = Vec::new();
     for n in heaps {
         let space = Space::in_mode(n, max, mode)?;
@@ -164,9 +163,11 @@ pub(crate) fn family_of(
     force: bool,
 ) -> nimtab::sweep::Result<Family> {
     Ok(match (games, game_list, games_file) {
-        (Some(text), _, _) => Family::parse(text, force)?,
-        (None, Some(list), _) => Family::from_specs(list, force)?,
-        (None, None, Some((name, contents))) => Family::from_lines(name, contents, force)?,
+        (Some(text), _, _) => Family::parse(text, FamilyLimit::forced_if(force))?,
+        (None, Some(list), _) => Family::from_specs(list, FamilyLimit::forced_if(force))?,
+        (None, None, Some((name, contents))) => {
+            Family::from_lines(name, contents, FamilyLimit::forced_if(force))?
+        }
         (None, None, None) => {
             return Err(nimtab::Error::Invalid("no games given".to_string()).into())
         }

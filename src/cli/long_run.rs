@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use nimtab::sequence::plan::{free_space, Placement, Plan, RING_LIMIT};
+use nimtab::sequence::plan::{free_space, DiskUse, Placement, Plan, RING_LIMIT};
 use nimtab::sequence::{
     validate_sequence_max, Checkpoint, DiskStore, Goal, Observer, Parallel, Sequence,
     SequenceError, Settings, Start, Status, Store,
@@ -193,16 +193,13 @@ pub fn prepare(
     }
     let work_dir = work_dir(args, out_dir)?;
     let what = format!("{} to heap {max}", game.spec());
-    let force_disk = args.work_dir.is_some() || checkpoint.is_some();
-    let plan = Plan::new(
-        &what,
-        max,
-        goal,
-        &work_dir,
-        force_disk,
-        global.memory_limit,
-        free_space(&work_dir),
-    )?;
+    let disk = if args.work_dir.is_some() || checkpoint.is_some() {
+        DiskUse::Always
+    } else {
+        DiskUse::WhenNeeded
+    };
+    let plan =
+        Plan::new(&what, max, goal, &work_dir, disk, global.memory_limit, free_space(&work_dir))?;
     if !global.quiet && (plan.placement != Placement::Memory || max >= LONG_RUN) {
         let every = match (&checkpoint, settings.checkpoint_every) {
             (Some(path), Some(every)) => {

@@ -39,6 +39,15 @@ pub fn values_in_memory_bytes(max: u64) -> u64 {
     values.saturating_mul(PLANNED_WIDTH + 4).saturating_add(run)
 }
 
+/// Whether a run's values go to a file even when they would fit in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiskUse {
+    /// In memory while they fit the budget, else in a file.
+    WhenNeeded,
+    /// In a file whatever the budget (a work directory or a checkpoint was asked for).
+    Always,
+}
+
 /// Where a run keeps its values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Placement {
@@ -72,7 +81,8 @@ pub fn free_space(dir: &Path) -> Option<u64> {
 
 impl Plan {
     /// The plan of `max + 1` values for `goal` under `memory_limit`: in memory if they fit
-    /// (unless `disk` is forced), else in a file in `dir`, whose free space is `free_disk`.
+    /// (unless `disk` is [`DiskUse::Always`]), else in a file in `dir`, whose free space is
+    /// `free_disk`.
     ///
     /// # Errors
     /// [`SequenceError::MemoryTooSmall`] when even the working set does not fit, and
@@ -82,7 +92,7 @@ impl Plan {
         max: u64,
         goal: Goal,
         dir: &Path,
-        force_disk: bool,
+        disk: DiskUse,
         memory_limit: u64,
         free_disk: Option<u64>,
     ) -> Result<Plan, SequenceError> {
@@ -94,7 +104,8 @@ impl Plan {
         let on_disk = WORKING_BYTES + period_check_bytes(checked);
         let copy = checked.saturating_mul(PLANNED_WIDTH);
         let in_memory = values.saturating_mul(PLANNED_WIDTH).saturating_add(on_disk + copy);
-        let (placement, working_bytes) = if !force_disk && in_memory <= memory_limit {
+        let keep_in_memory = disk == DiskUse::WhenNeeded && in_memory <= memory_limit;
+        let (placement, working_bytes) = if keep_in_memory {
             (Placement::Memory, on_disk + copy)
         } else {
             (Placement::Disk(dir.to_path_buf()), on_disk)
@@ -175,17 +186,22 @@ mod tests {
     #[test]
     fn values_go_to_disk_beyond_the_budget_and_runs_beyond_the_disk_are_refused() {
         let dir = Path::new("/work");
-        let small = Plan::new("x", 1000, Goal::Values, dir, false, 1 << 30, Some(1 << 40)).unwrap();
+        let small =
+            Plan::new("x", 1000, Goal::Values, dir, DiskUse::WhenNeeded, 1 << 30, Some(1 << 40))
+                .unwrap();
         assert_eq!(small.placement, Placement::Memory);
         let large =
-            Plan::new("x", 1 << 30, Goal::Values, dir, false, 1 << 30, Some(1 << 40)).unwrap();
+            Plan::new("x", 1 << 30, Goal::Values, dir, DiskUse::WhenNeeded, 1 << 30, Some(1 << 40))
+                .unwrap();
         assert_eq!(large.placement, Placement::Disk(dir.to_path_buf()));
         assert!(large.memory_bytes() < 64 << 20, "{}", large.memory_bytes());
-        let forced = Plan::new("x", 1000, Goal::Values, dir, true, 1 << 30, None).unwrap();
+        let forced =
+            Plan::new("x", 1000, Goal::Values, dir, DiskUse::Always, 1 << 30, None).unwrap();
         assert_eq!(forced.placement, Placement::Disk(dir.to_path_buf()));
-        let full = Plan::new("x", 1 << 30, Goal::Values, dir, false, 1 << 30, Some(1 << 20));
+        let full =
+            Plan::new("x", 1 << 30, Goal::Values, dir, DiskUse::WhenNeeded, 1 << 30, Some(1 << 20));
         assert!(matches!(full, Err(SequenceError::DiskTooSmall { .. })), "{full:?}");
-        let tiny = Plan::new("x", 10, Goal::Values, dir, false, 1 << 20, None);
+        let tiny = Plan::new("x", 10, Goal::Values, dir, DiskUse::WhenNeeded, 1 << 20, None);
         assert!(matches!(tiny, Err(SequenceError::MemoryTooSmall { .. })), "{tiny:?}");
     }
 }

@@ -15,6 +15,35 @@ pub const FAMILY_LIMIT: u64 = 10_000;
 /// Games a family may have even when forced: the specs are kept in memory.
 pub const FAMILY_HARD_LIMIT: u64 = 1 << 22;
 
+/// How many games a family may expand to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FamilyLimit {
+    /// At most [`FAMILY_LIMIT`] games: a larger family is refused as a likely typo.
+    Usual,
+    /// At most [`FAMILY_HARD_LIMIT`] games (the command line's `--force`).
+    Forced,
+}
+
+impl FamilyLimit {
+    /// [`FamilyLimit::Forced`] when `force` (a `--force` flag) is set, else
+    /// [`FamilyLimit::Usual`].
+    pub fn forced_if(force: bool) -> FamilyLimit {
+        if force {
+            FamilyLimit::Forced
+        } else {
+            FamilyLimit::Usual
+        }
+    }
+
+    /// The most games a family may have under this limit.
+    pub fn games(self) -> u64 {
+        match self {
+            FamilyLimit::Usual => FAMILY_LIMIT,
+            FamilyLimit::Forced => FAMILY_HARD_LIMIT,
+        }
+    }
+}
+
 /// Where a family's games came from, for messages and sweep descriptions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -46,19 +75,19 @@ pub struct Family {
 impl Family {
     /// Expands a family text: items separated by `;`, each a game specification or a
     /// pattern (`subtract:subsets(1..=K)`, `subtract:subsets(1..=K, size<=s)`, an
-    /// `octal:` code with `?` for every digit 0–7). More than [`FAMILY_LIMIT`] games
-    /// needs `force`.
+    /// `octal:` code with `?` for every digit 0–7). More games than `limit` allows are
+    /// refused.
     ///
     /// # Errors
     /// [`SweepError::FamilySyntax`], [`SweepError::EmptyFamily`],
     /// [`SweepError::FamilyTooLarge`].
-    pub fn parse(text: &str, force: bool) -> Result<Family, SweepError> {
+    pub fn parse(text: &str, limit: FamilyLimit) -> Result<Family, SweepError> {
         let items: Vec<(usize, &str)> = text.split(';').map(str::trim).enumerate().collect();
         if let Some((i, _)) = items.iter().find(|(_, item)| item.is_empty()) {
             let reason = format!("item {} of the ';' list is empty", i + 1);
             return Err(SweepError::FamilySyntax { text: text.to_string(), reason });
         }
-        Family::expand(Source::Text(text.to_string()), &items, force)
+        Family::expand(Source::Text(text.to_string()), &items, limit)
     }
 
     /// Reads a family from the lines of a file named `name`: one spec or pattern per
@@ -66,29 +95,37 @@ impl Family {
     ///
     /// # Errors
     /// As [`Family::parse`]; a bad pattern's message names the line.
-    pub fn from_lines(name: &str, contents: &str, force: bool) -> Result<Family, SweepError> {
+    pub fn from_lines(
+        name: &str,
+        contents: &str,
+        limit: FamilyLimit,
+    ) -> Result<Family, SweepError> {
         let items: Vec<(usize, &str)> = contents
             .lines()
             .enumerate()
             .map(|(i, line)| (i, line.split('#').next().unwrap_or("").trim()))
             .filter(|(_, item)| !item.is_empty())
             .collect();
-        Family::expand(Source::File(name.to_string()), &items, force)
+        Family::expand(Source::File(name.to_string()), &items, limit)
     }
 
     /// A family given as a list of specs, each taken literally (no patterns).
     ///
     /// # Errors
     /// [`SweepError::EmptyFamily`], [`SweepError::FamilyTooLarge`].
-    pub fn from_specs(specs: &[String], force: bool) -> Result<Family, SweepError> {
+    pub fn from_specs(specs: &[String], limit: FamilyLimit) -> Result<Family, SweepError> {
         let source = Source::Text(specs.join(";"));
-        check_size(&source, specs.len() as u128, force)?;
+        check_size(&source, specs.len() as u128, limit)?;
         let specs: Vec<String> = specs.iter().map(|s| s.trim().to_string()).collect();
         let origins = (1..=specs.len()).collect();
         Family::checked(Family { source, specs, origins })
     }
 
-    fn expand(source: Source, items: &[(usize, &str)], force: bool) -> Result<Family, SweepError> {
+    fn expand(
+        source: Source,
+        items: &[(usize, &str)],
+        limit: FamilyLimit,
+    ) -> Result<Family, SweepError> {
         let mut total: u128 = 0;
         let mut patterns = Vec::with_capacity(items.len());
         for &(i, item) in items {
@@ -103,7 +140,7 @@ impl Family {
             total = total.saturating_add(pattern.count());
             patterns.push((i + 1, pattern));
         }
-        check_size(&source, total, force)?;
+        check_size(&source, total, limit)?;
         let mut family = Family { source, specs: Vec::new(), origins: Vec::new() };
         for (origin, pattern) in patterns {
             pattern.push_specs(&mut family.specs);
@@ -144,12 +181,12 @@ impl Family {
     }
 }
 
-fn check_size(source: &Source, count: u128, force: bool) -> Result<(), SweepError> {
-    let limit = if force { FAMILY_HARD_LIMIT } else { FAMILY_LIMIT };
-    if count > u128::from(limit) {
+fn check_size(source: &Source, count: u128, limit: FamilyLimit) -> Result<(), SweepError> {
+    let (games, forced) = (limit.games(), limit == FamilyLimit::Forced);
+    if count > u128::from(games) {
         let family = source.named();
         let count = u64::try_from(count).unwrap_or(u64::MAX);
-        return Err(SweepError::FamilyTooLarge { family, count, limit, forced: force });
+        return Err(SweepError::FamilyTooLarge { family, count, limit: games, forced });
     }
     Ok(())
 }
@@ -307,7 +344,7 @@ mod tests {
     use super::*;
 
     fn specs(text: &str) -> Vec<String> {
-        Family::parse(text, false).unwrap().specs().to_vec()
+        Family::parse(text, FamilyLimit::Usual).unwrap().specs().to_vec()
     }
 
     #[test]
@@ -357,17 +394,17 @@ mod tests {
             ["nim", "subtract:1", "subtract:2", "subtract:1,2"]
         );
         let file = "# games\nnim\n\n  subtract:1,2   # the classic\nsubtract:subsets(3..=3)\n";
-        let family = Family::from_lines("games.txt", file, false).unwrap();
+        let family = Family::from_lines("games.txt", file, FamilyLimit::Usual).unwrap();
         assert_eq!(family.specs(), ["nim", "subtract:1,2", "subtract:3"]);
         assert_eq!(family.origin(1), "games.txt, line 4");
         assert_eq!(family.origin(2), "games.txt, line 5");
-        let listed = Family::parse("nim;subtract:2", false).unwrap();
+        let listed = Family::parse("nim;subtract:2", FamilyLimit::Usual).unwrap();
         assert_eq!(listed.origin(1), "game 2 of the family");
     }
 
     #[test]
     fn bad_families_are_refused_by_value() {
-        let err = |text: &str| Family::parse(text, false).unwrap_err().to_string();
+        let err = |text: &str| Family::parse(text, FamilyLimit::Usual).unwrap_err().to_string();
         assert!(
             err("subtract:subsets(3..=2)").contains("1 <= A <= B"),
             "{}",
@@ -378,26 +415,32 @@ mod tests {
         assert!(err("nim;;nim").contains("item 2 of the ';' list is empty"));
         assert!(err("subtract:?").contains("not a family pattern"));
         assert_eq!(specs("nim;subtract:1;nim"), ["nim", "subtract:1", "nim"], "kept for the sweep");
-        let empty = Family::from_lines("empty.txt", "# nothing\n\n", false).unwrap_err();
+        let empty =
+            Family::from_lines("empty.txt", "# nothing\n\n", FamilyLimit::Usual).unwrap_err();
         assert_eq!(empty.to_string(), "the family file empty.txt has no games");
         let line =
-            Family::from_lines("f.txt", "nim\nsubtract:subsets(0..=3)\n", false).unwrap_err();
+            Family::from_lines("f.txt", "nim\nsubtract:subsets(0..=3)\n", FamilyLimit::Usual)
+                .unwrap_err();
         assert!(line.to_string().contains("f.txt, line 2: "), "{line}");
     }
 
     #[test]
     fn large_families_need_force_and_stay_bounded() {
-        let big = Family::parse("subtract:subsets(1..=14)", false).unwrap_err();
+        let big = Family::parse("subtract:subsets(1..=14)", FamilyLimit::Usual).unwrap_err();
         let SweepError::FamilyTooLarge { family, count, limit, forced } = big else {
             panic!("a family too large: {big}")
         };
         assert_eq!(family, "'subtract:subsets(1..=14)'");
         assert_eq!((count, limit, forced), (16383, FAMILY_LIMIT, false));
-        assert_eq!(Family::parse("subtract:subsets(1..=14)", true).unwrap().specs().len(), 16383);
-        let huge = Family::parse("subtract:subsets(1..=64)", true).unwrap_err();
+        assert_eq!(
+            Family::parse("subtract:subsets(1..=14)", FamilyLimit::Forced).unwrap().specs().len(),
+            16383
+        );
+        let huge = Family::parse("subtract:subsets(1..=64)", FamilyLimit::Forced).unwrap_err();
         assert!(matches!(huge, SweepError::FamilyTooLarge { forced: true, .. }));
-        assert!(Family::parse("octal:0.????????????????????????????", true).is_err());
-        let wide = Family::parse("subtract:subsets(1..=4000000000, size<=3)", true).unwrap_err();
+        assert!(Family::parse("octal:0.????????????????????????????", FamilyLimit::Forced).is_err());
+        let wide = Family::parse("subtract:subsets(1..=4000000000, size<=3)", FamilyLimit::Forced)
+            .unwrap_err();
         assert!(matches!(wide, SweepError::FamilyTooLarge { forced: true, .. }), "{wide}");
     }
 }

@@ -10,7 +10,7 @@ use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::prepare;
 use nimtab::engine::Work;
 use nimtab::export::labels_csv::table_bytes;
-use nimtab::sequence::plan::Plan;
+use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::Goal;
 use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
 
@@ -131,7 +131,7 @@ fn cases() -> Vec<Case> {
     // Values that do not fit in memory go to a file: only the working set must fit.
     let grundy_fits = |budget| {
         let dir = Path::new(".");
-        Plan::new("", 300_000, Goal::Values, dir, false, budget, None).is_ok()
+        Plan::new("", 300_000, Goal::Values, dir, DiskUse::WhenNeeded, budget, None).is_ok()
     };
     vec![
         Case {

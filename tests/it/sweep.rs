@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use nimtab::analysis::claim::test_claim;
 use nimtab::analysis::expr::Expr;
-use nimtab::sweep::{summarize, write_csv, Family, Sweep, SweepSpace, Test, BATCH_GAMES};
+use nimtab::sweep::{
+    summarize, write_csv, Family, FamilyLimit, Sweep, SweepSpace, Test, BATCH_GAMES,
+};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, NoProgress, Space};
 
 use crate::support::cli::{run, Run};
@@ -41,7 +43,7 @@ pub(crate) fn sweep_to(dir: &Path, name: &str, global: &[&str], extra: &[&str]) 
 fn sweep_equals_a_loop_of_verify_runs_row_for_row() {
     let dir = tempfile::tempdir().unwrap();
     let swept = String::from_utf8(sweep_to(dir.path(), "sweep.csv", &[], &[])).unwrap();
-    let specs = Family::parse(SUBSETS, false).unwrap().specs().to_vec();
+    let specs = Family::parse(SUBSETS, FamilyLimit::Usual).unwrap().specs().to_vec();
     assert_eq!(specs.len(), 63);
     let mut looped = Vec::new();
     for spec in &specs {
@@ -168,7 +170,7 @@ fn a_games_file_with_comments_and_strict_mode() {
 }
 
 fn subsets_sweep(test: Test) -> Sweep {
-    let family = Family::parse("subtract:subsets(1..=4)", false).unwrap();
+    let family = Family::parse("subtract:subsets(1..=4)", FamilyLimit::Usual).unwrap();
     let space = SweepSpace::heaps(1, 3, 12, Mode::Full).unwrap();
     Sweep::new(family, space, &[Ending::Misere, Ending::Sj], test).unwrap()
 }
@@ -183,7 +185,7 @@ fn library_rows_do_not_depend_on_threads_and_claims_match_check() {
     assert_eq!(rows, parallel);
     assert_eq!(rows.len(), 15 * 3 * 2);
     let mut i = 0;
-    for spec in Family::parse("subtract:subsets(1..=4)", false).unwrap().specs() {
+    for spec in Family::parse("subtract:subsets(1..=4)", FamilyLimit::Usual).unwrap().specs() {
         let game = Game::parse(spec).unwrap();
         for n in 1..=3 {
             let engine = Engine::new(&game, Space::new(n, 12).unwrap());
@@ -222,7 +224,7 @@ fn batches_write_the_bytes_of_one_run_and_an_error_leaves_no_file() {
     let r = run(&args);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let sweep = Sweep::new(
-        Family::parse(family, false).unwrap(),
+        Family::parse(family, FamilyLimit::Usual).unwrap(),
         SweepSpace::heaps(1, 1, 3, Mode::Full).unwrap(),
         &[Ending::Misere],
         Test::Criteria(vec![Criterion::Sj]),
@@ -274,7 +276,7 @@ fn total_sweep_to(dir: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
 fn a_total_sweep_equals_a_loop_of_verify_total_runs_row_for_row() {
     let dir = tempfile::tempdir().unwrap();
     let swept = String::from_utf8(total_sweep_to(dir.path(), "sweep.csv", &[])).unwrap();
-    let specs = Family::parse(SPLITTING, false).unwrap().specs().to_vec();
+    let specs = Family::parse(SPLITTING, FamilyLimit::Usual).unwrap().specs().to_vec();
     assert_eq!(specs.len(), 8);
     assert!(specs.iter().any(|s| Game::parse(s).unwrap().splits()), "{specs:?}");
     let mut looped = Vec::new();
@@ -384,7 +386,7 @@ fn a_total_sweep_refuses_games_that_are_not_sums_and_tuple_criteria() {
 fn library_total_rows_match_verify_of_the_multiset_space() {
     use nimtab::analysis::verify::verify;
     use nimtab::{Engine, Space};
-    let family = Family::parse("nim;octal:0.77;grundys-game", false).unwrap();
+    let family = Family::parse("nim;octal:0.77;grundys-game", FamilyLimit::Usual).unwrap();
     let endings = [Ending::Misere, Ending::Sj];
     let criteria = vec![Criterion::Sj, Criterion::Xor];
     let test = Test::Criteria(criteria.clone());

@@ -8,8 +8,8 @@ use nimtab::analysis::expr::Expr;
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::quotient::DEFAULT_MAX_ORDER;
 use nimtab::sweep::{
-    add_summary, summarize, write_header, write_rows, Family, PartWriter, Shard, SummaryLine,
-    Sweep, SweepError, SweepRow, SweepSpace, Test,
+    add_summary, summarize, write_header, write_rows, Family, FamilyLimit, PartWriter, Shard,
+    SummaryLine, Sweep, SweepError, SweepRow, SweepSpace, Test,
 };
 use nimtab::{Criterion, Error, Game, Mode};
 
@@ -179,15 +179,16 @@ impl Totals {
 
 /// The family of `--games` or `--games-file`.
 fn family(a: &Args) -> anyhow::Result<Family> {
+    let limit = FamilyLimit::forced_if(a.force);
     Ok(match (&a.games, &a.games_file) {
         (_, Some(path)) => {
             let bytes = input::read_bounded(path, "--games-file", Stdin::Taken, MAX_GAMES_FILE)?;
             let contents = String::from_utf8(bytes).ok().with_context(|| {
                 format!("--games-file {}: it is not text (not UTF-8)", path.display())
             })?;
-            Family::from_lines(&path.display().to_string(), &contents, a.force)?
+            Family::from_lines(&path.display().to_string(), &contents, limit)?
         }
-        (Some(text), None) => Family::parse(text, a.force)?,
+        (Some(text), None) => Family::parse(text, limit)?,
         (None, None) => unreachable!("clap requires --games or --games-file"),
     })
 }
