@@ -117,7 +117,7 @@ fn run_heaps<C: super::cell::Cell>(
         let with_marker = parallel.policy == MarkerPolicy::Always || engine.rates.use_marker();
         let (start, started) = (engine.len, std::time::Instant::now());
         let recorded = if with_marker {
-            pipeline::run_heaps(engine, end, store)?
+            pipeline::run_heaps(engine, end, store, parallel)?
         } else {
             run_alone(engine, end, store)?
         };
