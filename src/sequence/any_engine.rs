@@ -5,7 +5,8 @@ use super::engine::{Engine, Moves, Recorded, RingLimit};
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::heap::Words;
-use super::pipeline::{self, MarkerPolicy, Parallel, STRETCH};
+use super::parallel::{MarkerPolicy, Parallel, STRETCH};
+use super::pipeline;
 use super::store::Store;
 
 /// The engine, by cell width.
