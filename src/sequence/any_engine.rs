@@ -1,11 +1,12 @@
 //! The engine at the cell width the values need: one byte while every value fits, two
 //! bytes, then four; rebuilt wider from the store when a larger value appears.
 
-use super::engine::{Engine, Moves, Recorded, RingLimit};
+use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::heap::Words;
-use super::pipeline::{self, MarkerPolicy, Parallel, STRETCH};
+use super::parallel::{MarkerPolicy, Parallel, STRETCH};
+use super::pipeline;
 use super::store::Store;
 
 /// The engine, by cell width.
@@ -21,18 +22,16 @@ impl AnyEngine {
     pub fn resume(
         moves: Moves,
         store: &mut Store,
-        mask: u32,
-        rare: Vec<(u64, u32)>,
-        freq: Frequencies,
+        tallies: Tallies,
         ring_limit: RingLimit,
     ) -> Result<AnyEngine, SequenceError> {
-        let largest = freq.largest().max(store.get_or_zero(0)?);
+        let largest = tallies.freq.largest().max(store.get_or_zero(0)?);
         Ok(if largest <= u32::from(u8::MAX) {
-            AnyEngine::One(Engine::resume(moves, store, mask, rare, freq, ring_limit)?)
+            AnyEngine::One(Engine::resume(moves, store, tallies, ring_limit)?)
         } else if largest <= u32::from(u16::MAX) {
-            AnyEngine::Two(Engine::resume(moves, store, mask, rare, freq, ring_limit)?)
+            AnyEngine::Two(Engine::resume(moves, store, tallies, ring_limit)?)
         } else {
-            AnyEngine::Four(Engine::resume(moves, store, mask, rare, freq, ring_limit)?)
+            AnyEngine::Four(Engine::resume(moves, store, tallies, ring_limit)?)
         })
     }
 
@@ -49,7 +48,8 @@ impl AnyEngine {
             AnyEngine::Four(e) => e.moves.clone(),
         };
         let (mask, rare, freq) = self.tallies();
-        AnyEngine::resume(moves, store, mask, rare.to_vec(), freq.clone(), ring_limit)
+        let tallies = Tallies { mask, rare: rare.to_vec(), freq: freq.clone() };
+        AnyEngine::resume(moves, store, tallies, ring_limit)
     }
 
     /// Values computed.
@@ -117,7 +117,7 @@ fn run_heaps<C: super::cell::Cell>(
         let with_marker = parallel.policy == MarkerPolicy::Always || engine.rates.use_marker();
         let (start, started) = (engine.len, std::time::Instant::now());
         let recorded = if with_marker {
-            pipeline::run_heaps(engine, end, store)?
+            pipeline::run_heaps(engine, end, store, parallel)?
         } else {
             run_alone(engine, end, store)?
         };

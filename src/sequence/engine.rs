@@ -156,20 +156,28 @@ pub(crate) enum Recorded {
     Grew,
 }
 
+/// What a run carries over from its values: the mask, the rare heaps under it and the
+/// value frequencies (what a checkpoint keeps besides the values).
+#[derive(Clone, Debug)]
+pub(crate) struct Tallies {
+    pub mask: u32,
+    pub rare: Vec<(u64, u32)>,
+    pub freq: Frequencies,
+}
+
 impl<C: Cell> Engine<C> {
-    /// An engine continuing after the values of `store`, with the mask, rare heaps and
-    /// frequencies they had; the ring is filled from the store.
+    /// An engine continuing after the values of `store`, with the tallies they had; the
+    /// ring is filled from the store.
     ///
     /// # Errors
     /// A disk store's read error.
     pub fn resume(
         moves: Moves,
         store: &mut Store,
-        mask: u32,
-        rare: Vec<(u64, u32)>,
-        freq: Frequencies,
+        tallies: Tallies,
         ring_limit: RingLimit,
     ) -> Result<Engine<C>, SequenceError> {
+        let Tallies { mask, rare, freq } = tallies;
         let len = store.len();
         let largest = freq.largest().max(store.get_or_zero(0)?);
         let h = (largest + 1).next_power_of_two().max(2);

@@ -1,159 +1,126 @@
-//! Two threads for one sequence: a *marker* marks ahead the splits of the larger parts of
-//! the mark list while the calling thread (the *finisher*) marks the smaller ones, adds
-//! the marker's bits and finishes each heap's mex.
+//! Two threads for one sequence: a *marker* marks ahead, block by block, the splits of the
+//! larger parts of the mark list while the calling thread (the *finisher*) marks the
+//! smaller ones, adds the marker's bits and finishes each heap's mex.
 //!
-//! A part `a` of heap `m` pairs with heap `m - k - a`, so the marker can mark heap `m` as
-//! soon as the values below `m - k_min - a_min + 1` are final, `a_min` being the smallest
-//! part it marks: it runs up to `a_min + k_min` heaps ahead. The finisher publishes each
-//! value by a counter (`done`, release) after writing it to the shared ring; the marker
-//! publishes each heap's bits by another (`premarked`). A heap's bits are read only after
-//! `premarked` passes it, and a slot is rewritten only after the finisher has passed the
-//! heap that used it, so no value is read before it is final. Sampled heaps (which score
-//! the witnesses) are finished alone.
+//! Heaps go in blocks of [`BLOCK`]. A part `a` of heap `m` pairs with heap `m - k - a`;
+//! the marker marks only parts of at least two blocks, so every partner of a heap of block
+//! `b` lies below the start of block `b - 1`: the marker marks block `b` as soon as the
+//! finisher has finished block `b - 2`, one block ahead of the finisher. The two threads
+//! meet once a block, under a mutex (a waiting thread sleeps on a condition variable), not
+//! once a heap: a hand-off a heap costs more than the work it shares on a busy machine.
+//! Block `b`'s bits go to buffer `b mod 2`, which the finisher of block `b - 2` has
+//! released. Sampled heaps (which score the witnesses) are finished alone, and so is the
+//! first block of a call, while the marker marks the second.
 //!
 //! The marker thread lives for a whole call, through *stretches* of [`STRETCH`] heaps:
-//! between two, the finisher rebuilds the witness list and hands the marker the new mark
-//! list. The share of the list each thread marks is evened out between stretches by which
-//! of them waited more; every value is the exact mex whatever the share, so the output
-//! does not depend on the threads.
+//! when the finisher starts a stretch's last block, it rebuilds the witness list and hands
+//! the marker the next stretch's mark list, so that the marker marks the next stretch's
+//! first block meanwhile. The share of the list each thread marks is evened out between
+//! stretches by which of them waited more; every value is the exact mex whatever the
+//! share, so the output does not depend on the threads.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::cell::Cell;
 use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
 use super::heap::{mark_parts, pack_row, Words, ROW};
+use super::parallel::{Parallel, STRETCH};
 use super::ring::Ring;
 use super::store::Store;
-
-/// How many threads one sequence may use, and from what size of work a marker thread is
-/// started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Parallel {
-    /// Threads (1: everything on the calling thread; 2 or more: a marker thread too).
-    pub threads: usize,
-    /// Parts the mark list must have for a second thread to pay for its hand-offs.
-    pub min_marker_parts: usize,
-    /// Heaps a call must have to start a marker thread for it.
-    pub min_heaps: u64,
-    /// Whether the marker runs where it pays or always.
-    pub policy: MarkerPolicy,
-}
-
-/// When a marker thread runs, once the work is large enough for one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MarkerPolicy {
-    /// When it was measured faster than one thread alone (and every eighth call the other
-    /// way, to measure again).
-    WhenFaster,
-    /// Always (tests, so that the two-thread path runs).
-    Always,
-}
-
-impl Parallel {
-    /// `threads` threads, a marker thread only where it pays.
-    pub fn new(threads: usize) -> Parallel {
-        Parallel {
-            threads,
-            min_marker_parts: MIN_MARKER_PARTS,
-            min_heaps: MIN_HEAPS,
-            policy: MarkerPolicy::WhenFaster,
-        }
-    }
-
-    /// `threads` threads, a marker thread for every call with any part to mark (tests use
-    /// it, so that the two-thread path runs on small games).
-    pub fn always(threads: usize) -> Parallel {
-        Parallel { threads, min_marker_parts: 1, min_heaps: 1, policy: MarkerPolicy::Always }
-    }
-}
-
-/// Heaps between two rebuilds of the witness list (and of the mark list).
-pub(crate) const STRETCH: u64 = 4096;
-/// The smallest part the marker marks: it then runs at least this many heaps ahead.
-const MIN_LEAD: u32 = 64;
-/// Parts the marker must have for a second thread to pay for its hand-offs.
-const MIN_MARKER_PARTS: usize = 128;
-/// Heaps a call must have to start a marker thread.
-const MIN_HEAPS: u64 = 2 * STRETCH;
-/// Heaps the marker may run ahead of the finisher at most (slots of marks in flight).
-const MAX_AHEAD: u64 = 1023;
-/// A waiting thread spins this many times, then yields its core for up to `YIELD_FOR`,
-/// then sleeps `NAP` between looks: hand-offs come every microsecond or so while both
-/// threads run, but on a machine with more runnable threads than cores the other thread
-/// may be off its core for a time slice, and a waiting thread should not keep its core
-/// busy (nor call the scheduler in a loop) meanwhile.
-const SPINS: u32 = 1 << 10;
-const YIELD_FOR: Duration = Duration::from_micros(500);
-const NAP: Duration = Duration::from_micros(50);
-
-impl Parallel {
-    /// Whether a marker thread pays for the heaps up to `end`.
-    pub(crate) fn worth_it<C: Cell>(self, engine: &Engine<C>, end: u64) -> bool {
-        let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < MIN_LEAD);
-        self.threads >= 2
-            && end.saturating_sub(engine.len) >= self.min_heaps
-            && parts >= self.min_marker_parts
-    }
-}
 
 /// The heaps `start..end` the marker marks with the parts `list[split..]`.
 struct Stretch<C> {
     list: Arc<MarkList<C>>,
     split: usize,
-    /// How far ahead of `done` the marker may mark: its smallest part plus `k_min`.
-    lead: u64,
     start: u64,
     end: u64,
 }
 
-/// What the two threads share.
-struct Shared<C> {
-    /// Values below it are in the ring (written by the finisher).
-    done: AtomicU64,
-    /// Heaps below it have their marker bits in their slot (written by the marker).
-    premarked: AtomicU64,
-    /// The finisher is done (at the end, early, or by an error).
-    stop: AtomicBool,
-    /// `slots * words` bit words: heap `m`'s bits in slot `m mod slots`.
-    bits: Box<[AtomicU64]>,
-    slots: u64,
-    words: usize,
-    /// The stretch being handed over, and how many have been.
-    next: Mutex<Option<Stretch<C>>>,
-    handed: AtomicU64,
-    /// Nanoseconds the marker has waited.
-    marker_waited: AtomicU64,
+/// What the threads tell each other, under the mutex.
+struct Hand<C> {
+    /// Values below it are final (in the ring).
+    done: u64,
+    /// Heaps below it have their marker bits in their block's buffer.
+    premarked: u64,
+    /// One thread is gone: the finisher at the end, early, by an error or a panic; the
+    /// marker by a panic (the finisher then finishes its heaps alone).
+    stop: bool,
+    /// Stretches handed over and not yet taken.
+    stretches: VecDeque<Stretch<C>>,
+    /// Time the marker has waited.
+    marker_waited: Duration,
 }
 
-/// Spin-waits until `ready()`; false if `stop` was set first. Adds the time waited to
-/// `waited`.
-fn wait_for(ready: impl Fn() -> bool, stop: &AtomicBool, waited: &mut Duration) -> bool {
-    if ready() {
-        return true;
+/// What the two threads share.
+struct Shared<C> {
+    hand: Mutex<Hand<C>>,
+    changed: Condvar,
+    /// Block `b`'s bits in buffer `b mod 2`: `words` bit words a heap, heap `m` at
+    /// `(m mod block) * words`.
+    buffers: [Mutex<Vec<u64>>; 2],
+    words: usize,
+    /// Heaps a block.
+    block: u64,
+}
+
+impl<C> Shared<C> {
+    fn lock(&self) -> MutexGuard<'_, Hand<C>> {
+        self.hand.lock().unwrap_or_else(PoisonError::into_inner)
     }
-    let started = Instant::now();
-    let mut spins = 0u32;
-    let ready = loop {
-        if ready() {
-            break true;
+
+    /// Sleeps until `ready` holds (the hand, locked) or the other thread stopped (`None`);
+    /// adds the time waited to `waited`.
+    fn wait_until(
+        &self,
+        ready: impl Fn(&Hand<C>) -> bool,
+        waited: &mut Duration,
+    ) -> Option<MutexGuard<'_, Hand<C>>> {
+        let mut hand = self.lock();
+        if !ready(&hand) {
+            let started = Instant::now();
+            while !ready(&hand) && !hand.stop {
+                hand = self.changed.wait(hand).unwrap_or_else(PoisonError::into_inner);
+            }
+            *waited += started.elapsed();
         }
-        if stop.load(Ordering::Acquire) {
-            break false;
-        }
-        if spins < SPINS {
-            spins += 1;
-            std::hint::spin_loop();
-        } else if started.elapsed() < YIELD_FOR {
-            std::thread::yield_now();
-        } else {
-            std::thread::sleep(NAP);
-        }
-    };
-    *waited += started.elapsed();
-    ready
+        (!hand.stop && ready(&hand)).then_some(hand)
+    }
+
+    /// Changes the hand and wakes the other thread.
+    fn update(&self, change: impl FnOnce(&mut Hand<C>)) {
+        change(&mut self.lock());
+        self.changed.notify_all();
+    }
+
+    /// The buffer of the block that holds heap `n`.
+    fn buffer(&self, n: u64) -> MutexGuard<'_, Vec<u64>> {
+        let block = n / self.block;
+        self.buffers[(block % 2) as usize].lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The start of the block that holds heap `n`.
+    fn block_start(&self, n: u64) -> u64 {
+        n / self.block * self.block
+    }
+
+    /// Where heap `n`'s bits are in its block's buffer.
+    fn bits_at(&self, n: u64) -> std::ops::Range<usize> {
+        let at = (n % self.block) as usize * self.words;
+        at..at + self.words
+    }
+}
+
+/// Tells the other thread to stop waiting when one thread leaves, however it leaves (a
+/// panic included: the other must not sleep forever while the scope waits for it).
+struct StopOnDrop<'a, C>(&'a Shared<C>);
+
+impl<C> Drop for StopOnDrop<'_, C> {
+    fn drop(&mut self) {
+        self.0.update(|hand| hand.stop = true);
+    }
 }
 
 /// Heaps up to `end` with a marker thread, stretch by stretch; stops early after a value
@@ -165,19 +132,23 @@ pub(crate) fn run_heaps<C: Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,
+    parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
-    let words = engine.width().div_ceil(64);
-    let slots = MAX_AHEAD + 1;
+    let words = words_of(engine.width());
+    let block = parallel.block.clamp(1, STRETCH);
+    let buffer = || Mutex::new(vec![0u64; block as usize * words]);
     let shared = Shared {
-        done: AtomicU64::new(engine.len),
-        premarked: AtomicU64::new(engine.len),
-        stop: AtomicBool::new(false),
-        bits: (0..slots as usize * words).map(|_| AtomicU64::new(0)).collect(),
-        slots,
+        hand: Mutex::new(Hand {
+            done: engine.len,
+            premarked: engine.len,
+            stop: false,
+            stretches: VecDeque::new(),
+            marker_waited: Duration::ZERO,
+        }),
+        changed: Condvar::new(),
+        buffers: [buffer(), buffer()],
         words,
-        next: Mutex::new(None),
-        handed: AtomicU64::new(0),
-        marker_waited: AtomicU64::new(0),
+        block,
     };
     let marker = Marker {
         moves: engine.moves.clone(),
@@ -186,91 +157,159 @@ pub(crate) fn run_heaps<C: Cell>(
     };
     std::thread::scope(|scope| {
         scope.spawn(|| marker.run(&shared));
-        let result = finish_stretches(engine, end, store, &shared);
-        shared.stop.store(true, Ordering::Release);
-        result
+        let _stop = StopOnDrop(&shared);
+        Finisher::new(engine, end, &shared, parallel.min_marker_part()).run(store)
     })
 }
 
-/// The finisher: stretch after stretch, a new mark list handed to the marker, then the
-/// stretch's heaps.
-fn finish_stretches<C: Cell>(
-    engine: &mut Engine<C>,
+/// The calling thread's side: the stretches' mark lists, the heaps' mex, the records.
+struct Finisher<'a, C: Cell> {
+    engine: &'a mut Engine<C>,
     end: u64,
-    store: &mut Store,
-    shared: &Shared<C>,
-) -> Result<Recorded, SequenceError> {
-    let mut scratch =
-        Scratch { bits: vec![0u64; shared.words], words: Words::new(), waited: Duration::ZERO };
-    while engine.len < end {
-        engine.rebuild_witnesses(store)?;
-        let list = Arc::new(engine.mark_list());
-        let first = list.a.partition_point(|&a| a < MIN_LEAD).min(list.a.len());
-        let share = engine.finisher_share as usize;
-        let split = (list.a.len() * share / 1000).clamp(first, list.a.len());
-        let smallest = list.a.get(split).map_or(MAX_AHEAD, |&a| u64::from(a));
-        let k_min = engine.moves.split.first().copied().unwrap_or(0);
-        let stretch_end = end.min((engine.len / STRETCH + 1) * STRETCH);
-        let stretch = Stretch {
-            list: Arc::clone(&list),
-            split,
-            lead: (smallest + k_min).min(MAX_AHEAD),
-            start: engine.len,
-            end: stretch_end,
-        };
-        *shared.next.lock().unwrap_or_else(PoisonError::into_inner) = Some(stretch);
-        shared.handed.fetch_add(1, Ordering::Release);
-        let marker_before = shared.marker_waited.load(Ordering::Relaxed);
-        scratch.waited = Duration::ZERO;
-        let recorded = finish(engine, (&list, split), stretch_end, store, shared, &mut scratch)?;
-        let marker_waited = shared.marker_waited.load(Ordering::Relaxed) - marker_before;
-        engine.even_out(scratch.waited, Duration::from_nanos(marker_waited));
-        if recorded != Recorded::Steady {
-            return Ok(recorded);
-        }
-    }
-    Ok(Recorded::Steady)
-}
-
-/// The finisher's buffers: a heap's marker bits, its own bits, and the time it waited.
-struct Scratch {
-    bits: Vec<u64>,
+    shared: &'a Shared<C>,
+    /// The end of the call's first block, which the finisher finishes alone.
+    alone_until: u64,
+    /// The smallest part the marker may mark.
+    min_marker_part: u32,
     words: Words,
     waited: Duration,
 }
 
-/// The finisher's heaps of one stretch, whose mark list's parts from `split` on the
-/// marker marks.
-fn finish<C: Cell>(
-    engine: &mut Engine<C>,
-    (list, split): (&MarkList<C>, usize),
-    end: u64,
-    store: &mut Store,
-    shared: &Shared<C>,
-    scratch: &mut Scratch,
-) -> Result<Recorded, SequenceError> {
-    while engine.len < end {
-        let n = engine.len;
-        let premarked = if n.is_multiple_of(SAMPLE) {
-            None
-        } else {
-            let ready = || shared.premarked.load(Ordering::Acquire) > n;
-            wait_for(ready, &shared.stop, &mut scratch.waited);
-            let slot = (n % shared.slots) as usize * shared.words;
-            let from = &shared.bits[slot..slot + shared.words];
-            for (word, shared) in scratch.bits.iter_mut().zip(from) {
-                *word = shared.load(Ordering::Relaxed);
-            }
-            Some((split, scratch.bits.as_slice()))
-        };
-        let value = engine.heap_value(store, list, premarked, &mut scratch.words)?;
-        let recorded = engine.record(value, store)?;
-        shared.done.store(engine.len, Ordering::Release);
-        if recorded != Recorded::Steady {
-            return Ok(recorded);
+/// A stretch's mark list and the share of it the finisher marks.
+struct Marking<C> {
+    list: Arc<MarkList<C>>,
+    split: usize,
+    /// The witness probes the list was made with.
+    probes: Vec<(u32, u32)>,
+}
+
+impl<'a, C: Cell> Finisher<'a, C> {
+    fn new(
+        engine: &'a mut Engine<C>,
+        end: u64,
+        shared: &'a Shared<C>,
+        min_marker_part: u32,
+    ) -> Finisher<'a, C> {
+        let alone_until = (shared.block_start(engine.len) + shared.block).min(end);
+        Finisher {
+            engine,
+            end,
+            shared,
+            alone_until,
+            min_marker_part,
+            words: Words::new(),
+            waited: Duration::ZERO,
         }
     }
-    Ok(Recorded::Steady)
+
+    /// Stretch after stretch until `end` or a value that asks the run for more.
+    fn run(mut self, store: &mut Store) -> Result<Recorded, SequenceError> {
+        let first_end = self.stretch_end(self.engine.len);
+        let mut marking = self.next_marking(store, self.alone_until.min(first_end), first_end)?;
+        self.engine.probes = std::mem::take(&mut marking.probes);
+        while self.engine.len < self.end {
+            let stretch_end = self.stretch_end(self.engine.len);
+            let marker_before = self.shared.lock().marker_waited;
+            self.waited = Duration::ZERO;
+            let mut next = None;
+            while self.engine.len < stretch_end {
+                let start = self.shared.block_start(self.engine.len);
+                let block_end = (start + self.shared.block).min(stretch_end);
+                if block_end == stretch_end && stretch_end < self.end {
+                    let next_end = self.stretch_end(stretch_end);
+                    next = Some(self.next_marking(store, stretch_end, next_end)?);
+                }
+                let recorded = self.finish_block(&marking, block_end, store)?;
+                if recorded != Recorded::Steady {
+                    return Ok(recorded);
+                }
+            }
+            let marker_waited = self.shared.lock().marker_waited - marker_before;
+            self.engine.even_out(self.waited, marker_waited);
+            if let Some(next) = next {
+                marking = next;
+                self.engine.probes = std::mem::take(&mut marking.probes);
+            }
+        }
+        Ok(Recorded::Steady)
+    }
+
+    /// The end of the stretch that holds heap `n`.
+    fn stretch_end(&self, n: u64) -> u64 {
+        self.end.min((n / STRETCH + 1) * STRETCH)
+    }
+
+    /// Rebuilds the witness list, makes the mark list of a stretch and hands the marker its
+    /// share of the heaps `start..end`; the probes the heaps before `start` use stay until
+    /// the caller installs the new ones.
+    fn next_marking(
+        &mut self,
+        store: &mut Store,
+        start: u64,
+        end: u64,
+    ) -> Result<Marking<C>, SequenceError> {
+        let before = std::mem::take(&mut self.engine.probes);
+        self.engine.rebuild_witnesses(store)?;
+        let list = Arc::new(self.engine.mark_list());
+        let probes = std::mem::replace(&mut self.engine.probes, before);
+        let first = list.a.partition_point(|&a| a < self.min_marker_part);
+        let share = self.engine.finisher_share as usize;
+        let split = (list.a.len() * share / 1000).clamp(first, list.a.len());
+        let stretch = Stretch { list: Arc::clone(&list), split, start, end };
+        self.shared.update(|hand| hand.stretches.push_back(stretch));
+        Ok(Marking { list, split, probes })
+    }
+
+    /// The heaps up to `block_end` (within one block), with the marker's bits unless the
+    /// block is the call's first.
+    fn finish_block(
+        &mut self,
+        marking: &Marking<C>,
+        block_end: u64,
+        store: &mut Store,
+    ) -> Result<Recorded, SequenceError> {
+        let shared = self.shared;
+        let buffer = if self.engine.len < self.alone_until {
+            None
+        } else {
+            let premarked = |hand: &Hand<C>| hand.premarked >= block_end;
+            // No hand back only if the marker panicked: the heaps are finished alone.
+            let marked = shared.wait_until(premarked, &mut self.waited).is_some();
+            marked.then(|| shared.buffer(self.engine.len))
+        };
+        let recorded =
+            self.finish_heaps(marking, block_end, buffer.as_ref().map(|b| b.as_slice()), store);
+        drop(buffer);
+        let done = self.engine.len;
+        shared.update(|hand| hand.done = done);
+        recorded
+    }
+
+    /// The heaps up to `block_end`, sampled ones alone, the others with their bits from
+    /// `bits` (the block's buffer) if given.
+    fn finish_heaps(
+        &mut self,
+        marking: &Marking<C>,
+        block_end: u64,
+        bits: Option<&[u64]>,
+        store: &mut Store,
+    ) -> Result<Recorded, SequenceError> {
+        while self.engine.len < block_end {
+            let n = self.engine.len;
+            let premarked = match bits {
+                Some(bits) if !n.is_multiple_of(SAMPLE) => {
+                    Some((marking.split, &bits[self.shared.bits_at(n)]))
+                }
+                _ => None,
+            };
+            let value = self.engine.heap_value(store, &marking.list, premarked, &mut self.words)?;
+            let recorded = self.engine.record(value, store)?;
+            if recorded != Recorded::Steady {
+                return Ok(recorded);
+            }
+        }
+        Ok(Recorded::Steady)
+    }
 }
 
 /// The marker thread.
@@ -283,28 +322,24 @@ struct Marker<C: Cell> {
 impl<C: Cell> Marker<C> {
     /// Marks stretch after stretch until the finisher stops.
     fn run(&self, shared: &Shared<C>) {
+        let _stop = StopOnDrop(shared);
         let mut row = vec![0u8; self.width.max(ROW)];
         let mut words = Words::new();
-        let mut taken = 0u64;
         loop {
             let mut waited = Duration::ZERO;
-            let handed = || shared.handed.load(Ordering::Acquire) > taken;
-            let more = wait_for(handed, &shared.stop, &mut waited);
-            shared.marker_waited.fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
-            if !more {
-                return;
-            }
-            taken += 1;
-            let stretch = shared.next.lock().unwrap_or_else(PoisonError::into_inner).take();
-            let Some(stretch) = stretch else { return };
+            let handed = |hand: &Hand<C>| !hand.stretches.is_empty();
+            let Some(mut hand) = shared.wait_until(handed, &mut waited) else { return };
+            hand.marker_waited += waited;
+            let stretch = hand.stretches.pop_front().expect("a stretch was handed");
+            drop(hand);
             if !self.mark_stretch(&stretch, shared, &mut row, &mut words) {
                 return;
             }
         }
     }
 
-    /// Marks the heaps of one stretch (not the sampled ones); false if the finisher
-    /// stopped first.
+    /// Marks the heaps of one stretch (not the sampled ones), block by block; false if
+    /// the finisher stopped first.
     fn mark_stretch(
         &self,
         stretch: &Stretch<C>,
@@ -312,32 +347,52 @@ impl<C: Cell> Marker<C> {
         row: &mut [u8],
         words: &mut Words,
     ) -> bool {
+        let mut m = stretch.start;
+        while m < stretch.end {
+            let block_end = (shared.block_start(m) + shared.block).min(stretch.end);
+            // Every partner lies below the block's start minus a block, where the finisher
+            // has passed; the buffer was last read for the block two before this one.
+            let needed = shared.block_start(m).saturating_sub(shared.block);
+            let mut waited = Duration::ZERO;
+            let Some(mut hand) = shared.wait_until(|hand| hand.done >= needed, &mut waited) else {
+                return false;
+            };
+            hand.marker_waited += waited;
+            drop(hand);
+            let mut buffer = shared.buffer(m);
+            self.mark_block(stretch, shared, (m, block_end), &mut buffer, (row, words));
+            drop(buffer);
+            shared.update(|hand| hand.premarked = block_end);
+            m = block_end;
+        }
+        true
+    }
+
+    /// Marks heaps `from..to` of one block into its buffer.
+    fn mark_block(
+        &self,
+        stretch: &Stretch<C>,
+        shared: &Shared<C>,
+        (from, to): (u64, u64),
+        buffer: &mut [u64],
+        (row, words): (&mut [u8], &mut Words),
+    ) {
         let list = &stretch.list;
         let parts = (&list.a[stretch.split..], &list.off[stretch.split..]);
         let values = &list.g[stretch.split..];
-        let mut waited = Duration::ZERO;
-        for m in stretch.start..stretch.end {
+        for m in from..to {
             if m.is_multiple_of(SAMPLE) {
                 continue;
-            }
-            // The partners of heap m are below m - lead + 1; its slot was last used by
-            // heap m - slots, which the finisher has passed once done > m - slots (lead
-            // is below slots).
-            let ready = || shared.done.load(Ordering::Acquire) + stretch.lead > m;
-            let go = wait_for(ready, &shared.stop, &mut waited);
-            if !go {
-                return false;
             }
             row[..self.width.max(64)].fill(0);
             mark_parts(row, m, &self.moves, &self.ring, parts, values);
             pack_row(row, self.width, words);
-            let slot = (m % shared.slots) as usize * shared.words;
-            for (shared, &word) in shared.bits[slot..slot + shared.words].iter().zip(words.iter()) {
-                shared.store(word, Ordering::Relaxed);
-            }
-            shared.premarked.store(m + 1, Ordering::Release);
+            buffer[shared.bits_at(m)].copy_from_slice(words);
         }
-        shared.marker_waited.fetch_add(waited.as_nanos() as u64, Ordering::Relaxed);
-        true
     }
+}
+
+/// Bit words of a row of `width` values.
+fn words_of(width: usize) -> usize {
+    width.div_ceil(64)
 }

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use super::any_engine::AnyEngine;
 use super::checkpoint::Checkpoint;
 use super::disk_store::DiskStore;
-use super::engine::{Moves, Recorded, RingLimit};
+use super::engine::{Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::mask::fewest_rare_mask;
+use super::parallel::Parallel;
 use super::period::{find_period, find_period_by, Certificate, PeriodOutcome, Periodicity};
-use super::pipeline::Parallel;
 use super::rule::HeapRule;
 use super::sequence_values::{Extension, Sequence};
 use super::store::Store;
@@ -132,18 +132,21 @@ pub fn run(
 ) -> Result<Sequence, SequenceError> {
     let moves = Moves::of(rule);
     let ring_limit = RingLimit(settings.ring_limit);
-    let (mut store, mask, rare, freq, period) = match start {
-        Start::Fresh(store) => (store, u32::MAX, Vec::new(), Frequencies::new(), None),
+    let (mut store, tallies, period) = match start {
+        Start::Fresh(store) => {
+            (store, Tallies { mask: u32::MAX, rare: Vec::new(), freq: Frequencies::new() }, None)
+        }
         Start::Resume(checkpoint, disk) => {
             let c = *checkpoint;
-            (Store::Disk(disk), c.mask, c.rare, c.frequencies, c.period)
+            let tallies = Tallies { mask: c.mask, rare: c.rare, freq: c.frequencies };
+            (Store::Disk(disk), tallies, c.period)
         }
     };
     let certificate = Certificate::for_rule(rule);
     if let Some(found) = period {
         return finished_with(store, settings, found, certificate);
     }
-    let engine = AnyEngine::resume(moves.clone(), &mut store, mask, rare, freq, ring_limit)?;
+    let engine = AnyEngine::resume(moves.clone(), &mut store, tallies, ring_limit)?;
     let len = engine.len();
     let mut run = Run {
         game: game.to_string(),
