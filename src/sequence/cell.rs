@@ -65,6 +65,14 @@ impl Width {
             }
         }
     }
+
+    /// Calls `visit(first + i, value)` for the `i`-th value of this width in `bytes`, for
+    /// every value `bytes` holds.
+    pub(crate) fn visit_all(self, first: u64, bytes: &[u8], visit: &mut dyn FnMut(u64, u32)) {
+        for i in 0..bytes.len() as u64 / self.bytes() {
+            visit(first + i, self.decode(bytes, i as usize));
+        }
+    }
 }
 
 /// A machine type holding one Grundy value inside the engine's working window.
