@@ -27,7 +27,6 @@ mod memory;
 mod multiset;
 mod nim;
 mod plan;
-mod planes;
 mod position_grundy;
 mod prefix_moves;
 mod reservation;
