@@ -8,7 +8,9 @@ use crate::analysis::predictor::{RowPredictor, Rule};
 use crate::analysis::tally::{
     count_differences, counterexample_bytes, p_count, Disagreements, Tally,
 };
-use crate::engine::{Engine, PlaneView, Progress, Reservation, RowView, RowVisitor, Work, NO_P};
+use crate::engine::{
+    Engine, Labels, PlaneView, Progress, Reservation, RowView, RowVisitor, Work, NO_P,
+};
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::position::PassState;
@@ -282,11 +284,21 @@ impl<'e, 'g> Verifier<'e, 'g> {
     /// # Errors
     /// [`crate::Error::OutOfMemory`] if the system refuses the memory granted.
     pub fn run(&self, progress: &dyn Progress) -> Result<Verification> {
+        Ok(self.run_with_labels(progress)?.0)
+    }
+
+    /// Labels and compares as [`Verifier::run`], and hands back the labels where the
+    /// space is labelled whole: over multisets, one table per ending in the order given;
+    /// over tuples, whose rows are streamed and never kept, none.
+    ///
+    /// # Errors
+    /// As [`Verifier::run`].
+    pub fn run_with_labels(&self, progress: &dyn Progress) -> Result<(Verification, Vec<Labels>)> {
         let (criteria, limit) = (&self.criteria[..], self.limit);
         if self.engine().space().as_multisets().is_some() {
             let labels = self.reservation.label_all(&self.endings, progress)?;
             let findings = compare_multiset_labels(self.engine().game(), &labels, criteria, limit)?;
-            return Ok(Verification { findings, labellings: 1 });
+            return Ok((Verification { findings, labellings: 1 }, labels));
         }
         let mut findings = Vec::new();
         for endings in self.endings.chunks(self.endings.len().div_ceil(self.labellings).max(1)) {
@@ -299,7 +311,7 @@ impl<'e, 'g> Verifier<'e, 'g> {
                 true,
             )?);
         }
-        Ok(Verification { findings, labellings: self.labellings })
+        Ok((Verification { findings, labellings: self.labellings }, Vec::new()))
     }
 }
 

@@ -123,7 +123,8 @@ impl Prepared {
 
 /// Sets up the run of `game` to `args.max` for `goal`: checks the flags, resumes or
 /// plans (the values in memory or in a file; refused if they fit neither), and states
-/// the plan of a long run on stderr. `out_dir` is the output's directory.
+/// the plan of a long run on stderr. `out` is the output file or directory (`None` for
+/// stdout), beside which the values go by default.
 ///
 /// # Errors
 /// A refused size, a bad flag or checkpoint, a values file that cannot be created.
@@ -131,7 +132,7 @@ pub fn prepare(
     game: &Game,
     args: &SequenceArgs,
     goal: Goal,
-    out_dir: &Path,
+    out: Option<&Path>,
     global: &Global,
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
@@ -191,7 +192,7 @@ pub fn prepare(
         }
         output::check_file_target(path)?;
     }
-    let work_dir = work_dir(args, out_dir)?;
+    let work_dir = work_dir(args, out)?;
     let what = format!("{} to heap {max}", game.spec());
     let disk = if args.work_dir.is_some() || checkpoint.is_some() {
         DiskUse::Always
@@ -226,21 +227,27 @@ fn shown_duration(every: Duration) -> String {
     }
 }
 
-/// The work directory: `--work-dir`, else the checkpoint's directory, else the output's.
-fn work_dir(args: &SequenceArgs, out_dir: &Path) -> anyhow::Result<PathBuf> {
-    let parent = |p: &Path| match p.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let dir = match (&args.work_dir, &args.checkpoint) {
-        (Some(dir), _) => dir.clone(),
-        (None, Some(checkpoint)) => parent(checkpoint),
-        (None, None) => out_dir.to_path_buf(),
+/// The work directory: `--work-dir`, else the checkpoint's directory, else the output's
+/// (the current directory for stdout).
+fn work_dir(args: &SequenceArgs, out: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = match (&args.work_dir, &args.checkpoint, out) {
+        (Some(dir), _, _) => dir.clone(),
+        (None, Some(checkpoint), _) => parent_dir(checkpoint),
+        (None, None, Some(out)) => parent_dir(out),
+        (None, None, None) => PathBuf::from("."),
     };
     if !dir.is_dir() {
         bail!("work directory {} does not exist", dir.display());
     }
     Ok(std::fs::canonicalize(&dir).unwrap_or(dir))
+}
+
+/// The directory `path` lies in (the current directory for a bare name).
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// Creates the values file in `dir`: `NAME.values` for a checkpoint `NAME` (kept: the

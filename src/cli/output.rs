@@ -16,7 +16,7 @@ use anyhow::Context;
 use crate::cli::interrupt;
 
 pub use commit::commit;
-pub use dir::{check_dir_target, StagedDir};
+pub use dir::{check_dir_target, write_dir, StagedDir};
 pub use file::{check_file_target, stage_file, write_file};
 
 /// Where one output goes.

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::export::lines::push_decimal;
 use crate::sequence::Sequence;
 
 /// Heaps formatted per write.
@@ -31,21 +32,6 @@ impl SequenceFormat {
             SequenceFormat::Bfile => b' ',
         }
     }
-}
-
-/// Appends the decimal digits of `n`.
-fn push_decimal(buf: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[at..]);
 }
 
 /// Writes `G(0..=max)` of `sequence` in `format`, formatting a chunk of heaps at a time.

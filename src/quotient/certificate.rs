@@ -60,21 +60,7 @@ pub(crate) fn certify(claim: &Claim<'_>) -> Result<(), String> {
 }
 
 fn check_generated(claim: &Claim<'_>) -> Result<(), String> {
-    let mut inside = vec![false; claim.order];
-    inside[0] = true;
-    let mut members = vec![0u32];
-    let mut next = 0;
-    while next < members.len() {
-        let x = members[next];
-        next += 1;
-        for &g in &claim.phi[1..] {
-            let y = claim.times(x, g);
-            if !inside[y as usize] {
-                inside[y as usize] = true;
-                members.push(y);
-            }
-        }
-    }
+    let members = bits::generated(claim.order, &claim.phi[1..], |x, g| claim.times(x, g));
     if members.len() == claim.order {
         Ok(())
     } else {

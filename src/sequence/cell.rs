@@ -65,18 +65,28 @@ impl Width {
             }
         }
     }
+
+    /// Calls `visit(first + i, value)` for the `i`-th value of this width in `bytes`, for
+    /// every value `bytes` holds.
+    pub(crate) fn visit_all(self, first: u64, bytes: &[u8], visit: &mut dyn FnMut(u64, u32)) {
+        for i in 0..bytes.len() as u64 / self.bytes() {
+            visit(first + i, self.decode(bytes, i as usize));
+        }
+    }
 }
 
 /// A machine type holding one Grundy value inside the engine's working window.
-pub(crate) trait Cell: Copy + Default + Send + Sync + 'static {
+pub(crate) trait Cell: Copy + Default + Into<u32> + Send + Sync + 'static {
     /// The largest value the cell holds.
     const MAX: u32;
     /// The same cell shared between threads (plain loads and stores on x86-64).
     type Shared: SharedCell<Self>;
     /// Converts a value that fits.
     fn from_value(value: u32) -> Self;
-    /// The value.
-    fn value(self) -> u32;
+    /// The value: the cell widened, the same for every width.
+    fn value(self) -> u32 {
+        self.into()
+    }
 }
 
 impl Cell for u8 {
@@ -84,9 +94,6 @@ impl Cell for u8 {
     type Shared = AtomicU8;
     fn from_value(value: u32) -> Self {
         value as u8
-    }
-    fn value(self) -> u32 {
-        u32::from(self)
     }
 }
 
@@ -96,9 +103,6 @@ impl Cell for u16 {
     fn from_value(value: u32) -> Self {
         value as u16
     }
-    fn value(self) -> u32 {
-        u32::from(self)
-    }
 }
 
 impl Cell for u32 {
@@ -106,9 +110,6 @@ impl Cell for u32 {
     type Shared = AtomicU32;
     fn from_value(value: u32) -> Self {
         value
-    }
-    fn value(self) -> u32 {
-        self
     }
 }
 

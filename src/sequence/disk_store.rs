@@ -228,29 +228,19 @@ impl DiskStore {
     ) -> Result<(), SequenceError> {
         self.write_buffer()?;
         let mut chunk = Vec::new();
-        let mut index = start;
-        while index < end {
-            let (offset, width) = self.layout.locate(index);
-            let segment_end = self.segment_end(index).min(end);
-            let count = (segment_end - index).min(CHUNK / width.bytes());
-            chunk.resize((count * width.bytes()) as usize, 0);
-            self.file.read_exact_at(&mut chunk, offset).map_err(|e| self.failed("reading", e))?;
-            for i in 0..count {
-                visit(index + i, width.decode(&chunk, i as usize));
+        for (first, stop, offset, width) in self.layout.pieces(start, end) {
+            // A segment's piece is read a chunk of whole values at a time.
+            let mut index = first;
+            while index < stop {
+                let count = (stop - index).min(CHUNK / width.bytes());
+                chunk.resize((count * width.bytes()) as usize, 0);
+                let at = offset + (index - first) * width.bytes();
+                self.file.read_exact_at(&mut chunk, at).map_err(|e| self.failed("reading", e))?;
+                width.visit_all(index, &chunk, visit);
+                index += count;
             }
-            index += count;
         }
         Ok(())
-    }
-
-    /// One past the last index of the segment holding `index`.
-    fn segment_end(&self, index: u64) -> u64 {
-        self.layout
-            .parts()
-            .iter()
-            .map(|&(start, _)| start)
-            .find(|&s| s > index)
-            .unwrap_or(self.len())
     }
 }
 

@@ -102,10 +102,7 @@ impl Store {
             Store::Memory(m) => {
                 for (first, stop, offset, width) in m.layout.pieces(start, end) {
                     let len = ((stop - first) * width.bytes()) as usize;
-                    let bytes = &m.bytes[offset as usize..offset as usize + len];
-                    for i in 0..(stop - first) {
-                        visit(first + i, width.decode(bytes, i as usize));
-                    }
+                    width.visit_all(first, &m.bytes[offset as usize..offset as usize + len], visit);
                 }
                 Ok(())
             }

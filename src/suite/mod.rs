@@ -8,10 +8,14 @@ pub mod takebreak_report;
 use std::path::Path;
 
 use crate::analysis::criteria::Criterion;
+use crate::analysis::multisets::MULTISET_CRITERIA;
 use crate::error::Result;
+use crate::export::csv::write_grundy;
 use crate::export::plot::Grid;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::space::Space;
+use crate::suite::takebreak::{TakeBreakJob, SUITE_TOTAL};
 
 /// The classic counterexample to the SJ criterion under plain misère play: the move graph
 /// 1→0, 2→0, 2→1, 3→2, shipped as a data file.
@@ -150,6 +154,52 @@ pub fn suite_criteria(game: &Game, heaps: usize) -> Vec<Criterion> {
     Criterion::applicable(game, heaps)
 }
 
+/// One space the suite verifies, and what its labels are compared with.
+#[derive(Clone, Debug)]
+pub struct SuiteSpace<'g> {
+    /// The game.
+    pub game: &'g Game,
+    /// Tuples of one heap count of a job, or a take-and-break game's multisets.
+    pub space: Space,
+    /// The endings it is labelled under.
+    pub endings: Vec<Ending>,
+    /// The criteria its labels are compared with.
+    pub criteria: Vec<Criterion>,
+}
+
+/// Every space the suite verifies, in the order of its findings: the spaces of `jobs`
+/// (under [`suite_endings`], compared with [`suite_criteria`]), then the multisets of total
+/// at most [`SUITE_TOTAL`] of each game of `takebreak` (under every ending, compared with
+/// every criterion that applies over multisets).
+///
+/// # Errors
+/// A space the engine cannot hold (none of the suite's).
+pub fn suite_spaces<'g>(
+    jobs: &'g [SuiteJob],
+    takebreak: &'g [TakeBreakJob],
+) -> Result<Vec<SuiteSpace<'g>>> {
+    let mut spaces = Vec::new();
+    for job in jobs {
+        for &(heaps, max) in &job.spaces {
+            spaces.push(SuiteSpace {
+                game: &job.game,
+                space: Space::new(heaps, max)?,
+                endings: suite_endings(&job.game),
+                criteria: suite_criteria(&job.game, heaps),
+            });
+        }
+    }
+    for job in takebreak {
+        spaces.push(SuiteSpace {
+            game: &job.game,
+            space: Space::multisets(SUITE_TOTAL.into())?,
+            endings: Ending::ALL.to_vec(),
+            criteria: MULTISET_CRITERIA.to_vec(),
+        });
+    }
+    Ok(spaces)
+}
+
 /// Counterexamples kept per (heaps, ending, criterion).
 pub const SUITE_LIMIT: usize = 20;
 
@@ -165,6 +215,18 @@ pub fn grundy_file_name(game: &Game) -> String {
         None => spec.replace([':', ','], "-"),
     };
     format!("{stem}.csv")
+}
+
+/// A game's Grundy table of heaps `0..=max` as the suite writes it: its name under the
+/// data directory, its bytes, and the `nimtab grundy` command that writes the same bytes.
+///
+/// # Errors
+/// None in practice: the table is written to memory.
+pub fn grundy_file(game: &Game, max: u32) -> Result<(String, Vec<u8>, String)> {
+    let mut bytes = Vec::new();
+    write_grundy(&mut bytes, game, max)?;
+    let command = format!("nimtab grundy --game {} --max {max}", game.spec());
+    Ok((format!("grundy/{}", grundy_file_name(game)), bytes, command))
 }
 
 #[cfg(test)]

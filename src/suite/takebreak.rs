@@ -2,17 +2,13 @@
 //! over multisets of heaps, their certified periods, and what their tables show; and the
 //! certified periods of two octal games with long preperiods.
 
-use super::SUITE_LIMIT;
-use crate::analysis::multisets::{compare_multiset_labels, MULTISET_CRITERIA};
 use crate::analysis::period::{find_period, Certificate, PeriodOutcome};
 use crate::analysis::verify::Finding;
-use crate::engine::Progress;
-use crate::engine::{Engine, Labels};
+use crate::engine::Labels;
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
-use crate::model::space::Space;
 use crate::sequence::plan::RING_LIMIT;
 use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
 
@@ -104,7 +100,7 @@ pub struct TakeBreakFacts {
     /// The period of its Grundy values from heap sizes `0..=PERIOD_MAX`.
     pub period: PeriodOutcome,
     /// Verify's findings over the multisets of total at most [`SUITE_TOTAL`], every
-    /// ending and criterion.
+    /// ending and criterion compared over multisets.
     pub findings: Vec<Finding>,
     /// The misère P-positions of total at most [`MISERE_P_TOTAL`], in rank order.
     pub misere_p: Vec<Vec<u32>>,
@@ -117,19 +113,22 @@ pub struct TakeBreakFacts {
     pub zero_heaps_with_moves: Vec<u32>,
 }
 
-/// Labels one game's multisets under every ending (`progress` counts them), compares
-/// them with every criterion, and reads the facts the report states from them.
+/// Reads the facts the report states about one game from its verification over the
+/// multisets of total at most [`SUITE_TOTAL`] (as [`super::suite_spaces`] lists it): its
+/// findings, and its labels under every ending.
 ///
-/// # Errors
-/// The engine's refusal of a table that does not fit in memory.
-pub fn takebreak_facts(job: &TakeBreakJob, progress: &dyn Progress) -> Result<TakeBreakFacts> {
+/// # Panics
+/// If `labels` are not of a multiset space or lack misère play or the SJ rule.
+pub fn takebreak_facts(
+    job: &TakeBreakJob,
+    findings: Vec<Finding>,
+    labels: &[Labels],
+) -> TakeBreakFacts {
     let game = &job.game;
-    let space = MultisetSpace::new(SUITE_TOTAL.into())?;
-    let engine = Engine::new(game, Space::Multisets(space.clone()));
-    let labels = engine.label_all(&Ending::ALL, progress)?;
-    let findings = compare_multiset_labels(game, &labels, &MULTISET_CRITERIA, SUITE_LIMIT)?;
+    let under = |ending| labels.iter().find(|l| l.ending() == ending).expect("every ending");
+    let (misere, sj) = (under(Ending::Misere), under(Ending::Sj));
+    let space = misere.space().as_multisets().expect("a multiset space");
     let grundy = game.grundy(PERIOD_MAX);
-    let misere = &labels[1];
     let misere_p = (0..space.first_rank(MISERE_P_TOTAL + 1))
         .filter(|&rank| misere.is_p_at(rank))
         .map(|rank| space.unrank(rank))
@@ -137,15 +136,15 @@ pub fn takebreak_facts(job: &TakeBreakJob, progress: &dyn Progress) -> Result<Ta
     let misere_p_heaps = (1..=SUITE_TOTAL).filter(|&h| misere.is_p(&[h])).collect();
     let zero_heaps_with_moves =
         (1..=SUITE_TOTAL).filter(|&h| grundy[h as usize] == 0 && game.has_moves(h)).collect();
-    Ok(TakeBreakFacts {
+    TakeBreakFacts {
         job: job.clone(),
         period: find_period(Certificate::for_game(game), &grundy),
         findings,
         misere_p,
         misere_p_heaps,
-        misere_sj_differ: differences(&space, &labels[1], &labels[2]),
+        misere_sj_differ: differences(space, misere, sj),
         zero_heaps_with_moves,
-    })
+    }
 }
 
 /// Positions where two endings' labels of one space differ, and the first of them.

@@ -81,13 +81,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let tables = engine.label_all(&[Ending::Normal, Ending::Misere], &bar)?;
     bar.finish();
     let report = class_report(config.space, &tables[0], &tables[1]);
-    let mut staged = output::StagedDir::new(&config.dir)?;
-    let mut bytes = Vec::new();
-    write_classes(&mut bytes, &report)?;
-    staged.add(FILES[0], &std::mem::take(&mut bytes))?;
-    write_transitions(&mut bytes, &report)?;
-    staged.add(FILES[1], &bytes)?;
-    output::commit(Vec::new(), vec![staged])?;
+    output::write_dir(
+        &config.dir,
+        &[
+            (FILES[0], &|w: &mut Vec<u8>| write_classes(w, &report)),
+            (FILES[1], &|w: &mut Vec<u8>| write_transitions(w, &report)),
+        ],
+    )?;
     let mut failed = false;
     for claim in &report.claims {
         match &claim.counterexample {

@@ -66,12 +66,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             );
         }
     }
-    let out_dir = match &destination {
-        Destination::Table(Target::File(path)) => parent(path),
-        Destination::Snapshots(dir) => parent(dir),
-        Destination::Table(Target::Stdout) => PathBuf::from("."),
-    };
-    let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, &out_dir, global)?;
+    let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, a.out.as_deref(), global)?;
     let mut finished = prepared.run(&game)?;
     let sequence = &mut finished.sequence;
     match (destination, format) {
@@ -104,13 +99,6 @@ fn destination(a: &Args) -> anyhow::Result<Destination> {
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     output::check_dir_target(dir, &names)?;
     Ok(Destination::Snapshots(dir.clone()))
-}
-
-fn parent(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// The heap counts of the snapshots of heaps up to `max`: every power of two up to it, and

@@ -27,14 +27,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.sequence.game.game()?;
     game.require_sum("the period of the Grundy values of one heap")?;
-    let out_dir = match &target {
-        Target::File(path) => {
-            path.parent().filter(|d| !d.as_os_str().is_empty()).map(PathBuf::from)
-        }
-        Target::Stdout => None,
-    };
-    let out_dir = out_dir.unwrap_or_else(|| PathBuf::from("."));
-    let prepared = long_run::prepare(&game, &a.sequence, Goal::Period, &out_dir, global)?;
+    let prepared = long_run::prepare(&game, &a.sequence, Goal::Period, a.out.as_deref(), global)?;
     let finished = prepared.run(&game)?;
     let outcome = finished
         .sequence

@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use anyhow::Context;
 use nimtab::analysis::verify::{prepare, Finding, Verifier};
-use nimtab::export::csv::write_grundy;
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
 use nimtab::export::report::{render_report, RunInfo, Section};
@@ -14,12 +13,12 @@ use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::model::position::PassState;
 use nimtab::suite::quotients_report::quotient_section;
+use nimtab::suite::takebreak::{takebreak_facts, takebreak_suite, TakeBreakFacts, TakeBreakJob};
 use nimtab::suite::takebreak_report::takebreak_section;
 use nimtab::suite::{
-    default_plots, default_suite, grundy_file_name, suite_criteria, suite_endings, SuiteJob,
-    SUITE_LIMIT,
+    default_plots, default_suite, grundy_file, suite_spaces, SuiteJob, SuiteSpace, SUITE_LIMIT,
 };
-use nimtab::{Engine, Space};
+use nimtab::Engine;
 
 use crate::cli::commands::suite_takebreak;
 use crate::cli::input::{self, Stdin};
@@ -73,13 +72,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let bench = bench_section(&a.bench)?;
     output::check_dir_target(&a.data_dir, &["summary.csv", "counterexamples.csv", "MANIFEST.csv"])?;
     output::check_file_target(&a.report)?;
-    let jobs = default_suite()?;
-    let engines = suite_engines(&jobs, global)?;
-    let mut findings = verify_engines(&engines, global)?;
-    let takebreak = suite_takebreak::run(global)?;
+    let (jobs, takebreak_jobs) = (default_suite()?, takebreak_suite()?);
+    let spaces = suite_spaces(&jobs, &takebreak_jobs)?;
+    let (findings, takebreak) = verify_spaces(&spaces, &takebreak_jobs, global)?;
     let long = suite_takebreak::run_long_periods(global)?;
     let quotients = suite_takebreak::run_quotients(global)?;
-    findings.extend(takebreak.iter().flat_map(|f| f.findings.iter().cloned()));
     let (mut generated, pictures) = generate(&jobs, &findings)?;
     for (name, bytes, command) in suite_takebreak::files(&takebreak, &long)? {
         generated.add(&name, bytes, &command);
@@ -119,40 +116,42 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
 }
 
-/// An engine per space of the suite.
-fn suite_engines<'g>(jobs: &'g [SuiteJob], global: &Global) -> anyhow::Result<Vec<Engine<'g>>> {
-    let mut engines = Vec::new();
-    for job in jobs {
-        for &(n, max) in &job.spaces {
-            let space = Space::new(n, max)?;
-            engines
-                .push(Engine::builder(&job.game, space).memory_limit(global.memory_limit).build());
-        }
-    }
-    Ok(engines)
-}
-
-/// Every ending and criterion of the suite on every space, with one progress bar; every
-/// space's memory is checked once, before any is run.
-fn verify_engines(engines: &[Engine], global: &Global) -> anyhow::Result<Vec<Finding>> {
+/// Labels every space of the suite and compares it with its criteria, with one progress
+/// bar; every space's memory is checked once, before any is run. Returns the findings in
+/// the spaces' order, and the facts of each take-and-break game read from its labels.
+fn verify_spaces(
+    spaces: &[SuiteSpace],
+    takebreak_jobs: &[TakeBreakJob],
+    global: &Global,
+) -> anyhow::Result<(Vec<Finding>, Vec<TakeBreakFacts>)> {
+    let engines: Vec<Engine> = spaces
+        .iter()
+        .map(|s| Engine::builder(s.game, s.space.clone()).memory_limit(global.memory_limit).build())
+        .collect();
     let verifiers = engines
         .iter()
-        .map(|engine| {
-            let (game, heaps) = (engine.game(), engine.space().heaps());
-            let (endings, criteria) = (suite_endings(game), suite_criteria(game, heaps));
-            prepare(engine, &endings, &criteria, SUITE_LIMIT)
-        })
+        .zip(spaces)
+        .map(|(engine, s)| prepare(engine, &s.endings, &s.criteria, SUITE_LIMIT))
         .collect::<nimtab::Result<Vec<_>>>()?;
     let steps_of = |v: &Verifier| v.engine().positions() * v.labellings() as u64;
     let bar = Bar::new("suite", verifiers.iter().map(steps_of).sum(), global.quiet);
-    let mut findings = Vec::new();
-    for verifier in &verifiers {
-        let (game, heaps) = (verifier.engine().game(), verifier.engine().space().heaps());
-        bar.set_message(&format!("{} n={heaps}", game.spec()));
-        findings.extend(verifier.run(&bar)?.findings);
+    let (mut findings, mut takebreak) = (Vec::new(), Vec::new());
+    let mut takebreak_jobs = takebreak_jobs.iter();
+    for (verifier, s) in verifiers.iter().zip(spaces) {
+        bar.set_message(&match s.space.as_multisets() {
+            None => format!("{} n={}", s.game.spec(), s.space.heaps()),
+            Some(multisets) => format!("{} total<={}", s.game.spec(), multisets.total()),
+        });
+        let (verification, labels) = verifier.run_with_labels(&bar)?;
+        // Multiset spaces are labelled whole: their labels give the take-and-break facts.
+        if !labels.is_empty() {
+            let job = takebreak_jobs.next().expect("a take-and-break game per multiset space");
+            takebreak.push(takebreak_facts(job, verification.findings.clone(), &labels));
+        }
+        findings.extend(verification.findings);
     }
     bar.finish();
-    Ok(findings)
+    Ok((findings, takebreak))
 }
 
 /// The data files' bytes (summary, counterexamples, Grundy tables, pictures), and the
@@ -169,10 +168,8 @@ fn generate(
     generated.add("counterexamples.csv", std::mem::take(&mut bytes), "nimtab");
     for job in jobs.iter().filter(|job| job.game.is_sum()) {
         let max = job.spaces.iter().map(|s| s.1).max().unwrap_or(0);
-        write_grundy(&mut bytes, &job.game, max)?;
-        let command = format!("nimtab grundy --game {} --max {max}", job.game.spec());
-        let name = format!("grundy/{}", grundy_file_name(&job.game));
-        generated.add(&name, std::mem::take(&mut bytes), &command);
+        let (name, bytes, command) = grundy_file(&job.game, max)?;
+        generated.add(&name, bytes, &command);
     }
     let mut pictures = Vec::new();
     for plot in default_plots()? {

@@ -1,39 +1,25 @@
-//! The default suite's take-and-break part: the games' facts, and the data files they write
-//! (Grundy values, certified periods, misère P-positions of small totals, misère
-//! quotients).
+//! The default suite's take-and-break part beside its verification: the long periods,
+//! the misère quotients, and the data files they and the games' facts give (Grundy
+//! values, certified periods, misère P-positions of small totals, misère quotients).
 
 use nimtab::analysis::period::PeriodOutcome;
-use nimtab::export::csv::{write_grundy, write_period};
+use nimtab::export::csv::write_period;
 use nimtab::export::labels_csv::{write_table, RowFilter};
 use nimtab::quotient::json::write_json;
-use nimtab::suite::grundy_file_name;
 use nimtab::suite::quotients::{
     suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
 };
 use nimtab::suite::takebreak::{
-    long_period_command, long_periods, misere_p_command, takebreak_facts, takebreak_suite,
-    LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
+    long_period_command, long_periods, misere_p_command, LongPeriod, TakeBreakFacts,
+    LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX,
 };
+use nimtab::suite::{grundy_file, grundy_file_name};
 use nimtab::sweep::{quotient_csv_bytes, write_quotient_header};
 use nimtab::{Ending, Engine, NoProgress, Space};
 
 use crate::cli::progress::Bar;
 use crate::cli::sequence_bar::SequenceBar;
 use crate::cli::Global;
-
-/// Labels and compares every game of the part, with a progress bar of its own.
-pub fn run(global: &Global) -> anyhow::Result<Vec<TakeBreakFacts>> {
-    let jobs = takebreak_suite()?;
-    let each = Space::multisets(SUITE_TOTAL.into())?.positions();
-    let bar = Bar::new("take-and-break", each * jobs.len() as u64, global.quiet);
-    let facts = jobs.iter().map(|job| {
-        bar.set_message(job.game.spec());
-        takebreak_facts(job, &bar)
-    });
-    let facts = facts.collect::<nimtab::Result<Vec<_>>>()?;
-    bar.finish();
-    Ok(facts)
-}
 
 /// The long periods, with a progress bar of their own.
 pub fn run_long_periods(global: &Global) -> anyhow::Result<Vec<LongPeriod>> {
@@ -74,10 +60,8 @@ pub fn files(
     for f in facts {
         let game = &f.job.game;
         let name = grundy_file_name(game);
+        files.push(grundy_file(game, PERIOD_MAX)?);
         let mut bytes = Vec::new();
-        write_grundy(&mut bytes, game, PERIOD_MAX)?;
-        let command = format!("nimtab grundy --game {} --max {PERIOD_MAX}", game.spec());
-        files.push((format!("grundy/{name}"), std::mem::take(&mut bytes), command));
         if let PeriodOutcome::Certified(found) = &f.period {
             write_period(&mut bytes, game.spec(), found)?;
             let command = format!("nimtab period --game {} --max {PERIOD_MAX}", game.spec());

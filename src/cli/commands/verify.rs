@@ -157,13 +157,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         .any(|(s, _)| s.as_tuples().is_some_and(|t| t.mode() == Mode::Canonical));
     let findings = verify_all(&config, global)?;
     if let Some(dir) = &config.out {
-        let mut staged = output::StagedDir::new(dir)?;
-        let mut bytes = Vec::new();
-        write_summary(&mut bytes, &findings)?;
-        staged.add(FILES[0], &std::mem::take(&mut bytes))?;
-        write_counterexamples(&mut bytes, &findings)?;
-        staged.add(FILES[1], &bytes)?;
-        output::commit(Vec::new(), vec![staged])?;
+        output::write_dir(
+            dir,
+            &[
+                (FILES[0], &|w: &mut Vec<u8>| write_summary(w, &findings)),
+                (FILES[1], &|w: &mut Vec<u8>| write_counterexamples(w, &findings)),
+            ],
+        )?;
     }
     output::write_to(&output::Target::Stdout, |w| {
         if canonical {
