@@ -5,7 +5,7 @@ use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::heap::Words;
-use super::parallel::{MarkerPolicy, Parallel, STRETCH};
+use super::parallel::{MarkerPolicy, Parallel, Way, STRETCH};
 use super::pipeline;
 use super::store::Store;
 
@@ -114,15 +114,18 @@ fn run_heaps<C: super::cell::Cell>(
     parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
     if parallel.worth_it(engine, end) {
-        let with_marker = parallel.policy == MarkerPolicy::Always || engine.rates.use_marker();
-        let (start, started) = (engine.len, std::time::Instant::now());
-        let recorded = if with_marker {
-            pipeline::run_heaps(engine, end, store, parallel)?
+        let way = if parallel.policy == MarkerPolicy::Always {
+            Way::WithMarker
         } else {
-            run_alone(engine, end, store)?
+            engine.rates.next_way()
+        };
+        let (start, started) = (engine.len, std::time::Instant::now());
+        let recorded = match way {
+            Way::WithMarker => pipeline::run_heaps(engine, end, store, parallel)?,
+            Way::Alone => run_alone(engine, end, store)?,
         };
         let seconds = started.elapsed().as_secs_f64();
-        engine.rates.record(with_marker, engine.len - start, seconds);
+        engine.rates.record(way, engine.len - start, seconds);
         return Ok(recorded);
     }
     run_alone(engine, end, store)

@@ -12,6 +12,7 @@ use super::cell::Cell;
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::mask::{is_rare, rare_bits};
+use super::parallel::ModeRates;
 use super::ring::Ring;
 use super::rule::HeapRule;
 use super::store::Store;
@@ -108,41 +109,6 @@ pub(crate) struct Engine<C: Cell> {
     pub finisher_share: u32,
     /// Heaps per second on one thread and with a marker thread, as last measured.
     pub rates: ModeRates,
-}
-
-/// The rates of the two ways of running measured so far: a marker thread pays only when
-/// both threads get a core (on a machine with more runnable threads than cores the two
-/// wait for each other), so every eighth call runs the other way to measure it again.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ModeRates {
-    pub alone: Option<f64>,
-    pub with_marker: Option<f64>,
-    pub calls: u64,
-}
-
-impl ModeRates {
-    /// Whether the next call should use a marker thread.
-    pub fn use_marker(&self) -> bool {
-        let retry = self.calls % 8 == 7;
-        match (self.alone, self.with_marker) {
-            (_, None) => true,
-            (None, Some(_)) => false,
-            (Some(alone), Some(with)) => (with >= alone) != retry,
-        }
-    }
-
-    /// Records a call's rate.
-    pub fn record(&mut self, with_marker: bool, heaps: u64, seconds: f64) {
-        self.calls += 1;
-        if heaps >= 1024 && seconds > 0.0 {
-            let rate = Some(heaps as f64 / seconds);
-            if with_marker {
-                self.with_marker = rate;
-            } else {
-                self.alone = rate;
-            }
-        }
-    }
 }
 
 /// What recording a value asks of the run.
@@ -396,17 +362,22 @@ impl<C: Cell> Engine<C> {
             && ring_capacity(&self.rare, &self.moves, limit) > self.ring.capacity()
     }
 
-    /// Moves a twentieth of the mark list towards the thread that was idle longer.
+    /// Moves part of the mark list towards the thread that was idle longer in a stretch
+    /// of `elapsed`: half of what would have evened out the waits (they are noisy), by the
+    /// marker's time a thousandth of the list, at most a tenth of the list a stretch.
     pub fn even_out(
         &mut self,
         finisher_idle: std::time::Duration,
         marker_idle: std::time::Duration,
+        elapsed: std::time::Duration,
     ) {
-        if finisher_idle < marker_idle {
-            self.finisher_share = self.finisher_share.saturating_sub(50);
-        } else if finisher_idle > marker_idle {
-            self.finisher_share = (self.finisher_share + 50).min(900);
-        }
+        let marker_busy = elapsed.saturating_sub(marker_idle).as_secs_f64();
+        let marker_share = f64::from(1000 - self.finisher_share.min(999));
+        let per_thousandth = (marker_busy / marker_share).max(1e-9);
+        let gap = finisher_idle.as_secs_f64() - marker_idle.as_secs_f64();
+        let step = (gap / 4.0 / per_thousandth).clamp(-100.0, 100.0);
+        let share = (f64::from(self.finisher_share) + step).round().clamp(0.0, 900.0);
+        self.finisher_share = share as u32;
     }
 }
 

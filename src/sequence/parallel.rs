@@ -16,16 +16,18 @@ pub struct Parallel {
     pub min_heaps: u64,
     /// Whether the marker runs where it pays or always.
     pub policy: MarkerPolicy,
-    /// Heaps the threads hand over at once (a power of two up to 4096); the marker marks
-    /// the parts of at least two blocks.
+    /// Heaps the threads hand over at once (a power of two up to 4096).
     pub block: u64,
+    /// Blocks the marker may run ahead of the finisher (at least 1); it marks only the
+    /// parts of at least `ahead + 1` blocks.
+    pub ahead: u64,
 }
 
 /// When a marker thread runs, once the work is large enough for one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MarkerPolicy {
-    /// When it was measured faster than one thread alone (and every eighth call the other
-    /// way, to measure again).
+    /// When it was measured faster than one thread alone (and now and then the other way,
+    /// to measure again).
     WhenFaster,
     /// Always (tests, so that the two-thread path runs).
     Always,
@@ -40,11 +42,13 @@ impl Parallel {
             min_heaps: MIN_HEAPS,
             policy: MarkerPolicy::WhenFaster,
             block: BLOCK,
+            ahead: AHEAD,
         }
     }
 
     /// `threads` threads, a marker thread for every call with any part to mark, in blocks
-    /// of 8 heaps (tests use it, so that the two-thread path runs on small games).
+    /// of 8 heaps up to 3 blocks ahead (tests use it, so that the two-thread path runs on
+    /// small games).
     pub fn always(threads: usize) -> Parallel {
         Parallel {
             threads,
@@ -52,20 +56,23 @@ impl Parallel {
             min_heaps: 1,
             policy: MarkerPolicy::Always,
             block: 8,
+            ahead: AHEAD,
         }
     }
 
-    /// The smallest part the marker marks: two blocks, so that a block's partners are
-    /// final while the finisher is still on the block before it.
+    /// The smallest part the marker marks: `ahead + 1` blocks, so that a block's partners
+    /// are final while the finisher is still `ahead` blocks behind it.
     pub(crate) fn min_marker_part(self) -> u32 {
-        (2 * self.block).min(u64::from(u32::MAX)) as u32
+        ((self.ahead + 1) * self.block).min(u64::from(u32::MAX)) as u32
     }
 }
 
 /// Heaps between two rebuilds of the witness list (and of the mark list): whole blocks.
 pub(crate) const STRETCH: u64 = 4096;
 /// Heaps the threads hand over at once, by default.
-const BLOCK: u64 = 256;
+const BLOCK: u64 = 128;
+/// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
+const AHEAD: u64 = 3;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;
 /// Heaps a call must have to start a marker thread.
@@ -79,5 +86,90 @@ impl Parallel {
         self.threads >= 2
             && end.saturating_sub(engine.len) >= self.min_heaps
             && parts >= self.min_marker_parts
+    }
+}
+
+/// The two ways of running a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Way {
+    /// Everything on the calling thread.
+    Alone,
+    /// With a marker thread.
+    WithMarker,
+}
+
+/// The rates of the two ways of running measured so far: a marker thread pays only when
+/// both threads get a core (on a machine with more runnable threads than cores the two
+/// wait for each other), so now and then a call runs the other way to measure it again:
+/// every eighth call while one thread is faster, every 32nd while the marker is (a call
+/// alone then costs more than it can find, and the marker's own rate drops at once when
+/// the machine gets busy).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ModeRates {
+    pub alone: Option<f64>,
+    pub with_marker: Option<f64>,
+    pub calls: u64,
+}
+
+impl ModeRates {
+    /// How the next call should run.
+    pub fn next_way(&self) -> Way {
+        let marker = match (self.alone, self.with_marker) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(alone), Some(with)) if with >= alone => self.calls % 32 != 31,
+            (Some(_), Some(_)) => self.calls % 8 == 7,
+        };
+        if marker {
+            Way::WithMarker
+        } else {
+            Way::Alone
+        }
+    }
+
+    /// Records a call's rate.
+    pub fn record(&mut self, way: Way, heaps: u64, seconds: f64) {
+        self.calls += 1;
+        if heaps >= 1024 && seconds > 0.0 {
+            let rate = Some(heaps as f64 / seconds);
+            match way {
+                Way::WithMarker => self.with_marker = rate,
+                Way::Alone => self.alone = rate,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ways of the next `calls` calls, each recorded at the rate `rate` gives its way.
+    fn ways(rates: &mut ModeRates, calls: usize, rate: impl Fn(Way) -> f64) -> Vec<Way> {
+        (0..calls)
+            .map(|_| {
+                let way = rates.next_way();
+                rates.record(way, 1 << 14, (1 << 14) as f64 / rate(way));
+                way
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_faster_marker_runs_all_but_one_call_in_32() {
+        let mut rates = ModeRates::default();
+        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
+        // The first two calls measure both ways.
+        assert_eq!(&calls[..2], &[Way::WithMarker, Way::Alone]);
+        let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
+        assert_eq!(alone, 2);
+    }
+
+    #[test]
+    fn a_slower_marker_runs_one_call_in_eight() {
+        let mut rates = ModeRates::default();
+        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 0.5 } else { 1.0 });
+        let marker = calls[2..].iter().filter(|&&way| way == Way::WithMarker).count();
+        assert_eq!(marker, 8);
     }
 }

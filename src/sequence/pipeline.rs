@@ -2,22 +2,24 @@
 //! larger parts of the mark list while the calling thread (the *finisher*) marks the
 //! smaller ones, adds the marker's bits and finishes each heap's mex.
 //!
-//! Heaps go in blocks of [`BLOCK`]. A part `a` of heap `m` pairs with heap `m - k - a`;
-//! the marker marks only parts of at least two blocks, so every partner of a heap of block
-//! `b` lies below the start of block `b - 1`: the marker marks block `b` as soon as the
-//! finisher has finished block `b - 2`, one block ahead of the finisher. The two threads
-//! meet once a block, under a mutex (a waiting thread sleeps on a condition variable), not
-//! once a heap: a hand-off a heap costs more than the work it shares on a busy machine.
-//! Block `b`'s bits go to buffer `b mod 2`, which the finisher of block `b - 2` has
-//! released. Sampled heaps (which score the witnesses) are finished alone, and so is the
-//! first block of a call, while the marker marks the second.
+//! Heaps go in blocks ([`Parallel::block`] heaps). A part `a` of heap `m` pairs with heap
+//! `m - k - a`; the marker marks only parts of at least `ahead + 1` blocks, so every
+//! partner of a heap of block `b` lies below the start of block `b - ahead`: the marker
+//! marks block `b` as soon as the finisher has finished block `b - ahead - 1`, up to
+//! `ahead` blocks ahead of the finisher (slack for the heaps whose search is long). The
+//! two threads meet once a block, under a mutex (a waiting thread sleeps on a condition
+//! variable), not once a heap: a hand-off a heap costs more than the work it shares on a
+//! busy machine. Block `b`'s bits go to buffer `b mod (ahead + 1)`, which the finisher of
+//! block `b - ahead - 1` has released. Sampled heaps (which score the witnesses) are
+//! finished alone, and so is the first block of a call, while the marker starts on the
+//! next ones.
 //!
 //! The marker thread lives for a whole call, through *stretches* of [`STRETCH`] heaps:
-//! when the finisher starts a stretch's last block, it rebuilds the witness list and hands
-//! the marker the next stretch's mark list, so that the marker marks the next stretch's
-//! first block meanwhile. The share of the list each thread marks is evened out between
-//! stretches by which of them waited more; every value is the exact mex whatever the
-//! share, so the output does not depend on the threads.
+//! when the finisher is `ahead` blocks from a stretch's end, it rebuilds the witness list
+//! and hands the marker the next stretch's mark list, so that the marker goes on into the
+//! next stretch meanwhile. The share of the list each thread marks is evened out between
+//! stretches by how long each waited; every value is the exact mex whatever the share, so
+//! the output does not depend on the threads.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -58,12 +60,14 @@ struct Hand<C> {
 struct Shared<C> {
     hand: Mutex<Hand<C>>,
     changed: Condvar,
-    /// Block `b`'s bits in buffer `b mod 2`: `words` bit words a heap, heap `m` at
-    /// `(m mod block) * words`.
-    buffers: [Mutex<Vec<u64>>; 2],
+    /// Block `b`'s bits in buffer `b mod (ahead + 1)`: `words` bit words a heap, heap `m`
+    /// at `(m mod block) * words`.
+    buffers: Vec<Mutex<Vec<u64>>>,
     words: usize,
     /// Heaps a block.
     block: u64,
+    /// Blocks the marker may run ahead.
+    ahead: u64,
 }
 
 impl<C> Shared<C> {
@@ -97,8 +101,8 @@ impl<C> Shared<C> {
 
     /// The buffer of the block that holds heap `n`.
     fn buffer(&self, n: u64) -> MutexGuard<'_, Vec<u64>> {
-        let block = n / self.block;
-        self.buffers[(block % 2) as usize].lock().unwrap_or_else(PoisonError::into_inner)
+        let slot = (n / self.block % self.buffers.len() as u64) as usize;
+        self.buffers[slot].lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The start of the block that holds heap `n`.
@@ -136,7 +140,8 @@ pub(crate) fn run_heaps<C: Cell>(
 ) -> Result<Recorded, SequenceError> {
     let words = words_of(engine.width());
     let block = parallel.block.clamp(1, STRETCH);
-    let buffer = || Mutex::new(vec![0u64; block as usize * words]);
+    let ahead = parallel.ahead.max(1);
+    let buffer = |_| Mutex::new(vec![0u64; block as usize * words]);
     let shared = Shared {
         hand: Mutex::new(Hand {
             done: engine.len,
@@ -146,9 +151,10 @@ pub(crate) fn run_heaps<C: Cell>(
             marker_waited: Duration::ZERO,
         }),
         changed: Condvar::new(),
-        buffers: [buffer(), buffer()],
+        buffers: (0..=ahead).map(buffer).collect(),
         words,
         block,
+        ahead,
     };
     let marker = Marker {
         moves: engine.moves.clone(),
@@ -209,13 +215,14 @@ impl<'a, C: Cell> Finisher<'a, C> {
         self.engine.probes = std::mem::take(&mut marking.probes);
         while self.engine.len < self.end {
             let stretch_end = self.stretch_end(self.engine.len);
-            let marker_before = self.shared.lock().marker_waited;
+            let (marker_before, started) = (self.shared.lock().marker_waited, Instant::now());
             self.waited = Duration::ZERO;
             let mut next = None;
+            let hand_next_at = stretch_end.saturating_sub(self.shared.ahead * self.shared.block);
             while self.engine.len < stretch_end {
                 let start = self.shared.block_start(self.engine.len);
                 let block_end = (start + self.shared.block).min(stretch_end);
-                if block_end == stretch_end && stretch_end < self.end {
+                if next.is_none() && self.engine.len >= hand_next_at && stretch_end < self.end {
                     let next_end = self.stretch_end(stretch_end);
                     next = Some(self.next_marking(store, stretch_end, next_end)?);
                 }
@@ -225,7 +232,7 @@ impl<'a, C: Cell> Finisher<'a, C> {
                 }
             }
             let marker_waited = self.shared.lock().marker_waited - marker_before;
-            self.engine.even_out(self.waited, marker_waited);
+            self.engine.even_out(self.waited, marker_waited, started.elapsed());
             if let Some(next) = next {
                 marking = next;
                 self.engine.probes = std::mem::take(&mut marking.probes);
@@ -350,9 +357,9 @@ impl<C: Cell> Marker<C> {
         let mut m = stretch.start;
         while m < stretch.end {
             let block_end = (shared.block_start(m) + shared.block).min(stretch.end);
-            // Every partner lies below the block's start minus a block, where the finisher
-            // has passed; the buffer was last read for the block two before this one.
-            let needed = shared.block_start(m).saturating_sub(shared.block);
+            // Every partner lies below the start of the block `ahead` blocks back, where the
+            // finisher has passed; the buffer was last read for the block before that one.
+            let needed = shared.block_start(m).saturating_sub(shared.ahead * shared.block);
             let mut waited = Duration::ZERO;
             let Some(mut hand) = shared.wait_until(|hand| hand.done >= needed, &mut waited) else {
                 return false;
