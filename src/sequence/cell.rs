@@ -116,9 +116,10 @@ impl Cell for u32 {
 /// A cell that one thread writes and others read: the engine's ring of recent values,
 /// written by the thread that computes values and read by the one that marks ahead.
 pub(crate) trait SharedCell<C>: Default + Send + Sync {
-    /// The value (a relaxed load: the ring's publication counter orders it).
+    /// The value (a relaxed load: the hand-off between the threads, under its mutex,
+    /// orders it).
     fn load(&self) -> C;
-    /// Sets the value (a relaxed store, published by the counter).
+    /// Sets the value (a relaxed store, published by the hand-off).
     fn store(&self, value: C);
 }
 

@@ -16,10 +16,10 @@ pub struct Parallel {
     pub min_heaps: u64,
     /// Whether the marker runs where it pays or always.
     pub policy: MarkerPolicy,
-    /// Heaps the threads hand over at once (a power of two up to 4096).
+    /// Heaps the threads hand over at once (taken as 1 to 4096).
     pub block: u64,
-    /// Blocks the marker may run ahead of the finisher (at least 1); it marks only the
-    /// parts of at least `ahead + 1` blocks.
+    /// Blocks the marker may run ahead of the finisher (taken as 1 to 64); it marks only
+    /// the parts of at least `ahead + 1` blocks.
     pub ahead: u64,
 }
 
@@ -60,10 +60,20 @@ impl Parallel {
         }
     }
 
+    /// Heaps a block, within the bounds every use relies on.
+    pub(crate) fn block_len(self) -> u64 {
+        self.block.clamp(1, STRETCH)
+    }
+
+    /// Blocks the marker may run ahead, within the bounds every use relies on.
+    pub(crate) fn ahead_blocks(self) -> u64 {
+        self.ahead.clamp(1, MAX_AHEAD)
+    }
+
     /// The smallest part the marker marks: `ahead + 1` blocks, so that a block's partners
     /// are final while the finisher is still `ahead` blocks behind it.
     pub(crate) fn min_marker_part(self) -> u32 {
-        ((self.ahead + 1) * self.block).min(u64::from(u32::MAX)) as u32
+        ((self.ahead_blocks() + 1) * self.block_len()) as u32
     }
 }
 
@@ -73,6 +83,8 @@ pub(crate) const STRETCH: u64 = 4096;
 const BLOCK: u64 = 128;
 /// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
 const AHEAD: u64 = 3;
+/// Blocks the marker may run ahead at most (buffers of marks in flight).
+const MAX_AHEAD: u64 = 64;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;
 /// Heaps a call must have to start a marker thread.
@@ -171,5 +183,14 @@ mod tests {
         let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 0.5 } else { 1.0 });
         let marker = calls[2..].iter().filter(|&&way| way == Way::WithMarker).count();
         assert_eq!(marker, 8);
+    }
+
+    #[test]
+    fn blocks_and_leads_out_of_range_are_taken_within_bounds() {
+        let low = Parallel { block: 0, ahead: 0, ..Parallel::always(2) };
+        assert_eq!((low.block_len(), low.ahead_blocks(), low.min_marker_part()), (1, 1, 2));
+        let high = Parallel { block: u64::MAX, ahead: u64::MAX, ..Parallel::always(2) };
+        assert_eq!((high.block_len(), high.ahead_blocks()), (STRETCH, MAX_AHEAD));
+        assert_eq!(u64::from(high.min_marker_part()), (MAX_AHEAD + 1) * STRETCH);
     }
 }

@@ -47,8 +47,9 @@ struct Hand<C> {
     done: u64,
     /// Heaps below it have their marker bits in their block's buffer.
     premarked: u64,
-    /// One thread is gone: the finisher at the end, early, by an error or a panic; the
-    /// marker by a panic (the finisher then finishes its heaps alone).
+    /// One thread is gone: the finisher at the end, early (a value that asks the run
+    /// for more), by an error or a panic; the marker by a panic (the finisher then ends
+    /// the call, and the scope raises the panic).
     stop: bool,
     /// Stretches handed over and not yet taken.
     stretches: VecDeque<Stretch<C>>,
@@ -139,8 +140,7 @@ pub(crate) fn run_heaps<C: Cell>(
     parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
     let words = words_of(engine.width());
-    let block = parallel.block.clamp(1, STRETCH);
-    let ahead = parallel.ahead.max(1);
+    let (block, ahead) = (parallel.block_len(), parallel.ahead_blocks());
     let buffer = |_| Mutex::new(vec![0u64; block as usize * words]);
     let shared = Shared {
         hand: Mutex::new(Hand {
@@ -262,6 +262,11 @@ impl<'a, C: Cell> Finisher<'a, C> {
         let first = list.a.partition_point(|&a| a < self.min_marker_part);
         let share = self.engine.finisher_share as usize;
         let split = (list.a.len() * share / 1000).clamp(first, list.a.len());
+        // The finisher marks at least the parts the marker may not: the evening-out goes
+        // on from the share that runs, not from one below it that would change nothing.
+        if let Some(runs) = (split * 1000).checked_div(list.a.len()) {
+            self.engine.finisher_share = self.engine.finisher_share.max(runs as u32);
+        }
         let stretch = Stretch { list: Arc::clone(&list), split, start, end };
         self.shared.update(|hand| hand.stretches.push_back(stretch));
         Ok(Marking { list, split, probes })
@@ -280,15 +285,22 @@ impl<'a, C: Cell> Finisher<'a, C> {
             None
         } else {
             let premarked = |hand: &Hand<C>| hand.premarked >= block_end;
-            // No hand back only if the marker panicked: the heaps are finished alone.
-            let marked = shared.wait_until(premarked, &mut self.waited).is_some();
-            marked.then(|| shared.buffer(self.engine.len))
+            if shared.wait_until(premarked, &mut self.waited).is_none() {
+                // The marker panicked: the call ends here and the scope raises its panic.
+                return Ok(Recorded::Steady);
+            }
+            Some(shared.buffer(self.engine.len))
         };
         let recorded =
-            self.finish_heaps(marking, block_end, buffer.as_ref().map(|b| b.as_slice()), store);
+            self.finish_heaps(marking, block_end, buffer.as_deref().map(Vec::as_slice), store);
         drop(buffer);
-        let done = self.engine.len;
-        shared.update(|hand| hand.done = done);
+        // A value that asks the run for more (a wider cell, a larger `h`) ends the call:
+        // the marker is stopped in the same step, before it could read that value.
+        let (done, steady) = (self.engine.len, matches!(recorded, Ok(Recorded::Steady)));
+        shared.update(|hand| {
+            hand.done = done;
+            hand.stop |= !steady;
+        });
         recorded
     }
 

@@ -50,13 +50,16 @@ fn two_threads_give_the_values_of_one_on_unsolved_games() {
         let game = Game::octal(code).unwrap();
         let one = library_values(&game, 1 << 16, Parallel::new(1));
         assert_eq!(library_values(&game, 1 << 16, Parallel::always(2)), one, "{code}");
+        // A marker allowed no lead at all is given the least one, not a wrong value.
+        let no_lead = Parallel { ahead: 0, block: 1, ..Parallel::always(2) };
+        assert_eq!(library_values(&game, 1 << 16, no_lead), one, "{code}, no lead");
     }
 }
 
 #[test]
 fn two_threads_in_blocks_of_the_default_size_give_the_values_of_one() {
-    // The default blocks hand over 256 heaps at once and leave the marker only parts of
-    // 512 or more: the games must run long enough for such parts to be rare heaps.
+    // The default blocks hand over 128 heaps at once and leave the marker only parts of
+    // four blocks or more: the games must run long enough for such parts to be rare heaps.
     let default_block = Parallel::new(2).block;
     for code in ["0.014", "0.172"] {
         let game = Game::octal(code).unwrap();
