@@ -142,12 +142,9 @@ fn run_alone<C: super::cell::Cell>(
         engine.rebuild_witnesses(store)?;
         let list = engine.mark_list();
         let stretch_end = end.min((engine.len / STRETCH + 1) * STRETCH);
-        while engine.len < stretch_end {
-            let value = engine.heap_value(store, &list, None, &mut words)?;
-            let recorded = engine.record(value, store)?;
-            if recorded != Recorded::Steady {
-                return Ok(recorded);
-            }
+        let recorded = engine.heaps_until(stretch_end, store, &list, |_| None, &mut words)?;
+        if recorded != Recorded::Steady {
+            return Ok(recorded);
         }
     }
     Ok(Recorded::Steady)

@@ -16,7 +16,7 @@
 //! mark, no read-modify-write), packed into a bitset once per heap.
 
 use super::cell::{Cell, SharedCell};
-use super::engine::{Engine, MarkList, Moves, SAMPLE};
+use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
 use super::ring::Ring;
 use super::store::Store;
@@ -141,6 +141,30 @@ fn mark_narrow<C: Cell>(
 }
 
 impl<C: Cell> Engine<C> {
+    /// Heaps up to `end` (exclusive) with the mark list `list`, `premarked(n)` giving
+    /// heap `n`'s bits from another thread if there are any (sampled heaps ignore them);
+    /// stops early after a value that asks the run for more.
+    ///
+    /// # Errors
+    /// A store's read or write error.
+    pub(crate) fn heaps_until<'b>(
+        &mut self,
+        end: u64,
+        store: &mut Store,
+        list: &MarkList<C>,
+        premarked: impl Fn(u64) -> Option<(usize, &'b [u64])>,
+        words: &mut Words,
+    ) -> Result<Recorded, SequenceError> {
+        while self.len < end {
+            let value = self.heap_value(store, list, premarked(self.len), words)?;
+            let recorded = self.record(value, store)?;
+            if recorded != Recorded::Steady {
+                return Ok(recorded);
+            }
+        }
+        Ok(Recorded::Steady)
+    }
+
     /// `G(n)` for `n = len`. A sampled heap (one in [`SAMPLE`]) marks its rare parts and
     /// checks every witness one by one, scoring them; any other marks `list` (all of it,
     /// or its first `split` parts when another thread marked the rest into `premarked`),

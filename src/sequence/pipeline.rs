@@ -291,8 +291,10 @@ impl<'a, C: Cell> Finisher<'a, C> {
             }
             Some(shared.buffer(self.engine.len))
         };
+        let (bits, split) = (buffer.as_deref().map(Vec::as_slice), marking.split);
+        let premarked = |n| bits.map(|bits| (split, &bits[shared.bits_at(n)]));
         let recorded =
-            self.finish_heaps(marking, block_end, buffer.as_deref().map(Vec::as_slice), store);
+            self.engine.heaps_until(block_end, store, &marking.list, premarked, &mut self.words);
         drop(buffer);
         // A value that asks the run for more (a wider cell, a larger `h`) ends the call:
         // the marker is stopped in the same step, before it could read that value.
@@ -302,32 +304,6 @@ impl<'a, C: Cell> Finisher<'a, C> {
             hand.stop |= !steady;
         });
         recorded
-    }
-
-    /// The heaps up to `block_end`, sampled ones alone, the others with their bits from
-    /// `bits` (the block's buffer) if given.
-    fn finish_heaps(
-        &mut self,
-        marking: &Marking<C>,
-        block_end: u64,
-        bits: Option<&[u64]>,
-        store: &mut Store,
-    ) -> Result<Recorded, SequenceError> {
-        while self.engine.len < block_end {
-            let n = self.engine.len;
-            let premarked = match bits {
-                Some(bits) if !n.is_multiple_of(SAMPLE) => {
-                    Some((marking.split, &bits[self.shared.bits_at(n)]))
-                }
-                _ => None,
-            };
-            let value = self.engine.heap_value(store, &marking.list, premarked, &mut self.words)?;
-            let recorded = self.engine.record(value, store)?;
-            if recorded != Recorded::Steady {
-                return Ok(recorded);
-            }
-        }
-        Ok(Recorded::Steady)
     }
 }
 
