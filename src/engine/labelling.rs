@@ -115,19 +115,10 @@ impl Labelling<'_, '_, '_> {
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
-        let e = self.engine;
-        if e.layout.prefix_len() >= 1 {
-            match (e.kind, e.layout.mode()) {
-                (RowKind::Nim, Mode::Full) => return self.run_planes(lease, visitor, progress),
-                (RowKind::Nim, Mode::Canonical) => {
-                    return self.run_sorted_planes(lease, visitor, progress)
-                }
-                (RowKind::Subtract(_) | RowKind::General, Mode::Canonical) => {
-                    return self.run_sorted_table_planes(lease, visitor, progress)
-                }
-                _ => {}
-            }
+        if let Some(planes) = self.run_planes(lease, visitor, progress) {
+            return planes;
         }
+        let e = self.engine;
         if e.kind == RowKind::SortedLines && !self.layers_in_parallel() {
             return self.run_sorted_in_order(lease, visitor, progress);
         }

@@ -27,6 +27,7 @@ mod memory;
 mod multiset;
 mod nim;
 mod plan;
+mod planes;
 mod position_grundy;
 mod prefix_moves;
 mod reservation;

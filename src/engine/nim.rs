@@ -10,11 +10,8 @@
 use crate::engine::bits::{first_set, or_into};
 use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
-use crate::engine::schedule::{run_layers, Schedule};
-use crate::engine::visitor::{Progress, RowView, RowVisitor};
+use crate::engine::visitor::{RowView, RowVisitor};
 use crate::error::Result;
-use crate::model::enumerate::for_each_with_sum;
-use crate::model::space::Mode;
 
 /// A task's row buffers for full-mode planes, `words_per_row` words per track each.
 pub(crate) struct PlaneRows {
@@ -38,52 +35,22 @@ impl Labelling<'_, '_, '_> {
         }
     }
 
-    /// Full-mode Nim by *planes*: a plane is every row sharing the prefix's first `k - 1`
-    /// heaps (the outer prefix); its rows differ in the last prefix heap `hk`. Planes are
-    /// run in layers of equal outer sum (independent, as rows are), and each plane
-    /// sweeps `hk` upwards. The line along `hk` then lives in a local buffer, and the other
-    /// lines' accumulators are read and written sequentially (indexed with `hk` last),
-    /// which keeps the labelling streaming through memory instead of missing the cache.
-    pub(crate) fn run_planes<V: RowVisitor>(
-        &self,
-        lease: &Lease<'_>,
-        visitor: &V,
-        progress: &dyn Progress,
-    ) -> Result<V::Acc> {
-        let e = self.engine;
-        let space = e.layout.space();
-        let (outer, max) = (e.layout.prefix_len() - 1, space.max());
-        let schedule = Schedule {
-            layers: outer as u64 * u64::from(max) + 1,
-            positions: space.positions(),
-            parallel_threshold: e.parallel_threshold,
-        };
-        let firsts = |sum| crate::engine::layout::first_values(sum, outer, max, false);
-        let work = |(buf, rows): &mut (Vec<u32>, PlaneRows), acc: &mut V::Acc, first, sum: u64| {
-            if outer == 0 {
-                return self.plane(&[], rows, visitor, acc);
-            }
-            let mut done = 0;
-            buf[0] = first;
-            for_each_with_sum(buf, 1, sum - u64::from(first), max, Mode::Full, &mut |p| {
-                done += self.plane(p, rows, visitor, acc);
-            });
-            done
-        };
-        let words = e.layout.words_per_row() * self.tracks.len();
-        let scratch = || {
-            let rows = PlaneRows {
-                line: lease.vec(words, 0)?,
-                blocked: lease.vec(words, 0)?,
-                rows: lease.vec(words, 0)?,
-            };
-            Ok((vec![0u32; outer], rows))
-        };
-        run_layers(schedule, visitor, progress, firsts, scratch, work)
+    /// A task's row buffers for full-mode planes, drawn from `lease` (`plan.rs` counts
+    /// them).
+    pub(crate) fn plane_rows(&self, lease: &Lease<'_>) -> Result<PlaneRows> {
+        let words = self.engine.layout.words_per_row() * self.tracks.len();
+        Ok(PlaneRows {
+            line: lease.vec(words, 0)?,
+            blocked: lease.vec(words, 0)?,
+            rows: lease.vec(words, 0)?,
+        })
     }
 
-    /// Labels the plane of `outer` (all values of the last prefix heap) on every track.
-    fn plane<V: RowVisitor>(
+    /// Labels the full-mode plane of `outer` (all values of the last prefix heap) on every
+    /// track. The line along the last prefix heap `hk` lives in a local buffer, and the
+    /// other lines' accumulators are read and written sequentially (indexed with `hk`
+    /// last), which keeps the labelling streaming through memory instead of missing the cache.
+    pub(crate) fn plane<V: RowVisitor>(
         &self,
         outer: &[u32],
         buffers: &mut PlaneRows,

@@ -15,15 +15,11 @@
 
 use crate::engine::bits::{bit, set_bit};
 use crate::engine::labelling::Labelling;
-use crate::engine::layout::first_values;
 use crate::engine::memory::Lease;
-use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sources::distinct_values;
-use crate::engine::visitor::{PlaneView, Progress, RowView, RowVisitor, NO_P};
+use crate::engine::visitor::{PlaneView, RowView, RowVisitor, NO_P};
 use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
-use crate::model::enumerate::for_each_with_sum;
-use crate::model::space::Mode;
 
 /// Per-task buffers of the sorted planes, allocated once per task.
 pub(crate) struct PlaneScratch {
@@ -43,57 +39,8 @@ pub(crate) struct PlaneScratch {
 }
 
 impl Labelling<'_, '_, '_> {
-    /// Canonical Nim with at least one prefix heap, plane by plane.
-    pub(crate) fn run_sorted_planes<V: RowVisitor>(
-        &self,
-        lease: &Lease<'_>,
-        visitor: &V,
-        progress: &dyn Progress,
-    ) -> Result<V::Acc> {
-        let plane = |outer: &[u32], scratch: &mut PlaneScratch, acc: &mut V::Acc| {
-            self.sorted_plane(outer, scratch, visitor, acc)
-        };
-        self.for_each_sorted_plane(visitor, progress, || self.plane_scratch(lease), plane)
-    }
-
-    /// Runs `plane(outer, scratch, acc)` on every sorted outer prefix (the prefix without
-    /// its last heap), in layers of equal outer sum, the planes of a layer in parallel;
-    /// `plane` returns the positions it labelled. Shared by the Nim and table planes.
-    pub(crate) fn for_each_sorted_plane<V: RowVisitor, S: Send>(
-        &self,
-        visitor: &V,
-        progress: &dyn Progress,
-        new_scratch: impl Fn() -> Result<S> + Sync,
-        plane: impl Fn(&[u32], &mut S, &mut V::Acc) -> u64 + Sync,
-    ) -> Result<V::Acc> {
-        let e = self.engine;
-        let space = e.layout.space();
-        let (outer, max) = (e.layout.prefix_len() - 1, space.max());
-        let schedule = Schedule {
-            layers: outer as u64 * u64::from(max) + 1,
-            positions: space.positions(),
-            parallel_threshold: e.parallel_threshold,
-        };
-        let firsts = |sum| first_values(sum, outer, max, true);
-        let work = |scratch: &mut S, acc: &mut V::Acc, first, sum: u64| {
-            if outer == 0 {
-                return plane(&[], scratch, acc);
-            }
-            let mut done = 0;
-            // One buffer per unit of work (a first value of a layer), not per plane.
-            let mut buf = vec![0; outer];
-            buf[0] = first;
-            let rest = sum - u64::from(first);
-            for_each_with_sum(&mut buf, 1, rest, max, Mode::Canonical, &mut |o| {
-                done += plane(o, scratch, acc);
-            });
-            done
-        };
-        run_layers(schedule, visitor, progress, firsts, new_scratch, work)
-    }
-
     /// A task's buffers, its rows drawn from `lease` (`plan.rs` counts them).
-    fn plane_scratch(&self, lease: &Lease<'_>) -> Result<PlaneScratch> {
+    pub(crate) fn plane_scratch(&self, lease: &Lease<'_>) -> Result<PlaneScratch> {
         let layout = &self.engine.layout;
         let (k, w, tracks) = (layout.prefix_len(), layout.words_per_row(), self.tracks.len());
         Ok(PlaneScratch {
@@ -110,7 +57,7 @@ impl Labelling<'_, '_, '_> {
     /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
     /// Rows go to `visitor` one by one, or all at once by their P columns if it wants
     /// planes.
-    fn sorted_plane<V: RowVisitor>(
+    pub(crate) fn sorted_plane<V: RowVisitor>(
         &self,
         outer: &[u32],
         s: &mut PlaneScratch,

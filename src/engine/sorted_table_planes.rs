@@ -13,29 +13,14 @@
 //! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
 
 use crate::engine::labelling::{Labelling, Scratch};
-use crate::engine::memory::Lease;
 use crate::engine::sources::{distinct_values, replaced_start};
-use crate::engine::visitor::{Progress, RowVisitor};
+use crate::engine::visitor::RowVisitor;
 use crate::engine::TupleEngine;
-use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
 
 impl Labelling<'_, '_, '_> {
-    /// Canonical table rows with at least one prefix heap, plane by plane.
-    pub(crate) fn run_sorted_table_planes<V: RowVisitor>(
-        &self,
-        lease: &Lease<'_>,
-        visitor: &V,
-        progress: &dyn Progress,
-    ) -> Result<V::Acc> {
-        let plane = |outer: &[u32], scratch: &mut Scratch, acc: &mut V::Acc| {
-            self.sorted_table_plane(outer, scratch, visitor, acc)
-        };
-        self.for_each_sorted_plane(visitor, progress, || self.scratch(lease), plane)
-    }
-
     /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
-    fn sorted_table_plane<V: RowVisitor>(
+    pub(crate) fn sorted_table_plane<V: RowVisitor>(
         &self,
         outer: &[u32],
         scratch: &mut Scratch,
