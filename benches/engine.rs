@@ -114,8 +114,8 @@ fn run(args: &[String]) -> Result<(), String> {
     let joint = !game.is_sum() || case.job == Job::Grundy;
     // The joint cases are labelled over sorted tuples as given; the baseline has only
     // every tuple.
-    let labelled = TupleSpace::in_mode(case.heaps, case.max, Mode::canonical_if(case.canonical))
-        .map_err(|e| e.to_string())?;
+    let mode = if case.canonical { Mode::Canonical } else { Mode::Full };
+    let labelled = TupleSpace::in_mode(case.heaps, case.max, mode).map_err(|e| e.to_string())?;
     let measurement = match (method.as_str(), joint) {
         ("engine", false) => measure_engine(&game, space, case.canonical)?,
         ("naive", false) => measure_naive(&game, space)?,
@@ -209,8 +209,8 @@ fn print_sequence(args: &[String]) -> Result<(), String> {
 /// The job of `nimtab verify` with default rules and criteria: the same library call the
 /// command makes (one fused labelling where memory allows).
 fn engine_verify(game: &Game, space: TupleSpace, canonical: bool) -> Result<Vec<Finding>, String> {
-    let space = TupleSpace::in_mode(space.heaps(), space.max(), Mode::canonical_if(canonical))
-        .map_err(|e| e.to_string())?;
+    let mode = if canonical { Mode::Canonical } else { Mode::Full };
+    let space = TupleSpace::in_mode(space.heaps(), space.max(), mode).map_err(|e| e.to_string())?;
     let engine = Engine::new(game, space.into());
     let run = verify(&engine, &Ending::ALL, &Criterion::SUMS, LIMIT, &NoProgress);
     let run = run.map_err(|e| e.to_string())?;

@@ -8,10 +8,10 @@ use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature};
 use nimtab::analysis::tally::Tally;
 use nimtab::engine::Work;
-use nimtab::{Ending, Engine, Game, Mode, Space};
+use nimtab::{Ending, Engine, Game, Space};
 
 use crate::rows::{summary, Rows, SummaryRow};
-use crate::states::game_of;
+use crate::states::{game_of, mode_of};
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
 
@@ -67,7 +67,7 @@ impl CheckArgs {
         let endings = endings(&game, self.rules.as_deref()).map_err(text)?;
         let claim = Expr::parse_claim(&self.claim).map_err(|e| claim_error(&e))?;
         check_features(&claim, &game, self.grundy)?;
-        let mode = Mode::canonical_if(self.canonical);
+        let mode = mode_of(self.canonical);
         let mut spaces = Vec::new();
         for n in self.heaps.0..=self.heaps.1 {
             spaces.push(Space::in_mode(n, self.max, mode).map_err(text)?);

@@ -164,7 +164,7 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reach::period, m)?)?;
     m.add_function(wrap_pyfunction!(reach::classes, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
-    m.add("FAMILY_LIMIT", nimtab::sweep::FAMILY_LIMIT)?;
+    m.add("FAMILY_LIMIT", nimtab::sweep::FamilyLimit::Usual.games())?;
     m.add("MAX_HEAPS", nimtab::model::space::MAX_HEAPS)?;
     m.add("MAX_HEAP_SIZE", nimtab::model::space::MAX_HEAP_SIZE)?;
     m.add("MAX_TOTAL", nimtab::model::multiset::MAX_TOTAL)?;

@@ -11,7 +11,7 @@ use nimtab::export::summary::{
     multiset_space_cells, summary_header, COUNTEREXAMPLE_HEADER, NO_CRITERION,
 };
 use nimtab::sweep::{Shard, SweepRow};
-use nimtab::{host, Ending, Label, Mode};
+use nimtab::{host, Ending, Label};
 
 use crate::sweeps::{SweepArgs, VerifyArgs};
 use crate::{run_detached, value_error, CallProgress};
@@ -183,7 +183,7 @@ pub fn verify_rows<'py>(
 ) -> PyResult<(Rows<'py>, Rows<'py>)> {
     let heaps = heaps_lo.zip(heaps_hi);
     let args = VerifyArgs { game, with_pass, heaps, max, total, rules, criteria };
-    let mode = Mode::canonical_if(canonical);
+    let mode = crate::states::mode_of(canonical);
     let run = move |progress: &CallProgress| args.findings(mode, limit, progress);
     let findings = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     let rows: Vec<SummaryRow> = findings.iter().map(SummaryRow::of_finding).collect();

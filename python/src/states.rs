@@ -22,6 +22,15 @@ pub fn game_of(spec: &str, with_pass: bool) -> nimtab::Result<Game> {
     Ok(if with_pass { game.with_pass() } else { game })
 }
 
+/// The space mode of the keyword `canonical`: sorted tuples only when it is true.
+pub fn mode_of(canonical: bool) -> Mode {
+    if canonical {
+        Mode::Canonical
+    } else {
+        Mode::Full
+    }
+}
+
 /// One label per state in state-index order: positions in index order and, with a pass,
 /// each position's pass-used label then its pass-available label (the order of the CSV's
 /// rows and of the values of [`nimtab::engine::GrundyValues::values`]).
@@ -80,7 +89,7 @@ pub fn solve_table<'py>(
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<TableArrays<'py>> {
-    let mode = Mode::canonical_if(canonical);
+    let mode = mode_of(canonical);
     let run = move |progress: &crate::CallProgress| -> nimtab::Result<Table> {
         let game = game_of(&game, with_pass)?;
         let endings = endings(&game, rules.as_deref())?;

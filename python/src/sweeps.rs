@@ -44,7 +44,7 @@ pub fn verify_csv<'py>(
     let heaps = heaps_lo.zip(heaps_hi);
     let args = VerifyArgs { game, with_pass: false, heaps, max, total, rules, criteria };
     let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
-        let findings = args.findings(Mode::canonical_if(canonical), limit, progress)?;
+        let findings = args.findings(crate::states::mode_of(canonical), limit, progress)?;
         let (mut summary, mut examples) = (Vec::new(), Vec::new());
         write_summary(&mut summary, &findings)?;
         write_counterexamples(&mut examples, &findings)?;
@@ -162,12 +162,11 @@ pub(crate) fn family_of(
     games_file: Option<&(String, String)>,
     force: bool,
 ) -> nimtab::sweep::Result<Family> {
+    let limit = if force { FamilyLimit::Forced } else { FamilyLimit::Usual };
     Ok(match (games, game_list, games_file) {
-        (Some(text), _, _) => Family::parse(text, FamilyLimit::forced_if(force))?,
-        (None, Some(list), _) => Family::from_specs(list, FamilyLimit::forced_if(force))?,
-        (None, None, Some((name, contents))) => {
-            Family::from_lines(name, contents, FamilyLimit::forced_if(force))?
-        }
+        (Some(text), _, _) => Family::parse(text, limit)?,
+        (None, Some(list), _) => Family::from_specs(list, limit)?,
+        (None, None, Some((name, contents))) => Family::from_lines(name, contents, limit)?,
         (None, None, None) => {
             return Err(nimtab::Error::Invalid("no games given".to_string()).into())
         }
@@ -214,7 +213,7 @@ impl SweepArgs {
             }
             (None, None, Some(total)) => SweepSpace::total(total),
             (Some((lo, hi)), Some(max), None) => {
-                SweepSpace::heaps(lo, hi, max, Mode::canonical_if(self.canonical))
+                SweepSpace::heaps(lo, hi, max, crate::states::mode_of(self.canonical))
             }
             (_, _, Some(_)) => invalid("give either heaps and max, or total, not both"),
             _ => invalid("give heaps and max (tuples of heaps), or total (multisets)"),

@@ -98,7 +98,7 @@ fn smallest_engine<'g>(game: &'g Game, position: &[u32], memory_limit: u64) -> R
         return Err(Error::Invalid("a position needs at least one heap".into()));
     }
     let max = position.iter().copied().max().unwrap_or(0);
-    let mode = Mode::canonical_if(game.is_symmetric());
+    let mode = if game.is_symmetric() { Mode::Canonical } else { Mode::Full };
     let space = Space::in_mode(position.len(), max, mode)?;
     Ok(Engine::builder(game, space).memory_limit(memory_limit).build())
 }

@@ -166,7 +166,11 @@ pub struct TableArgs {
 impl TableArgs {
     /// Every tuple, or sorted tuples only.
     pub fn mode(&self) -> Mode {
-        Mode::canonical_if(self.canonical)
+        if self.canonical {
+            Mode::Canonical
+        } else {
+            Mode::Full
+        }
     }
 
     /// Every space of the heap range, in the mode asked for.

@@ -27,7 +27,8 @@ const LONG_RUN: u64 = 1 << 22;
 /// A checkpoint file is read only up to this size (one holds a few kilobytes).
 const CHECKPOINT_LIMIT: u64 = 64 << 20;
 
-/// `--game G --max N` of the sequence commands, `N` up to `2^40`.
+/// The flags of the sequence commands: `--game G --max N` (`N` up to `2^40`), where the
+/// values of a long run go, its checkpoints, and `--out`.
 #[derive(clap::Args, Debug)]
 pub struct SequenceArgs {
     #[command(flatten)]
@@ -51,6 +52,9 @@ pub struct SequenceArgs {
     /// unless --checkpoint names another file).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Output file (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// `--max` of a sequence: an integer, `2^K` or `2^K-1` (checked against `2^40` later).
@@ -123,8 +127,8 @@ impl Prepared {
 
 /// Sets up the run of `game` to `args.max` for `goal`: checks the flags, resumes or
 /// plans (the values in memory or in a file; refused if they fit neither), and states
-/// the plan of a long run on stderr. `out` is the output file or directory (`None` for
-/// stdout), beside which the values go by default.
+/// the plan of a long run on stderr. By default the values go beside `--out`, the output
+/// file or directory.
 ///
 /// # Errors
 /// A refused size, a bad flag or checkpoint, a values file that cannot be created.
@@ -132,7 +136,6 @@ pub fn prepare(
     game: &Game,
     args: &SequenceArgs,
     goal: Goal,
-    out: Option<&Path>,
     global: &Global,
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
@@ -192,7 +195,7 @@ pub fn prepare(
         }
         output::check_file_target(path)?;
     }
-    let work_dir = work_dir(args, out)?;
+    let work_dir = work_dir(args)?;
     let what = format!("{} to heap {max}", game.spec());
     let disk = if args.work_dir.is_some() || checkpoint.is_some() {
         DiskUse::Always
@@ -229,8 +232,8 @@ fn shown_duration(every: Duration) -> String {
 
 /// The work directory: `--work-dir`, else the checkpoint's directory, else the output's
 /// (the current directory for stdout).
-fn work_dir(args: &SequenceArgs, out: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let dir = match (&args.work_dir, &args.checkpoint, out) {
+fn work_dir(args: &SequenceArgs) -> anyhow::Result<PathBuf> {
+    let dir = match (&args.work_dir, &args.checkpoint, &args.out) {
         (Some(dir), _, _) => dir.clone(),
         (None, Some(checkpoint), _) => parent_dir(checkpoint),
         (None, None, Some(out)) => parent_dir(out),

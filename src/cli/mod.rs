@@ -62,7 +62,7 @@ enum Command {
     /// Write the Grundy values of one heap as CSV.
     Grundy(grundy::Args),
     /// Find the least period of a game's Grundy values and certify it by a theorem.
-    Period(period::Args),
+    Period(long_run::SequenceArgs),
     /// Show the size of a space and the memory its tables need.
     Info(info::Args),
     /// Run the default suite: verify, write data/ and REPORT.md (what `nimtab` alone does).

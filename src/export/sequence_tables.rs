@@ -51,7 +51,7 @@ pub fn write_sequence<W: Write + ?Sized>(
         let end = max.min(start + CHUNK - 1);
         buf.clear();
         sequence
-            .for_each(start, end, &mut |n, v| {
+            .for_each(start..=end, &mut |n, v| {
                 push_decimal(&mut buf, n);
                 buf.push(format.separator());
                 push_decimal(&mut buf, v);

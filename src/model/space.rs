@@ -145,15 +145,6 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// `Canonical` if `canonical` is set, else `Full`.
-    pub fn canonical_if(canonical: bool) -> Mode {
-        if canonical {
-            Mode::Canonical
-        } else {
-            Mode::Full
-        }
-    }
-
     /// Whether only sorted tuples are labelled.
     pub fn is_canonical(self) -> bool {
         self == Mode::Canonical

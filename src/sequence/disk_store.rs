@@ -8,6 +8,7 @@
 
 use std::fs::File;
 use std::io;
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -216,29 +217,29 @@ impl DiskStore {
         Ok(self.pages[slot].as_ref().map_or(0, |cached| cached.bytes[within]))
     }
 
-    /// Calls `visit(index, value)` for every value of `start..end`, reading in chunks.
+    /// Calls `visit(index, value)` for every value of `piece`, values of one `width` from
+    /// byte `offset` of the file on (a piece of one segment, [`Layout::pieces`]), read a
+    /// chunk of whole values at a time.
     ///
     /// # Errors
     /// The file's read error.
-    pub fn for_each(
+    pub(crate) fn visit_piece(
         &mut self,
-        start: u64,
-        end: u64,
+        piece: Range<u64>,
+        offset: u64,
+        width: Width,
         visit: &mut dyn FnMut(u64, u32),
     ) -> Result<(), SequenceError> {
         self.write_buffer()?;
         let mut chunk = Vec::new();
-        for (first, stop, offset, width) in self.layout.pieces(start, end) {
-            // A segment's piece is read a chunk of whole values at a time.
-            let mut index = first;
-            while index < stop {
-                let count = (stop - index).min(CHUNK / width.bytes());
-                chunk.resize((count * width.bytes()) as usize, 0);
-                let at = offset + (index - first) * width.bytes();
-                self.file.read_exact_at(&mut chunk, at).map_err(|e| self.failed("reading", e))?;
-                width.visit_all(index, &chunk, visit);
-                index += count;
-            }
+        let mut index = piece.start;
+        while index < piece.end {
+            let count = (piece.end - index).min(CHUNK / width.bytes());
+            chunk.resize((count * width.bytes()) as usize, 0);
+            let at = offset + (index - piece.start) * width.bytes();
+            self.file.read_exact_at(&mut chunk, at).map_err(|e| self.failed("reading", e))?;
+            width.visit_all(index, &chunk, visit);
+            index += count;
         }
         Ok(())
     }
@@ -261,6 +262,7 @@ pub fn width_name(width: Width) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sequence::store::Store;
 
     fn temp_file(name: &str) -> (File, PathBuf) {
         let path =
@@ -288,6 +290,7 @@ mod tests {
             assert_eq!(store.get(i).unwrap(), values[i as usize], "{i}");
         }
         let digest = store.make_durable().unwrap();
+        let mut store = Store::Disk(store);
         let mut seen = Vec::new();
         store.for_each(0, values.len() as u64, &mut |_, v| seen.push(v)).unwrap();
         assert_eq!(seen, values);

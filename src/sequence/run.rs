@@ -373,7 +373,7 @@ pub fn values_in_memory(rule: &HeapRule, max: u64) -> Vec<u32> {
         run(rule, "", &settings, start, &mut NoObserver).expect("memory stores do not fail");
     let mut values = Vec::with_capacity(max as usize + 1);
     sequence
-        .for_each(0, max, &mut |_, v| values.push(v as u32))
+        .for_each(0..=max, &mut |_, v| values.push(v as u32))
         .expect("memory stores do not fail");
     values
 }

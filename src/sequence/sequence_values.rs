@@ -1,6 +1,8 @@
 //! A finished sequence `G(0..=max)`: the values computed, and how the rest follows from
 //! them (a certified period, Nim's `G(n) = n`, a move graph's heaps without moves).
 
+use std::ops::RangeInclusive;
+
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::period::{PeriodOutcome, Periodicity};
@@ -75,16 +77,16 @@ impl Sequence {
         self.store
     }
 
-    /// Calls `visit(n, G(n))` for every `n` of `start..=end` (at most the max), in order.
+    /// Calls `visit(n, G(n))` for every heap size `n` of `heaps` up to the max, in order.
     ///
     /// # Errors
     /// A disk store's read error.
     pub fn for_each(
         &mut self,
-        start: u64,
-        end: u64,
+        heaps: RangeInclusive<u64>,
         visit: &mut dyn FnMut(u64, u64),
     ) -> Result<(), SequenceError> {
+        let (start, end) = heaps.into_inner();
         let end = end.min(self.max);
         if start > end {
             return Ok(());

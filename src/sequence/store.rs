@@ -98,16 +98,16 @@ impl Store {
         end: u64,
         visit: &mut dyn FnMut(u64, u32),
     ) -> Result<(), SequenceError> {
-        match self {
-            Store::Memory(m) => {
-                for (first, stop, offset, width) in m.layout.pieces(start, end) {
+        for (first, stop, offset, width) in self.layout().pieces(start, end) {
+            match self {
+                Store::Memory(m) => {
                     let len = ((stop - first) * width.bytes()) as usize;
                     width.visit_all(first, &m.bytes[offset as usize..offset as usize + len], visit);
                 }
-                Ok(())
+                Store::Disk(d) => d.visit_piece(first..stop, offset, width, visit)?,
             }
-            Store::Disk(d) => d.for_each(start, end, visit),
         }
+        Ok(())
     }
 
     /// The values of `start..end`.

@@ -8,38 +8,22 @@
 use super::SweepError;
 use crate::model::octal::OctalCode;
 
-/// Games a family may have without being forced: a larger family is usually a typo
-/// (`subsets(1..=30)` is a billion games).
-pub const FAMILY_LIMIT: u64 = 10_000;
-
-/// Games a family may have even when forced: the specs are kept in memory.
-pub const FAMILY_HARD_LIMIT: u64 = 1 << 22;
-
-/// How many games a family may expand to.
+/// How many games a family may expand to: the specs are kept in memory, and a large
+/// family is usually a typo (`subsets(1..=30)` is a billion games).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FamilyLimit {
-    /// At most [`FAMILY_LIMIT`] games: a larger family is refused as a likely typo.
+    /// At most 10,000 games: a larger family is refused as a likely typo.
     Usual,
-    /// At most [`FAMILY_HARD_LIMIT`] games (the command line's `--force`).
+    /// At most 4,194,304 games (the command line's `--force`).
     Forced,
 }
 
 impl FamilyLimit {
-    /// [`FamilyLimit::Forced`] when `force` (a `--force` flag) is set, else
-    /// [`FamilyLimit::Usual`].
-    pub fn forced_if(force: bool) -> FamilyLimit {
-        if force {
-            FamilyLimit::Forced
-        } else {
-            FamilyLimit::Usual
-        }
-    }
-
     /// The most games a family may have under this limit.
-    pub fn games(self) -> u64 {
+    pub const fn games(self) -> u64 {
         match self {
-            FamilyLimit::Usual => FAMILY_LIMIT,
-            FamilyLimit::Forced => FAMILY_HARD_LIMIT,
+            FamilyLimit::Usual => 10_000,
+            FamilyLimit::Forced => 1 << 22,
         }
     }
 }
@@ -229,7 +213,7 @@ impl Pattern {
                 // Stop once past any limit: a huge range would otherwise take ages to count.
                 for k in 1..=u64::from(*size).min(n) {
                     sum = sum.saturating_add(choose(n, k));
-                    if sum > u128::from(FAMILY_HARD_LIMIT) {
+                    if sum > u128::from(FamilyLimit::Forced.games()) {
                         break;
                     }
                 }
@@ -431,7 +415,7 @@ mod tests {
             panic!("a family too large: {big}")
         };
         assert_eq!(family, "'subtract:subsets(1..=14)'");
-        assert_eq!((count, limit, forced), (16383, FAMILY_LIMIT, false));
+        assert_eq!((count, limit, forced), (16383, FamilyLimit::Usual.games(), false));
         assert_eq!(
             Family::parse("subtract:subsets(1..=14)", FamilyLimit::Forced).unwrap().specs().len(),
             16383

@@ -22,7 +22,7 @@ mod run;
 mod shard;
 
 pub use error::{Result, SweepError};
-pub use family::{Family, FamilyLimit, FAMILY_HARD_LIMIT, FAMILY_LIMIT};
+pub use family::{Family, FamilyLimit};
 pub use merge::{merge, merge_into, PartSource};
 pub use part_format::{
     read_part_bytes, read_part_header, Params, PartHead, PartHeader, PartWriter, MAX_HEADER_LINE,

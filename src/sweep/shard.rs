@@ -3,11 +3,11 @@
 
 use std::ops::Range;
 
-use super::{SweepError, FAMILY_HARD_LIMIT};
+use super::{FamilyLimit, SweepError};
 
-/// The most shards a sweep splits into: a family has at most [`FAMILY_HARD_LIMIT`]
-/// games, so any more shards would only add empty ones.
-pub const MAX_SHARDS: usize = FAMILY_HARD_LIMIT as usize;
+/// The most shards a sweep splits into: a family has at most
+/// [`FamilyLimit::Forced`]'s games, so any more shards would only add empty ones.
+pub const MAX_SHARDS: usize = FamilyLimit::Forced.games() as usize;
 
 /// The `index`-th (1-based) of `count` parts of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +155,7 @@ mod tests {
     #[test]
     fn the_largest_shard_counts_cost_nothing() {
         let last = Shard::new(MAX_SHARDS, MAX_SHARDS).unwrap();
-        assert_eq!(last.games(FAMILY_HARD_LIMIT as usize), MAX_SHARDS - 1..MAX_SHARDS);
+        assert_eq!(last.games(MAX_SHARDS), MAX_SHARDS - 1..MAX_SHARDS);
         assert_eq!(last.games(3), 3..3);
         assert_eq!(Shard::new(1, MAX_SHARDS).unwrap().games(3), 0..0);
     }

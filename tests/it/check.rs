@@ -26,7 +26,8 @@ fn check(game: &Game, n: usize, max: u32, ending: Ending, claim: &str, canonical
         .unwrap()
         .compile(&tuples(n, &game.grundy(max)), &game.grundy(max))
         .unwrap();
-    let space = Space::in_mode(n, max, Mode::canonical_if(canonical)).unwrap();
+    let mode = if canonical { Mode::Canonical } else { Mode::Full };
+    let space = Space::in_mode(n, max, mode).unwrap();
     let engine = Engine::builder(game, space.clone()).parallel_threshold(0).build();
     test_claim(&engine, ending, &program, 20, &NoProgress).unwrap()
 }

@@ -24,7 +24,7 @@ fn library_values(game: &Game, max: u64, parallel: Parallel) -> Vec<u64> {
         .grundy_sequence(&settings, Start::Fresh(Store::in_memory(max + 1)), &mut NoObserver)
         .unwrap();
     let mut values = Vec::new();
-    sequence.for_each(0, max, &mut |_, v| values.push(v)).unwrap();
+    sequence.for_each(0..=max, &mut |_, v| values.push(v)).unwrap();
     values
 }
 

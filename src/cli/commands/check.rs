@@ -121,7 +121,7 @@ impl Config {
         a.space.refuse_grundy_with_total(a.grundy)?;
         let spaces = match multisets {
             Some(space) => vec![space],
-            None => a.space.spaces(Mode::canonical_if(a.canonical))?,
+            None => a.space.spaces(if a.canonical { Mode::Canonical } else { Mode::Full })?,
         };
         for space in spaces.iter().filter_map(Space::as_tuples) {
             game.check_heaps(space.heaps())?;

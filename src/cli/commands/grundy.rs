@@ -19,9 +19,6 @@ pub const OUTPUT_LIMIT: u64 = 1 << 30;
 pub struct Args {
     #[command(flatten)]
     sequence: SequenceArgs,
-    /// Output file (default: stdout); with --snapshots, the output directory.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
     /// csv (`heap,grundy`), bfile (OEIS b-file: `n a(n)` lines, no header) or freq
     /// (`value count` lines for heaps 1..max, values 0 to the largest).
     #[arg(long, value_name = "F", default_value = "csv", value_parser = ["csv", "bfile", "freq"])]
@@ -66,7 +63,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             );
         }
     }
-    let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, a.out.as_deref(), global)?;
+    let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, global)?;
     let mut finished = prepared.run(&game)?;
     let sequence = &mut finished.sequence;
     match (destination, format) {
@@ -85,12 +82,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// Checks the output location before any work.
 fn destination(a: &Args) -> anyhow::Result<Destination> {
     if a.snapshots.is_none() {
-        return Ok(Destination::Table(Target::new(a.out.as_deref())?));
+        return Ok(Destination::Table(Target::new(a.sequence.out.as_deref())?));
     }
     if a.format != "freq" {
         bail!("--snapshots is for --format freq, not --format {}", a.format);
     }
-    let Some(dir) = &a.out else {
+    let Some(dir) = &a.sequence.out else {
         bail!("--snapshots needs --out DIR, the directory its freq/N files go to");
     };
     // The files the run will write: every place must take a file before any work.

@@ -1,8 +1,6 @@
 //! `nimtab period`: the least period of a game's Grundy sequence, certified by a theorem
 //! at the first heap size where its window fits (`--max` is an upper bound).
 
-use std::path::PathBuf;
-
 use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::export::csv::write_period;
 use nimtab::sequence::Goal;
@@ -11,23 +9,13 @@ use crate::cli::long_run::{self, SequenceArgs};
 use crate::cli::output::{self, Target};
 use crate::cli::{Global, Outcome};
 
-/// Arguments of `nimtab period`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(flatten)]
-    sequence: SequenceArgs,
-    /// Output file (default: stdout).
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-}
-
 /// Runs `nimtab period`: the CSV row and status 0 when a period is certified; one line
 /// on stderr and status 1 (a claim that failed) when none is.
-pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
-    let game = a.sequence.game.game()?;
+    let game = a.game.game()?;
     game.require_sum("the period of the Grundy values of one heap")?;
-    let prepared = long_run::prepare(&game, &a.sequence, Goal::Period, a.out.as_deref(), global)?;
+    let prepared = long_run::prepare(&game, &a, Goal::Period, global)?;
     let finished = prepared.run(&game)?;
     let outcome = finished
         .sequence

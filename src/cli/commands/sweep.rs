@@ -108,7 +108,7 @@ impl SweepSpaceArgs {
         let (Some(heaps), Some(max)) = (self.size.heaps, self.size.max) else {
             unreachable!("clap requires --heaps and --max without --total")
         };
-        let mode = Mode::canonical_if(self.canonical);
+        let mode = if self.canonical { Mode::Canonical } else { Mode::Full };
         Ok(SweepSpace::heaps(heaps.lo, heaps.hi, max, mode)?)
     }
 }
@@ -179,7 +179,7 @@ impl Totals {
 
 /// The family of `--games` or `--games-file`.
 fn family(a: &Args) -> anyhow::Result<Family> {
-    let limit = FamilyLimit::forced_if(a.force);
+    let limit = if a.force { FamilyLimit::Forced } else { FamilyLimit::Usual };
     Ok(match (&a.games, &a.games_file) {
         (_, Some(path)) => {
             let bytes = input::read_bounded(path, "--games-file", Stdin::Taken, MAX_GAMES_FILE)?;
