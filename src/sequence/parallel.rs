@@ -115,7 +115,9 @@ pub(crate) enum Way {
 /// wait for each other), so now and then a call runs the other way to measure it again:
 /// every eighth call while one thread is faster, every 32nd while the marker is (a call
 /// alone then costs more than it can find, and the marker's own rate drops at once when
-/// the machine gets busy).
+/// the machine gets busy). Each way's rate is smoothed over its calls (a new call weighs a
+/// quarter): one call's rate varies by half on a shared machine, and a single slow call
+/// of a faster marker sent the run alone for calls on end.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ModeRates {
     pub alone: Option<f64>,
@@ -143,11 +145,12 @@ impl ModeRates {
     pub fn record(&mut self, way: Way, heaps: u64, seconds: f64) {
         self.calls += 1;
         if heaps >= 1024 && seconds > 0.0 {
-            let rate = Some(heaps as f64 / seconds);
-            match way {
-                Way::WithMarker => self.with_marker = rate,
-                Way::Alone => self.alone = rate,
-            }
+            let rate = heaps as f64 / seconds;
+            let smoothed = match way {
+                Way::WithMarker => &mut self.with_marker,
+                Way::Alone => &mut self.alone,
+            };
+            *smoothed = Some(smoothed.map_or(rate, |old| 0.75 * old + 0.25 * rate));
         }
     }
 }
@@ -175,6 +178,18 @@ mod tests {
         assert_eq!(&calls[..2], &[Way::WithMarker, Way::Alone]);
         let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
         assert_eq!(alone, 2);
+    }
+
+    #[test]
+    fn one_slow_call_of_a_faster_marker_does_not_send_the_run_alone() {
+        let mut rates = ModeRates::default();
+        ways(&mut rates, 2 + 8, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
+        // One call of the marker at 0.9, below the rate alone, then 1.7 again.
+        let slow = rates.next_way();
+        assert_eq!(slow, Way::WithMarker);
+        rates.record(slow, 1 << 14, (1 << 14) as f64 / 0.9);
+        let calls = ways(&mut rates, 16, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
+        assert!(calls.iter().all(|&way| way == Way::WithMarker), "{calls:?}");
     }
 
     #[test]
