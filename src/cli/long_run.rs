@@ -52,7 +52,7 @@ pub struct SequenceArgs {
     /// unless --checkpoint names another file).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout); with `grundy --snapshots`, the output directory.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }

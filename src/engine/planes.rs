@@ -1,11 +1,11 @@
-//! Rows by planes: the one schedule of Nim's planes (every tuple and sorted tuples) and
-//! of canonical table rows.
+//! The one schedule of the plane solvers: Nim's planes and sorted table rows' planes.
 //!
 //! A *plane* is every row sharing the prefix's first `k - 1` heaps (the outer prefix); its
-//! rows differ in the last prefix heap. Moves on an outer heap lower the outer sum, so
-//! planes of equal outer sum are independent, as rows of equal prefix sum are: they run
-//! in layers of equal outer sum, the planes of a layer in parallel, and each plane labels
-//! its rows in order of the last prefix heap.
+//! rows differ in the last prefix heap. A plane's sources lie in planes of smaller outer
+//! sum or in the plane itself, so planes of equal outer sum are independent, as rows of
+//! equal prefix sum are (`shared_rows.rs` holds the argument for the accumulators they
+//! share): they run in layers of equal outer sum, the planes of a layer in parallel, and
+//! each plane labels its rows in order of the last prefix heap.
 
 use crate::engine::labelling::Labelling;
 use crate::engine::layout::first_values;
@@ -16,7 +16,6 @@ use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::sorted_planes::PlaneScratch;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::error::Result;
-use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::Mode;
 
 impl Labelling<'_, '_, '_> {
@@ -81,15 +80,12 @@ impl Labelling<'_, '_, '_> {
                 return plane(&[], scratch, acc);
             }
             let mut done = 0;
-            buf[0] = first;
-            for_each_with_sum(buf, 1, sum - u64::from(first), max, mode, &mut |o| {
-                done += plane(o, scratch, acc);
-            });
+            e.layout.for_each_prefix(buf, first, sum, &mut |o| done += plane(o, scratch, acc));
             done
         };
-        // The scratch first, then the small prefix buffer: in the other order the sorted
-        // Nim planes measured about a tenth slower on one thread (how the scratch's rows
-        // fall against cache lines, it seems), in this order as fast as before.
+        // The scratch is allocated before the small prefix buffer: in the other order the
+        // sorted Nim planes measured about a tenth slower on one thread (likely where the
+        // scratch's rows then fall against cache lines).
         let scratch = || {
             let s = new_scratch()?;
             Ok((vec![0u32; outer], s))

@@ -114,10 +114,12 @@ pub(crate) enum Way {
 /// both threads get a core (on a machine with more runnable threads than cores the two
 /// wait for each other), so now and then a call runs the other way to measure it again:
 /// every eighth call while one thread is faster, every 32nd while the marker is (a call
-/// alone then costs more than it can find, and the marker's own rate drops at once when
-/// the machine gets busy). Each way's rate is smoothed over its calls (a new call weighs a
-/// quarter): one call's rate varies by half on a shared machine, and a single slow call
-/// of a faster marker sent the run alone for calls on end.
+/// alone then costs more than it can find). Each way's rate is smoothed over its calls (a
+/// new call weighs a quarter): one call's rate varies by half on a shared machine, and a
+/// single slow call of a faster marker sent the run alone for calls on end. The price: a
+/// marker that becomes much slower (the machine got busy) is left after about four calls,
+/// not one, and is taken up again after about four of its one-in-eight calls; calls are
+/// short (hundredths of a second on the games measured), so that is little.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ModeRates {
     pub alone: Option<f64>,
