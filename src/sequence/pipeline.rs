@@ -226,7 +226,10 @@ impl<'a, C: Cell> Finisher<'a, C> {
                     let next_end = self.stretch_end(stretch_end);
                     next = Some(self.next_marking(store, stretch_end, next_end)?);
                 }
-                let recorded = self.finish_block(&marking, block_end, store)?;
+                let Some(recorded) = self.finish_block(&marking, block_end, store)? else {
+                    // The marker panicked: the call ends here and the scope raises its panic.
+                    return Ok(Recorded::Steady);
+                };
                 if recorded != Recorded::Steady {
                     return Ok(recorded);
                 }
@@ -273,21 +276,21 @@ impl<'a, C: Cell> Finisher<'a, C> {
     }
 
     /// The heaps up to `block_end` (within one block), with the marker's bits unless the
-    /// block is the call's first.
+    /// block is the call's first; `None` if the marker stopped (it panicked) before
+    /// marking the block.
     fn finish_block(
         &mut self,
         marking: &Marking<C>,
         block_end: u64,
         store: &mut Store,
-    ) -> Result<Recorded, SequenceError> {
+    ) -> Result<Option<Recorded>, SequenceError> {
         let shared = self.shared;
         let buffer = if self.engine.len < self.alone_until {
             None
         } else {
             let premarked = |hand: &Hand<C>| hand.premarked >= block_end;
             if shared.wait_until(premarked, &mut self.waited).is_none() {
-                // The marker panicked: the call ends here and the scope raises its panic.
-                return Ok(Recorded::Steady);
+                return Ok(None);
             }
             Some(shared.buffer(self.engine.len))
         };
@@ -303,7 +306,7 @@ impl<'a, C: Cell> Finisher<'a, C> {
             hand.done = done;
             hand.stop |= !steady;
         });
-        recorded
+        recorded.map(Some)
     }
 }
 
