@@ -56,20 +56,16 @@ impl GameMaxArgs {
 #[derive(clap::Args, Debug)]
 pub struct SizeArgs {
     /// Largest heap size (with --heaps).
-    #[arg(
-        long,
-        value_name = "M",
-        value_parser = parse_max,
-        allow_hyphen_values = true,
-        required_unless_present = "total"
-    )]
+    #[arg(long, value_name = "M", value_parser = parse_max, allow_hyphen_values = true)]
     pub max: Option<u32>,
     /// Heap count N (or a range A..=B where the command takes one).
+    // --heaps is what a tuple space is asked for by, and it brings --max along.
     #[arg(
         long,
         value_name = "N|A..=B",
         value_parser = parse_heap_range,
-        required_unless_present = "total"
+        required_unless_present = "total",
+        requires = "max"
     )]
     pub heaps: Option<CountRange>,
     /// Every multiset of non-empty heaps of total at most T, instead of --heaps and --max.

@@ -23,11 +23,8 @@ use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab sweep`.
 #[derive(clap::Args, Debug)]
-// With --quotients no space is given: the size flags are required only without it.
-#[command(
-    mut_arg("max", |a| a.required_unless_present_any(["total", "quotients"])),
-    mut_arg("heaps", |a| a.required_unless_present_any(["total", "quotients"]))
-)]
+// With --quotients no space is given: --heaps (which brings --max) is required only without it.
+#[command(mut_arg("heaps", |a| a.required_unless_present_any(["total", "quotients"])))]
 pub struct Args {
     /// The family: game specs separated by ';', or a pattern: subtract:subsets(1..=K),
     /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7.
