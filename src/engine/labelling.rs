@@ -14,7 +14,7 @@ use crate::engine::memory::Lease;
 use crate::engine::row_kind::RowKind;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::shared_rows::SharedRows;
-use crate::engine::sorted_lines_row::{SortedRows, SORTED_UNIT_ROWS};
+use crate::engine::sorted_lines_row::{SortedRows, Updates, SORTED_UNIT_ROWS};
 use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
@@ -120,7 +120,14 @@ impl Labelling<'_, '_, '_> {
         }
         let e = self.engine;
         if e.kind == RowKind::SortedLines && !self.layers_in_parallel() {
-            return self.run_sorted_in_order(lease, visitor, progress);
+            // Every row in index order on the calling thread: the prefix of every option of
+            // a sorted tuple is, value by value, at most the tuple's own, so it is an earlier
+            // row (or the same, for moves of the last heap alone); consecutive rows then
+            // read neighbouring accumulators.
+            let (mut scratch, mut acc) = (self.scratch(lease)?, visitor.start());
+            let (mut next, order) = (e.layout.prefixes_in_order(), Updates::BeforeNextRow);
+            progress.advance(self.sorted_rows(&mut scratch, visitor, &mut acc, &mut next, order));
+            return Ok(acc);
         }
         let layout = &e.layout;
         let schedule = Schedule {

@@ -158,6 +158,21 @@ impl Layout {
         true
     }
 
+    /// Writes every row's prefix to `out`, one a call, in row order; `false` after the last.
+    pub(crate) fn prefixes_in_order(&self) -> impl FnMut(&mut Vec<u32>) -> bool + '_ {
+        let mut cursor = vec![0u32; self.prefix_len()];
+        let mut started = false;
+        move |out| {
+            if started && !self.next_prefix(&mut cursor) {
+                return false;
+            }
+            started = true;
+            out.clear();
+            out.extend_from_slice(&cursor);
+            true
+        }
+    }
+
     /// Layers of prefixes: every prefix sum `0..=k * M`.
     pub(crate) fn layers(&self) -> u64 {
         self.prefix_len() as u64 * u64::from(self.space.max()) + 1

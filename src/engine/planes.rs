@@ -10,13 +10,19 @@
 use crate::engine::labelling::Labelling;
 use crate::engine::layout::first_values;
 use crate::engine::memory::Lease;
-use crate::engine::nim::PlaneRows;
 use crate::engine::row_kind::RowKind;
 use crate::engine::schedule::{run_layers, Schedule};
-use crate::engine::sorted_planes::PlaneScratch;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::error::Result;
 use crate::model::space::Mode;
+
+/// One plane's work: its outer prefix, the task's scratch, and where its finished rows go.
+pub(crate) struct PlaneJob<'p, V: RowVisitor, S> {
+    pub outer: &'p [u32],
+    pub scratch: &'p mut S,
+    pub visitor: &'p V,
+    pub acc: &'p mut V::Acc,
+}
 
 impl Labelling<'_, '_, '_> {
     /// Labels every row plane by plane where the row kind has a plane solver (Nim, and
@@ -34,36 +40,34 @@ impl Labelling<'_, '_, '_> {
         }
         Some(match (e.kind, e.layout.mode()) {
             (RowKind::Nim, Mode::Full) => {
-                let plane = |outer: &[u32], rows: &mut PlaneRows, acc: &mut V::Acc| {
-                    self.plane(outer, rows, visitor, acc)
+                // The job's parts as arguments: the compiler then knows the row buffers
+                // are not aliased, and the plane's loops run about 1% fewer instructions
+                // (measured) than with the job passed whole.
+                let solve = |job: PlaneJob<'_, V, _>| {
+                    self.plane(job.outer, job.scratch, job.visitor, job.acc)
                 };
-                self.for_each_plane(visitor, progress, || self.plane_rows(lease), plane)
+                self.for_each_plane(visitor, progress, || self.plane_rows(lease), solve)
             }
             (RowKind::Nim, Mode::Canonical) => {
-                let plane = |outer: &[u32], scratch: &mut PlaneScratch, acc: &mut V::Acc| {
-                    self.sorted_plane(outer, scratch, visitor, acc)
-                };
-                self.for_each_plane(visitor, progress, || self.plane_scratch(lease), plane)
+                let solve = |job: PlaneJob<'_, V, _>| self.sorted_plane(job);
+                self.for_each_plane(visitor, progress, || self.plane_scratch(lease), solve)
             }
             (RowKind::Subtract(_) | RowKind::General, Mode::Canonical) => {
-                let plane = |outer: &[u32], scratch: &mut _, acc: &mut V::Acc| {
-                    self.sorted_table_plane(outer, scratch, visitor, acc)
-                };
-                self.for_each_plane(visitor, progress, || self.scratch(lease), plane)
+                let solve = |job: PlaneJob<'_, V, _>| self.sorted_table_plane(job);
+                self.for_each_plane(visitor, progress, || self.scratch(lease), solve)
             }
             _ => return None,
         })
     }
 
-    /// Runs `plane(outer, scratch, acc)` on every outer prefix of the space's mode, in
-    /// layers of equal outer sum, the planes of a layer in parallel; `plane` returns the
-    /// positions it labelled.
+    /// Runs `plane` on every outer prefix of the space's mode, in layers of equal outer
+    /// sum, the planes of a layer in parallel; `plane` returns the positions it labelled.
     fn for_each_plane<V: RowVisitor, S: Send>(
         &self,
         visitor: &V,
         progress: &dyn Progress,
         new_scratch: impl Fn() -> Result<S> + Sync,
-        plane: impl Fn(&[u32], &mut S, &mut V::Acc) -> u64 + Sync,
+        plane: impl Fn(PlaneJob<'_, V, S>) -> u64 + Sync,
     ) -> Result<V::Acc> {
         let e = self.engine;
         let space = e.layout.space();
@@ -76,11 +80,12 @@ impl Labelling<'_, '_, '_> {
         let firsts = |sum| first_values(sum, outer, max, mode.is_canonical());
         // A task's outer prefix buffer lives beside its scratch, allocated once per task.
         let work = |(buf, scratch): &mut (Vec<u32>, S), acc: &mut V::Acc, first, sum: u64| {
+            let mut job = |o: &[u32]| plane(PlaneJob { outer: o, scratch, visitor, acc });
             if outer == 0 {
-                return plane(&[], scratch, acc);
+                return job(&[]);
             }
             let mut done = 0;
-            e.layout.for_each_prefix(buf, first, sum, &mut |o| done += plane(o, scratch, acc));
+            e.layout.for_each_prefix(buf, first, sum, &mut |o| done += job(o));
             done
         };
         // The scratch is allocated before the small prefix buffer: in the other order the

@@ -18,10 +18,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use crate::engine::bits::{or_into, set_bit};
 use crate::engine::label_table::LabelTable;
 use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
-use crate::engine::memory::Lease;
 use crate::engine::sorted_slots::{column_of, Dead, Queued, RowAt, RowSlots, NONE};
-use crate::engine::visitor::{Progress, RowVisitor};
-use crate::error::Result;
+use crate::engine::visitor::RowVisitor;
 
 /// First values in a unit when each makes one row (prefixes of two heaps): enough rows for
 /// reading a row ahead to pay, units small enough for the threads to share a layer evenly
@@ -46,41 +44,12 @@ pub(crate) struct SortedRows {
 /// in index order, where the next row may be one of their readers), or after it (rows of
 /// one layer, none of which reads them), which leaves their words a row's time to load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Updates {
+pub(crate) enum Updates {
     BeforeNextRow,
     AfterNextRow,
 }
 
 impl Labelling<'_, '_, '_> {
-    /// Labels every row in index order on the calling thread: the prefix of every option
-    /// of a sorted tuple is, value by value, at most the tuple's own, so it is an earlier
-    /// row (or the same, for moves of the last heap alone); consecutive rows then read
-    /// neighbouring accumulators.
-    pub(crate) fn run_sorted_in_order<V: RowVisitor>(
-        &self,
-        lease: &Lease<'_>,
-        visitor: &V,
-        progress: &dyn Progress,
-    ) -> Result<V::Acc> {
-        let layout = &self.engine.layout;
-        let (mut scratch, mut acc) = (self.scratch(lease)?, visitor.start());
-        let mut cursor = vec![0u32; layout.prefix_len()];
-        let mut started = false;
-        let mut next = |out: &mut Vec<u32>| {
-            if started && !layout.next_prefix(&mut cursor) {
-                return false;
-            }
-            started = true;
-            out.clear();
-            out.extend_from_slice(&cursor);
-            true
-        };
-        let done =
-            self.sorted_rows(&mut scratch, visitor, &mut acc, &mut next, Updates::BeforeNextRow);
-        progress.advance(done);
-        Ok(acc)
-    }
-
     /// Labels the rows of the layer `sum` whose first heaps are `firsts` (with no prefix,
     /// the one row); returns the positions labelled.
     pub(crate) fn sorted_unit<V: RowVisitor>(
@@ -121,7 +90,7 @@ impl Labelling<'_, '_, '_> {
     /// Labels the rows whose prefixes `next` writes one after another (`false` after the
     /// last), each row's accumulators asked for while the row before is labelled; returns
     /// the positions labelled.
-    fn sorted_rows<V: RowVisitor>(
+    pub(crate) fn sorted_rows<V: RowVisitor>(
         &self,
         scratch: &mut Scratch,
         visitor: &V,

@@ -16,6 +16,7 @@
 use crate::engine::bits::{bit, set_bit};
 use crate::engine::labelling::Labelling;
 use crate::engine::memory::Lease;
+use crate::engine::planes::PlaneJob;
 use crate::engine::sources::distinct_values;
 use crate::engine::visitor::{PlaneView, RowView, RowVisitor, NO_P};
 use crate::error::Result;
@@ -54,16 +55,12 @@ impl Labelling<'_, '_, '_> {
         })
     }
 
-    /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
+    /// Labels the sorted plane of the job's `outer` on every track; returns the positions
+    /// labelled.
     /// Rows go to `visitor` one by one, or all at once by their P columns if it wants
     /// planes.
-    pub(crate) fn sorted_plane<V: RowVisitor>(
-        &self,
-        outer: &[u32],
-        s: &mut PlaneScratch,
-        visitor: &V,
-        acc: &mut V::Acc,
-    ) -> u64 {
+    pub(crate) fn sorted_plane<V: RowVisitor>(&self, job: PlaneJob<'_, V, PlaneScratch>) -> u64 {
+        let PlaneJob { outer, scratch: s, visitor, acc } = job;
         let e = self.engine;
         let ranker = e.short_ranker.as_ref().expect("canonical Nim has a short ranker");
         let (w, max) = (e.layout.words_per_row(), e.layout.space().max());

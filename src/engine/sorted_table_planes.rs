@@ -13,20 +13,17 @@
 //! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
 
 use crate::engine::labelling::{Labelling, Scratch};
+use crate::engine::planes::PlaneJob;
 use crate::engine::sources::{distinct_values, replaced_start};
 use crate::engine::visitor::RowVisitor;
 use crate::engine::TupleEngine;
 use crate::model::canonical::CanonicalRanker;
 
 impl Labelling<'_, '_, '_> {
-    /// Labels the sorted plane of `outer` on every track; returns the positions labelled.
-    pub(crate) fn sorted_table_plane<V: RowVisitor>(
-        &self,
-        outer: &[u32],
-        scratch: &mut Scratch,
-        visitor: &V,
-        acc: &mut V::Acc,
-    ) -> u64 {
+    /// Labels the sorted plane of the job's `outer` on every track; returns the positions
+    /// labelled.
+    pub(crate) fn sorted_table_plane<V: RowVisitor>(&self, job: PlaneJob<'_, V, Scratch>) -> u64 {
+        let PlaneJob { outer, scratch, visitor, acc } = job;
         let e = self.engine;
         let tuples = e.layout.tuple_ranker().expect("a canonical layout");
         let max = e.layout.space().max();
