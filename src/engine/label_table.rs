@@ -292,7 +292,7 @@ impl TableWords {
         }
     }
 
-    /// Zeroes every word, for another pass.
+    /// Zeroes every word, for another labelling run.
     pub(crate) fn clear(&mut self) {
         match self {
             TableWords::Plain(words) => words.fill(0),

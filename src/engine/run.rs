@@ -20,7 +20,7 @@ pub(crate) struct Buffers {
 }
 
 impl Buffers {
-    /// Zeroes every table and accumulator for another pass.
+    /// Zeroes every table and accumulator for another labelling run.
     pub(crate) fn clear(&mut self) {
         self.tables.iter_mut().for_each(TableWords::clear);
         self.accumulators.iter_mut().for_each(|acc| acc.fill(0));

@@ -137,7 +137,7 @@ fn verify_all(config: &Config, global: &Global) -> anyhow::Result<Vec<Finding>> 
         if run.labellings > 1 && !global.quiet {
             output::note(&format!(
                 "nimtab: {} heaps: the rules' tables do not fit in memory together; \
-                 labelled in {} passes, one per rule",
+                 labelled in {} runs, one per rule",
                 engine.space().heaps(),
                 run.labellings
             ));
