@@ -19,9 +19,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::cli::output;
-use crate::cli::supervise::kill_group;
-
 /// What the handler must know, guarded by [`STATE`].
 struct State {
     /// The handler ran: nothing new may be created.
@@ -72,8 +69,28 @@ fn on_interrupt() {
     for path in state.temporaries.drain(..) {
         remove_temporary(&path);
     }
-    output::note_now("nimtab: interrupted; no partial output was left");
+    // A fixed text, with nothing to escape.
+    let _ = writeln!(io::stderr().lock(), "nimtab: interrupted; no partial output was left");
     std::process::exit(130);
+}
+
+/// Kills a program's whole process group (the shell and whatever it started), so the
+/// output pipes close and the readers finish. `group` is the id of the child started in a
+/// group of its own, which is the group's id.
+pub fn kill_group(group: u32) {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn kill(pid: i32, signal: i32) -> i32;
+        }
+        const SIGKILL: i32 = 9;
+        let Ok(group) = i32::try_from(group) else { return };
+        // SAFETY: kill(2) with a negative pid signals the group we created for the child;
+        // it touches no memory of ours.
+        unsafe {
+            kill(-group, SIGKILL);
+        }
+    }
 }
 
 fn remove_temporary(path: &Path) {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::cli::interrupt;
+use nimtab::sweep::Family;
 
 pub use commit::commit;
 pub use dir::{check_dir_target, write_dir, StagedDir};
@@ -83,6 +84,27 @@ pub fn note(text: &str) {
 /// [`note`] without the interrupt lock: for the handler, which holds it.
 pub fn note_now(text: &str) {
     let _ = writeln!(io::stderr().lock(), "{}", escape(text));
+}
+
+/// Notes the games of a family listed more than once (the first five pairs, and how many
+/// more): each runs once, under its first spelling.
+pub(crate) fn note_repeated_entries(family: &Family, repeats: &[(usize, usize)]) {
+    if repeats.is_empty() {
+        return;
+    }
+    let entry = |i: usize| format!("{} ({})", family.specs()[i], family.origin(i));
+    let mut pairs: Vec<String> = repeats
+        .iter()
+        .take(5)
+        .map(|&(repeat, first)| format!("{} is {}", entry(repeat), entry(first)))
+        .collect();
+    if repeats.len() > pairs.len() {
+        pairs.push(format!("and {} more", repeats.len() - pairs.len()));
+    }
+    note(&format!(
+        "nimtab: the same game listed twice runs once, under its first spelling: {}",
+        pairs.join("; ")
+    ));
 }
 
 /// Writes a display of several lines to stderr (an expression under its error, with a

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::interrupt;
+use crate::cli::interrupt::{self, kill_group};
 
 /// Bytes of the program's stderr kept for the failure message; the rest is read and
 /// dropped, so a program that writes a lot there never blocks on a full pipe or dies of
@@ -142,24 +142,5 @@ fn wait_with_timeout(
             return Err(format!("it did not finish within {} s", timeout.as_secs_f64()));
         }
         std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Kills a program's whole process group (the shell and whatever it started), so the
-/// output pipes close and the readers finish. `group` is the id of the child started in a
-/// group of its own, which is the group's id.
-pub fn kill_group(group: u32) {
-    #[cfg(unix)]
-    {
-        extern "C" {
-            fn kill(pid: i32, signal: i32) -> i32;
-        }
-        const SIGKILL: i32 = 9;
-        let Ok(group) = i32::try_from(group) else { return };
-        // SAFETY: kill(2) with a negative pid signals the group we created for the child;
-        // it touches no memory of ours.
-        unsafe {
-            kill(-group, SIGKILL);
-        }
     }
 }

@@ -8,11 +8,21 @@ use std::ops::Range;
 
 use crate::engine::layout::Layout;
 use crate::engine::{GrundyValues, Labels};
-use crate::export::labels_csv::RowFilter;
-use crate::export::lines::{put8, put_blocks, Numbers, Out, CHUNK_BYTES, SLOW_NUMBER};
+use crate::export::lines::{field_len, put8, put_blocks, Numbers, Out, CHUNK_BYTES, SLOW_NUMBER};
 use crate::export::table_memory;
 use crate::model::game::Game;
 use crate::model::position::PassState;
+
+/// Which rows of a label table to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFilter {
+    /// Every position.
+    All,
+    /// Only positions labelled P (the table must have exactly one ending).
+    OnlyP,
+    /// Only positions labelled N (the table must have exactly one ending).
+    OnlyN,
+}
 
 /// What every line of one `solve` table needs.
 pub(crate) struct LabelLines<'a> {
@@ -215,11 +225,6 @@ struct Row<'r> {
     prefix_len: usize,
     prefix_xor: u64,
     patterns: &'r [u8],
-}
-
-/// Bytes of `value` in decimal and its comma.
-pub(crate) fn field_len(value: u64) -> u64 {
-    u64::from(value.checked_ilog10().unwrap_or(0)) + 2
 }
 
 /// The label fields of every P/N pattern of `endings` endings (`P,N,P\n`), each padded to

@@ -5,22 +5,12 @@ use std::io::{self, Write};
 
 use crate::engine::{GrundyValues, Labels};
 use crate::export::label_lines::LabelLines;
+pub use crate::export::label_lines::RowFilter;
 use crate::export::lines::{push_decimal, write_chunks};
 use crate::export::table_memory;
 use crate::model::game::Game;
 use crate::model::multiset::{MultisetSpace, Walk};
 use crate::model::space::Space;
-
-/// Which rows of a label table to write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowFilter {
-    /// Every position.
-    All,
-    /// Only positions labelled P (the table must have exactly one ending).
-    OnlyP,
-    /// Only positions labelled N (the table must have exactly one ending).
-    OnlyN,
-}
 
 /// Writes the `solve` table of [`write_table`] without the positions' Grundy values.
 ///

@@ -268,6 +268,11 @@ pub(crate) fn write_chunks<W: Write + ?Sized>(
     Ok(lines)
 }
 
+/// Bytes of `value` in decimal and its comma.
+pub(crate) fn field_len(value: u64) -> u64 {
+    u64::from(value.checked_ilog10().unwrap_or(0)) + 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

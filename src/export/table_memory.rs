@@ -2,7 +2,7 @@
 //! values and the buffers of the chunks it formats at once, planned before a run.
 
 use crate::engine::layout::Layout;
-use crate::export::label_lines::field_len;
+use crate::export::lines::field_len;
 use crate::export::lines::{chunk_buffers, Numbers, CHUNK_BYTES, SLACK, SLOW_NUMBER};
 use crate::model::game::Game;
 use crate::model::space::TupleSpace;

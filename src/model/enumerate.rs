@@ -4,7 +4,17 @@
 //! order (tables, contest inputs, per-position checks), and `for_each_with_sum` for the
 //! engine's layers of equal sum.
 
-use crate::model::space::Mode;
+use crate::model::space::{Mode, TupleSpace};
+
+impl TupleSpace {
+    /// Every position in index order: lexicographic, sorted tuples only in canonical mode.
+    pub fn iter(&self) -> Tuples {
+        match self.mode() {
+            Mode::Full => Tuples::new(self.heaps(), 0, self.max()),
+            Mode::Canonical => Tuples::sorted(self.heaps(), 0, self.max()),
+        }
+    }
+}
 
 /// Every tuple of `len` values in `lo..=hi`, in lexicographic order (the first value
 /// varies slowest); with [`Tuples::sorted`], only non-decreasing tuples.

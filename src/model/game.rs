@@ -11,7 +11,6 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
 use crate::model::octal::OctalCode;
-use crate::model::options::PositionOptions;
 
 /// Parses the `K` of `moore:K` or `circular:K`: a positive integer.
 fn parse_k(spec: &str, text: &str) -> Result<u32> {
@@ -272,15 +271,6 @@ impl Game {
             return Ok(());
         }
         Err(Error::NotASum { spec: self.spec.clone(), what: what.to_string() })
-    }
-
-    /// Every option of a position (the pass aside), as heap tuples.
-    pub fn options_of(&self, position: &[u32]) -> Vec<Vec<u32>> {
-        let mut out = Vec::new();
-        let options = PositionOptions::new(self, position.len());
-        let (mut buf, mut option) = (Vec::new(), Vec::new());
-        options.for_each(position, &mut buf, &mut option, &mut |o| out.push(o.to_vec()));
-        out
     }
 
     /// The sizes a heap of size `h` may move to alone, ascending. A game that

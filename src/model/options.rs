@@ -9,6 +9,17 @@
 
 use crate::model::game::{Game, GameKind};
 
+impl Game {
+    /// Every option of a position (the pass aside), as heap tuples.
+    pub fn options_of(&self, position: &[u32]) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        let options = PositionOptions::new(self, position.len());
+        let (mut buf, mut option) = (Vec::new(), Vec::new());
+        options.for_each(position, &mut buf, &mut option, &mut |o| out.push(o.to_vec()));
+        out
+    }
+}
+
 /// What a prefix move does to the last heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LastHeap {

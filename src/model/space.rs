@@ -3,7 +3,6 @@
 
 use crate::error::{Error, Result};
 use crate::model::canonical::{multisets, sorted_count};
-use crate::model::enumerate::Tuples;
 use crate::model::multiset::MultisetSpace;
 
 /// The positions one run labels: every tuple `(h1, …, hn)` of heaps of at most `M`
@@ -262,14 +261,6 @@ impl TupleSpace {
     /// or replaced, without building it).
     pub fn index_of(&self, heaps: impl IntoIterator<Item = u32>) -> u64 {
         heaps.into_iter().fold(0u64, |acc, h| acc * self.radix() + u64::from(h))
-    }
-
-    /// Every position in index order: lexicographic, sorted tuples only in canonical mode.
-    pub fn iter(&self) -> Tuples {
-        match self.mode {
-            Mode::Full => Tuples::new(self.heaps, 0, self.max),
-            Mode::Canonical => Tuples::sorted(self.heaps, 0, self.max),
-        }
     }
 
     /// The tuple of a mixed-radix index.

@@ -113,7 +113,7 @@ fn run_heaps<C: super::cell::Cell>(
     store: &mut Store,
     parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
-    if parallel.worth_it(engine, end) {
+    if marker_worth_it(parallel, engine, end) {
         let way = if parallel.policy == MarkerPolicy::Always {
             Way::WithMarker
         } else {
@@ -129,6 +129,16 @@ fn run_heaps<C: super::cell::Cell>(
         return Ok(recorded);
     }
     run_alone(engine, end, store)
+}
+
+/// Whether a marker thread pays for the heaps up to `end`: two threads allowed, enough
+/// heaps, and enough parts of the mark list large enough for the marker.
+fn marker_worth_it<C: super::cell::Cell>(parallel: Parallel, engine: &Engine<C>, end: u64) -> bool {
+    let smallest = parallel.min_marker_part();
+    let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
+    parallel.threads >= 2
+        && end.saturating_sub(engine.len) >= parallel.min_heaps
+        && parts >= parallel.min_marker_parts
 }
 
 /// Heaps up to `end` on the calling thread.

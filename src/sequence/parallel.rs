@@ -1,9 +1,6 @@
 //! How many threads one sequence may use, and when a second thread (the marker of
 //! `pipeline.rs`) pays for itself.
 
-use super::cell::Cell;
-use super::engine::Engine;
-
 /// How many threads one sequence may use, and from what size of work a marker thread is
 /// started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,17 +86,6 @@ const MAX_AHEAD: u64 = 64;
 const MIN_MARKER_PARTS: usize = 128;
 /// Heaps a call must have to start a marker thread.
 const MIN_HEAPS: u64 = 2 * STRETCH;
-
-impl Parallel {
-    /// Whether a marker thread pays for the heaps up to `end`.
-    pub(crate) fn worth_it<C: Cell>(self, engine: &Engine<C>, end: u64) -> bool {
-        let smallest = self.min_marker_part();
-        let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
-        self.threads >= 2
-            && end.saturating_sub(engine.len) >= self.min_heaps
-            && parts >= self.min_marker_parts
-    }
-}
 
 /// The two ways of running a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,9 @@
 use std::io::{self, BufRead, Write};
 
 use super::error::Result;
-use super::part_format::{read_part_header, Fingerprint, Params, PartHeader};
+use super::part_format::{
+    cannot_read, part_line, read_part_header, Fingerprint, Params, PartHeader,
+};
 use super::part_rows::{jobs, Jobs, PartRows};
 use super::SweepError;
 
@@ -66,10 +68,6 @@ pub fn merge_into(sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()
     plan.pass(sources, &mut io::sink())?;
     writeln!(out, "{}", plan.jobs.header())?;
     plan.pass(sources, out)
-}
-
-pub(super) fn cannot_read(name: &str, e: &io::Error) -> SweepError {
-    SweepError::CannotReadPart { part: name.to_string(), reason: e.to_string() }
 }
 
 /// The parts in shard order, the jobs of one game and what the rows must add up to.
@@ -157,10 +155,6 @@ impl<'a> Plan<'a> {
         }
         Ok(())
     }
-}
-
-pub(super) fn part_line(head: &PartHeader, line: u64, reason: String) -> SweepError {
-    SweepError::PartLine { part: head.name.clone(), line, reason }
 }
 
 /// The line (3, 4 or 5) where two parts' parameters differ.

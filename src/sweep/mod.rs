@@ -26,14 +26,14 @@ pub use family::{Family, FamilyLimit};
 pub use merge::{merge, merge_into, PartSource};
 pub use part_format::{
     read_part_bytes, read_part_header, Params, PartHead, PartHeader, PartWriter, MAX_HEADER_LINE,
-    MAX_ROW_LINE, MAX_SWEEP_TEXT,
+    MAX_ROW_LINE, MAX_SWEEP_TEXT, QUOTIENT_HEADER,
 };
 pub use parts::{
     add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
 };
 pub use quotients::{
     quotient_csv_bytes, quotient_rows, write_quotient_header, QuotientRow, QuotientStatus,
-    QuotientSweep, QUOTIENT_HEADER,
+    QuotientSweep,
 };
 pub use run::BATCH_GAMES;
 pub use shard::{Shard, MAX_SHARDS};

@@ -9,9 +9,12 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::parts::csv_bytes;
-use super::quotients::QUOTIENT_HEADER;
 use super::{Shard, Sweep, SweepError, SweepRow};
 use crate::export::summary::summary_header;
+
+/// The columns of a quotient sweep's CSV.
+pub const QUOTIENT_HEADER: [&str; 8] =
+    ["game", "max_heap", "order", "p_portion_size", "tame", "preperiod", "period", "status"];
 
 /// The first words of a part's first line.
 pub(super) const PART_MARK: &str = "# nimtab sweep ";
@@ -329,8 +332,14 @@ pub fn read_part_bytes<R: BufRead + ?Sized>(
     Ok(bytes)
 }
 
-fn cannot_read(name: &str, e: &io::Error) -> SweepError {
+/// A part that cannot be read, with the reason.
+pub(super) fn cannot_read(name: &str, e: &io::Error) -> SweepError {
     SweepError::CannotReadPart { part: name.to_string(), reason: e.to_string() }
+}
+
+/// A bad line of a part, by its number.
+pub(super) fn part_line(head: &PartHeader, line: u64, reason: String) -> SweepError {
+    SweepError::PartLine { part: head.name.clone(), line, reason }
 }
 
 fn not_a_part(name: &str) -> SweepError {

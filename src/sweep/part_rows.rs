@@ -7,11 +7,11 @@ use std::io::{BufRead, Write};
 use sha2::{Digest, Sha256};
 
 use super::error::Result;
-use super::merge::{cannot_read, part_line};
 use super::part_format::{
-    last_line, read_line, Fingerprint, Line, Params, PartHeader, HEAD_LINES, MAX_ROW_LINE,
+    cannot_read, last_line, part_line, read_line, Fingerprint, Line, Params, PartHeader,
+    HEAD_LINES, MAX_ROW_LINE, QUOTIENT_HEADER,
 };
-use super::quotients::{check_quotient_cells, parse_quotient_space, QUOTIENT_HEADER};
+use super::quotients::{check_quotient_cells, parse_quotient_space};
 use super::{SweepError, SweepSpace};
 use crate::analysis::criteria::Criterion;
 use crate::export::summary::{multiset_space_cells, summary_header};

@@ -9,16 +9,12 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::Result;
-use super::part_format::{Fingerprint, PartHead};
+use super::part_format::{Fingerprint, PartHead, QUOTIENT_HEADER};
 use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError};
 use crate::engine::{NoProgress, Progress};
 use crate::model::game::Game;
 use crate::quotient::{compute, Play, QuotientConfig, QuotientError, MAX_ORDER, MAX_QUOTIENT_HEAP};
-
-/// The columns of a quotient sweep's CSV.
-pub const QUOTIENT_HEADER: [&str; 8] =
-    ["game", "max_heap", "order", "p_portion_size", "tame", "preperiod", "period", "status"];
 
 /// What became of one game's quotient: the `status` column.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,6 +11,7 @@ mod docs;
 mod engine;
 mod errors;
 mod facts;
+mod file_imports;
 mod games_cli;
 mod input_bounds;
 mod interrupt;

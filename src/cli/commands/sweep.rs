@@ -207,7 +207,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     let config = Config::new(a)?;
     if !global.quiet {
-        note_repeats(&config.sweep);
+        output::note_repeated_entries(config.sweep.family(), config.sweep.repeats());
     }
     let totals = write_rows_in_batches(&config, global)?;
     let summary = summary_text(&totals.lines);
@@ -291,32 +291,6 @@ fn summary_text(lines: &[SummaryLine]) -> String {
         ]);
     }
     table.render()
-}
-
-/// Notes, on one line, the family's entries that name a game listed before them, which
-/// run once (the first five pairs, and how many more).
-fn note_repeats(sweep: &Sweep) {
-    note_repeated_entries(sweep.family(), sweep.repeats());
-}
-
-/// [`note_repeats`] from the family and its repeated entries.
-pub(crate) fn note_repeated_entries(family: &Family, repeats: &[(usize, usize)]) {
-    if repeats.is_empty() {
-        return;
-    }
-    let entry = |i: usize| format!("{} ({})", family.specs()[i], family.origin(i));
-    let mut pairs: Vec<String> = repeats
-        .iter()
-        .take(5)
-        .map(|&(repeat, first)| format!("{} is {}", entry(repeat), entry(first)))
-        .collect();
-    if repeats.len() > pairs.len() {
-        pairs.push(format!("and {} more", repeats.len() - pairs.len()));
-    }
-    output::note(&format!(
-        "nimtab: the same game listed twice runs once, under its first spelling: {}",
-        pairs.join("; ")
-    ));
 }
 
 /// Notes the failed theorems (the first ten, and how many more).

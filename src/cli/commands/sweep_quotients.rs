@@ -9,7 +9,6 @@ use nimtab::sweep::{
 };
 use nimtab::Error;
 
-use crate::cli::commands::sweep::note_repeated_entries;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -79,7 +78,7 @@ pub fn run(
         Err(e) => return Err(e.into()),
     };
     if !global.quiet {
-        note_repeated_entries(sweep.family(), sweep.repeats());
+        output::note_repeated_entries(sweep.family(), sweep.repeats());
     }
     let games = match shard {
         Some(shard) => sweep.shard_games(shard),
