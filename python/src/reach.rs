@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
 use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves};
-use nimtab::analysis::period::{PeriodOutcome, Uncertified};
+use nimtab::sequence::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 
 use crate::analysis::classes::{Class, ClassReport};
-use crate::analysis::period::Periodicity;
 use crate::analysis::split::SplitOutcome;
 use crate::model::game::Game;
 use crate::model::position::Spaced;
+use crate::sequence::period::Periodicity;
 
 /// Writes the Grundy values of sizes `0..=max` as an OEIS b-file: `n a(n)` with one
 /// space, `n` consecutive from 0, a LF after every line, no header or comment.

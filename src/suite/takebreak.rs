@@ -2,13 +2,13 @@
 //! over multisets of heaps, their certified periods, and what their tables show; and the
 //! certified periods of two octal games with long preperiods.
 
-use crate::analysis::period::{find_period, Certificate, PeriodOutcome};
 use crate::analysis::verify::Finding;
 use crate::engine::Labels;
 use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
+use crate::sequence::period::{find_period, Certificate, PeriodOutcome};
 use crate::sequence::plan::RING_LIMIT;
 use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
 

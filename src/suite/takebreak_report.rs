@@ -7,10 +7,10 @@ use super::takebreak::{
     LongPeriod, TakeBreakFacts, LONG_PERIOD_MAX, MISERE_P_TOTAL, PERIOD_MAX, SUITE_TOTAL,
 };
 use crate::analysis::criteria::Criterion;
-use crate::analysis::period::PeriodOutcome;
 use crate::export::report::Section;
 use crate::model::ending::Ending;
 use crate::model::position::{Label, Spaced};
+use crate::sequence::period::PeriodOutcome;
 
 /// The section, in the games' order, with the long periods after the suite's games.
 pub fn takebreak_section(facts: &[TakeBreakFacts], long: &[LongPeriod]) -> Section {

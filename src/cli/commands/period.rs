@@ -1,8 +1,8 @@
 //! `nimtab period`: the least period of a game's Grundy sequence, certified by a theorem
 //! at the first heap size where its window fits (`--max` is an upper bound).
 
-use nimtab::analysis::period::{PeriodOutcome, Uncertified};
 use nimtab::export::csv::write_period;
+use nimtab::sequence::period::{PeriodOutcome, Uncertified};
 use nimtab::sequence::Goal;
 
 use crate::cli::long_run::{self, SequenceArgs};

@@ -2,10 +2,10 @@
 //! the misère quotients, and the data files they and the games' facts give (Grundy
 //! values, certified periods, misère P-positions of small totals, misère quotients).
 
-use nimtab::analysis::period::PeriodOutcome;
 use nimtab::export::csv::write_period;
 use nimtab::export::labels_csv::{write_table, RowFilter};
 use nimtab::quotient::json::write_json;
+use nimtab::sequence::period::PeriodOutcome;
 use nimtab::suite::quotients::{
     suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
 };
