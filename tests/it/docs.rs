@@ -1,6 +1,7 @@
 //! The documentation cannot drift: every ` ```console ` example of README.md and docs/ is
 //! run and must print what the page shows and end with the status it shows; the `nimtab`
 //! commands of blocks that are not run (` ```console no-run `, ` ```sh `) must parse;
+//! every `rust` block is one of the library's doctests (so `cargo test` compiles it);
 //! every block says what it is; every relative link and anchor resolves.
 //!
 //! Each block runs in a fresh temporary directory holding copies of the fixtures the
@@ -113,6 +114,35 @@ fn check_page(page: &str) {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// The doctests of `src/lib.rs`: the lines of each ```` ``` ```` block of its `//!` docs.
+fn library_doctests() -> Vec<Vec<String>> {
+    let lib = read("src/lib.rs");
+    let docs: Vec<&str> = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect();
+    blocks(&docs.join("\n")).into_iter().map(|block| block.lines).collect()
+}
+
+#[test]
+fn rust_examples_of_the_docs_are_doctests_of_the_library() {
+    let doctests = library_doctests();
+    assert!(doctests.len() >= 2, "{doctests:?}");
+    let mut shown = 0;
+    for page in PAGES {
+        for block in blocks(&read(page)).into_iter().filter(|block| block.info == "rust") {
+            shown += 1;
+            assert!(
+                doctests.contains(&block.lines),
+                "{page}:{}: this rust block is not a doctest of src/lib.rs (cargo test would not compile it); copy it there or make it one",
+                block.line
+            );
+        }
+    }
+    assert!(shown >= 2, "the library page shows its examples");
 }
 
 #[test]
