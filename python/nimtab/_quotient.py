@@ -47,7 +47,24 @@ class Quotient:
         self._p[self.p_portion] = True
 
     def element_of(self, heaps: Sequence[int]) -> int:
-        """The element of a position (heaps in any order; 0 for no heap)."""
+        """The element of a position in the quotient.
+
+        Parameters
+        ----------
+        heaps : sequence of int
+            The position's heap sizes, in any order (0 for no heap), each at most
+            ``max_heap``.
+
+        Returns
+        -------
+        int
+            The element's index: a row of ``product`` and an entry of ``elements``.
+
+        Raises
+        ------
+        ValueError
+            If a heap is negative or above ``max_heap``.
+        """
         x = self.identity
         for h in _checks.position(heaps):
             if h > self.max_heap:
@@ -56,7 +73,24 @@ class Quotient:
         return x
 
     def is_p(self, heaps: Sequence[int]) -> bool:
-        """Whether the position is P (misère play, or normal play for a normal quotient)."""
+        """Whether a position is P under the quotient's play.
+
+        Parameters
+        ----------
+        heaps : sequence of int
+            The position's heap sizes, in any order, each at most ``max_heap``.
+
+        Returns
+        -------
+        bool
+            True if the player to move loses (misère play, or normal play for a normal
+            quotient): the position's element is in the P-portion.
+
+        Raises
+        ------
+        ValueError
+            If a heap is negative or above ``max_heap``.
+        """
         return bool(self._p[self.element_of(heaps)])
 
     def __repr__(self) -> str:

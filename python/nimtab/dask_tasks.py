@@ -4,14 +4,35 @@ the environment of every worker."""
 
 
 def sweep_part(index: int, count: int, args: dict) -> bytes:
-    """Shard ``index`` of ``count`` of the sweep ``args``, as the bytes of its part."""
+    """Run one shard of a sweep, as a Dask task does.
+
+    Parameters
+    ----------
+    index : int
+        The shard, 1 to ``count``.
+    count : int
+        How many shards the sweep is cut into.
+    args : dict
+        The sweep's keyword arguments for the compiled module's ``sweep_csv``.
+
+    Returns
+    -------
+    bytes
+        The part, as ``nimtab sweep --shard index/count`` writes it.
+    """
     from . import _nimtab
 
     return _nimtab.sweep_csv(**args, shard=(index, count))
 
 
 def pid() -> int:
-    """The worker's process id (tests use it to find the worker to stop)."""
+    """The worker's process id (tests use it to find the worker to stop).
+
+    Returns
+    -------
+    int
+        The id of the process the task ran in.
+    """
     import os
 
     return os.getpid()

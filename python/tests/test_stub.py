@@ -57,13 +57,28 @@ def test_the_package_type_checks_against_the_stub(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-PUBLIC_FUNCTIONS = [n for n in nimtab.__all__ if inspect.isfunction(getattr(nimtab, n))]
+PUBLIC_FUNCTIONS = [
+    f"nimtab.{n}" for n in nimtab.__all__ if inspect.isfunction(getattr(nimtab, n))
+]
+# The methods of the public types, and the functions Dask workers import.
+PUBLIC_METHODS = [
+    f"{value.__module__}.{value.__qualname__}.{method}"
+    for value in (getattr(nimtab, n) for n in nimtab.__all__)
+    if isinstance(value, type)
+    for method, function in vars(value).items()
+    if not method.startswith("_") and inspect.isfunction(function)
+]
+DASK_TASKS = ["nimtab.dask_tasks.sweep_part", "nimtab.dask_tasks.pid"]
 
 
-@pytest.mark.parametrize("name", PUBLIC_FUNCTIONS)
+def test_the_public_types_have_methods_to_check():
+    assert "nimtab._quotient.Quotient.is_p" in PUBLIC_METHODS
+
+
+@pytest.mark.parametrize("name", PUBLIC_FUNCTIONS + PUBLIC_METHODS + DASK_TASKS)
 def test_public_functions_have_numpydoc_docstrings(name):
     validate = pytest.importorskip("numpydoc.validate").validate
-    found = validate(f"nimtab.{name}")
+    found = validate(name)
     # A docstring, a one-line summary in the imperative, every parameter described, and
     # a Returns section.
     wanted = {"GL08", "SS03", "SS05", "SS06", "PR01", "PR02", "PR07", "RT01"}
