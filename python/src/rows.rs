@@ -111,8 +111,8 @@ fn position<'py>(py: Python<'py>, c: &Counterexample) -> PyResult<Bound<'py, PyT
     for &h in &c.position {
         cells.push(h.into_pyobject(py)?.into_any());
     }
-    if let Some(available) = c.pass {
-        let state = format!("pass={}", u8::from(available));
+    if let Some(pass) = c.pass {
+        let state = format!("pass={}", u8::from(pass.is_available()));
         cells.push(state.into_pyobject(py)?.into_any());
     }
     PyTuple::new(py, cells)

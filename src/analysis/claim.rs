@@ -72,7 +72,7 @@ impl RowVisitor for ClaimCheck<'_> {
 
 impl ClaimCheck<'_> {
     /// Checks the row in one pass state (`None` without a pass).
-    fn visit_state(&self, acc: &mut ClaimAcc, row: &RowView<'_>, pass: Option<bool>) {
+    fn visit_state(&self, acc: &mut ClaimAcc, row: &RowView<'_>, pass: Option<PassState>) {
         let radix = self.program.max() as usize + 1;
         acc.predicted.clear();
         acc.predicted.resize(radix.div_ceil(64), 0);
@@ -83,7 +83,8 @@ impl ClaimCheck<'_> {
                 columns.map(|h| i64::from(values.values()[row.state_index(h, pass) as usize])),
             );
         }
-        let state = RowState { pass: i64::from(pass == Some(true)), values: &acc.lanes };
+        let available = pass == Some(PassState::Available);
+        let state = RowState { pass: i64::from(available), values: &acc.lanes };
         let (prefix, lo) = (row.prefix, row.lo);
         if let Err(error) =
             self.program.eval_row_in(prefix, lo, state, &mut acc.predicted, &mut acc.scratch)
@@ -95,7 +96,8 @@ impl ClaimCheck<'_> {
             }
             return;
         }
-        let dp_bits = row.state_bits(0, PassState::of(pass == Some(true)));
+        // A game without a pass has one track, read as the pass used.
+        let dp_bits = row.state_bits(0, pass.unwrap_or(PassState::Used));
         acc.positions += (radix - row.lo as usize) as u64;
         acc.p_positions += p_count(dp_bits);
         acc.disagreements.compare_row(row, pass, dp_bits, &acc.predicted, radix);

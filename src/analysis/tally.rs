@@ -7,6 +7,7 @@
 use std::collections::BinaryHeap;
 
 use crate::engine::{valid_columns, Engine, RowView};
+use crate::model::position::PassState;
 
 /// A position where a prediction and the DP disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +19,8 @@ pub struct Counterexample {
     pub position: Vec<u32>,
     /// Whether the DP labels it P (the prediction then says N, and vice versa).
     pub dp_is_p: bool,
-    /// With a pass: whether the pass is still available.
-    pub pass: Option<bool>,
+    /// Its pass state in a game with a pass; `None` in a game without one.
+    pub pass: Option<PassState>,
 }
 
 /// A prediction compared with the DP over one space under one ending.
@@ -88,7 +89,7 @@ impl FirstCounterexamples {
     fn offer(
         &mut self,
         row: &RowView<'_>,
-        pass: Option<bool>,
+        pass: Option<PassState>,
         word: usize,
         dp: u64,
         mut diff: u64,
@@ -123,7 +124,7 @@ impl FirstCounterexamples {
     /// The kept counterexamples in index order, with their positions and pass states.
     fn into_counterexamples(
         self,
-        state: impl Fn(u64) -> (Vec<u32>, Option<bool>),
+        state: impl Fn(u64) -> (Vec<u32>, Option<PassState>),
     ) -> Vec<Counterexample> {
         let sorted = self.kept.into_sorted_vec();
         sorted
@@ -149,12 +150,13 @@ impl Disagreements {
         Disagreements { count: 0, first: FirstCounterexamples::new(limit) }
     }
 
-    /// Compares one ending's row of DP bits (in pass state `pass`) with the predicted
-    /// P-columns, over the row's columns `lo..r` (bits outside them are ignored in both).
+    /// Compares one ending's row of DP bits (in pass state `pass`, `None` without a pass)
+    /// with the predicted P-columns, over the row's columns `lo..r` (bits outside them are
+    /// ignored in both).
     pub(crate) fn compare_row(
         &mut self,
         row: &RowView<'_>,
-        pass: Option<bool>,
+        pass: Option<PassState>,
         dp_bits: &[u64],
         predicted: &[u64],
         r: usize,
@@ -170,7 +172,7 @@ impl Disagreements {
         &mut self,
         count: u64,
         row: &RowView<'_>,
-        pass: Option<bool>,
+        pass: Option<PassState>,
         dp_bits: &[u64],
         predicted: &[u64],
         r: usize,
@@ -207,7 +209,7 @@ impl Disagreements {
         self,
         positions: u64,
         p_positions: u64,
-        state: impl Fn(u64) -> (Vec<u32>, Option<bool>),
+        state: impl Fn(u64) -> (Vec<u32>, Option<PassState>),
     ) -> Tally {
         Tally {
             positions,

@@ -64,7 +64,7 @@ impl RowVisitor for Comparer {
 
     fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
         if row.pass {
-            for pass in [false, true] {
+            for pass in [PassState::Used, PassState::Available] {
                 self.visit_state(acc, row, Some(pass));
             }
         } else {
@@ -132,15 +132,16 @@ impl RowVisitor for Comparer {
 
 impl Comparer {
     /// Counts and compares the row in one pass state (`None` without a pass).
-    fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<bool>) {
-        let available = pass == Some(true);
+    fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<PassState>) {
+        // A game without a pass has one track per ending, read as the pass used.
+        let track = pass.unwrap_or(PassState::Used);
         let lo = row.lo as usize;
         // Canonical rows start at `lo`: the words below it are clear in the DP rows and
         // outside the row in the predictions.
         let from = lo / 64;
         acc.positions += (self.columns - lo) as u64;
         for (j, count) in acc.p_positions.iter_mut().enumerate() {
-            *count += p_count(&row.state_bits(j, PassState::of(available))[from..]);
+            *count += p_count(&row.state_bits(j, track)[from..]);
         }
         if self.criteria == 0 {
             return;
@@ -155,16 +156,16 @@ impl Comparer {
         disagreements: &mut [Disagreements],
         scratch: &mut [u64],
         row: &RowView<'_>,
-        pass: Option<bool>,
+        pass: Option<PassState>,
     ) {
-        let available = pass == Some(true);
+        let track = pass.unwrap_or(PassState::Used);
         let lo = row.lo as usize;
         let summary = self.predictor.summary(row.prefix);
         for (rule, criteria) in &self.rules {
             // The prediction depends on the row only, not on the ending: look it up once.
             let predicted = self.predictor.predicted(*rule, summary, scratch);
             for j in 0..self.endings {
-                let dp_bits = row.state_bits(j, PassState::of(available));
+                let dp_bits = row.state_bits(j, track);
                 // Most rows agree with most criteria: counted once, offered only if not.
                 let count = count_differences(dp_bits, predicted, lo, self.columns);
                 if count != 0 {

@@ -60,6 +60,7 @@ pub(crate) use tuples::TupleEngine;
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::position::PassState;
 use crate::model::space::{Space, TupleSpace};
 use multiset::MultisetEngine;
 
@@ -250,7 +251,7 @@ impl<'g> Engine<'g> {
 
     /// The position and pass state of a state index (see [`RowView::state_index`]):
     /// without a pass, the position of the index and `None`.
-    pub fn state(&self, index: u64) -> (Vec<u32>, Option<bool>) {
+    pub fn state(&self, index: u64) -> (Vec<u32>, Option<PassState>) {
         match &self.core {
             Core::Tuples(tuples) => tuples.state(index),
             Core::Multisets(_) => (self.position(index), None),

@@ -13,6 +13,7 @@ use crate::model::canonical::CanonicalRanker;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::options::PositionOptions;
+use crate::model::position::PassState;
 use crate::model::space::{Mode, TupleSpace};
 
 /// Labels the positions of one tuple space of one game, in full or canonical mode: the
@@ -169,9 +170,9 @@ impl<'g> TupleEngine<'g> {
 
     /// The position and pass state of a state index (see [`RowView::state_index`]):
     /// without a pass, the position of the index and `None`.
-    pub fn state(&self, index: u64) -> (Vec<u32>, Option<bool>) {
+    pub fn state(&self, index: u64) -> (Vec<u32>, Option<PassState>) {
         if self.game.has_pass() {
-            (self.layout.position(index / 2), Some(index % 2 == 1))
+            (self.layout.position(index / 2), Some(PassState::of(index % 2 == 1)))
         } else {
             (self.layout.position(index), None)
         }

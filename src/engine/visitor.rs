@@ -62,10 +62,11 @@ impl RowView<'_> {
         &self.bits[track * self.words_per_row..(track + 1) * self.words_per_row]
     }
 
-    /// The pass states of the row: `[None]` without a pass, else used then available.
-    pub fn pass_states(&self) -> &'static [Option<bool>] {
+    /// The pass states of the row, in the order of its tracks: `[None]` in a game without
+    /// a pass, else [`PassState::Used`] then [`PassState::Available`].
+    pub fn pass_states(&self) -> &'static [Option<PassState>] {
         if self.pass {
-            &[Some(false), Some(true)]
+            &[Some(PassState::Used), Some(PassState::Available)]
         } else {
             &[None]
         }
@@ -76,12 +77,14 @@ impl RowView<'_> {
         self.first_index + (h - self.lo as usize) as u64
     }
 
-    /// The index of a state: the position's index, or with a pass `2 × index + pass`
+    /// The index of a state: the position's index in a game without a pass (`pass` is
+    /// `None`), else `2 × index` with the pass used and `2 × index + 1` with it available
     /// (the pass state varies fastest, as in `solve` tables).
-    pub fn state_index(&self, h: usize, pass: Option<bool>) -> u64 {
+    #[inline]
+    pub fn state_index(&self, h: usize, pass: Option<PassState>) -> u64 {
         match pass {
             None => self.index_of(h),
-            Some(available) => 2 * self.index_of(h) + u64::from(available),
+            Some(pass) => 2 * self.index_of(h) + u64::from(pass.is_available()),
         }
     }
 }
@@ -218,6 +221,51 @@ mod tests {
         }
         fn wants_planes(&self) -> bool {
             self.planes
+        }
+    }
+
+    /// Every state of every row: its state index, position and pass state.
+    struct States;
+
+    type State = (u64, Vec<u32>, Option<PassState>);
+
+    impl RowVisitor for States {
+        type Acc = Vec<State>;
+        fn start(&self) -> Vec<State> {
+            Vec::new()
+        }
+        fn visit(&self, acc: &mut Vec<State>, row: &RowView<'_>) {
+            let max = row.words_per_row * 64;
+            for &pass in row.pass_states() {
+                for h in row.lo as usize..max {
+                    let mut position = row.prefix.to_vec();
+                    position.push(h as u32);
+                    acc.push((row.state_index(h, pass), position, pass));
+                }
+            }
+        }
+        fn merge(&self, mut left: Vec<State>, right: Vec<State>) -> Vec<State> {
+            left.extend(right);
+            left
+        }
+    }
+
+    #[test]
+    fn state_indices_number_every_state_once_and_the_engine_reads_them_back() {
+        for (game, states) in [(Game::nim(), 1), (Game::nim().with_pass(), 2)] {
+            for mode in [Mode::Full, Mode::Canonical] {
+                // A max of 63 fills the row's one word, so every column is a position.
+                let space = TupleSpace::in_mode(3, 63, mode).unwrap();
+                let engine = Engine::new(&game, space.clone().into());
+                let mut seen = engine.stream(&[Ending::Normal], &States, &NoProgress).unwrap();
+                seen.sort_by_key(|(index, _, _)| *index);
+                let indices: Vec<u64> = seen.iter().map(|(index, _, _)| *index).collect();
+                let count = space.positions() * states;
+                assert_eq!(indices, (0..count).collect::<Vec<_>>(), "{} {mode:?}", game.spec());
+                for (index, position, pass) in seen {
+                    assert_eq!(engine.state(index), (position, pass), "state {index}");
+                }
+            }
         }
     }
 

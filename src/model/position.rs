@@ -21,16 +21,17 @@ impl fmt::Display for Spaced<'_> {
 }
 
 /// A position with its pass state, as CSV files and summaries write it: the heap sizes
-/// separated by single spaces, then ` pass=1` (pass available) or ` pass=0` (used) in a
-/// game with a pass: `0 0 3 pass=1`.
+/// separated by single spaces, then ` pass=1` ([`PassState::Available`]) or ` pass=0`
+/// ([`PassState::Used`]) in a game with a pass: `0 0 3 pass=1`. The pass state is `None`
+/// in a game without a pass, and nothing follows the heaps.
 #[derive(Clone, Copy, Debug)]
-pub struct SpacedState<'a>(pub &'a [u32], pub Option<bool>);
+pub struct SpacedState<'a>(pub &'a [u32], pub Option<PassState>);
 
 impl fmt::Display for SpacedState<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", Spaced(self.0))?;
         match self.1 {
-            Some(available) => write!(f, " pass={}", u8::from(available)),
+            Some(pass) => write!(f, " pass={}", u8::from(pass.is_available())),
             None => Ok(()),
         }
     }
@@ -97,12 +98,16 @@ impl fmt::Display for Label {
 
 /// Whether the pass of a game with a pass is still to be played (it is played at most once
 /// in a game); a game without a pass has only [`PassState::Used`] positions.
+///
+/// The discriminants are the pass bit of a state index (`2 × index + 1` with the pass
+/// available, see [`crate::engine::RowView::state_index`]), so per-position code reads
+/// whether the pass is available from the byte as it is, with no comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PassState {
     /// The pass can still be played.
-    Available,
+    Available = 1,
     /// The pass was played, or the game has none.
-    Used,
+    Used = 0,
 }
 
 impl PassState {
@@ -116,6 +121,7 @@ impl PassState {
     }
 
     /// Whether the pass can still be played.
+    #[inline]
     pub fn is_available(self) -> bool {
         self == PassState::Available
     }
@@ -160,6 +166,15 @@ mod tests {
         assert_eq!(Tuple(&[14, 21, 39]).to_string(), "(14,21,39)");
         assert_eq!(Spaced(&[]).to_string(), "");
         assert_eq!(Label::of(true).to_string(), "P");
+    }
+
+    #[test]
+    fn states_are_written_with_their_pass_only_in_a_game_with_a_pass() {
+        let heaps = [0, 0, 3];
+        assert_eq!(SpacedState(&heaps, None).to_string(), "0 0 3");
+        assert_eq!(SpacedState(&heaps, Some(PassState::Available)).to_string(), "0 0 3 pass=1");
+        assert_eq!(SpacedState(&heaps, Some(PassState::Used)).to_string(), "0 0 3 pass=0");
+        assert_eq!(SpacedState(&[], Some(PassState::Used)).to_string(), " pass=0");
     }
 
     #[test]
