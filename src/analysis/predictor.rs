@@ -5,8 +5,8 @@
 //! value are precomputed masks. A test pins every mask to the per-position definitions.
 //!
 //! Some criteria predict the same columns for a game (for Nim, Moore's K = 1 is XOR and
-//! SJ is Anti-Nim); each criterion has a [`Rule`], and the predictor maps criteria that
-//! coincide on its game to one rule, so a row's mask is built and compared once.
+//! SJ is Anti-Nim); each criterion has a [`Formula`], and the predictor maps criteria that
+//! coincide on its game to one formula, so a row's mask is built and compared once.
 
 use crate::analysis::columns::ColumnsByValue;
 use crate::analysis::criteria::{moore_k, wythoff_partners, Criterion};
@@ -27,7 +27,7 @@ pub struct PrefixSummary {
     single: Option<u32>,
 }
 
-/// The values a rule reads off the heaps.
+/// The values a formula reads off the heaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Values {
     /// The heap sizes.
@@ -36,12 +36,12 @@ pub enum Values {
     Grundy,
 }
 
-/// How a row mask is worked out; criteria with equal rules predict equal masks.
+/// How a row mask is worked out; criteria with equal formulas predict equal masks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
+pub enum Formula {
     /// P iff the values XOR to 0.
     Xor(Values),
-    /// The misère rule (Anti-Nim on sizes, SJ on Grundy values).
+    /// The misère formula (Anti-Nim on sizes, SJ on Grundy values).
     Misere(Values),
     /// Moore's binary columns, under normal play or in the misère form.
     Moore { misere: bool },
@@ -49,21 +49,21 @@ pub enum Rule {
     Wythoff { misere: bool },
 }
 
-impl Rule {
-    /// The rule as the criterion's definition states it, whatever the game.
+impl Formula {
+    /// The formula as the criterion's definition states it, whatever the game.
     ///
     /// # Panics
-    /// For [`Criterion::Quotient`], which has no row rule (see [`Criterion::predicts_p`]).
-    pub fn of(criterion: Criterion) -> Rule {
+    /// For [`Criterion::Quotient`], which has no row formula (see [`Criterion::predicts_p`]).
+    pub fn of(criterion: Criterion) -> Formula {
         match criterion {
-            Criterion::Xor => Rule::Xor(Values::Grundy),
-            Criterion::AntiNim => Rule::Misere(Values::Sizes),
-            Criterion::Sj => Rule::Misere(Values::Grundy),
-            Criterion::Moore => Rule::Moore { misere: false },
-            Criterion::MooreMisere => Rule::Moore { misere: true },
-            Criterion::Wythoff => Rule::Wythoff { misere: false },
-            Criterion::WythoffMisere => Rule::Wythoff { misere: true },
-            Criterion::Quotient => panic!("the quotient criterion has no row rule"),
+            Criterion::Xor => Formula::Xor(Values::Grundy),
+            Criterion::AntiNim => Formula::Misere(Values::Sizes),
+            Criterion::Sj => Formula::Misere(Values::Grundy),
+            Criterion::Moore => Formula::Moore { misere: false },
+            Criterion::MooreMisere => Formula::Moore { misere: true },
+            Criterion::Wythoff => Formula::Wythoff { misere: false },
+            Criterion::WythoffMisere => Formula::Wythoff { misere: true },
+            Criterion::Quotient => panic!("the quotient criterion has no row formula"),
         }
     }
 }
@@ -78,12 +78,12 @@ pub struct RowPredictor {
     zero: Vec<u64>,
     /// Moore's K (1 for games it does not apply to: unused then).
     moore_k: u32,
-    /// Whether every heap's Grundy value is its size (Nim): rules on Grundy values are
-    /// then rules on sizes.
+    /// Whether every heap's Grundy value is its size (Nim): formulas on Grundy values are
+    /// then formulas on sizes.
     grundy_is_size: bool,
-    /// Whether a Moore rule is compared (its last heap is worked out per row only then).
+    /// Whether a Moore formula is compared (its last heap is worked out per row only then).
     wants_moore: bool,
-    /// Whether a rule on Grundy values is compared (they are summed per row only then).
+    /// Whether a formula on Grundy values is compared (they are summed per row only then).
     wants_grundy: bool,
     /// Wythoff's partner of each size under normal and misère play, or `u32::MAX` if none.
     wythoff: [Vec<u32>; 2],
@@ -116,33 +116,33 @@ impl RowPredictor {
         }
     }
 
-    /// The rule this predictor computes `criterion`'s masks by: its own rule, or a
+    /// The formula this predictor computes `criterion`'s masks by: its own formula, or a
     /// simpler one that predicts the same columns for this game. Moore's columns for
     /// K = 1 are binary digits summing to even counts, i.e. a XOR of 0 (and its misère
     /// form, "every heap at most 1: an odd count of 1-heaps", is Anti-Nim's); when every
-    /// Grundy value is the heap's size, a rule on Grundy values is the rule on sizes.
-    pub fn shared_rule(&self, criterion: Criterion) -> Rule {
+    /// Grundy value is the heap's size, a formula on Grundy values is the formula on sizes.
+    pub fn shared_formula(&self, criterion: Criterion) -> Formula {
         let values = |v| if self.grundy_is_size { Values::Sizes } else { v };
-        match Rule::of(criterion) {
-            Rule::Xor(v) => Rule::Xor(values(v)),
-            Rule::Misere(v) => Rule::Misere(values(v)),
-            Rule::Moore { misere: false } if self.moore_k == 1 => Rule::Xor(Values::Sizes),
-            Rule::Moore { misere: true } if self.moore_k == 1 => Rule::Misere(Values::Sizes),
-            rule => rule,
+        match Formula::of(criterion) {
+            Formula::Xor(v) => Formula::Xor(values(v)),
+            Formula::Misere(v) => Formula::Misere(values(v)),
+            Formula::Moore { misere: false } if self.moore_k == 1 => Formula::Xor(Values::Sizes),
+            Formula::Moore { misere: true } if self.moore_k == 1 => Formula::Misere(Values::Sizes),
+            formula => formula,
         }
     }
 
-    /// The predictor for rows compared by `rules`: prefix summaries hold what those rules
+    /// The predictor for rows compared by `formulas`: prefix summaries hold what those formulas
     /// read and nothing else.
-    pub fn for_rules(mut self, rules: &[Rule]) -> RowPredictor {
-        self.wants_moore = rules.iter().any(|r| matches!(r, Rule::Moore { .. }));
-        self.wants_grundy = rules
+    pub fn for_formulas(mut self, formulas: &[Formula]) -> RowPredictor {
+        self.wants_moore = formulas.iter().any(|r| matches!(r, Formula::Moore { .. }));
+        self.wants_grundy = formulas
             .iter()
-            .any(|r| matches!(r, Rule::Xor(v) | Rule::Misere(v) if *v == Values::Grundy));
+            .any(|r| matches!(r, Formula::Xor(v) | Formula::Misere(v) if *v == Values::Grundy));
         self
     }
 
-    /// Summarises a row's prefix once for every rule.
+    /// Summarises a row's prefix once for every formula.
     #[inline]
     pub fn summary(&self, prefix: &[u32]) -> PrefixSummary {
         let mut summary = PrefixSummary {
@@ -171,7 +171,7 @@ impl RowPredictor {
 
     /// The summary of a prefix `outer` followed by heap `h`, from the summary of `outer`
     /// (`outer_len` heaps): what [`RowPredictor::summary`] of the longer prefix gives,
-    /// without going over `outer` again. `None` when a Moore rule is compared: its last
+    /// without going over `outer` again. `None` when a Moore formula is compared: its last
     /// heap needs the whole prefix.
     #[inline]
     pub fn summary_plus(
@@ -196,31 +196,33 @@ impl RowPredictor {
         Some(summary)
     }
 
-    /// The columns `rule` predicts P in a row with this prefix summary; never a column
-    /// beyond the row's last. `scratch` (one row of words) is used for the rules of a few
+    /// The columns `formula` predicts P in a row with this prefix summary; never a column
+    /// beyond the row's last. `scratch` (one row of words) is used for the formulas of a few
     /// columns and when the masks are not stored densely.
     #[inline]
     pub fn predicted<'a>(
         &'a self,
-        rule: Rule,
+        formula: Formula,
         summary: PrefixSummary,
         scratch: &'a mut [u64],
     ) -> &'a [u64] {
         let zero = &self.zero[..];
         let columns = self.grundy.len() as u64;
-        match rule {
+        match formula {
             // X = 0 iff the last value equals the prefix's XOR.
-            Rule::Xor(Values::Grundy) => self.by_grundy.columns(summary.grundy_xor, zero, scratch),
-            Rule::Xor(Values::Sizes) => self.by_size.columns(summary.size_xor, zero, scratch),
-            Rule::Misere(Values::Sizes) => {
-                let v = misere_rule_value(summary.size_xor, summary.size_big);
+            Formula::Xor(Values::Grundy) => {
+                self.by_grundy.columns(summary.grundy_xor, zero, scratch)
+            }
+            Formula::Xor(Values::Sizes) => self.by_size.columns(summary.size_xor, zero, scratch),
+            Formula::Misere(Values::Sizes) => {
+                let v = misere_formula_value(summary.size_xor, summary.size_big);
                 self.by_size.columns(v, zero, scratch)
             }
-            Rule::Misere(Values::Grundy) => {
-                let v = misere_rule_value(summary.grundy_xor, summary.grundy_big);
+            Formula::Misere(Values::Grundy) => {
+                let v = misere_formula_value(summary.grundy_xor, summary.grundy_big);
                 self.by_grundy.columns(v, zero, scratch)
             }
-            Rule::Moore { misere } => {
+            Formula::Moore { misere } => {
                 scratch.fill(0);
                 let misere_small = misere && !summary.size_big;
                 if let Some(last) = summary.moore_last.filter(|&c| !misere_small || c > 1) {
@@ -237,7 +239,7 @@ impl RowPredictor {
                 }
                 scratch
             }
-            Rule::Wythoff { misere } => {
+            Formula::Wythoff { misere } => {
                 scratch.fill(0);
                 let partners = &self.wythoff[usize::from(misere)];
                 if let Some(a) = summary.single {
@@ -248,26 +250,26 @@ impl RowPredictor {
         }
     }
 
-    /// The one heap size `rule` predicts P for the last heap of a row with this prefix
-    /// summary, when its mask is the columns of a single size (the rules on sizes; the
-    /// row has that column only if the size is within it); `None` for other rules.
+    /// The one heap size `formula` predicts P for the last heap of a row with this prefix
+    /// summary, when its mask is the columns of a single size (the formulas on sizes; the
+    /// row has that column only if the size is within it); `None` for other formulas.
     #[inline]
-    pub fn predicted_size(&self, rule: Rule, summary: PrefixSummary) -> Option<u32> {
-        match rule {
-            Rule::Xor(Values::Sizes) => Some(summary.size_xor),
-            Rule::Misere(Values::Sizes) => {
-                Some(misere_rule_value(summary.size_xor, summary.size_big))
+    pub fn predicted_size(&self, formula: Formula, summary: PrefixSummary) -> Option<u32> {
+        match formula {
+            Formula::Xor(Values::Sizes) => Some(summary.size_xor),
+            Formula::Misere(Values::Sizes) => {
+                Some(misere_formula_value(summary.size_xor, summary.size_big))
             }
             _ => None,
         }
     }
 
-    /// Writes into `out` the columns `rule` predicts P in the row.
+    /// Writes into `out` the columns `formula` predicts P in the row.
     #[cfg(test)]
-    pub fn predict(&self, rule: Rule, prefix: &[u32], out: &mut [u64]) {
+    pub fn predict(&self, formula: Formula, prefix: &[u32], out: &mut [u64]) {
         let mut scratch = vec![0u64; out.len()];
-        let predictor = self.clone().for_rules(&[rule]);
-        let mask = predictor.predicted(rule, predictor.summary(prefix), &mut scratch);
+        let predictor = self.clone().for_formulas(&[formula]);
+        let mask = predictor.predicted(formula, predictor.summary(prefix), &mut scratch);
         out.copy_from_slice(mask);
     }
 }
@@ -306,12 +308,12 @@ fn moore_last(prefix: &[u32], k: u32) -> Option<u64> {
     Some(last)
 }
 
-/// The last value that makes a position P under the misère-style rule (Anti-Nim on sizes,
+/// The last value that makes a position P under the misère-style formula (Anti-Nim on sizes,
 /// SJ on Grundy values): P iff (some value > 1 and XOR = 0) or (every value <= 1 and
 /// XOR != 0). If the prefix already has a value > 1, P iff the last value equals the
 /// prefix XOR. Otherwise the prefix XOR x is 0 or 1: a last value <= 1 gives P iff the
 /// XOR is not 0, i.e. last = 1 - x; a last value > 1 would need last = x <= 1, impossible.
-fn misere_rule_value(prefix_xor: u32, prefix_big: bool) -> u32 {
+fn misere_formula_value(prefix_xor: u32, prefix_big: bool) -> u32 {
     if prefix_big {
         prefix_xor
     } else {
@@ -345,10 +347,10 @@ mod tests {
             };
             for prefix in &prefixes {
                 for criterion in Criterion::applicable(game, *heaps) {
-                    let rule = predictor.shared_rule(criterion);
-                    predictor.predict(rule, prefix, &mut out);
+                    let formula = predictor.shared_formula(criterion);
+                    predictor.predict(formula, prefix, &mut out);
                     let summary = predictor.summary(prefix);
-                    let size = predictor.predicted_size(rule, summary);
+                    let size = predictor.predicted_size(formula, summary);
                     let (outer, last) = prefix.split_at(prefix.len() - 1);
                     let plus =
                         predictor.summary_plus(predictor.summary(outer), outer.len(), last[0]);
@@ -386,27 +388,30 @@ mod tests {
             let predictor = RowPredictor::new(game, max);
             let (mut shared, mut own) = (vec![0u64; 2], vec![0u64; 2]);
             for criterion in Criterion::applicable(game, heaps) {
-                let rule = predictor.shared_rule(criterion);
+                let formula = predictor.shared_formula(criterion);
                 for a in 0..=max {
                     for prefix in [vec![a], vec![a, 0], vec![a, 1], vec![a, 2], vec![a, 9]] {
                         if prefix.len() + 1 != heaps {
                             continue;
                         }
-                        predictor.predict(rule, &prefix, &mut shared);
-                        predictor.predict(Rule::of(criterion), &prefix, &mut own);
+                        predictor.predict(formula, &prefix, &mut shared);
+                        predictor.predict(Formula::of(criterion), &prefix, &mut own);
                         assert_eq!(shared, own, "{} {criterion} {prefix:?}", game.spec());
                     }
                 }
             }
         }
-        let rules = |game: &Game| -> Vec<Rule> {
+        let formulas = |game: &Game| -> Vec<Formula> {
             let predictor = RowPredictor::new(game, max);
-            Criterion::applicable(game, 3).into_iter().map(|c| predictor.shared_rule(c)).collect()
+            Criterion::applicable(game, 3)
+                .into_iter()
+                .map(|c| predictor.shared_formula(c))
+                .collect()
         };
-        let (xor, misere) = (Rule::Xor(Values::Sizes), Rule::Misere(Values::Sizes));
-        assert_eq!(rules(&Game::nim()), [xor, misere, misere, xor, misere]);
+        let (xor, misere) = (Formula::Xor(Values::Sizes), Formula::Misere(Values::Sizes));
+        assert_eq!(formulas(&Game::nim()), [xor, misere, misere, xor, misere]);
         let subtract = Game::subtract(&[1, 3, 4]).unwrap();
-        let grundy = [Rule::Xor(Values::Grundy), misere, Rule::Misere(Values::Grundy)];
-        assert_eq!(rules(&subtract), grundy);
+        let grundy = [Formula::Xor(Values::Grundy), misere, Formula::Misere(Values::Grundy)];
+        assert_eq!(formulas(&subtract), grundy);
     }
 }

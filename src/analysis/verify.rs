@@ -4,7 +4,7 @@ pub use crate::analysis::finding::{Finding, Verification};
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::multisets::{check_multiset_criterion, compare_multiset_labels};
-use crate::analysis::predictor::{RowPredictor, Rule};
+use crate::analysis::predictor::{Formula, RowPredictor};
 use crate::analysis::tally::{
     count_differences, counterexample_bytes, p_count, Disagreements, Tally,
 };
@@ -35,9 +35,9 @@ struct Comparer {
     endings: usize,
     /// Criteria compared.
     criteria: usize,
-    /// The distinct rules of the criteria, each with the criteria (indices) it predicts
-    /// for: one mask per rule and row serves them all.
-    rules: Vec<(Rule, Vec<usize>)>,
+    /// The distinct formulas of the criteria, each with the criteria (indices) it predicts
+    /// for: one mask per formula and row serves them all.
+    formulas: Vec<(Formula, Vec<usize>)>,
     predictor: RowPredictor,
     limit: usize,
     words: usize,
@@ -77,8 +77,8 @@ impl RowVisitor for Comparer {
     }
 
     /// Counts each row from its P columns, and compares it with the predictions as
-    /// columns when every rule predicts a single size; a row where some track's P column
-    /// is not the predicted one (or a rule is not on sizes) is rebuilt as bits and
+    /// columns when every formula predicts a single size; a row where some track's P column
+    /// is not the predicted one (or a formula is not on sizes) is rebuilt as bits and
     /// compared as [`RowVisitor::visit`] would, so the disagreements and counterexamples
     /// are the same.
     fn visit_plane(&self, acc: &mut VerifyAcc, plane: &PlaneView<'_>) {
@@ -101,8 +101,8 @@ impl RowVisitor for Comparer {
             let hk = top + i as u32;
             let summary = self.predictor.summary_plus(outer, plane.outer.len(), hk);
             let agrees = summary.is_some_and(|summary| {
-                self.rules.iter().all(|&(rule, _)| {
-                    let Some(size) = self.predictor.predicted_size(rule, summary) else {
+                self.formulas.iter().all(|&(formula, _)| {
+                    let Some(size) = self.predictor.predicted_size(formula, summary) else {
                         return false;
                     };
                     let predicted = if (hk..=max).contains(&size) { size } else { NO_P };
@@ -149,7 +149,7 @@ impl Comparer {
         self.compare_state(&mut acc.disagreements, &mut acc.scratch, row, pass);
     }
 
-    /// Compares the row in one pass state with every rule, into `disagreements` (per
+    /// Compares the row in one pass state with every formula, into `disagreements` (per
     /// ending and criterion); `scratch` is one row of words.
     fn compare_state(
         &self,
@@ -161,9 +161,9 @@ impl Comparer {
         let track = pass.unwrap_or(PassState::Used);
         let lo = row.lo as usize;
         let summary = self.predictor.summary(row.prefix);
-        for (rule, criteria) in &self.rules {
+        for (formula, criteria) in &self.formulas {
             // The prediction depends on the row only, not on the ending: look it up once.
-            let predicted = self.predictor.predicted(*rule, summary, scratch);
+            let predicted = self.predictor.predicted(*formula, summary, scratch);
             for j in 0..self.endings {
                 let dp_bits = row.state_bits(j, track);
                 // Most rows agree with most criteria: counted once, offered only if not.
@@ -179,18 +179,18 @@ impl Comparer {
     }
 }
 
-/// The distinct rules `predictor` computes `criteria`'s masks by, each with the indices
+/// The distinct formulas `predictor` computes `criteria`'s masks by, each with the indices
 /// of the criteria it serves, in order of first use.
-fn shared_rules(predictor: &RowPredictor, criteria: &[Criterion]) -> Vec<(Rule, Vec<usize>)> {
-    let mut rules: Vec<(Rule, Vec<usize>)> = Vec::new();
+fn shared_formulas(predictor: &RowPredictor, criteria: &[Criterion]) -> Vec<(Formula, Vec<usize>)> {
+    let mut formulas: Vec<(Formula, Vec<usize>)> = Vec::new();
     for (c, &criterion) in criteria.iter().enumerate() {
-        let rule = predictor.shared_rule(criterion);
-        match rules.iter_mut().find(|(r, _)| *r == rule) {
+        let formula = predictor.shared_formula(criterion);
+        match formulas.iter_mut().find(|(r, _)| *r == formula) {
             Some((_, served)) => served.push(c),
-            None => rules.push((rule, vec![c])),
+            None => formulas.push((formula, vec![c])),
         }
     }
-    rules
+    formulas
 }
 
 /// Labels the engine's space under every ending and compares every position with each
@@ -341,13 +341,13 @@ fn verify_fused(
     let engine = reservation.engine();
     let (game, space) = (engine.game(), engine.tuple_space());
     let predictor = RowPredictor::new(game, space.max());
-    let rules = shared_rules(&predictor, criteria);
-    let distinct: Vec<Rule> = rules.iter().map(|(rule, _)| *rule).collect();
+    let formulas = shared_formulas(&predictor, criteria);
+    let distinct: Vec<Formula> = formulas.iter().map(|(formula, _)| *formula).collect();
     let comparer = Comparer {
         endings: endings.len(),
         criteria: criteria.len(),
-        rules,
-        predictor: predictor.for_rules(&distinct),
+        formulas,
+        predictor: predictor.for_formulas(&distinct),
         limit,
         words: (space.radix() as usize).div_ceil(64),
         columns: space.radix() as usize,

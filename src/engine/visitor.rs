@@ -256,7 +256,7 @@ mod tests {
             for mode in [Mode::Full, Mode::Canonical] {
                 // A max of 63 fills the row's one word, so every column is a position.
                 let space = TupleSpace::in_mode(3, 63, mode).unwrap();
-                let engine = Engine::new(&game, space.clone().into());
+                let engine = Engine::new(&game, space.into());
                 let mut seen = engine.stream(&[Ending::Normal], &States, &NoProgress).unwrap();
                 seen.sort_by_key(|(index, _, _)| *index);
                 let indices: Vec<u64> = seen.iter().map(|(index, _, _)| *index).collect();
