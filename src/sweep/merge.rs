@@ -6,10 +6,8 @@
 use std::io::{self, BufRead, Write};
 
 use super::error::Result;
-use super::part_format::{
-    cannot_read, part_line, read_part_header, Fingerprint, Params, PartHeader,
-};
-use super::part_rows::{jobs, Jobs, PartRows};
+use super::part_format::{cannot_read, read_part_header, Fingerprint, Params, PartHeader};
+use super::part_rows::{jobs, part_line, Jobs, PartRows};
 use super::SweepError;
 
 /// Where one part's bytes come from: opened once per reading of the parts, each time

@@ -337,11 +337,6 @@ pub(super) fn cannot_read(name: &str, e: &io::Error) -> SweepError {
     SweepError::CannotReadPart { part: name.to_string(), reason: e.to_string() }
 }
 
-/// A bad line of a part, by its number.
-pub(super) fn part_line(head: &PartHeader, line: u64, reason: String) -> SweepError {
-    SweepError::PartLine { part: head.name.clone(), line, reason }
-}
-
 fn not_a_part(name: &str) -> SweepError {
     let reason = "its first line is not '# nimtab sweep ... part I/N: ...'".to_string();
     SweepError::NotAPart { part: name.to_string(), reason }

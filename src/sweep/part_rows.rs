@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 
 use super::error::Result;
 use super::part_format::{
-    cannot_read, last_line, part_line, read_line, Fingerprint, Line, Params, PartHeader,
-    HEAD_LINES, MAX_ROW_LINE, QUOTIENT_HEADER,
+    cannot_read, last_line, read_line, Fingerprint, Line, Params, PartHeader, HEAD_LINES,
+    MAX_ROW_LINE, QUOTIENT_HEADER,
 };
 use super::quotients::{check_quotient_cells, parse_quotient_space};
 use super::{SweepError, SweepSpace};
@@ -357,6 +357,11 @@ fn split_cells(line: &str) -> Option<Vec<String>> {
             Some(_) => return None,
         }
     }
+}
+
+/// A bad line of a part, by its number.
+pub(super) fn part_line(head: &PartHeader, line: u64, reason: String) -> SweepError {
+    SweepError::PartLine { part: head.name.clone(), line, reason }
 }
 
 #[cfg(test)]
