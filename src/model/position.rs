@@ -99,9 +99,9 @@ impl fmt::Display for Label {
 /// Whether the pass of a game with a pass is still to be played (it is played at most once
 /// in a game); a game without a pass has only [`PassState::Used`] positions.
 ///
-/// The discriminants are the pass bit of a state index (`2 × index + 1` with the pass
-/// available, see [`crate::engine::RowView::state_index`]), so per-position code reads
-/// whether the pass is available from the byte as it is, with no comparison.
+/// The discriminants are the pass bit of a state index (the engine numbers the states of
+/// a game with a pass `2 × index + 1` with the pass available), so per-position code
+/// reads whether the pass is available from the byte as it is, with no comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PassState {
     /// The pass can still be played.

@@ -5,6 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::layers::rust_files;
+
 /// Every module file of `src/` by its module path (`engine/labelling.rs` is
 /// `engine::labelling`, a folder's `mod.rs` the folder's path), the crate roots left out.
 fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
@@ -23,17 +25,6 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
         }
     }
     modules
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// A file's code without its test module (tests may import anything) and its comments
