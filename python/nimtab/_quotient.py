@@ -62,6 +62,8 @@ class Quotient:
 
         Raises
         ------
+        TypeError
+            If ``heaps`` is not a sequence of integers.
         ValueError
             If a heap is negative or above ``max_heap``.
         """
@@ -88,6 +90,8 @@ class Quotient:
 
         Raises
         ------
+        TypeError
+            If ``heaps`` is not a sequence of integers.
         ValueError
             If a heap is negative or above ``max_heap``.
         """

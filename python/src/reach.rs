@@ -9,10 +9,10 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
 use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves};
-use nimtab::sequence::period::{PeriodOutcome, Uncertified};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
+use nimtab::sequence::period::{PeriodOutcome, Uncertified};
 use nimtab::sequence::plan::{DiskUse, Placement, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,

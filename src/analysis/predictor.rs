@@ -135,10 +135,10 @@ impl RowPredictor {
     /// The predictor for rows compared by `formulas`: prefix summaries hold what those formulas
     /// read and nothing else.
     pub fn for_formulas(mut self, formulas: &[Formula]) -> RowPredictor {
-        self.wants_moore = formulas.iter().any(|r| matches!(r, Formula::Moore { .. }));
+        self.wants_moore = formulas.iter().any(|f| matches!(f, Formula::Moore { .. }));
         self.wants_grundy = formulas
             .iter()
-            .any(|r| matches!(r, Formula::Xor(v) | Formula::Misere(v) if *v == Values::Grundy));
+            .any(|f| matches!(f, Formula::Xor(v) | Formula::Misere(v) if *v == Values::Grundy));
         self
     }
 
@@ -371,7 +371,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_rules_predict_the_masks_of_the_criteria_own_rules() {
+    fn shared_formulas_predict_the_masks_of_the_criteria_own_formulas() {
         // Up to 70, subtract:1..=80 is Nim: every Grundy value is the heap's size.
         let nim_below_80 = Game::subtract(&(1..=80).collect::<Vec<u32>>()).unwrap();
         let games = [

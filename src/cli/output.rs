@@ -78,12 +78,9 @@ pub fn escape(text: &str) -> String {
 /// It holds the interrupt lock while writing, so nothing is said after an interrupt
 /// (a checked program the handler killed is not reported as failed).
 pub fn note(text: &str) {
-    interrupt::holding(|| note_now(text));
-}
-
-/// [`note`] without the interrupt lock: for the handler, which holds it.
-pub fn note_now(text: &str) {
-    let _ = writeln!(io::stderr().lock(), "{}", escape(text));
+    interrupt::holding(|| {
+        let _ = writeln!(io::stderr().lock(), "{}", escape(text));
+    });
 }
 
 /// Notes the games of a family listed more than once (the first five pairs, and how many

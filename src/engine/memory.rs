@@ -72,7 +72,7 @@ pub struct MemoryPlan {
 
 impl MemoryPlan {
     /// Bytes of one labelling of `endings` endings, keeping their tables or not.
-    pub(crate) fn pass_bytes(&self, endings: usize, keep: Keep) -> u64 {
+    pub(crate) fn labelling_bytes(&self, endings: usize, keep: Keep) -> u64 {
         let endings = endings as u64;
         let table = if self.needs_table || keep == Keep::Tables { self.table_bytes } else { 0 };
         let per_ending = table.saturating_add(self.working_bytes).saturating_add(self.ending_bytes);
@@ -87,8 +87,8 @@ impl MemoryPlan {
     /// Bytes of `work` without the fixed structures.
     fn work_bytes(&self, work: Work) -> u64 {
         match work {
-            Work::Tables { endings } => self.pass_bytes(endings, Keep::Tables),
-            Work::Stream { endings } => self.pass_bytes(endings, Keep::Rows),
+            Work::Tables { endings } => self.labelling_bytes(endings, Keep::Tables),
+            Work::Stream { endings } => self.labelling_bytes(endings, Keep::Rows),
             Work::Grundy => self.grundy_bytes,
             Work::Bytes(bytes) => bytes,
         }

@@ -64,7 +64,7 @@ impl TupleEngine<'_> {
             Some(64) => self.band_bytes::<u64>(),
             Some(_) => self.band_bytes::<u16>(),
             None => plan
-                .pass_bytes(1, Keep::Tables)
+                .labelling_bytes(1, Keep::Tables)
                 .saturating_add(plan.table_bytes)
                 .saturating_add(values),
         }

@@ -127,7 +127,8 @@ impl TupleEngine<'_> {
                 buffers.clear();
             }
             let endings = [Ending::Normal];
-            let () = self.pass(grant, &mut buffers, &endings, Some(&excluded), &(), &NoProgress)?;
+            let () =
+                self.label_once(grant, &mut buffers, &endings, Some(&excluded), &(), &NoProgress)?;
             let found = self.give_value(&mut buffers.tables, value, &mut values);
             for (excluded, table) in excluded.iter_mut().zip(&mut buffers.tables) {
                 table.for_each_word(|i, word| excluded[i] |= word);

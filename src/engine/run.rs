@@ -44,7 +44,7 @@ impl TupleEngine<'_> {
         let (kept, working) = (grant.lease(), grant.lease());
         let tables = if keep == Keep::Tables { &kept } else { &working };
         let mut buffers = self.buffers(tables, &working, endings.len(), keep)?;
-        let result = self.pass(grant, &mut buffers, endings, None, visitor, progress)?;
+        let result = self.label_once(grant, &mut buffers, endings, None, visitor, progress)?;
         if keep == Keep::Rows {
             return Ok((Vec::new(), result));
         }
@@ -93,7 +93,7 @@ impl TupleEngine<'_> {
     /// One labelling of the tracks of `endings` in `buffers`; `excluded` holds, per track, a
     /// table of positions that are never candidates (the Grundy rounds). Row masks and
     /// each task's scratch are drawn from `grant` for the labelling.
-    pub(crate) fn pass<V: RowVisitor>(
+    pub(crate) fn label_once<V: RowVisitor>(
         &self,
         grant: &Grant,
         buffers: &mut Buffers,

@@ -1,6 +1,6 @@
 //! A sum's Grundy sequence to heap sizes of `2^40`: the sequence engine for subtraction
 //! and take-and-break games, `G(n) = n` for Nim, and a move graph's values (0 beyond its
-//! largest heap, which has no move).
+//! largest heap, which has no move); and the period certificate that applies to a game.
 
 use crate::error::Result;
 use crate::model::game::{Game, MoveRule};

@@ -1,5 +1,5 @@
-//! How many threads one sequence may use, and when a second thread (the marker of
-//! `pipeline.rs`) pays for itself.
+//! How many threads one sequence may use, and which way a call runs: alone, or with a
+//! second thread (the marker of `pipeline.rs`) where it measured faster.
 
 /// How many threads one sequence may use, and from what size of work a marker thread is
 /// started.

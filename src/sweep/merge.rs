@@ -63,9 +63,9 @@ pub fn merge_into(sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()
         })
         .collect::<std::result::Result<Vec<PartHeader>, SweepError>>()?;
     let plan = Plan::new(&heads)?;
-    plan.pass(sources, &mut io::sink())?;
+    plan.read_parts(sources, &mut io::sink())?;
     writeln!(out, "{}", plan.jobs.header())?;
-    plan.pass(sources, out)
+    plan.read_parts(sources, out)
 }
 
 /// The parts in shard order, the jobs of one game and what the rows must add up to.
@@ -130,7 +130,7 @@ impl<'a> Plan<'a> {
     /// Reads every part in shard order, checks each row against its job and each part's
     /// last line against its rows, writes the rows to `out`, and checks the games of the
     /// rows against the sweep's fingerprint.
-    fn pass(&self, sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()> {
+    fn read_parts(&self, sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()> {
         let first = &self.heads[0];
         let mut fingerprint = Fingerprint::new(&first.params);
         for &i in &self.order {

@@ -236,3 +236,21 @@ fn a_value_with_control_characters_is_named_whole_on_one_line() {
         assert_refused(&args, &run(&args), needle);
     }
 }
+
+#[test]
+fn a_tuple_space_asks_for_heaps_first_and_then_for_max() {
+    let required = "nimtab: error: the following required arguments were not provided:";
+    for (args, missing) in [
+        (&["solve", "--game", "nim", "--heaps", "2"][..], "--max <M>"),
+        (&["solve", "--game", "nim", "--max", "3"], "--heaps <N|A..=B>"),
+        // Neither: --heaps is asked for, and --max comes with it.
+        (&["verify", "--game", "nim"], "--heaps <N|A..=B>"),
+        (&["sweep", "--games", "nim", "--heaps", "2"], "--max <M>"),
+    ] {
+        let r = run(args);
+        assert_eq!(r.status, 2, "{args:?}");
+        assert_eq!(r.stderr.trim_end(), format!("{required} {missing}"), "{args:?}");
+    }
+    let total = run(&["solve", "--game", "nim", "--total", "4"]);
+    assert_eq!(total.status, 0, "{}", total.stderr);
+}

@@ -264,21 +264,3 @@ fn total_errors_are_one_line_with_status_2() {
     assert!(too_large
         .contains("space too large: octal:0.77, every multiset of heaps of total at most 300"));
 }
-
-#[test]
-fn a_tuple_space_needs_heaps_and_max_and_names_the_one_missing() {
-    for (args, missing) in [
-        (&["solve", "--game", "nim", "--heaps", "2"][..], "--max <M>"),
-        (&["solve", "--game", "nim", "--max", "3"], "--heaps <N|A..=B>"),
-        (&["verify", "--game", "nim"], "--heaps <N|A..=B>"),
-        (&["sweep", "--games", "nim", "--heaps", "2"], "--max <M>"),
-    ] {
-        let r = run(args);
-        assert_eq!(r.status, 2, "{args:?}");
-        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
-        assert!(r.stderr.contains("required arguments were not provided"), "{}", r.stderr);
-        assert!(r.stderr.trim_end().ends_with(missing), "{args:?}: {}", r.stderr);
-    }
-    let total = run(&["solve", "--game", "nim", "--total", "4"]);
-    assert_eq!(total.status, 0, "{}", total.stderr);
-}
