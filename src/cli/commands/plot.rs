@@ -40,7 +40,7 @@ struct Config {
     ending: Ending,
     max: u32,
     grid: Grid,
-    pass_available: bool,
+    pass: PassState,
     format: Format,
     scale: u32,
     out: PathBuf,
@@ -50,7 +50,7 @@ struct Config {
 #[derive(Default)]
 struct Slice {
     h3: Option<u32>,
-    pass: Option<bool>,
+    pass: Option<PassState>,
 }
 
 fn parse_slice(text: &str) -> anyhow::Result<Slice> {
@@ -67,8 +67,8 @@ fn parse_slice(text: &str) -> anyhow::Result<Slice> {
                     })?);
             }
             "pass" if slice.pass.is_none() => match value.trim() {
-                "0" => slice.pass = Some(false),
-                "1" => slice.pass = Some(true),
+                "0" => slice.pass = Some(PassState::Used),
+                "1" => slice.pass = Some(PassState::Available),
                 _ => bail!("--slice {text}: pass must be 0 (used) or 1 (available), got '{value}'"),
             },
             _ => bail!(bad()),
@@ -77,8 +77,8 @@ fn parse_slice(text: &str) -> anyhow::Result<Slice> {
     Ok(slice)
 }
 
-/// The grid and pass state of `--heaps` and `--slice`.
-fn grid_of(heaps: usize, slice: Slice, pass: bool) -> anyhow::Result<(Grid, bool)> {
+/// The grid and pass state of `--heaps` and `--slice`, for a game with a pass or without.
+fn grid_of(heaps: usize, slice: Slice, has_pass: bool) -> anyhow::Result<(Grid, PassState)> {
     let grid = match (heaps, slice.h3) {
         (2, None) => Grid::TwoHeaps,
         (2, Some(_)) => bail!("--slice h3=K is for --heaps 3; the 2-heap grid is drawn whole"),
@@ -86,19 +86,19 @@ fn grid_of(heaps: usize, slice: Slice, pass: bool) -> anyhow::Result<(Grid, bool
         (3, None) => bail!("--heaps 3 needs --slice h3=K (the 3-heap grid is drawn by slices)"),
         (n, _) => bail!("--heaps must be 2 or 3 for a picture, got {n}"),
     };
-    match (slice.pass, pass) {
+    match (slice.pass, has_pass) {
         (Some(_), false) => {
             bail!("--slice pass=0|1 needs --pass (a game without a pass has one state)")
         }
-        (state, true) => Ok((grid, state.unwrap_or(true))),
-        (None, false) => Ok((grid, false)),
+        (state, true) => Ok((grid, state.unwrap_or(PassState::Available))),
+        (None, false) => Ok((grid, PassState::Used)),
     }
 }
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
         let slice = a.slice.as_deref().map(parse_slice).transpose()?.unwrap_or_default();
-        let (grid, pass_available) = grid_of(a.heaps, slice, a.game.game.pass)?;
+        let (grid, pass) = grid_of(a.heaps, slice, a.game.game.pass)?;
         let name = a.out.to_string_lossy();
         let Some(format) = Format::from_extension(&name) else {
             bail!("--out {name}: the file name must end in .svg or .png");
@@ -116,14 +116,14 @@ impl Config {
         }
         game.check_heaps(a.heaps)?;
         let max = a.game.max;
-        Ok(Config { game, ending, max, grid, pass_available, format, scale, out: a.out })
+        Ok(Config { game, ending, max, grid, pass, format, scale, out: a.out })
     }
 }
 
 /// Runs `nimtab plot`.
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let (game, grid) = (&config.game, (config.grid, PassState::of(config.pass_available)));
+    let (game, grid) = (&config.game, (config.grid, config.pass));
     let bytes = render_in(game, config.ending, config.max, grid, config.format, config.scale)?;
     output::write_file(&config.out, |out| out.write_all(&bytes))?;
     Ok(Outcome::Success)
