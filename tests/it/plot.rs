@@ -3,7 +3,8 @@
 use std::collections::BTreeSet;
 
 use embedded_graphics::mono_font::MonoFont;
-use nimtab::export::plot::{cell_origin, cells, render, title, Format, Grid};
+use nimtab::export::plot::{cell_origin, cells, render, render_in, title, Format, Grid};
+use nimtab::model::position::PassState;
 use nimtab::{Ending, Game, Labels, Mode};
 
 use crate::support::cli::{run, Run};
@@ -278,6 +279,30 @@ fn cli_writes_the_picture_the_library_renders() {
             render(&Game::nim(), Ending::Normal, 15, Grid::ThreeHeapSlice(3), format, 5).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), expected);
     }
+}
+
+#[test]
+fn a_pass_slice_draws_that_pass_state_and_the_pass_available_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pass.svg");
+    let out = out.to_str().unwrap();
+    let base = ["plot", "--game", "nim", "--pass", "--max", "9", "--rule", "normal"];
+    let drawn = |slice: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(slice).chain(&["--out", out]).copied().collect();
+        let Run { status, stderr, .. } = run(&args);
+        assert_eq!(status, 0, "{slice:?}: {stderr}");
+        std::fs::read(out).unwrap()
+    };
+    let game = Game::nim().with_pass();
+    let scale = (1024 / 10).clamp(1, 12);
+    let expected = |pass| {
+        render_in(&game, Ending::Normal, 9, (Grid::TwoHeaps, pass), Format::Svg, scale).unwrap()
+    };
+    let (used, available) = (expected(PassState::Used), expected(PassState::Available));
+    assert_ne!(used, available);
+    assert_eq!(drawn(&["--slice", "pass=0"]), used);
+    assert_eq!(drawn(&["--slice", "pass=1"]), available);
+    assert_eq!(drawn(&[]), available);
 }
 
 #[test]
