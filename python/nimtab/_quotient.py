@@ -90,10 +90,8 @@ class Quotient:
 
         Raises
         ------
-        TypeError
-            If ``heaps`` is not a sequence of integers.
-        ValueError
-            If a heap is negative or above ``max_heap``.
+        TypeError, ValueError
+            As :meth:`element_of`, for a bad position.
         """
         return bool(self._p[self.element_of(heaps)])
 
