@@ -113,7 +113,9 @@ fn compare(tally: &mut Disagreements, first: u64, len: usize, dp: &[u64], predic
     let row = RowView {
         prefix: &[],
         lo: 0,
+        end: len,
         bits: dp,
+        ranks: &[],
         words_per_row: dp.len(),
         first_index: first,
         pass: false,

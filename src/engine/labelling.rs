@@ -409,9 +409,11 @@ impl Labelling<'_, '_, '_> {
         let view = RowView {
             prefix: &scratch.prefix,
             lo,
+            end: layout.space().radix() as usize,
             bits: &scratch.rows,
             words_per_row: w,
             first_index,
+            ranks: &[],
             pass: self.engine.game.has_pass(),
         };
         visitor.visit(acc, &view);

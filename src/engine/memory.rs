@@ -25,7 +25,8 @@ pub enum Work {
         endings: usize,
     },
     /// Labelling `endings` endings in one labelling, each finished row streamed to a visitor,
-    /// no table kept (unless the row solver needs one as working state).
+    /// no table kept (unless the row solver needs one as working state; a multiset space
+    /// is labelled whole, then streamed from its table).
     Stream {
         /// Endings labelled together.
         endings: usize,

@@ -324,21 +324,21 @@ impl<'g> Engine<'g> {
         self.reserve(&[Work::Tables { endings: endings.len() }])?.label_all(endings, progress)
     }
 
-    /// Labels every position of a tuple space under each of `endings` in one fused labelling,
-    /// streaming each finished row to `visitor` (see [`RowView`]) without keeping a
-    /// table; returns the visitor's merged result.
+    /// Labels every position under each of `endings` in one fused labelling, streaming
+    /// each finished row to `visitor` (see [`RowView`]); returns the visitor's merged
+    /// result. A tuple space keeps no table; a multiset space is labelled whole and its
+    /// table then handed out row by row.
     ///
     /// # Errors
-    /// [`Error::NeedsTuples`] over multisets; [`Error::TooLarge`] if the working state of
-    /// all endings does not fit; [`Error::OutOfMemory`] if the system refuses it anyway;
-    /// the errors of [`Engine::ensure_supported`].
+    /// [`Error::TooLarge`] or [`Error::MultisetsTooLarge`] if the working state of all
+    /// endings does not fit; [`Error::OutOfMemory`] if the system refuses it anyway; the
+    /// errors of [`Engine::ensure_supported`].
     pub fn stream<V: RowVisitor>(
         &self,
         endings: &[Ending],
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
-        self.tuples_for("streaming rows")?;
         self.ensure_supported(endings)?;
         let reserved = self.reserve(&[Work::Stream { endings: endings.len() }])?;
         reserved.stream(endings, visitor, progress)

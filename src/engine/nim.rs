@@ -109,8 +109,17 @@ impl Labelling<'_, '_, '_> {
             }
             let first_index = table_row as u64 * r;
             let pass = e.game.has_pass();
-            let view =
-                RowView { prefix: &prefix, lo: 0, bits: rows, words_per_row: w, first_index, pass };
+            let (end, bits, ranks) = (r as usize, &rows[..], &[][..]);
+            let view = RowView {
+                prefix: &prefix,
+                lo: 0,
+                end,
+                bits,
+                words_per_row: w,
+                first_index,
+                ranks,
+                pass,
+            };
             visitor.visit(acc, &view);
         }
         r * r * e.pass_states() as u64

@@ -8,6 +8,7 @@
 
 use crate::engine::memory::{Grant, Keep, Work};
 use crate::engine::visitor::{Progress, RowVisitor};
+use crate::engine::multiset::MultisetEngine;
 use crate::engine::{Engine, GrundyValues, Labels, TupleEngine};
 use crate::error::Result;
 use crate::model::ending::Ending;
@@ -30,14 +31,14 @@ impl<'g> Engine<'g> {
     /// needed and allowed; [`crate::Error::SplitsHeaps`] for a game whose moves split
     /// heaps over tuples (its positions leave any space of a fixed heap count);
     /// [`crate::Error::NotASum`] over multisets for a game that is not a sum;
-    /// [`crate::Error::NeedsTuples`] for streaming or Grundy work over multisets;
+    /// [`crate::Error::NeedsTuples`] for Grundy work over multisets;
     /// [`crate::Error::OutOfMemory`] if the system refused the option lists or ranks the
     /// engine prepares.
     pub fn reserve(&self, work: &[Work]) -> Result<Reservation<'_, 'g>> {
         let grant = match self.tuples() {
             Some(tuples) => tuples.reserve(work)?,
             None => {
-                let (endings, bytes) = multiset_work(work)?;
+                let (endings, bytes) = multiset_work(self.multisets(), work)?;
                 self.multisets().reserve(endings, bytes)?
             }
         };
@@ -50,25 +51,28 @@ impl Engine<'_> {
     /// structures included), without checking them.
     ///
     /// # Errors
-    /// [`crate::Error::NeedsTuples`] for streaming or Grundy work over multisets.
+    /// [`crate::Error::NeedsTuples`] for Grundy work over multisets.
     pub fn memory_need(&self, work: &[Work]) -> Result<u64> {
         match self.tuples() {
             Some(tuples) => Ok(tuples.memory_plan().bytes(work)),
             None => {
-                let (endings, bytes) = multiset_work(work)?;
+                let (endings, bytes) = multiset_work(self.multisets(), work)?;
                 Ok(self.multisets().memory_bytes(endings).saturating_add(bytes))
             }
         }
     }
 }
 
-/// The endings of a multiset run's tables (the only labelling multisets have) and the
-/// bytes its caller holds beside them.
-fn multiset_work(work: &[Work]) -> Result<(usize, u64)> {
+/// The endings of a multiset run's tables (the only labelling multisets have: a stream
+/// is read from them) and the bytes held beside them: the caller's, and a stream's row
+/// buffers.
+fn multiset_work(engine: &MultisetEngine<'_>, work: &[Work]) -> Result<(usize, u64)> {
     work.iter().try_fold((0, 0u64), |(endings, bytes), piece| match *piece {
         Work::Tables { endings: more } => Ok((endings + more, bytes)),
+        Work::Stream { endings: more } => {
+            Ok((endings + more, bytes.saturating_add(engine.row_buffer_bytes(more))))
+        }
         Work::Bytes(more) => Ok((endings, bytes.saturating_add(more))),
-        Work::Stream { .. } => Err(crate::Error::NeedsTuples { what: "streaming rows" }),
         Work::Grundy => Err(crate::Error::NeedsTuples { what: "Grundy values of positions" }),
     })
 }
@@ -135,8 +139,11 @@ impl<'e, 'g> Reservation<'e, 'g> {
         visitor: &V,
         progress: &dyn Progress,
     ) -> Result<V::Acc> {
-        let tuples = self.engine.tuples_for("streaming rows")?;
-        tuples.ensure_supported(endings)?;
+        self.engine.ensure_supported(endings)?;
+        let Some(tuples) = self.engine.tuples() else {
+            let table = self.engine.multisets().label_all(&self.grant, endings, progress)?;
+            return Ok(table.stream(visitor));
+        };
         Ok(tuples.run(&self.grant, endings, Keep::Rows, visitor, progress)?.1)
     }
 

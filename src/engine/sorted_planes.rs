@@ -94,9 +94,11 @@ impl Labelling<'_, '_, '_> {
                 let view = RowView {
                     prefix: &s.prefix,
                     lo: hk,
+                    end: max as usize + 1,
                     bits: &s.rows,
                     words_per_row: w,
                     first_index,
+                    ranks: &[],
                     pass: e.game.has_pass(),
                 };
                 visitor.visit(acc, &view);

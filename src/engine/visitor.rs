@@ -23,23 +23,37 @@ impl Progress for NoProgress {
     fn advance(&self, _positions: u64) {}
 }
 
-/// One finished row, as handed to a [`RowVisitor`].
+/// One finished row, as handed to a [`RowVisitor`]: the positions `(prefix, h)` for the
+/// columns `h` in `lo..end`.
+///
+/// Over multisets a row is a multiset `prefix` (non-decreasing) with one more heap `h`,
+/// the largest, from the prefix's largest heap to the space's total less the prefix's
+/// tokens; the empty prefix's column 0 is the empty position. Every multiset lies in one
+/// row, and ranks are not consecutive along a row: [`RowView::ranks`] holds them.
 #[derive(Clone, Copy, Debug)]
 pub struct RowView<'a> {
-    /// The first `n - 1` heaps (sorted in canonical mode).
+    /// The first `n - 1` heaps (sorted in canonical mode; over multisets, every heap but
+    /// the largest, non-decreasing).
     pub prefix: &'a [u32],
-    /// The first last-heap value of the row: 0, or the prefix's largest heap in canonical mode.
+    /// The first last-heap value of the row: 0, or the prefix's largest heap in canonical
+    /// mode and over multisets.
     pub lo: u32,
+    /// One past the row's last column: `M + 1` over tuples; over multisets of total at
+    /// most `T`, `T + 1` less the prefix's tokens.
+    pub end: usize,
     /// P-bits of the row: bit `hN` is set iff `(prefix, hN)` is P; bits below `lo` are
     /// clear. In a run over several endings, the endings' rows follow one another,
     /// `words_per_row` words each, in the order the endings were given; with a pass, each
     /// ending has two rows, the pass used then the pass available.
     pub bits: &'a [u64],
-    /// Words in one ending's row: `ceil((M + 1) / 64)`.
+    /// Words in one ending's row: `ceil(end / 64)` (over tuples `ceil((M + 1) / 64)`).
     pub words_per_row: usize,
-    /// Index of the position `(prefix, lo)`: mixed-radix, or canonical rank in canonical mode.
-    /// Position `(prefix, h)` has index `first_index + (h - lo)`.
+    /// Index of the position `(prefix, lo)`: mixed-radix, canonical rank in canonical mode,
+    /// or a multiset's rank. Over tuples, position `(prefix, h)` has index
+    /// `first_index + (h - lo)`.
     pub first_index: u64,
+    /// Over multisets, the rank of each column's position from `lo` on; empty over tuples.
+    pub ranks: &'a [u64],
     /// Whether the game has a pass (two rows per ending).
     pub pass: bool,
 }
@@ -72,9 +86,14 @@ impl RowView<'_> {
         }
     }
 
-    /// The index of position `(prefix, h)` for a column `h >= lo`.
+    /// The index of position `(prefix, h)` for a column `h` in `lo..end`.
+    #[inline]
     pub fn index_of(&self, h: usize) -> u64 {
-        self.first_index + (h - self.lo as usize) as u64
+        let column = h - self.lo as usize;
+        match self.ranks.get(column) {
+            Some(&rank) => rank,
+            None => self.first_index + column as u64,
+        }
     }
 
     /// The index of a state: the position's index in a game without a pass (`pass` is
@@ -152,7 +171,9 @@ impl PlaneView<'_> {
         // `i` times `max - top + 1` less `0 + 1 + ... + (i - 1)`.
         let (i, width) = (i as u64, u64::from(self.max - self.top) + 1);
         let first_index = self.first_index + i * width - i * i.saturating_sub(1) / 2;
-        RowView { prefix, lo: hk, bits, words_per_row: w, first_index, pass: self.pass }
+        let end = self.max as usize + 1;
+        let ranks = &[];
+        RowView { prefix, lo: hk, end, bits, words_per_row: w, first_index, ranks, pass: self.pass }
     }
 }
 

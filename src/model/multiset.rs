@@ -109,6 +109,42 @@ impl MultisetSpace {
         Some(rank)
     }
 
+    /// The ranks of the positions `prefix ∪ {h}` for `h` in `lo..=hi` into `out`: one row
+    /// of multisets, `prefix` holding the smaller heaps in non-decreasing order and `h`
+    /// the largest (`lo` at least the prefix's largest heap; `h = 0` is the empty heap, so
+    /// the empty prefix's row starts with the empty position).
+    ///
+    /// A rank's steps along the heaps, largest first: the part `h` itself, then the
+    /// prefix's largest part after `h`, then the rest of the prefix, which is the same for
+    /// every `h`. So each column costs two table differences.
+    ///
+    /// # Panics
+    /// If a position of the row holds more than `T` tokens, or `lo` is below the prefix's
+    /// largest heap.
+    pub(crate) fn row_ranks(&self, prefix: &[u32], lo: u32, hi: u32, out: &mut Vec<u64>) {
+        let sum: u32 = prefix.iter().sum();
+        assert!(sum + hi <= self.total, "row beyond the space's total");
+        assert!(prefix.last().is_none_or(|&largest| largest <= lo), "row below its prefix");
+        // Steps after the prefix's largest part, the same for every `h`.
+        let (mut rest, mut remaining) = (0u64, sum);
+        for pair in prefix.windows(2).rev() {
+            remaining -= pair[1];
+            rest += self.rank_step(remaining, pair[1], pair[0]);
+        }
+        out.clear();
+        out.extend((lo..=hi).map(|h| {
+            let total = sum + h;
+            let mut rank = self.first_rank(total) + rest;
+            if h > 0 {
+                rank += self.rank_step(total, u32::MAX, h);
+            }
+            if let Some(&largest) = prefix.last() {
+                rank += self.rank_step(sum, h, largest);
+            }
+            rank
+        }));
+    }
+
     /// The heaps (non-increasing) of the position of rank `rank`.
     ///
     /// # Panics
@@ -264,6 +300,33 @@ mod tests {
             (s.rank(&[]), s.rank(&[1, 3, 0, 2]), s.rank(&[5])),
             (Some(0), s.rank(&[3, 2, 1]), None)
         );
+    }
+
+    #[test]
+    fn row_ranks_are_the_ranks_of_every_row_position() {
+        let s = MultisetSpace::new(14).unwrap();
+        let mut seen = vec![0u32; s.positions() as usize];
+        let mut ranks = Vec::new();
+        // Every non-decreasing prefix and its row of largest heaps.
+        let mut prefixes = vec![Vec::<u32>::new()];
+        while let Some(prefix) = prefixes.pop() {
+            let sum: u32 = prefix.iter().sum();
+            let lo = prefix.last().copied().unwrap_or(0);
+            if sum + lo > 14 {
+                continue;
+            }
+            s.row_ranks(&prefix, lo, 14 - sum, &mut ranks);
+            for (h, &rank) in (lo..).zip(&ranks) {
+                let mut heaps = prefix.clone();
+                heaps.push(h);
+                assert_eq!(Some(rank), s.rank(&heaps), "{heaps:?}");
+                seen[rank as usize] += 1;
+            }
+            for next in lo.max(1)..=14 {
+                prefixes.push([prefix.clone(), vec![next]].concat());
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1), "every position in exactly one row");
     }
 
     #[test]

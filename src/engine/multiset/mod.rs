@@ -9,6 +9,7 @@
 //! only find the SJ ending's terminal positions.
 
 mod moves;
+mod rows;
 mod solve;
 mod table;
 
@@ -88,6 +89,15 @@ impl<'g> MultisetEngine<'g> {
             + rank_tables
             + Predecessors::bytes_bound(self.space.total())
             + forces
+    }
+
+    /// Bytes of the row buffers of streaming `endings` endings' rows (see
+    /// [`MultisetTable::stream`]), per task of rayon's current pool: a row's prefix,
+    /// ranks and bits.
+    pub fn row_buffer_bytes(&self, endings: usize) -> u64 {
+        let columns = u64::from(self.space.total()) + 1;
+        let tasks = rayon::current_num_threads() as u64;
+        tasks * (columns * (4 + 8) + columns.div_ceil(64) * 8 * endings as u64)
     }
 
     /// The one memory check of a run over `endings` endings while the caller holds
