@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use nimtab::analysis::expr::Expr;
-use nimtab::analysis::multisets::MULTISET_CRITERIA;
+use nimtab::analysis::criteria::MULTISET_CRITERIA;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{

@@ -286,6 +286,26 @@ pub fn misere_rule_predicts_n(values: &[u32]) -> bool {
     (big && x != 0) || (!big && x == 0)
 }
 
+/// The criteria a multiset space is compared with by default: those that read the heaps'
+/// XORs (Moore's and Wythoff's criteria are about games with multi-heap moves). The
+/// quotient criterion is compared too when asked for (it computes the game's quotient).
+pub const MULTISET_CRITERIA: [Criterion; 3] = [Criterion::Xor, Criterion::AntiNim, Criterion::Sj];
+
+/// Refuses a criterion a multiset space is not compared with.
+///
+/// # Errors
+/// [`Error::CriterionNotForMultisets`] naming the criterion; [`Error::NotASum`] for the
+/// quotient criterion of a game that is not a sum of heaps.
+pub fn check_multiset_criterion(game: &Game, criterion: Criterion) -> Result<()> {
+    if criterion == Criterion::Quotient {
+        return game.require_sum("the quotient criterion");
+    }
+    if MULTISET_CRITERIA.contains(&criterion) {
+        return criterion.check_applies(game, 1);
+    }
+    Err(Error::CriterionNotForMultisets { criterion: criterion.name().to_string() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

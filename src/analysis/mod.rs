@@ -4,6 +4,7 @@
 pub mod claim;
 pub mod classes;
 mod columns;
+mod comparer;
 pub mod criteria;
 pub mod expr;
 mod finding;

@@ -40,6 +40,25 @@ impl QuotientPrediction {
         Some(q.is_p_element(x))
     }
 
+    /// Writes the row mask of the positions `prefix ∪ {h}` for the columns `h` in
+    /// `lo..end` (`h = 0` is the empty heap): bit `h` of `out` is set iff the position is
+    /// predicted P, and the rest of the row's `ceil(end / 64)` words are cleared. Returns
+    /// `false`, writing nothing, when no quotient was computed.
+    ///
+    /// # Panics
+    /// If a heap is above the quotient's largest heap, or `out` is shorter than the row.
+    pub fn row_mask(&self, prefix: &[u32], lo: usize, end: usize, out: &mut [u64]) -> bool {
+        let QuotientPrediction::Computed(q) = self else { return false };
+        let class = |h: u32| q.phi(h).expect("every heap within the quotient's largest heap");
+        let base = prefix.iter().fold(q.identity(), |x, &h| q.product(x, class(h)));
+        out[..end.div_ceil(64)].fill(0);
+        for h in lo..end {
+            let x = if h == 0 { base } else { q.product(base, class(h as u32)) };
+            out[h / 64] |= u64::from(q.is_p_element(x)) << (h % 64);
+        }
+        true
+    }
+
     /// The reason the quotient was not computed, if it was not.
     pub fn not_computed(&self) -> Option<&str> {
         match self {

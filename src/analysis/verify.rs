@@ -2,196 +2,14 @@
 
 pub use crate::analysis::finding::{Finding, Verification};
 
-use crate::analysis::criteria::Criterion;
-use crate::analysis::multisets::{check_multiset_criterion, compare_multiset_labels};
-use crate::analysis::predictor::{Formula, RowPredictor};
-use crate::analysis::tally::{
-    count_differences, counterexample_bytes, p_count, Disagreements, Tally,
-};
-use crate::engine::{
-    Engine, Labels, PlaneView, Progress, Reservation, RowView, RowVisitor, Work, NO_P,
-};
+use crate::analysis::comparer::{comparer_bytes, Comparer};
+use crate::analysis::criteria::{check_multiset_criterion, Criterion};
+use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
+use crate::engine::{Engine, Labels, Progress, Reservation, Work};
 use crate::error::Result;
 use crate::model::ending::Ending;
-use crate::model::position::PassState;
-
-/// Per-task accumulator: positions, P-positions per ending, disagreements per
-/// (ending, criterion).
-#[derive(Clone, Debug)]
-struct VerifyAcc {
-    positions: u64,
-    p_positions: Vec<u64>,
-    /// Index `ending * criteria + criterion`.
-    disagreements: Vec<Disagreements>,
-    /// One row of words for predictions that are not stored densely.
-    scratch: Vec<u64>,
-    /// A row's prefix and bits, rebuilt from a plane's P columns where they disagree.
-    row_prefix: Vec<u32>,
-    row_bits: Vec<u64>,
-}
-
-/// The row visitor that compares DP rows with criterion predictions.
-struct Comparer {
-    endings: usize,
-    /// Criteria compared.
-    criteria: usize,
-    /// The distinct formulas of the criteria, each with the criteria (indices) it predicts
-    /// for: one mask per formula and row serves them all.
-    formulas: Vec<(Formula, Vec<usize>)>,
-    predictor: RowPredictor,
-    limit: usize,
-    words: usize,
-    columns: usize,
-    /// Whether whole planes of single-P rows are taken, when the engine has them.
-    by_planes: bool,
-}
-
-impl RowVisitor for Comparer {
-    type Acc = VerifyAcc;
-
-    fn start(&self) -> VerifyAcc {
-        VerifyAcc {
-            positions: 0,
-            p_positions: vec![0; self.endings],
-            disagreements: (0..self.endings * self.criteria)
-                .map(|_| Disagreements::new(self.limit))
-                .collect(),
-            scratch: vec![0; self.words],
-            row_prefix: Vec::new(),
-            row_bits: Vec::new(),
-        }
-    }
-
-    fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
-        if row.pass {
-            for pass in [PassState::Used, PassState::Available] {
-                self.visit_state(acc, row, Some(pass));
-            }
-        } else {
-            self.visit_state(acc, row, None);
-        }
-    }
-
-    fn wants_planes(&self) -> bool {
-        self.by_planes
-    }
-
-    /// Counts each row from its P columns, and compares it with the predictions as
-    /// columns when every formula predicts a single size; a row where some track's P column
-    /// is not the predicted one (or a formula is not on sizes) is rebuilt as bits and
-    /// compared as [`RowVisitor::visit`] would, so the disagreements and counterexamples
-    /// are the same.
-    fn visit_plane(&self, acc: &mut VerifyAcc, plane: &PlaneView<'_>) {
-        let pass_states = if plane.pass { 2 } else { 1 };
-        let (top, max) = (plane.top, plane.max);
-        // Row `top + i` holds `n - i` positions, for `n = max - top + 1`: n(n + 1)/2 in all.
-        let n = u64::from(max - top) + 1;
-        acc.positions += n * (n + 1) / 2 * pass_states as u64;
-        // P-positions track by track down the plane's rows, then added to their ending's.
-        for track in 0..plane.tracks {
-            let rows = plane.p_columns[track..].iter().step_by(plane.tracks);
-            let found = rows.filter(|&&column| column != NO_P).count();
-            acc.p_positions[track / pass_states] += found as u64;
-        }
-        if self.criteria == 0 {
-            return;
-        }
-        let outer = self.predictor.summary(plane.outer);
-        for (i, p_columns) in plane.p_columns.chunks_exact(plane.tracks).enumerate() {
-            let hk = top + i as u32;
-            let summary = self.predictor.summary_plus(outer, plane.outer.len(), hk);
-            let agrees = summary.is_some_and(|summary| {
-                self.formulas.iter().all(|&(formula, _)| {
-                    let Some(size) = self.predictor.predicted_size(formula, summary) else {
-                        return false;
-                    };
-                    let predicted = if (hk..=max).contains(&size) { size } else { NO_P };
-                    p_columns.iter().all(|&column| column == predicted)
-                })
-            });
-            if !agrees {
-                let row = plane.row(i, &mut acc.row_prefix, &mut acc.row_bits);
-                for pass in row.pass_states() {
-                    self.compare_state(&mut acc.disagreements, &mut acc.scratch, &row, *pass);
-                }
-            }
-        }
-    }
-
-    fn merge(&self, mut left: VerifyAcc, right: VerifyAcc) -> VerifyAcc {
-        left.positions += right.positions;
-        for (l, r) in left.p_positions.iter_mut().zip(&right.p_positions) {
-            *l += r;
-        }
-        for (l, r) in left.disagreements.iter_mut().zip(right.disagreements) {
-            l.merge(r);
-        }
-        left
-    }
-}
-
-impl Comparer {
-    /// Counts and compares the row in one pass state (`None` without a pass).
-    fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<PassState>) {
-        // A game without a pass has one track per ending, read as the pass used.
-        let track = pass.unwrap_or(PassState::Used);
-        let lo = row.lo as usize;
-        // Canonical rows start at `lo`: the words below it are clear in the DP rows and
-        // outside the row in the predictions.
-        let from = lo / 64;
-        acc.positions += (self.columns - lo) as u64;
-        for (j, count) in acc.p_positions.iter_mut().enumerate() {
-            *count += p_count(&row.state_bits(j, track)[from..]);
-        }
-        if self.criteria == 0 {
-            return;
-        }
-        self.compare_state(&mut acc.disagreements, &mut acc.scratch, row, pass);
-    }
-
-    /// Compares the row in one pass state with every formula, into `disagreements` (per
-    /// ending and criterion); `scratch` is one row of words.
-    fn compare_state(
-        &self,
-        disagreements: &mut [Disagreements],
-        scratch: &mut [u64],
-        row: &RowView<'_>,
-        pass: Option<PassState>,
-    ) {
-        let track = pass.unwrap_or(PassState::Used);
-        let lo = row.lo as usize;
-        let summary = self.predictor.summary(row.prefix);
-        for (formula, criteria) in &self.formulas {
-            // The prediction depends on the row only, not on the ending: look it up once.
-            let predicted = self.predictor.predicted(*formula, summary, scratch);
-            for j in 0..self.endings {
-                let dp_bits = row.state_bits(j, track);
-                // Most rows agree with most criteria: counted once, offered only if not.
-                let count = count_differences(dp_bits, predicted, lo, self.columns);
-                if count != 0 {
-                    for &c in criteria {
-                        let tally = &mut disagreements[j * self.criteria + c];
-                        tally.add_row(count, row, pass, dp_bits, predicted, self.columns);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The distinct formulas `predictor` computes `criteria`'s masks by, each with the indices
-/// of the criteria it serves, in order of first use.
-fn shared_formulas(predictor: &RowPredictor, criteria: &[Criterion]) -> Vec<(Formula, Vec<usize>)> {
-    let mut formulas: Vec<(Formula, Vec<usize>)> = Vec::new();
-    for (c, &criterion) in criteria.iter().enumerate() {
-        let formula = predictor.shared_formula(criterion);
-        match formulas.iter_mut().find(|(r, _)| *r == formula) {
-            Some((_, served)) => served.push(c),
-            None => formulas.push((formula, vec![c])),
-        }
-    }
-    formulas
-}
+use crate::model::game::Game;
+use crate::quotient::DEFAULT_MAX_ORDER;
 
 /// Labels the engine's space under every ending and compares every position with each
 /// criterion, keeping at most `limit` counterexamples per (ending, criterion): [`prepare`]
@@ -236,14 +54,17 @@ pub fn prepare<'e, 'g>(
     limit: usize,
 ) -> Result<Verifier<'e, 'g>> {
     let (kept_endings, kept_criteria) = (endings.to_vec(), criteria.to_vec());
+    let work = |endings: usize| {
+        let comparer = comparer_bytes(engine, endings, criteria.len(), limit);
+        [Work::Stream { endings }, Work::Bytes(comparer)]
+    };
     if engine.space().as_multisets().is_some() {
-        // Multisets are labelled whole, every ending in one table, and compared chunk by
-        // chunk of ranks afterwards.
+        // Multisets are labelled whole, every ending in one table, then compared row by row.
         for &criterion in criteria {
             check_multiset_criterion(engine.game(), criterion)?;
         }
         engine.ensure_supported(endings)?;
-        let reservation = engine.reserve(&[Work::Tables { endings: endings.len() }])?;
+        let reservation = engine.reserve(&work(endings.len()))?;
         let (endings, criteria) = (kept_endings, kept_criteria);
         return Ok(Verifier { reservation, endings, criteria, limit, labellings: 1 });
     }
@@ -251,10 +72,6 @@ pub fn prepare<'e, 'g>(
     for criterion in criteria {
         criterion.check_applies(engine.game(), engine.space().heaps())?;
     }
-    let work = |endings: usize| {
-        let comparer = comparer_bytes(engine, endings, criteria.len(), limit);
-        [Work::Stream { endings }, Work::Bytes(comparer)]
-    };
     let fused = engine.memory_need(&work(endings.len()))? <= engine.memory_limit();
     let labellings = if fused { 1 } else { endings.len() };
     let reservation = engine.reserve(&work(endings.len() / labellings))?;
@@ -298,7 +115,7 @@ impl<'e, 'g> Verifier<'e, 'g> {
         let (criteria, limit) = (&self.criteria[..], self.limit);
         if self.engine().space().as_multisets().is_some() {
             let labels = self.reservation.label_all(&self.endings, progress)?;
-            let findings = compare_multiset_labels(self.engine().game(), &labels, criteria, limit)?;
+            let findings = compare_labels(self.engine().game(), &labels, criteria, limit)?;
             return Ok((Verification { findings, labellings: 1 }, labels));
         }
         let mut findings = Vec::new();
@@ -316,18 +133,6 @@ impl<'e, 'g> Verifier<'e, 'g> {
     }
 }
 
-/// Bytes of the comparison beside the labelling: the predictor's masks, and per task a
-/// row of scratch, a rebuilt row and the counterexamples kept.
-fn comparer_bytes(engine: &Engine<'_>, endings: usize, criteria: usize, limit: usize) -> u64 {
-    let space = engine.tuple_space();
-    let row = space.radix().div_ceil(64) * 8;
-    let lists = (endings * criteria) as u64;
-    let tasks = rayon::current_num_threads() as u64;
-    let kept = counterexample_bytes(lists, limit, engine.positions(), space.heaps(), tasks);
-    let per_task = row * (1 + 2 * endings as u64);
-    RowPredictor::bytes(space.max()).saturating_add(per_task * tasks).saturating_add(kept)
-}
-
 /// One fused labelling of `endings`; findings ending by ending, criteria in the order given.
 /// With `by_planes`, an engine that labels planes of single-P rows hands them over whole.
 fn verify_fused(
@@ -339,51 +144,61 @@ fn verify_fused(
     by_planes: bool,
 ) -> Result<Vec<Finding>> {
     let engine = reservation.engine();
-    let (game, space) = (engine.game(), engine.tuple_space());
-    let predictor = RowPredictor::new(game, space.max());
-    let formulas = shared_formulas(&predictor, criteria);
-    let distinct: Vec<Formula> = formulas.iter().map(|(formula, _)| *formula).collect();
-    let comparer = Comparer {
-        endings: endings.len(),
-        criteria: criteria.len(),
-        formulas,
-        predictor: predictor.for_formulas(&distinct),
-        limit,
-        words: (space.radix() as usize).div_ceil(64),
-        columns: space.radix() as usize,
-        by_planes,
-    };
+    let (game, space) = (engine.game(), engine.space());
+    let mut comparer = Comparer::new(game, space, endings.len(), criteria, Vec::new(), limit);
+    comparer.by_planes = by_planes;
     let acc = reservation.stream(endings, &comparer, progress)?;
-    let mut disagreements = acc.disagreements.into_iter();
-    let mut findings = Vec::new();
-    for (j, &ending) in endings.iter().enumerate() {
-        let finding = |criterion: Option<Criterion>, tally| Finding {
-            game: game.spec().to_string(),
-            heaps: space.heaps(),
-            max: space.max(),
-            mode: space.mode(),
-            total: None,
-            ending,
-            criterion,
-            theorem: criterion.is_some_and(|c| c.is_theorem(game, ending)),
-            tally,
-            not_compared: None,
-        };
-        if criteria.is_empty() {
-            let tally = Tally {
-                positions: acc.positions,
-                p_positions: acc.p_positions[j],
-                ..Tally::default()
-            };
-            findings.push(finding(None, tally));
-        }
-        for &criterion in criteria {
-            let found = disagreements.next().expect("one tally per ending and criterion");
-            let tally = found.into_tally(engine, acc.positions, acc.p_positions[j]);
-            findings.push(finding(Some(criterion), tally));
-        }
-    }
-    Ok(findings)
+    let state = |index| engine.state(index);
+    Ok(comparer.findings(game, space, endings, criteria, acc, state))
+}
+
+/// The findings of labels already computed (every ending of one labelling of a multiset
+/// space, in its order; for `game`) compared with each criterion, as [`verify`] returns
+/// them. The quotient criterion computes the game's quotients first
+/// ([`quotient_predictions`], orders up to [`DEFAULT_MAX_ORDER`]).
+///
+/// # Errors
+/// As [`quotient_predictions`].
+///
+/// # Panics
+/// As [`compare_labels_with`].
+pub fn compare_labels(
+    game: &Game,
+    labels: &[Labels],
+    criteria: &[Criterion],
+    limit: usize,
+) -> Result<Vec<Finding>> {
+    let quotients = if criteria.contains(&Criterion::Quotient) {
+        let total = labels[0].space().max();
+        let endings: Vec<Ending> = labels.iter().map(Labels::ending).collect();
+        quotient_predictions(game, &endings, total, DEFAULT_MAX_ORDER)?
+    } else {
+        Vec::new()
+    };
+    Ok(compare_labels_with(game, labels, criteria, quotients, limit))
+}
+
+/// [`compare_labels`] with the quotient criterion's predictions given, one per ending of
+/// the labels (none when the criteria do not hold it).
+///
+/// # Panics
+/// If the labels are not every ending of one labelling of a multiset space, in its order;
+/// if a criterion is not one [`check_multiset_criterion`] accepts for `game`, or the
+/// criteria hold the quotient and `quotients` has not one prediction per ending, or a
+/// quotient's largest heap is below the space's total.
+pub fn compare_labels_with(
+    game: &Game,
+    labels: &[Labels],
+    criteria: &[Criterion],
+    quotients: Vec<QuotientPrediction>,
+    limit: usize,
+) -> Vec<Finding> {
+    let space = labels[0].space();
+    let endings: Vec<Ending> = labels.iter().map(Labels::ending).collect();
+    let comparer = Comparer::new(game, space, endings.len(), criteria, quotients, limit);
+    let acc = Labels::stream_rows(labels, &comparer);
+    let state = |rank| (space.as_multisets().expect("a multiset space").unrank(rank), None);
+    comparer.findings(game, space, &endings, criteria, acc, state)
 }
 
 #[cfg(test)]
@@ -391,7 +206,7 @@ mod tests {
     use super::*;
     use crate::engine::NoProgress;
     use crate::model::game::Game;
-    use crate::model::space::{Mode, TupleSpace};
+    use crate::model::space::{Mode, Space, TupleSpace};
 
     /// Findings of `game` over sorted tuples, its planes taken whole or row by row.
     fn both_ways(game: &Game, heaps: usize, max: u32, limit: usize) -> [Vec<Finding>; 2] {
@@ -426,6 +241,37 @@ mod tests {
         let xor_misere = findings.iter().find(is_xor_misere).unwrap();
         assert!(xor_misere.tally.disagree > 0);
         assert_eq!(xor_misere.tally.counterexamples[0].position, [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn multiset_findings_count_what_each_criterion_says_of_every_position() {
+        let mut disagreements = 0;
+        for spec in ["octal:0.07", "octal:0.137", "subtract:1,3,4", "nim"] {
+            let game = Game::parse(spec).unwrap();
+            let space = Space::multisets(17).unwrap();
+            let engine = Engine::builder(&game, space.clone()).parallel_threshold(0).build();
+            let criteria = crate::analysis::criteria::MULTISET_CRITERIA;
+            let run = verify(&engine, &Ending::ALL, &criteria, 4, &NoProgress).unwrap();
+            let labels = engine.label_all(&Ending::ALL, &NoProgress).unwrap();
+            let grundy = game.grundy(17);
+            assert_eq!(run.findings.len(), 9);
+            for f in run.findings {
+                let j = Ending::ALL.iter().position(|&e| e == f.ending).unwrap();
+                let criterion = f.criterion.unwrap();
+                let says = |heaps: &Vec<u32>| criterion.predicts_p(&game, heaps, &grundy);
+                let wrong: Vec<Vec<u32>> =
+                    space.iter().filter(|heaps| says(heaps) != labels[j].is_p(heaps)).collect();
+                let context = format!("{spec} {} {criterion}", f.ending);
+                assert_eq!(f.tally.positions, space.positions(), "{context}");
+                assert_eq!(f.tally.p_positions, labels[j].p_count(), "{context}");
+                assert_eq!(f.tally.disagree, wrong.len() as u64, "{context}");
+                let first: Vec<Vec<u32>> =
+                    f.tally.counterexamples.iter().map(|c| c.position.clone()).collect();
+                assert_eq!(first, wrong[..wrong.len().min(4)], "{context}");
+                disagreements += wrong.len();
+            }
+        }
+        assert!(disagreements > 0);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use bitvec::prelude::*;
 
 use crate::engine::layout::Layout;
 use crate::engine::multiset::MultisetTable;
+use crate::engine::visitor::RowVisitor;
 use crate::engine::TupleLabels;
 use crate::model::ending::Ending;
 use crate::model::position::PassState;
@@ -62,6 +63,24 @@ impl Labels {
             table: Table::Multisets { table: Arc::clone(&table), slot },
         };
         slots.map(one).collect()
+    }
+
+    /// Hands the rows of a multiset space's labels to `visitor`, as [`crate::Engine::stream`]
+    /// does, and returns its merged result: `labels` are every ending of one labelling, in
+    /// its order (what [`crate::Engine::label_all`] returns).
+    ///
+    /// # Panics
+    /// If the labels are not every ending of one labelling of a multiset space, in order.
+    pub fn stream_rows<V: RowVisitor>(labels: &[Labels], visitor: &V) -> V::Acc {
+        let Some(Table::Multisets { table, .. }) = labels.first().map(|l| &l.table) else {
+            panic!("labels of a multiset space");
+        };
+        let whole = labels.len() == table.endings().len()
+            && labels.iter().enumerate().all(|(j, l)| {
+                matches!(&l.table, Table::Multisets { table: t, slot } if Arc::ptr_eq(t, table) && *slot == j)
+            });
+        assert!(whole, "every ending of one multiset labelling, in its order");
+        table.stream(visitor)
     }
 
     /// The space labelled.

@@ -7,8 +7,8 @@
 //! [`Engine::stream`] and [`Engine::grundy_values`] are each one reservation and one run.
 
 use crate::engine::memory::{Grant, Keep, Work};
-use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::multiset::MultisetEngine;
+use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::{Engine, GrundyValues, Labels, TupleEngine};
 use crate::error::Result;
 use crate::model::ending::Ending;

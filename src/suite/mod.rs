@@ -8,7 +8,7 @@ pub mod takebreak_report;
 use std::path::Path;
 
 use crate::analysis::criteria::Criterion;
-use crate::analysis::multisets::MULTISET_CRITERIA;
+use crate::analysis::criteria::MULTISET_CRITERIA;
 use crate::error::Result;
 use crate::export::csv::write_grundy;
 use crate::export::plot::Grid;

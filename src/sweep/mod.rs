@@ -43,8 +43,8 @@ use std::collections::hash_map::{Entry, HashMap};
 use part_format::Fingerprint;
 
 use crate::analysis::criteria::Criterion;
+use crate::analysis::criteria::MULTISET_CRITERIA;
 use crate::analysis::expr::{Expr, ExprError, Feature};
-use crate::analysis::multisets::MULTISET_CRITERIA;
 use crate::analysis::tally::Tally;
 use crate::error::Error;
 use crate::export::summary::multiset_space_cells;

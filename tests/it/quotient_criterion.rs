@@ -4,9 +4,8 @@
 //! reported as not compared, with its reason.
 
 use nimtab::analysis::criteria::xor;
-use nimtab::analysis::multisets::compare_multiset_labels_with;
 use nimtab::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
-use nimtab::analysis::verify::verify;
+use nimtab::analysis::verify::{compare_labels_with, verify};
 use nimtab::export::summary::write_summary;
 use nimtab::quotient::{compute, QuotientConfig, DEFAULT_MAX_ORDER};
 use nimtab::{Criterion, Ending, Engine, Game, NoProgress, Space};
@@ -67,9 +66,8 @@ fn a_wrong_quotient_is_reported_as_a_failed_theorem_with_its_first_counterexampl
     let labels = engine.label_all(&[Ending::Misere], &NoProgress).unwrap();
     // Kayles' quotient in place of Dawson's Kayles': a deliberately wrong prediction.
     let wrong = compute(&kayles, &QuotientConfig::new(total), &NoProgress).unwrap();
-    let predictions = [QuotientPrediction::Computed(wrong)];
-    let findings =
-        compare_multiset_labels_with(&dawson, &labels, &[Criterion::Quotient], &predictions, 3);
+    let predictions = vec![QuotientPrediction::Computed(wrong)];
+    let findings = compare_labels_with(&dawson, &labels, &[Criterion::Quotient], predictions, 3);
     let f = &findings[0];
     assert!(f.theorem && f.theorem_failed(), "{f:?}");
     assert!(f.tally.disagree > 0);
@@ -79,9 +77,8 @@ fn a_wrong_quotient_is_reported_as_a_failed_theorem_with_its_first_counterexampl
     let right = compute(&dawson, &QuotientConfig::new(total), &NoProgress).unwrap();
     assert_eq!(right.is_p(&first.position), Some(first.dp_is_p));
     // The right quotient on the same labels: no disagreement.
-    let predictions = [QuotientPrediction::Computed(right)];
-    let findings =
-        compare_multiset_labels_with(&dawson, &labels, &[Criterion::Quotient], &predictions, 3);
+    let predictions = vec![QuotientPrediction::Computed(right)];
+    let findings = compare_labels_with(&dawson, &labels, &[Criterion::Quotient], predictions, 3);
     assert_eq!(findings[0].tally.disagree, 0);
 }
 
@@ -97,7 +94,7 @@ fn a_quotient_past_its_order_bound_is_not_compared_and_says_why() {
     let engine = Engine::new(&game, Space::multisets(total.into()).unwrap());
     let labels = engine.label_all(&endings, &NoProgress).unwrap();
     let criteria = [Criterion::Quotient];
-    let findings = compare_multiset_labels_with(&game, &labels, &criteria, &predictions, 3);
+    let findings = compare_labels_with(&game, &labels, &criteria, predictions, 3);
     for f in &findings {
         assert!(f.not_compared.is_some());
         assert_eq!((f.tally.agree, f.tally.disagree), (0, 0));

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use nimtab::analysis::multisets::{check_multiset_criterion, MULTISET_CRITERIA};
+use nimtab::analysis::criteria::{check_multiset_criterion, MULTISET_CRITERIA};
 use nimtab::analysis::verify::{prepare, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
