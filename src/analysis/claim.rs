@@ -4,11 +4,10 @@
 //! whole row at once ([`Program::eval_row`]), compares the predicted P-bits with the
 //! labels word by word and counts with popcounts. Counterexamples are kept as the `K`
 //! smallest indices, which makes the result independent of how rows were split in tasks.
-//! A multiset space is labelled whole and the claim checked chunk by chunk of ranks
-//! (`analysis::multisets`).
+//! A multiset space's rows (a multiset and its largest heap) are evaluated position by
+//! position ([`Program::eval_multiset`]): a claim reads a multiset's heaps largest first.
 
 use crate::analysis::expr::{EvalError, Program, RowScratch, RowState};
-use crate::analysis::multisets::check_claim;
 use crate::analysis::tally::{counterexample_bytes, p_count, Disagreements, Tally};
 use crate::engine::{Engine, GrundyValues, Progress, Reservation, RowView, RowVisitor, Work};
 use crate::error::Result;
@@ -35,6 +34,9 @@ struct ClaimAcc {
     predicted: Vec<u64>,
     /// The Grundy values of the row's columns, when the claim reads them.
     lanes: Vec<i64>,
+    /// A multiset's heaps, largest first, and the evaluation's scratch.
+    heaps: Vec<u32>,
+    padded: Vec<u32>,
 }
 
 impl RowVisitor for ClaimCheck<'_> {
@@ -49,10 +51,15 @@ impl RowVisitor for ClaimCheck<'_> {
             scratch: RowScratch::default(),
             predicted: Vec::new(),
             lanes: Vec::new(),
+            heaps: Vec::new(),
+            padded: Vec::new(),
         }
     }
 
     fn visit(&self, acc: &mut ClaimAcc, row: &RowView<'_>) {
+        if !row.ranks.is_empty() {
+            return self.visit_multisets(acc, row);
+        }
         for &pass in row.pass_states() {
             self.visit_state(acc, row, pass);
         }
@@ -102,6 +109,33 @@ impl ClaimCheck<'_> {
         acc.p_positions += p_count(dp_bits);
         acc.disagreements.compare_row(row, pass, dp_bits, &acc.predicted, radix);
     }
+
+    /// Checks a row of a multiset space, position by position.
+    fn visit_multisets(&self, acc: &mut ClaimAcc, row: &RowView<'_>) {
+        let (lo, end) = (row.lo as usize, row.end);
+        acc.predicted.clear();
+        acc.predicted.resize(end.div_ceil(64), 0);
+        for h in lo..end {
+            acc.heaps.clear();
+            acc.heaps.extend((h > 0).then_some(h as u32));
+            acc.heaps.extend(row.prefix.iter().rev());
+            match self.program.eval_multiset(&acc.heaps, &mut acc.padded) {
+                Ok(value) => acc.predicted[h / 64] |= u64::from(value != 0) << (h % 64),
+                Err(error) => {
+                    // Ranks grow along a row: its first error is its least.
+                    let index = row.index_of(h);
+                    if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
+                        acc.error = Some((index, error));
+                    }
+                    return;
+                }
+            }
+        }
+        let dp_bits = row.state_bits(0, PassState::Used);
+        acc.positions += (end - lo) as u64;
+        acc.p_positions += p_count(dp_bits);
+        acc.disagreements.compare_row(row, None, dp_bits, &acc.predicted, end);
+    }
 }
 
 /// Everything testing a claim can fail at: the space refused (its memory, a game it does
@@ -143,15 +177,13 @@ pub fn test_claim(
 /// reads): a labelling streaming one ending's rows, the compiled claim, and per task
 /// the row evaluation's lane buffers and the counterexamples kept.
 ///
-/// Over multisets: the one table of the ending, labelled whole and compared chunk by chunk
-/// (a chunk's buffers are a few pages).
+/// Over multisets the stream is read from the ending's table, labelled whole.
 pub fn claim_work(engine: &Engine<'_>, operators: usize, limit: usize) -> [Work; 2] {
-    let Some(space) = engine.space().as_tuples() else {
-        return [Work::Tables { endings: 1 }, Work::Bytes(0)];
-    };
-    let lanes = space.radix() * 8;
+    let space = engine.space();
+    let columns = u64::from(space.max()) + 1;
+    let lanes = columns * 8;
     let tasks = rayon::current_num_threads() as u64;
-    let per_task = (2 * operators as u64 + 6) * lanes + space.radix().div_ceil(64) * 8;
+    let per_task = (2 * operators as u64 + 6) * lanes + columns.div_ceil(64) * 8;
     let kept = counterexample_bytes(1, limit, engine.positions(), space.heaps(), tasks);
     let bytes = (per_task * tasks).saturating_add(kept).saturating_add(2 * lanes);
     [Work::Stream { endings: 1 }, Work::Bytes(bytes)]
@@ -179,10 +211,6 @@ pub fn test_claim_with(
     let engine = reservation.engine();
     let space = engine.space();
     assert_eq!(program.heaps(), space.heaps(), "program compiled for another heap count");
-    if space.as_multisets().is_some() {
-        let labels = reservation.label_all(&[ending], progress)?.remove(0);
-        return Ok(check_claim(&labels, program, limit)?);
-    }
     assert_eq!(program.max(), space.max(), "program compiled for another max");
     let acc = reservation.stream(&[ending], &ClaimCheck { program, limit, values }, progress)?;
     if let Some((_, error)) = acc.error {

@@ -9,7 +9,6 @@ pub mod criteria;
 pub mod expr;
 mod finding;
 pub mod moves;
-pub mod multisets;
 pub mod play;
 mod predictor;
 pub mod quotient_criterion;

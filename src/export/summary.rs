@@ -7,6 +7,7 @@ use crate::analysis::verify::Finding;
 use crate::export::text_table::{Align, TextTable};
 use crate::model::ending::Ending;
 use crate::model::position::{Label, SpacedState};
+use crate::model::space::Space;
 
 /// The summary's columns: CSV name, name in the text table, alignment in it.
 const SUMMARY_COLUMNS: [(&str, &str, Align); 10] = [
@@ -115,64 +116,46 @@ pub fn write_counterexamples<W: Write + ?Sized>(
     for f in findings {
         let Some(criterion) = f.criterion.map(|c| c.name()) else { continue };
         let rows = &f.tally.counterexamples;
-        match f.total {
-            None => write_counterexample_rows(out, &f.game, f.max, f.ending, criterion, rows)?,
-            Some(total) => {
-                let cells = multiset_space_cells(total);
-                write_rows(out, &f.game, |_| cells.clone(), f.ending, criterion, rows)?;
-            }
-        }
+        write_rows(out, &f.game, space_cells(f), f.ending, criterion, rows)?;
     }
     Ok(())
 }
 
 /// Writes counterexample rows (no header) of one space, ending and criterion (a criterion
-/// name, or a claim's expression), in the `counterexamples.csv` format.
+/// name, or a claim's expression), in the `counterexamples.csv` format; the space columns
+/// read its heap count and largest heap, or `any` and `total<=T` for the multisets of
+/// total at most `T`.
 ///
 /// # Errors
 /// The writer's I/O error.
 pub fn write_counterexample_rows<W: Write + ?Sized>(
     out: &mut W,
     game: &str,
-    max: u32,
+    space: &Space,
     ending: Ending,
     criterion: &str,
     counterexamples: &[Counterexample],
 ) -> io::Result<()> {
-    let cells = |c: &Counterexample| [c.position.len().to_string(), max.to_string()];
+    let cells = match space {
+        Space::Tuples(tuples) => [tuples.heaps().to_string(), tuples.max().to_string()],
+        Space::Multisets(multisets) => multiset_space_cells(multisets.total()),
+    };
     write_rows(out, game, cells, ending, criterion, counterexamples)
 }
 
-/// Writes counterexample rows of one multiset space (total at most `total`); the space
-/// columns read `any` and `total<=T`.
-///
-/// # Errors
-/// The writer's I/O error.
-pub fn write_multiset_counterexample_rows<W: Write + ?Sized>(
-    out: &mut W,
-    game: &str,
-    total: u32,
-    ending: Ending,
-    criterion: &str,
-    counterexamples: &[Counterexample],
-) -> io::Result<()> {
-    let cells = multiset_space_cells(total);
-    write_rows(out, game, |_| cells.clone(), ending, criterion, counterexamples)
-}
-
-/// Writes counterexample rows whose `heaps` and `max` cells come from `space`.
+/// Writes counterexample rows whose `heaps` and `max` cells are `space`.
 fn write_rows<W: Write + ?Sized>(
     out: &mut W,
     game: &str,
-    space: impl Fn(&Counterexample) -> [String; 2],
+    space: [String; 2],
     ending: Ending,
     criterion: &str,
     counterexamples: &[Counterexample],
 ) -> io::Result<()> {
     let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+    let [heaps, max] = space;
     for c in counterexamples {
         let dp = Label::of(c.dp_is_p);
-        let [heaps, max] = space(c);
         csv.write_record([
             game,
             &heaps,

@@ -1,7 +1,9 @@
 //! Multiset spaces (`--total T`): every cell of `solve` against the reference, the row
 //! order, thread independence, verify and check, info and the refusals.
 
-use nimtab::{Ending, Engine, Game, Labels, NoProgress, Space};
+use nimtab::analysis::claim::ClaimError;
+use nimtab::analysis::expr::Expr;
+use nimtab::{test_claim, Ending, Engine, Game, Labels, NoProgress, Space};
 use proptest::prelude::*;
 
 use crate::support::cli::run;
@@ -233,6 +235,40 @@ fn check_total_reads_heaps_in_non_increasing_order() {
     assert!(pairs.stdout.contains("  any        915"), "{}", pairs.stdout);
     assert!(pairs.stdout.contains("() is P"), "{}", pairs.stdout);
     assert!(pairs.stdout.contains("nim,any,total<=16,normal,n == 2 && h1 == h2,3 2 1,P,N"));
+}
+
+#[test]
+fn multiset_claims_agree_with_a_check_position_by_position() {
+    let game = Game::parse("octal:0.137").unwrap();
+    let space = Space::multisets(15).unwrap();
+    let grundy = game.grundy(15);
+    // Rows handed out in parallel, in tasks of the engine's choosing.
+    let engine = Engine::builder(&game, space.clone()).parallel_threshold(0).build();
+    let labels = engine.label(Ending::Misere).unwrap();
+    let mut padded = Vec::new();
+    let mut disagreements = 0;
+    for text in ["gxor == 0", "n % 2 == 1 && h1 > h2", "max <= 1 && n % 2 == 1", "nonzero > 3"] {
+        let program = Expr::parse_claim(text).unwrap().compile(&space, &grundy).unwrap();
+        let tally = test_claim(&engine, Ending::Misere, &program, 5, &NoProgress).unwrap();
+        let mut says = |heaps: &Vec<u32>| program.eval_multiset(heaps, &mut padded).unwrap() != 0;
+        let wrong: Vec<Vec<u32>> =
+            space.iter().filter(|heaps| says(heaps) != labels.is_p(heaps)).collect();
+        assert_eq!(tally.positions, space.positions(), "{text}");
+        assert_eq!(tally.p_positions, labels.p_count(), "{text}");
+        assert_eq!(tally.disagree, wrong.len() as u64, "{text}");
+        let first: Vec<Vec<u32>> =
+            tally.counterexamples.iter().map(|c| c.position.clone()).collect();
+        assert_eq!(first, wrong[..wrong.len().min(5)], "{text}");
+        disagreements += wrong.len();
+    }
+    assert!(disagreements > 0);
+    // An evaluation error names the failing position of least rank.
+    let program = Expr::parse_claim("10 / (h1 - h2 - 2) > 0").unwrap().compile(&space, &grundy);
+    let program = program.unwrap();
+    let first = space.iter().find(|heaps| program.eval_multiset(heaps, &mut padded).is_err());
+    let err = test_claim(&engine, Ending::Misere, &program, 5, &NoProgress).unwrap_err();
+    let ClaimError::Eval(err) = err else { panic!("an evaluation error: {err}") };
+    assert_eq!(Some(err.position), first);
 }
 
 #[test]

@@ -8,9 +8,7 @@ use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
 use nimtab::analysis::tally::Tally;
 use nimtab::engine::Work;
-use nimtab::export::summary::{
-    write_counterexample_rows, write_multiset_counterexample_rows, COUNTEREXAMPLE_HEADER,
-};
+use nimtab::export::summary::{write_counterexample_rows, COUNTEREXAMPLE_HEADER};
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::model::position::SpacedState;
 use nimtab::{Ending, Engine, Game, Label, Mode, Space};
@@ -192,21 +190,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         bar.finish();
         let tally =
             tally.with_context(|| format!("evaluating the claim '{}'", config.claim.text()))?;
-        tallies.push((space.heaps(), tally));
+        tallies.push((space, tally));
     }
     print_summary(&config, &tallies)?;
     let write_csv = |out: &mut dyn Write| -> std::io::Result<()> {
         writeln!(out, "{}", COUNTEREXAMPLE_HEADER.join(","))?;
-        for (_, tally) in &tallies {
+        for (space, tally) in &tallies {
             let (game, text) = (config.game.spec(), config.claim.text());
             let rows = &tally.counterexamples;
-            match config.spaces.first() {
-                Some(Space::Multisets(space)) => {
-                    let total = space.total();
-                    write_multiset_counterexample_rows(out, game, total, config.ending, text, rows)?
-                }
-                _ => write_counterexample_rows(out, game, config.max, config.ending, text, rows)?,
-            }
+            write_counterexample_rows(out, game, space, config.ending, text, rows)?;
         }
         Ok(())
     };
@@ -222,7 +214,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(if holds { Outcome::Success } else { Outcome::ClaimFailed })
 }
 
-fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<()> {
+fn print_summary(config: &Config, tallies: &[(&Space, Tally)]) -> anyhow::Result<()> {
     // Built whole, then written through output::write_to like every other command.
     let mut out: Vec<u8> = Vec::new();
     let canonical = config.spaces.first().and_then(Space::as_tuples).map(|s| s.mode());
@@ -244,11 +236,11 @@ fn print_summary(config: &Config, tallies: &[(usize, Tally)]) -> anyhow::Result<
     let mut align = [Align::Right; 6];
     align[5] = Align::Left;
     let mut table = TextTable::new(&header, &align);
-    for (n, t) in tallies {
+    for (space, t) in tallies {
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
             format!("({}) is {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
-        let heaps = if config.multisets { "any".to_string() } else { n.to_string() };
+        let heaps = if config.multisets { "any".to_string() } else { space.heaps().to_string() };
         let counts = [heaps, t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];
         table.push(counts.into_iter().chain(rest).collect());
