@@ -118,7 +118,7 @@ impl ClaimCheck<'_> {
         for h in lo..end {
             acc.heaps.clear();
             acc.heaps.extend((h > 0).then_some(h as u32));
-            acc.heaps.extend(row.prefix.iter().rev());
+            acc.heaps.extend(row.prefix);
             match self.program.eval_multiset(&acc.heaps, &mut acc.padded) {
                 Ok(value) => acc.predicted[h / 64] |= u64::from(value != 0) << (h % 64),
                 Err(error) => {

@@ -26,14 +26,14 @@ impl Progress for NoProgress {
 /// One finished row, as handed to a [`RowVisitor`]: the positions `(prefix, h)` for the
 /// columns `h` in `lo..end`.
 ///
-/// Over multisets a row is a multiset `prefix` (non-decreasing) with one more heap `h`,
+/// Over multisets a row is a multiset `prefix` (non-increasing) with one more heap `h`,
 /// the largest, from the prefix's largest heap to the space's total less the prefix's
 /// tokens; the empty prefix's column 0 is the empty position. Every multiset lies in one
 /// row, and ranks are not consecutive along a row: [`RowView::ranks`] holds them.
 #[derive(Clone, Copy, Debug)]
 pub struct RowView<'a> {
     /// The first `n - 1` heaps (sorted in canonical mode; over multisets, every heap but
-    /// the largest, non-decreasing).
+    /// the largest, non-increasing).
     pub prefix: &'a [u32],
     /// The first last-heap value of the row: 0, or the prefix's largest heap in canonical
     /// mode and over multisets.

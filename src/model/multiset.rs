@@ -109,40 +109,45 @@ impl MultisetSpace {
         Some(rank)
     }
 
-    /// The ranks of the positions `prefix ∪ {h}` for `h` in `lo..=hi` into `out`: one row
-    /// of multisets, `prefix` holding the smaller heaps in non-decreasing order and `h`
-    /// the largest (`lo` at least the prefix's largest heap; `h = 0` is the empty heap, so
-    /// the empty prefix's row starts with the empty position).
+    /// The ranks of the positions `prefix ∪ {h}` for `h` in `largest..=hi` into `out`: one
+    /// row of multisets, `h` the largest heap (`h = 0` is the empty heap), the prefix of
+    /// rank `prefix_rank` holding `s` tokens with largest heap `largest` (0 if empty).
     ///
-    /// A rank's steps along the heaps, largest first: the part `h` itself, then the
-    /// prefix's largest part after `h`, then the rest of the prefix, which is the same for
-    /// every `h`. So each column costs two table differences.
+    /// A rank's steps along the heaps, largest first: `P(s + h) - P(s + h, h)` for the
+    /// part `h` itself, `P(s, h) - P(s, largest)` for the prefix's largest part after it
+    /// (0 when they are equal), then the rest of the prefix, the same for every `h` (the
+    /// prefix's rank within its total less its own first step, `P(s) - P(s, largest)`).
+    /// With the first rank of total `s + h`, `first(s + h) + P(s + h) = first(s + h + 1)`;
+    /// so a column costs three table reads, whatever the prefix's length.
     ///
     /// # Panics
-    /// If a position of the row holds more than `T` tokens, or `lo` is below the prefix's
-    /// largest heap.
-    pub(crate) fn row_ranks(&self, prefix: &[u32], lo: u32, hi: u32, out: &mut Vec<u64>) {
-        let sum: u32 = prefix.iter().sum();
-        assert!(sum + hi <= self.total, "row beyond the space's total");
-        assert!(prefix.last().is_none_or(|&largest| largest <= lo), "row below its prefix");
-        // Steps after the prefix's largest part, the same for every `h`.
-        let (mut rest, mut remaining) = (0u64, sum);
-        for pair in prefix.windows(2).rev() {
-            remaining -= pair[1];
-            rest += self.rank_step(remaining, pair[1], pair[0]);
-        }
+    /// If a position of the row holds more than `T` tokens.
+    pub(crate) fn row_ranks(
+        &self,
+        prefix_rank: u64,
+        s: u32,
+        largest: u32,
+        hi: u32,
+        out: &mut Vec<u64>,
+    ) {
+        assert!(s + hi <= self.total && largest <= hi, "row beyond the space's total");
+        let (side, s, lo) = (self.total as usize + 1, s as usize, largest as usize);
+        // Every `h`'s rank less its three reads (the sums wrap, the ranks do not).
+        let shift = (prefix_rank - self.offsets[s])
+            .wrapping_sub(self.bounded[s * side + self.total as usize]);
+        let next_first = &self.offsets[s + lo + 1..];
+        let own = self.bounded[(s + lo) * side + lo..].iter().step_by(side + 1);
+        let after = &self.bounded[s * side + lo..];
+        let columns = hi as usize - lo + 1;
         out.clear();
-        out.extend((lo..=hi).map(|h| {
-            let total = sum + h;
-            let mut rank = self.first_rank(total) + rest;
-            if h > 0 {
-                rank += self.rank_step(total, u32::MAX, h);
-            }
-            if let Some(&largest) = prefix.last() {
-                rank += self.rank_step(sum, h, largest);
-            }
-            rank
-        }));
+        out.extend(
+            next_first
+                .iter()
+                .zip(own)
+                .zip(after)
+                .take(columns)
+                .map(|((&f, &o), &a)| f.wrapping_sub(o).wrapping_add(a).wrapping_add(shift)),
+        );
     }
 
     /// The heaps (non-increasing) of the position of rank `rank`.
@@ -307,23 +312,17 @@ mod tests {
         let s = MultisetSpace::new(14).unwrap();
         let mut seen = vec![0u32; s.positions() as usize];
         let mut ranks = Vec::new();
-        // Every non-decreasing prefix and its row of largest heaps.
-        let mut prefixes = vec![Vec::<u32>::new()];
-        while let Some(prefix) = prefixes.pop() {
-            let sum: u32 = prefix.iter().sum();
-            let lo = prefix.last().copied().unwrap_or(0);
-            if sum + lo > 14 {
+        // Every prefix (non-increasing) and its row of larger heaps.
+        for prefix in s.iter() {
+            let (sum, largest) = (prefix.iter().sum::<u32>(), prefix.first().copied().unwrap_or(0));
+            if sum + largest > 14 {
                 continue;
             }
-            s.row_ranks(&prefix, lo, 14 - sum, &mut ranks);
-            for (h, &rank) in (lo..).zip(&ranks) {
-                let mut heaps = prefix.clone();
-                heaps.push(h);
+            s.row_ranks(s.rank(&prefix).unwrap(), sum, largest, 14 - sum, &mut ranks);
+            for (h, &rank) in (largest..).zip(&ranks) {
+                let heaps = [&[h][..], &prefix].concat();
                 assert_eq!(Some(rank), s.rank(&heaps), "{heaps:?}");
                 seen[rank as usize] += 1;
-            }
-            for next in lo.max(1)..=14 {
-                prefixes.push([prefix.clone(), vec![next]].concat());
             }
         }
         assert!(seen.iter().all(|&n| n == 1), "every position in exactly one row");

@@ -4,6 +4,10 @@ use rayon::prelude::*;
 
 use super::table::MultisetTable;
 use crate::engine::visitor::{RowView, RowVisitor};
+use crate::model::multiset::Walk;
+
+/// Prefixes per parallel task.
+const CHUNK: u64 = 4096;
 
 /// One task's buffers: the row's prefix, its ranks and its bits.
 #[derive(Default)]
@@ -17,30 +21,28 @@ impl MultisetTable {
     /// Hands every row of the space to `visitor` (see [`RowView`]: a multiset prefix and
     /// its largest heap), one track per ending in the table's order, and returns the
     /// visitor's merged result. Each position lies in exactly one row; rows run in
-    /// parallel tasks on rayon's current pool, a task per prefix of at most two heaps and
-    /// the longer prefixes that start with it.
+    /// parallel tasks on rayon's current pool.
+    ///
+    /// Prefixes come in rank order, in chunks of consecutive ranks (a [`Walk`] each). Then
+    /// for every column `h` the positions read are consecutive ranks too (those of total
+    /// `s + h` and largest heap `h`, for the prefixes of total `s`), so the table is read
+    /// in as many sequential streams as a row has columns, not at random.
     pub(crate) fn stream<V: RowVisitor>(&self, visitor: &V) -> V::Acc {
-        let total = self.space.total();
-        let mut seeds: Vec<Vec<u32>> = vec![Vec::new()];
-        for first in 1..=total {
-            if 2 * first > total {
-                break;
-            }
-            seeds.push(vec![first]);
-            seeds.extend(
-                (first..=total).take_while(|&s| first + 2 * s <= total).map(|s| vec![first, s]),
-            );
-        }
-        seeds
+        self.prefix_chunks()
             .par_iter()
             .fold(
                 || (visitor.start(), RowBuffers::default()),
-                |(mut acc, mut buffers), seed| {
-                    buffers.prefix.clone_from(seed);
-                    if seed.len() < 2 {
-                        self.visit_row(visitor, &mut acc, &mut buffers);
-                    } else {
-                        self.visit_rows_from(visitor, &mut acc, &mut buffers);
+                |(mut acc, mut buffers), &(first, len)| {
+                    let mut walk = Walk::at(&self.space.unrank(first));
+                    for rank in first..first + len {
+                        buffers.prefix.clear();
+                        buffers.prefix.extend(
+                            walk.runs().iter().flat_map(|&(part, count)| {
+                                std::iter::repeat_n(part, count as usize)
+                            }),
+                        );
+                        self.visit_row(visitor, &mut acc, &mut buffers, rank, walk.total());
+                        walk.advance();
                     }
                     (acc, buffers)
                 },
@@ -49,41 +51,51 @@ impl MultisetTable {
             .reduce(|| visitor.start(), |left, right| visitor.merge(left, right))
     }
 
-    /// Visits the row of the buffers' prefix and of every longer prefix that starts with it.
-    fn visit_rows_from<V: RowVisitor>(
+    /// The ranks of the prefixes that have a row, as chunks `(first, len)`: of each total
+    /// `s`, the prefixes whose largest heap is at most `T - s`, which come last in the
+    /// total's rank order, from the greedy one (heaps of `T - s`, then the remainder).
+    fn prefix_chunks(&self) -> Vec<(u64, u64)> {
+        let total = self.space.total();
+        let mut chunks = Vec::new();
+        for sum in 0..=total {
+            let cap = sum.min(total - sum);
+            if sum > 0 && cap == 0 {
+                continue;
+            }
+            let mut greedy = vec![cap; if cap == 0 { 0 } else { (sum / cap) as usize }];
+            greedy.extend((cap > 0 && sum % cap > 0).then(|| sum % cap));
+            let start = self.space.rank(&greedy).expect("a prefix within the total");
+            let end = self.space.first_rank(sum + 1);
+            chunks.extend((start..end).step_by(CHUNK as usize).map(|c| (c, CHUNK.min(end - c))));
+        }
+        chunks
+    }
+
+    /// Visits the row of the buffers' prefix (non-increasing, of rank `rank` and `sum`
+    /// tokens): its largest heap from the prefix's largest (0 for the empty prefix) to the
+    /// total less the prefix's tokens.
+    fn visit_row<V: RowVisitor>(
         &self,
         visitor: &V,
         acc: &mut V::Acc,
         buffers: &mut RowBuffers,
+        rank: u64,
+        sum: u32,
     ) {
-        self.visit_row(visitor, acc, buffers);
-        let sum: u32 = buffers.prefix.iter().sum();
-        let largest = *buffers.prefix.last().expect("a longer prefix");
-        // A prefix whose row is empty (its sum and twice its largest heap above the total)
-        // has no longer prefix with a row either.
-        let mut next = largest;
-        while sum + 2 * next <= self.space.total() {
-            buffers.prefix.push(next);
-            self.visit_rows_from(visitor, acc, buffers);
-            buffers.prefix.pop();
-            next += 1;
-        }
-    }
-
-    /// Visits the row of the buffers' prefix: its largest heap from the prefix's largest
-    /// (0 for the empty prefix) to the total less the prefix's tokens.
-    fn visit_row<V: RowVisitor>(&self, visitor: &V, acc: &mut V::Acc, buffers: &mut RowBuffers) {
         let RowBuffers { prefix, ranks, bits } = buffers;
-        let lo = prefix.last().copied().unwrap_or(0);
-        let hi = self.space.total() - prefix.iter().sum::<u32>();
-        self.space.row_ranks(prefix, lo, hi, ranks);
-        let end = hi as usize + 1;
+        let lo = prefix.first().copied().unwrap_or(0);
+        let hi = self.space.total() - sum;
+        self.space.row_ranks(rank, sum, lo, hi, ranks);
+        let (end, endings) = (hi as usize + 1, self.endings.len());
         let words = end.div_ceil(64);
         bits.clear();
-        bits.resize(words * self.endings.len(), 0);
-        for j in 0..self.endings.len() {
-            for (h, &rank) in (lo as usize..).zip(ranks.iter()) {
-                bits[j * words + h / 64] |= u64::from(self.is_p(j, rank)) << (h % 64);
+        bits.resize(words * endings, 0);
+        for (h, &rank) in (lo as usize..).zip(ranks.iter()) {
+            // Every ending's bit of a position lies in one word.
+            let (word, shift) = self.packing.locate(rank);
+            let labels = self.words[word] >> shift;
+            for j in 0..endings {
+                bits[j * words + h / 64] |= (labels >> j & 1) << (h % 64);
             }
         }
         let row = RowView {
@@ -122,9 +134,8 @@ mod tests {
         fn visit(&self, acc: &mut Vec<Column>, row: &RowView<'_>) {
             let endings = row.bits.len() / row.words_per_row;
             for h in row.lo as usize..row.end {
-                let mut heaps = row.prefix.to_vec();
-                heaps.extend((h > 0).then_some(h as u32));
-                heaps.sort_unstable_by(|a, b| b.cmp(a));
+                let mut heaps: Vec<u32> = (h > 0).then_some(h as u32).into_iter().collect();
+                heaps.extend(row.prefix);
                 let bits = (0..endings).map(|j| row.ending_bits(j)[h / 64] >> (h % 64) & 1 == 1);
                 acc.push((row.index_of(h), heaps, bits.collect()));
             }
