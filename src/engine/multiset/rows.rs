@@ -62,8 +62,9 @@ impl MultisetTable {
             if sum > 0 && cap == 0 {
                 continue;
             }
-            let mut greedy = vec![cap; if cap == 0 { 0 } else { (sum / cap) as usize }];
-            greedy.extend((cap > 0 && sum % cap > 0).then(|| sum % cap));
+            // The empty prefix (sum 0) has no heap at all.
+            let mut greedy = vec![cap; sum.checked_div(cap).unwrap_or(0) as usize];
+            greedy.extend(sum.checked_rem(cap).filter(|&rest| rest > 0));
             let start = self.space.rank(&greedy).expect("a prefix within the total");
             let end = self.space.first_rank(sum + 1);
             chunks.extend((start..end).step_by(CHUNK as usize).map(|c| (c, CHUNK.min(end - c))));
