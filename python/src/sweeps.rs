@@ -4,7 +4,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use nimtab::analysis::expr::Expr;
-use nimtab::analysis::criteria::MULTISET_CRITERIA;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
@@ -84,7 +83,7 @@ impl VerifyArgs {
             (None, Some(total)) => {
                 game.require_sum("a space of multisets of heaps (total)")?;
                 let space = Space::multisets(total)?;
-                let criteria = listed.unwrap_or_else(|| MULTISET_CRITERIA.to_vec());
+                let criteria = listed.unwrap_or_else(|| Criterion::applicable_to(&game, &space));
                 let engine = Engine::builder(&game, space).build();
                 Ok(verify(&engine, &endings, &criteria, limit, progress)?.findings)
             }

@@ -11,6 +11,7 @@
 use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::{Game, GameKind, MoveRule};
+use crate::model::space::Space;
 
 /// A closed-form prediction of which positions are P.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -161,6 +162,36 @@ impl Criterion {
         })
     }
 
+    /// Refuses a criterion that says nothing about `game` over `space`: over tuples as
+    /// [`Criterion::check_applies`] with the space's heap count; over multisets, a
+    /// criterion beyond [`MULTISET_CRITERIA`] and the quotient's, or one of them for a game
+    /// that is not a sum.
+    ///
+    /// # Errors
+    /// [`Error::CriterionNotApplicable`]; [`Error::CriterionNotForMultisets`] naming the
+    /// criterion; [`Error::NotASum`] for the quotient criterion of a game that is not a sum.
+    pub fn check_applies_to(self, game: &Game, space: &Space) -> Result<()> {
+        match space {
+            Space::Tuples(tuples) => self.check_applies(game, tuples.heaps()),
+            Space::Multisets(_) if self == Criterion::Quotient => {
+                game.require_sum("the quotient criterion")
+            }
+            Space::Multisets(_) if MULTISET_CRITERIA.contains(&self) => self.check_applies(game, 1),
+            Space::Multisets(_) => {
+                Err(Error::CriterionNotForMultisets { criterion: self.name().to_string() })
+            }
+        }
+    }
+
+    /// The criteria compared over `space` when none are named: [`Criterion::applicable`]
+    /// with its heap count over tuples, [`MULTISET_CRITERIA`] over multisets.
+    pub fn applicable_to(game: &Game, space: &Space) -> Vec<Criterion> {
+        match space {
+            Space::Tuples(tuples) => Criterion::applicable(game, tuples.heaps()),
+            Space::Multisets(_) => MULTISET_CRITERIA.to_vec(),
+        }
+    }
+
     /// Every criterion that applies to `game` with `heaps` heaps, in column order (none
     /// for circular Nim or a game with a pass).
     pub fn applicable(game: &Game, heaps: usize) -> Vec<Criterion> {
@@ -290,21 +321,6 @@ pub fn misere_rule_predicts_n(values: &[u32]) -> bool {
 /// XORs (Moore's and Wythoff's criteria are about games with multi-heap moves). The
 /// quotient criterion is compared too when asked for (it computes the game's quotient).
 pub const MULTISET_CRITERIA: [Criterion; 3] = [Criterion::Xor, Criterion::AntiNim, Criterion::Sj];
-
-/// Refuses a criterion a multiset space is not compared with.
-///
-/// # Errors
-/// [`Error::CriterionNotForMultisets`] naming the criterion; [`Error::NotASum`] for the
-/// quotient criterion of a game that is not a sum of heaps.
-pub fn check_multiset_criterion(game: &Game, criterion: Criterion) -> Result<()> {
-    if criterion == Criterion::Quotient {
-        return game.require_sum("the quotient criterion");
-    }
-    if MULTISET_CRITERIA.contains(&criterion) {
-        return criterion.check_applies(game, 1);
-    }
-    Err(Error::CriterionNotForMultisets { criterion: criterion.name().to_string() })
-}
 
 #[cfg(test)]
 mod tests {

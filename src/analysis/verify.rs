@@ -3,7 +3,7 @@
 pub use crate::analysis::finding::{Finding, Verification};
 
 use crate::analysis::comparer::{comparer_bytes, Comparer};
-use crate::analysis::criteria::{check_multiset_criterion, Criterion};
+use crate::analysis::criteria::Criterion;
 use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
 use crate::engine::{Engine, Labels, Progress, Reservation, Work};
 use crate::error::Result;
@@ -58,19 +58,15 @@ pub fn prepare<'e, 'g>(
         let comparer = comparer_bytes(engine, endings, criteria.len(), limit);
         [Work::Stream { endings }, Work::Bytes(comparer)]
     };
+    engine.ensure_supported(endings)?;
+    for criterion in criteria {
+        criterion.check_applies_to(engine.game(), engine.space())?;
+    }
     if engine.space().as_multisets().is_some() {
         // Multisets are labelled whole, every ending in one table, then compared row by row.
-        for &criterion in criteria {
-            check_multiset_criterion(engine.game(), criterion)?;
-        }
-        engine.ensure_supported(endings)?;
         let reservation = engine.reserve(&work(endings.len()))?;
         let (endings, criteria) = (kept_endings, kept_criteria);
         return Ok(Verifier { reservation, endings, criteria, limit, labellings: 1 });
-    }
-    engine.ensure_supported(endings)?;
-    for criterion in criteria {
-        criterion.check_applies(engine.game(), engine.space().heaps())?;
     }
     let fused = engine.memory_need(&work(endings.len()))? <= engine.memory_limit();
     let labellings = if fused { 1 } else { endings.len() };
@@ -183,7 +179,8 @@ pub fn compare_labels(
 ///
 /// # Panics
 /// If the labels are not every ending of one labelling of a multiset space, in its order;
-/// if a criterion is not one [`check_multiset_criterion`] accepts for `game`, or the
+/// if a criterion does not apply to `game` over multisets
+/// ([`Criterion::check_applies_to`]), or the
 /// criteria hold the quotient and `quotients` has not one prediction per ending, or a
 /// quotient's largest heap is below the space's total.
 pub fn compare_labels_with(

@@ -23,8 +23,8 @@ pub struct Reservation<'e, 'g> {
 impl<'g> Engine<'g> {
     /// The one memory check of a run: the bytes of `work`, held at once (for tuples by
     /// [`Engine::memory_plan`], the fixed structures counted once; for multisets the
-    /// packed marks of [`Work::Tables`], the only work they have), refused above the
-    /// memory limit before anything is allocated.
+    /// packed marks of the endings' table, which a [`Work::Stream`] is read from with its
+    /// row buffers), refused above the memory limit before anything is allocated.
     ///
     /// # Errors
     /// [`crate::Error::TooLarge`] or [`crate::Error::MultisetsTooLarge`] with the bytes

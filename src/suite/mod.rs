@@ -8,7 +8,6 @@ pub mod takebreak_report;
 use std::path::Path;
 
 use crate::analysis::criteria::Criterion;
-use crate::analysis::criteria::MULTISET_CRITERIA;
 use crate::error::Result;
 use crate::export::csv::write_grundy;
 use crate::export::plot::Grid;
@@ -150,8 +149,8 @@ pub fn suite_endings(game: &Game) -> Vec<Ending> {
 }
 
 /// Criteria the suite compares for a space: every one that applies to the game there.
-pub fn suite_criteria(game: &Game, heaps: usize) -> Vec<Criterion> {
-    Criterion::applicable(game, heaps)
+pub fn suite_criteria(game: &Game, space: &Space) -> Vec<Criterion> {
+    Criterion::applicable_to(game, space)
 }
 
 /// One space the suite verifies, and what its labels are compared with.
@@ -168,9 +167,8 @@ pub struct SuiteSpace<'g> {
 }
 
 /// Every space the suite verifies, in the order of its findings: the spaces of `jobs`
-/// (under [`suite_endings`], compared with [`suite_criteria`]), then the multisets of total
-/// at most [`SUITE_TOTAL`] of each game of `takebreak` (under every ending, compared with
-/// every criterion that applies over multisets).
+/// (under [`suite_endings`]), then the multisets of total at most [`SUITE_TOTAL`] of each
+/// game of `takebreak` (under every ending); each compared with [`suite_criteria`].
 ///
 /// # Errors
 /// A space the engine cannot hold (none of the suite's).
@@ -179,23 +177,17 @@ pub fn suite_spaces<'g>(
     takebreak: &'g [TakeBreakJob],
 ) -> Result<Vec<SuiteSpace<'g>>> {
     let mut spaces = Vec::new();
+    let mut push = |game: &'g Game, space: Space, endings: Vec<Ending>| {
+        let criteria = suite_criteria(game, &space);
+        spaces.push(SuiteSpace { game, space, endings, criteria });
+    };
     for job in jobs {
         for &(heaps, max) in &job.spaces {
-            spaces.push(SuiteSpace {
-                game: &job.game,
-                space: Space::new(heaps, max)?,
-                endings: suite_endings(&job.game),
-                criteria: suite_criteria(&job.game, heaps),
-            });
+            push(&job.game, Space::new(heaps, max)?, suite_endings(&job.game));
         }
     }
     for job in takebreak {
-        spaces.push(SuiteSpace {
-            game: &job.game,
-            space: Space::multisets(SUITE_TOTAL.into())?,
-            endings: Ending::ALL.to_vec(),
-            criteria: MULTISET_CRITERIA.to_vec(),
-        });
+        push(&job.game, Space::multisets(SUITE_TOTAL.into())?, Ending::ALL.to_vec());
     }
     Ok(spaces)
 }

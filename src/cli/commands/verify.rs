@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use nimtab::analysis::criteria::{check_multiset_criterion, MULTISET_CRITERIA};
 use nimtab::analysis::verify::{prepare, Finding};
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
@@ -71,31 +70,23 @@ impl Config {
         if let Some(dir) = &a.out {
             output::check_dir_target(dir, &FILES)?;
         }
-        if let Some(space) = a.table.space.multisets(&game)? {
-            let criteria = match listed {
-                Some(listed) => {
-                    for &criterion in &listed {
-                        check_multiset_criterion(&game, criterion)?;
-                    }
-                    listed
-                }
-                None => MULTISET_CRITERIA.to_vec(),
-            };
-            let (limit, out, strict) = (a.limit, a.out, a.strict);
-            let spaces = vec![(space, criteria)];
-            return Ok(Config { game, spaces, endings, limit, out, strict });
-        }
+        let all = match a.table.space.multisets(&game)? {
+            Some(multisets) => vec![multisets],
+            None => a.table.spaces()?,
+        };
         let mut spaces = Vec::new();
-        for space in a.table.spaces()? {
-            game.check_heaps(space.heaps())?;
+        for space in all {
+            if space.as_tuples().is_some() {
+                game.check_heaps(space.heaps())?;
+            }
             let criteria = match &listed {
                 Some(listed) => {
                     for criterion in listed {
-                        criterion.check_applies(&game, space.heaps())?;
+                        criterion.check_applies_to(&game, &space)?;
                     }
                     listed.clone()
                 }
-                None => Criterion::applicable(&game, space.heaps()),
+                None => Criterion::applicable_to(&game, &space),
             };
             spaces.push((space, criteria));
         }
