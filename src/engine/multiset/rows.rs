@@ -122,7 +122,7 @@ mod tests {
     use crate::model::game::Game;
     use crate::model::multiset::MultisetSpace;
 
-    /// Every column of every row: its rank, its heaps (sorted) and its bit per ending.
+    /// Every column of every row: its rank, its heaps (largest first) and its bit per ending.
     struct Columns;
 
     type Column = (u64, Vec<u32>, Vec<bool>);
