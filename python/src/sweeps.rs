@@ -117,11 +117,11 @@ fn verify_tuples(
         let criteria = match &listed {
             Some(listed) => {
                 for criterion in listed {
-                    criterion.check_applies(game, n)?;
+                    criterion.check_applies_to(game, &space)?;
                 }
                 listed.clone()
             }
-            None => Criterion::applicable(game, n),
+            None => Criterion::applicable_to(game, &space),
         };
         runs.push((space, criteria));
     }

@@ -85,10 +85,11 @@ impl ClaimCheck<'_> {
         acc.predicted.resize(radix.div_ceil(64), 0);
         acc.lanes.clear();
         if let Some(values) = self.values {
-            let columns = row.lo as usize..radix;
-            acc.lanes.extend(
-                columns.map(|h| i64::from(values.values()[row.state_index(h, pass) as usize])),
-            );
+            // Tuple rows only (multisets have no position values): states are consecutive.
+            let (first, step) =
+                (row.state_index(row.lo as usize, pass) as usize, row.pass_states().len());
+            let states = values.values()[first..].iter().step_by(step);
+            acc.lanes.extend(states.take(radix - row.lo as usize).map(|&v| i64::from(v)));
         }
         let available = pass == Some(PassState::Available);
         let state = RowState { pass: i64::from(available), values: &acc.lanes };

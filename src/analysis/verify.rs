@@ -44,9 +44,10 @@ pub struct Verifier<'e, 'g> {
 /// one labelling per ending ([`Verifier::labellings`] says which).
 ///
 /// # Errors
-/// [`crate::Error::TooLarge`] if even one ending does not fit; the errors of
-/// [`Engine::ensure_supported`]; [`crate::Error::CriterionNotApplicable`] for a criterion
-/// that says nothing about the game with this heap count.
+/// [`crate::Error::TooLarge`] (over multisets [`crate::Error::MultisetsTooLarge`]) if
+/// even one ending does not fit; the errors of [`Engine::ensure_supported`] and of
+/// [`Criterion::check_applies_to`] for a criterion that says nothing about the game over
+/// this space.
 pub fn prepare<'e, 'g>(
     engine: &'e Engine<'g>,
     endings: &[Ending],
@@ -180,9 +181,9 @@ pub fn compare_labels(
 /// # Panics
 /// If the labels are not every ending of one labelling of a multiset space, in its order;
 /// if a criterion does not apply to `game` over multisets
-/// ([`Criterion::check_applies_to`]), or the
-/// criteria hold the quotient and `quotients` has not one prediction per ending, or a
-/// quotient's largest heap is below the space's total.
+/// ([`Criterion::check_applies_to`]), or the criteria hold the quotient and `quotients`
+/// has not one prediction per ending, or a quotient's largest heap is below the space's
+/// total.
 pub fn compare_labels_with(
     game: &Game,
     labels: &[Labels],
@@ -191,6 +192,10 @@ pub fn compare_labels_with(
     limit: usize,
 ) -> Vec<Finding> {
     let space = labels[0].space();
+    for criterion in criteria {
+        let applies = criterion.check_applies_to(game, space);
+        applies.unwrap_or_else(|refused| panic!("{refused}"));
+    }
     let endings: Vec<Ending> = labels.iter().map(Labels::ending).collect();
     let comparer = Comparer::new(game, space, endings.len(), criteria, quotients, limit);
     let acc = Labels::stream_rows(labels, &comparer);

@@ -175,25 +175,6 @@ impl Labels {
         }
     }
 
-    /// Writes the labels of the positions of index `first..first + len`, as a game
-    /// starts them, into `out`: bit `i` for index `first + i` (P = 1), other bits
-    /// cleared. Rows of a table are streamed this way, chunk by chunk.
-    ///
-    /// # Panics
-    /// If `out` holds fewer than `len` bits or the indices leave the space.
-    pub fn chunk_bits(&self, first: u64, len: usize, out: &mut [u64]) {
-        match &self.table {
-            Table::Tuples(labels) => {
-                assert!(out.len() * 64 >= len, "the output holds fewer than len bits");
-                out.fill(0);
-                let bits = labels.in_index_order(PassState::of(labels.has_pass()));
-                let chunk = &bits[first as usize..first as usize + len];
-                out.view_bits_mut::<Lsb0>()[..len].copy_from_bitslice(chunk);
-            }
-            Table::Multisets { table, slot } => table.chunk_bits(*slot, first, len, out),
-        }
-    }
-
     /// The tuple labels, over a space of tuples.
     fn tuples(&self) -> &TupleLabels {
         match &self.table {

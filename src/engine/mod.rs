@@ -327,7 +327,8 @@ impl<'g> Engine<'g> {
     /// Labels every position under each of `endings` in one fused labelling, streaming
     /// each finished row to `visitor` (see [`RowView`]); returns the visitor's merged
     /// result. A tuple space keeps no table; a multiset space is labelled whole and its
-    /// table then handed out row by row.
+    /// table then handed out row by row, each column's index in [`RowView::ranks`] (a
+    /// visitor that works out indices as `first_index + (h - lo)` holds for tuples only).
     ///
     /// # Errors
     /// [`Error::TooLarge`] or [`Error::MultisetsTooLarge`] if the working state of all

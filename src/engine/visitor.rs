@@ -89,6 +89,7 @@ impl RowView<'_> {
     /// The index of position `(prefix, h)` for a column `h` in `lo..end`.
     #[inline]
     pub fn index_of(&self, h: usize) -> u64 {
+        debug_assert!(self.ranks.is_empty() || h < self.end, "column {h} beyond the row");
         let column = h - self.lo as usize;
         match self.ranks.get(column) {
             Some(&rank) => rank,

@@ -262,12 +262,15 @@ fn multiset_claims_agree_with_a_check_position_by_position() {
         disagreements += wrong.len();
     }
     assert!(disagreements > 0);
-    // An evaluation error names the failing position of least rank.
-    let program = Expr::parse_claim("10 / (h1 - h2 - 2) > 0").unwrap().compile(&space, &grundy);
+    // An evaluation error names the failing position of least rank: (1 1 1), found in a
+    // later row than (11), which fails too.
+    let program =
+        Expr::parse_claim("1 / ((n - 3) * (h1 - 11)) > 0").unwrap().compile(&space, &grundy);
     let program = program.unwrap();
     let first = space.iter().find(|heaps| program.eval_multiset(heaps, &mut padded).is_err());
     let err = test_claim(&engine, Ending::Misere, &program, 5, &NoProgress).unwrap_err();
     let ClaimError::Eval(err) = err else { panic!("an evaluation error: {err}") };
+    assert_eq!(first, Some(vec![1, 1, 1]));
     assert_eq!(Some(err.position), first);
 }
 

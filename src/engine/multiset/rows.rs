@@ -53,7 +53,8 @@ impl MultisetTable {
 
     /// The ranks of the prefixes that have a row, as chunks `(first, len)`: of each total
     /// `s`, the prefixes whose largest heap is at most `T - s`, which come last in the
-    /// total's rank order, from the greedy one (heaps of `T - s`, then the remainder).
+    /// total's rank order, from the greedy one (heaps of `min(s, T - s)`, then the
+    /// remainder).
     fn prefix_chunks(&self) -> Vec<(u64, u64)> {
         let total = self.space.total();
         let mut chunks = Vec::new();
@@ -147,26 +148,73 @@ mod tests {
         }
     }
 
+    /// The table of `endings` over the multisets of total at most `total` of octal:0.137,
+    /// labelled in parallel.
+    fn table(total: u64, endings: &[Ending]) -> MultisetTable {
+        let game = Game::octal("0.137").unwrap();
+        let space = MultisetSpace::new(total).unwrap();
+        let path = MultiHeapPath::Accumulators;
+        let settings =
+            Settings { parallel_threshold: 16, memory_limit: 1 << 30, multi_heap_path: path };
+        let engine = MultisetEngine::new(&game, space, &settings);
+        let grant = engine.reserve(endings.len(), 0).unwrap();
+        engine.label_all(&grant, endings, &NoProgress).unwrap()
+    }
+
+    /// Checks each column (rank, heaps, bits) against the table.
+    fn check_columns(table: &MultisetTable, columns: Vec<Column>) {
+        let space = table.space();
+        for (rank, heaps, bits) in columns {
+            assert_eq!(heaps, space.unrank(rank));
+            let expected: Vec<bool> = (0..bits.len()).map(|j| table.is_p(j, rank)).collect();
+            assert_eq!(bits, expected, "{heaps:?}");
+        }
+    }
+
     #[test]
     fn rows_hand_out_every_rank_once_with_its_labels() {
-        let game = Game::octal("0.137").unwrap();
-        for total in [0, 1, 2, 7, 40] {
-            let space = MultisetSpace::new(total).unwrap();
-            let path = MultiHeapPath::Accumulators;
-            let settings =
-                Settings { parallel_threshold: 16, memory_limit: 1 << 30, multi_heap_path: path };
-            let engine = MultisetEngine::new(&game, space.clone(), &settings);
-            let grant = engine.reserve(3, 0).unwrap();
-            let table = engine.label_all(&grant, &Ending::ALL, &NoProgress).unwrap();
-            let mut columns = table.stream(&Columns);
-            columns.sort();
-            let ranks: Vec<u64> = columns.iter().map(|c| c.0).collect();
-            assert_eq!(ranks, (0..space.positions()).collect::<Vec<_>>(), "total {total}");
-            for (rank, heaps, bits) in columns {
-                assert_eq!(heaps, space.unrank(rank));
-                let expected: Vec<bool> = (0..3).map(|j| table.is_p(j, rank)).collect();
-                assert_eq!(bits, expected, "{heaps:?}");
+        let subsets: [&[Ending]; 3] =
+            [&[Ending::Misere], &[Ending::Sj, Ending::Normal], &Ending::ALL];
+        for endings in subsets {
+            for total in [0, 1, 2, 7, 40] {
+                let table = table(total, endings);
+                let mut columns = table.stream(&Columns);
+                columns.sort();
+                let ranks: Vec<u64> = columns.iter().map(|c| c.0).collect();
+                let positions = table.space().positions();
+                assert_eq!(ranks, (0..positions).collect::<Vec<_>>(), "total {total}");
+                assert!(columns.iter().all(|c| c.2.len() == endings.len()));
+                check_columns(&table, columns);
             }
         }
+    }
+
+    /// The columns of the rows wider than one word.
+    struct WideColumns;
+
+    impl RowVisitor for WideColumns {
+        type Acc = Vec<Column>;
+        fn start(&self) -> Vec<Column> {
+            Vec::new()
+        }
+        fn visit(&self, acc: &mut Vec<Column>, row: &RowView<'_>) {
+            if row.end > 64 {
+                Columns.visit(acc, row);
+            }
+        }
+        fn merge(&self, mut left: Vec<Column>, right: Vec<Column>) -> Vec<Column> {
+            left.extend(right);
+            left
+        }
+    }
+
+    #[test]
+    fn rows_wider_than_a_word_hold_their_columns_across_words() {
+        // Total 66: the rows of the prefixes of at most 2 tokens end beyond column 64: the
+        // empty prefix's has 67 columns (0 to 66), (1)'s 65, (2)'s 63, (1 1)'s 64.
+        let table = table(66, &[Ending::Misere, Ending::Sj]);
+        let columns = table.stream(&WideColumns);
+        assert_eq!(columns.len(), 67 + 65 + 63 + 64);
+        check_columns(&table, columns);
     }
 }

@@ -82,24 +82,4 @@ impl MultisetTable {
         }
         self.words.iter().map(|&w| u64::from((w & mask).count_ones())).sum()
     }
-
-    /// Writes the P bits of ranks `first..first + len` under the `j`-th ending into
-    /// `out` (bit `i` for rank `first + i`; other bits cleared).
-    ///
-    /// # Panics
-    /// If `out` holds fewer than `len` bits or the ranks leave the space.
-    pub fn chunk_bits(&self, j: usize, first: u64, len: usize, out: &mut [u64]) {
-        assert!(out.len() * 64 >= len && first + len as u64 <= self.space.positions());
-        out.fill(0);
-        let (mut word, mut shift) = self.packing.locate(first);
-        let (step, top) =
-            (self.packing.endings, self.packing.per_word() as u32 * self.packing.endings);
-        for i in 0..len {
-            out[i / 64] |= (self.words[word] >> (shift + j as u32) & 1) << (i % 64);
-            shift += step;
-            if shift == top {
-                (word, shift) = (word + 1, 0);
-            }
-        }
-    }
 }
