@@ -214,6 +214,33 @@ impl RowVisitor for () {
     fn merge(&self, _left: (), _right: ()) {}
 }
 
+/// A visitor for tests that collects what its function adds to a list for each row.
+#[cfg(test)]
+pub(crate) struct Collect<T, F>(pub F, pub std::marker::PhantomData<fn() -> T>);
+
+#[cfg(test)]
+impl<T: Send, F: Fn(&mut Vec<T>, &RowView<'_>) + Sync> Collect<T, F> {
+    /// The visitor that collects what `each` adds for each row.
+    pub(crate) fn new(each: F) -> Collect<T, F> {
+        Collect(each, std::marker::PhantomData)
+    }
+}
+
+#[cfg(test)]
+impl<T: Send, F: Fn(&mut Vec<T>, &RowView<'_>) + Sync> RowVisitor for Collect<T, F> {
+    type Acc = Vec<T>;
+    fn start(&self) -> Vec<T> {
+        Vec::new()
+    }
+    fn visit(&self, acc: &mut Vec<T>, row: &RowView<'_>) {
+        (self.0)(acc, row);
+    }
+    fn merge(&self, mut left: Vec<T>, right: Vec<T>) -> Vec<T> {
+        left.extend(right);
+        left
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,29 +273,16 @@ mod tests {
         }
     }
 
-    /// Every state of every row: its state index, position and pass state.
-    struct States;
-
     type State = (u64, Vec<u32>, Option<PassState>);
 
-    impl RowVisitor for States {
-        type Acc = Vec<State>;
-        fn start(&self) -> Vec<State> {
-            Vec::new()
-        }
-        fn visit(&self, acc: &mut Vec<State>, row: &RowView<'_>) {
-            let max = row.words_per_row * 64;
-            for &pass in row.pass_states() {
-                for h in row.lo as usize..max {
-                    let mut position = row.prefix.to_vec();
-                    position.push(h as u32);
-                    acc.push((row.state_index(h, pass), position, pass));
-                }
+    /// Every state of every row: its state index, position and pass state.
+    fn every_state(acc: &mut Vec<State>, row: &RowView<'_>) {
+        for &pass in row.pass_states() {
+            for h in row.lo as usize..row.end {
+                let mut position = row.prefix.to_vec();
+                position.push(h as u32);
+                acc.push((row.state_index(h, pass), position, pass));
             }
-        }
-        fn merge(&self, mut left: Vec<State>, right: Vec<State>) -> Vec<State> {
-            left.extend(right);
-            left
         }
     }
 
@@ -279,7 +293,8 @@ mod tests {
                 // A max of 63 fills the row's one word, so every column is a position.
                 let space = TupleSpace::in_mode(3, 63, mode).unwrap();
                 let engine = Engine::new(&game, space.into());
-                let mut seen = engine.stream(&[Ending::Normal], &States, &NoProgress).unwrap();
+                let visitor = Collect::new(every_state);
+                let mut seen = engine.stream(&[Ending::Normal], &visitor, &NoProgress).unwrap();
                 seen.sort_by_key(|(index, _, _)| *index);
                 let indices: Vec<u64> = seen.iter().map(|(index, _, _)| *index).collect();
                 let count = space.positions() * states;

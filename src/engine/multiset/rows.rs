@@ -118,33 +118,22 @@ impl MultisetTable {
 mod tests {
     use super::*;
     use crate::engine::multiset::MultisetEngine;
+    use crate::engine::visitor::Collect;
     use crate::engine::{MultiHeapPath, NoProgress, Settings};
     use crate::model::ending::Ending;
     use crate::model::game::Game;
     use crate::model::multiset::MultisetSpace;
 
-    /// Every column of every row: its rank, its heaps (largest first) and its bit per ending.
-    struct Columns;
-
     type Column = (u64, Vec<u32>, Vec<bool>);
 
-    impl RowVisitor for Columns {
-        type Acc = Vec<Column>;
-        fn start(&self) -> Vec<Column> {
-            Vec::new()
-        }
-        fn visit(&self, acc: &mut Vec<Column>, row: &RowView<'_>) {
-            let endings = row.bits.len() / row.words_per_row;
-            for h in row.lo as usize..row.end {
-                let mut heaps: Vec<u32> = (h > 0).then_some(h as u32).into_iter().collect();
-                heaps.extend(row.prefix);
-                let bits = (0..endings).map(|j| row.ending_bits(j)[h / 64] >> (h % 64) & 1 == 1);
-                acc.push((row.index_of(h), heaps, bits.collect()));
-            }
-        }
-        fn merge(&self, mut left: Vec<Column>, right: Vec<Column>) -> Vec<Column> {
-            left.extend(right);
-            left
+    /// Every column of a row: its rank, its heaps (largest first) and its bit per ending.
+    fn columns(acc: &mut Vec<Column>, row: &RowView<'_>) {
+        let endings = row.bits.len() / row.words_per_row;
+        for h in row.lo as usize..row.end {
+            let mut heaps: Vec<u32> = (h > 0).then_some(h as u32).into_iter().collect();
+            heaps.extend(row.prefix);
+            let bits = (0..endings).map(|j| row.ending_bits(j)[h / 64] >> (h % 64) & 1 == 1);
+            acc.push((row.index_of(h), heaps, bits.collect()));
         }
     }
 
@@ -178,33 +167,14 @@ mod tests {
         for endings in subsets {
             for total in [0, 1, 2, 7, 40] {
                 let table = table(total, endings);
-                let mut columns = table.stream(&Columns);
-                columns.sort();
-                let ranks: Vec<u64> = columns.iter().map(|c| c.0).collect();
+                let mut seen = table.stream(&Collect::new(columns));
+                seen.sort();
+                let ranks: Vec<u64> = seen.iter().map(|c| c.0).collect();
                 let positions = table.space().positions();
                 assert_eq!(ranks, (0..positions).collect::<Vec<_>>(), "total {total}");
-                assert!(columns.iter().all(|c| c.2.len() == endings.len()));
-                check_columns(&table, columns);
+                assert!(seen.iter().all(|c| c.2.len() == endings.len()));
+                check_columns(&table, seen);
             }
-        }
-    }
-
-    /// The columns of the rows wider than one word.
-    struct WideColumns;
-
-    impl RowVisitor for WideColumns {
-        type Acc = Vec<Column>;
-        fn start(&self) -> Vec<Column> {
-            Vec::new()
-        }
-        fn visit(&self, acc: &mut Vec<Column>, row: &RowView<'_>) {
-            if row.end > 64 {
-                Columns.visit(acc, row);
-            }
-        }
-        fn merge(&self, mut left: Vec<Column>, right: Vec<Column>) -> Vec<Column> {
-            left.extend(right);
-            left
         }
     }
 
@@ -213,8 +183,14 @@ mod tests {
         // Total 66: the rows of the prefixes of at most 2 tokens end beyond column 64: the
         // empty prefix's has 67 columns (0 to 66), (1)'s 65, (2)'s 63, (1 1)'s 64.
         let table = table(66, &[Ending::Misere, Ending::Sj]);
-        let columns = table.stream(&WideColumns);
-        assert_eq!(columns.len(), 67 + 65 + 63 + 64);
-        check_columns(&table, columns);
+        // The columns of the rows wider than one word.
+        let wide = Collect::new(|acc: &mut Vec<Column>, row: &RowView<'_>| {
+            if row.end > 64 {
+                columns(acc, row);
+            }
+        });
+        let seen = table.stream(&wide);
+        assert_eq!(seen.len(), 67 + 65 + 63 + 64);
+        check_columns(&table, seen);
     }
 }
