@@ -45,11 +45,12 @@ impl Sweep {
         progress: &dyn Progress,
         mut each: impl FnMut(Vec<SweepRow>) -> Result<()>,
     ) -> Result<()> {
-        self.slots(games.clone(), memory_limit)?;
+        let slots = self.slots(games.clone(), memory_limit)?;
         let mut start = games.start;
         while start < games.end {
             let end = games.end.min(start + BATCH_GAMES);
-            each(self.run(start..end, memory_limit, progress)?)?;
+            let batch = &slots[start - games.start..end - games.start];
+            each(self.run_in(start..end, batch, memory_limit, progress)?)?;
             start = end;
         }
         Ok(())
@@ -83,8 +84,19 @@ impl Sweep {
         memory_limit: u64,
         progress: &dyn Progress,
     ) -> Result<Vec<SweepRow>> {
-        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
         let slots = self.slots(games.clone(), memory_limit)?;
+        self.run_in(games, &slots, memory_limit, progress)
+    }
+
+    /// [`Sweep::run`] of the games `games` whose places `slots` are planned already.
+    fn run_in(
+        &self,
+        games: Range<usize>,
+        slots: &[Slot],
+        memory_limit: u64,
+        progress: &dyn Progress,
+    ) -> Result<Vec<SweepRow>> {
+        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
         let mut results: Vec<Option<Result<Vec<SweepRow>>>> = games
             .clone()
             .into_par_iter()
