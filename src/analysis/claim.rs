@@ -39,6 +39,15 @@ struct ClaimAcc {
     padded: Vec<u32>,
 }
 
+impl ClaimAcc {
+    /// Keeps the evaluation error at state `index` if it is the least seen so far.
+    fn keep_error(&mut self, index: u64, error: EvalError) {
+        if self.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
+            self.error = Some((index, error));
+        }
+    }
+}
+
 impl RowVisitor for ClaimCheck<'_> {
     type Acc = ClaimAcc;
 
@@ -98,10 +107,7 @@ impl ClaimCheck<'_> {
             self.program.eval_row_in(prefix, lo, state, &mut acc.predicted, &mut acc.scratch)
         {
             let last = *error.position.last().expect("positions have heaps");
-            let index = row.state_index(last as usize, pass);
-            if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
-                acc.error = Some((index, error));
-            }
+            acc.keep_error(row.state_index(last as usize, pass), error);
             return;
         }
         // A game without a pass has one track, read as the pass used.
@@ -124,10 +130,7 @@ impl ClaimCheck<'_> {
                 Ok(value) => acc.predicted[h / 64] |= u64::from(value != 0) << (h % 64),
                 Err(error) => {
                     // Ranks grow along a row: its first error is its least.
-                    let index = row.index_of(h);
-                    if acc.error.as_ref().is_none_or(|(seen, _)| index < *seen) {
-                        acc.error = Some((index, error));
-                    }
+                    acc.keep_error(row.index_of(h), error);
                     return;
                 }
             }

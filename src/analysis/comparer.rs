@@ -65,12 +65,8 @@ impl RowVisitor for Comparer {
     }
 
     fn visit(&self, acc: &mut VerifyAcc, row: &RowView<'_>) {
-        if row.pass {
-            for pass in [PassState::Used, PassState::Available] {
-                self.visit_state(acc, row, Some(pass));
-            }
-        } else {
-            self.visit_state(acc, row, None);
+        for &pass in row.pass_states() {
+            self.visit_state(acc, row, pass);
         }
     }
 
@@ -133,6 +129,90 @@ impl RowVisitor for Comparer {
 }
 
 impl Comparer {
+    /// The comparer of `endings` endings' rows of `space` with `criteria` (the quotient
+    /// criterion's predictions, one per ending, in `quotients`).
+    pub(super) fn new(
+        game: &Game,
+        space: &Space,
+        endings: usize,
+        criteria: &[Criterion],
+        quotients: Vec<QuotientPrediction>,
+        limit: usize,
+    ) -> Comparer {
+        let predictor = RowPredictor::new(game, space.max());
+        let formulas = shared_formulas(&predictor, criteria);
+        let distinct: Vec<Formula> = formulas.iter().map(|(formula, _)| *formula).collect();
+        let quotient = criteria.iter().position(|&c| c == Criterion::Quotient);
+        assert!(quotient.is_none() || quotients.len() == endings, "one quotient per ending");
+        Comparer {
+            endings,
+            criteria: criteria.len(),
+            formulas,
+            predictor: predictor.for_formulas(&distinct),
+            quotient: quotient.map(|c| (c, quotients)),
+            limit,
+            words: (space.max() as usize + 1).div_ceil(64),
+            by_planes: false,
+        }
+    }
+
+    /// Why the `j`-th ending's comparison with `criterion` was not made, if it was not.
+    fn not_compared(&self, j: usize, criterion: Criterion) -> Option<String> {
+        let (_, quotients) = self.quotient.as_ref().filter(|_| criterion == Criterion::Quotient)?;
+        quotients[j].not_computed().map(str::to_string)
+    }
+
+    /// The findings of a comparison's merged result, ending by ending and criterion by
+    /// criterion (with no criteria, one finding per ending with its positions and
+    /// P-positions); the counterexamples' positions and pass states from `state`.
+    pub(super) fn findings(
+        &self,
+        game: &Game,
+        space: &Space,
+        endings: &[Ending],
+        criteria: &[Criterion],
+        acc: VerifyAcc,
+        state: impl Fn(u64) -> (Vec<u32>, Option<PassState>) + Copy,
+    ) -> Vec<Finding> {
+        let (heaps, max, mode, total) = match space {
+            Space::Tuples(tuples) => (tuples.heaps(), tuples.max(), tuples.mode(), None),
+            Space::Multisets(multisets) => {
+                (0, multisets.total(), Mode::Canonical, Some(multisets.total()))
+            }
+        };
+        let mut disagreements = acc.disagreements.into_iter();
+        let mut findings = Vec::new();
+        for (j, &ending) in endings.iter().enumerate() {
+            let (positions, p_positions) = (acc.positions, acc.p_positions[j]);
+            let finding = |criterion: Option<Criterion>, tally, not_compared| Finding {
+                game: game.spec().to_string(),
+                heaps,
+                max,
+                mode,
+                total,
+                ending,
+                criterion,
+                theorem: criterion.is_some_and(|c| c.is_theorem(game, ending)),
+                tally,
+                not_compared,
+            };
+            if criteria.is_empty() {
+                let tally = Tally { positions, p_positions, ..Tally::default() };
+                findings.push(finding(None, tally, None));
+            }
+            for &criterion in criteria {
+                let found = disagreements.next().expect("one tally per ending and criterion");
+                let not_compared = self.not_compared(j, criterion);
+                let tally = match not_compared {
+                    Some(_) => Tally { positions, p_positions, ..Tally::default() },
+                    None => found.into_tally_with(positions, p_positions, state),
+                };
+                findings.push(finding(Some(criterion), tally, not_compared));
+            }
+        }
+        findings
+    }
+
     /// Counts and compares the row in one pass state (`None` without a pass).
     fn visit_state(&self, acc: &mut VerifyAcc, row: &RowView<'_>, pass: Option<PassState>) {
         // A game without a pass has one track per ending, read as the pass used.
@@ -220,90 +300,4 @@ pub(super) fn comparer_bytes(
     let kept = counterexample_bytes(lists, limit, engine.positions(), space.heaps(), tasks);
     let per_task = row * (1 + 2 * endings as u64);
     RowPredictor::bytes(space.max()).saturating_add(per_task * tasks).saturating_add(kept)
-}
-
-impl Comparer {
-    /// The comparer of `endings` endings' rows of `space` with `criteria` (the quotient
-    /// criterion's predictions, one per ending, in `quotients`).
-    pub(super) fn new(
-        game: &Game,
-        space: &Space,
-        endings: usize,
-        criteria: &[Criterion],
-        quotients: Vec<QuotientPrediction>,
-        limit: usize,
-    ) -> Comparer {
-        let predictor = RowPredictor::new(game, space.max());
-        let formulas = shared_formulas(&predictor, criteria);
-        let distinct: Vec<Formula> = formulas.iter().map(|(formula, _)| *formula).collect();
-        let quotient = criteria.iter().position(|&c| c == Criterion::Quotient);
-        assert!(quotient.is_none() || quotients.len() == endings, "one quotient per ending");
-        Comparer {
-            endings,
-            criteria: criteria.len(),
-            formulas,
-            predictor: predictor.for_formulas(&distinct),
-            quotient: quotient.map(|c| (c, quotients)),
-            limit,
-            words: (space.max() as usize + 1).div_ceil(64),
-            by_planes: false,
-        }
-    }
-
-    /// Why the `j`-th ending's comparison with `criterion` was not made, if it was not.
-    fn not_compared(&self, j: usize, criterion: Criterion) -> Option<String> {
-        let (_, quotients) = self.quotient.as_ref().filter(|_| criterion == Criterion::Quotient)?;
-        quotients[j].not_computed().map(str::to_string)
-    }
-
-    /// The findings of a comparison's merged result, ending by ending and criterion by
-    /// criterion (with no criteria, one finding per ending with its positions and
-    /// P-positions); the counterexamples' positions and pass states from `state`.
-    pub(super) fn findings(
-        &self,
-        game: &Game,
-        space: &Space,
-        endings: &[Ending],
-        criteria: &[Criterion],
-        acc: VerifyAcc,
-        state: impl Fn(u64) -> (Vec<u32>, Option<PassState>) + Copy,
-    ) -> Vec<Finding> {
-        let (heaps, max, mode, total) = match space {
-            Space::Tuples(tuples) => (tuples.heaps(), tuples.max(), tuples.mode(), None),
-            Space::Multisets(multisets) => {
-                (0, multisets.total(), Mode::Canonical, Some(multisets.total()))
-            }
-        };
-        let mut disagreements = acc.disagreements.into_iter();
-        let mut findings = Vec::new();
-        for (j, &ending) in endings.iter().enumerate() {
-            let (positions, p_positions) = (acc.positions, acc.p_positions[j]);
-            let finding = |criterion: Option<Criterion>, tally, not_compared| Finding {
-                game: game.spec().to_string(),
-                heaps,
-                max,
-                mode,
-                total,
-                ending,
-                criterion,
-                theorem: criterion.is_some_and(|c| c.is_theorem(game, ending)),
-                tally,
-                not_compared,
-            };
-            if criteria.is_empty() {
-                let tally = Tally { positions, p_positions, ..Tally::default() };
-                findings.push(finding(None, tally, None));
-            }
-            for &criterion in criteria {
-                let found = disagreements.next().expect("one tally per ending and criterion");
-                let not_compared = self.not_compared(j, criterion);
-                let tally = match not_compared {
-                    Some(_) => Tally { positions, p_positions, ..Tally::default() },
-                    None => found.into_tally_with(positions, p_positions, state),
-                };
-                findings.push(finding(Some(criterion), tally, not_compared));
-            }
-        }
-        findings
-    }
 }

@@ -60,8 +60,6 @@ struct Config {
     /// `--total`.
     spaces: Vec<Space>,
     grundy: bool,
-    /// Whether the space is the multiset space of `--total`.
-    multisets: bool,
     limit: usize,
     target: Option<Target>,
 }
@@ -124,9 +122,8 @@ impl Config {
         for space in spaces.iter().filter_map(Space::as_tuples) {
             game.check_heaps(space.heaps())?;
         }
-        let multisets = spaces.iter().any(|s| s.as_multisets().is_some());
         let (max, limit, grundy) = (a.space.max(), a.limit, a.grundy);
-        Ok(Config { game, max, ending, claim, spaces, grundy, multisets, limit, target })
+        Ok(Config { game, max, ending, claim, spaces, grundy, limit, target })
     }
 
     /// The claim compiled for every space's heap count, once every space is known to fit
@@ -240,7 +237,10 @@ fn print_summary(config: &Config, tallies: &[(&Space, Tally)]) -> anyhow::Result
         let first = t.counterexamples.first().map_or("-".to_string(), |c| {
             format!("({}) is {}", SpacedState(&c.position, c.pass), Label::of(c.dp_is_p))
         });
-        let heaps = if config.multisets { "any".to_string() } else { space.heaps().to_string() };
+        let heaps = match space {
+            Space::Multisets(_) => "any".to_string(),
+            Space::Tuples(tuples) => tuples.heaps().to_string(),
+        };
         let counts = [heaps, t.positions.to_string(), t.p_positions.to_string()];
         let rest = [t.agree.to_string(), t.disagree.to_string(), first];
         table.push(counts.into_iter().chain(rest).collect());
