@@ -101,9 +101,25 @@
 //!
 //! # Errors
 //!
-//! Every fallible call returns [`Error`], whose messages name the bad value: an unknown
-//! game, a space with no heaps or beyond any index, a run whose tables do not fit in the
-//! memory limit ([`Error::TooLarge`], before anything is allocated), a bad move graph.
+//! Each layer has its own error, and a layer above wraps the errors of the layers it calls:
+//! the model's [`ModelError`] (an unknown game, a space with no heaps or beyond any index,
+//! a bad move graph), the engine's [`EngineError`] (a run whose tables do not fit in the
+//! memory limit, [`EngineError::TooLarge`], refused before anything is allocated; a
+//! cancelled run) and, on top, [`Error`], which the analysis and every tool above it
+//! return. Messages name the bad value. `?` turns a lower layer's error into a higher
+//! one's, and [`Error`] holds a model or engine refusal as [`Error::Model`] or
+//! [`Error::Engine`] whichever way it came up, so one pattern matches it:
+//!
+//! ```
+//! use nimtab::{EngineError, Ending, Engine, Error, Game, Space};
+//!
+//! let nim = Game::nim();
+//! let too_small = Engine::builder(&nim, Space::new(3, 255)?).memory_limit(1 << 10);
+//! let refused: Error = too_small.build().label(Ending::Normal).unwrap_err().into();
+//! assert!(matches!(refused, Error::Engine(EngineError::TooLarge { .. })));
+//! assert!(refused.to_string().starts_with("space too large: nim, 3 heaps, max 255"));
+//! # Ok::<(), nimtab::Error>(())
+//! ```
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
@@ -111,7 +127,6 @@
 pub mod analysis;
 pub mod contest;
 pub mod engine;
-mod error;
 pub mod export;
 pub mod host;
 pub mod input;
@@ -124,10 +139,12 @@ pub mod sweep;
 
 pub use analysis::claim::test_claim;
 pub use analysis::criteria::Criterion;
+pub use analysis::error::{Error, Result};
 pub use analysis::verify::verify;
+pub use engine::EngineError;
 pub use engine::{Engine, EngineBuilder, Labels, NoProgress, Progress, RowVisitor};
-pub use error::{Error, Result};
 pub use model::ending::Ending;
 pub use model::game::Game;
 pub use model::position::Label;
 pub use model::space::{Mode, Space};
+pub use model::ModelError;

@@ -9,10 +9,11 @@
 
 use crate::analysis::expr::{EvalError, Program, RowScratch, RowState};
 use crate::analysis::tally::{counterexample_bytes, p_count, Disagreements, Tally};
+use crate::engine::EngineError;
 use crate::engine::{Engine, GrundyValues, Progress, Reservation, RowView, RowVisitor, Work};
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::position::PassState;
+use crate::Result;
 
 /// A row visitor that checks a compiled boolean claim against the labels of one ending
 /// (in every pass state of a game with a pass).
@@ -154,11 +155,18 @@ pub enum ClaimError {
     Eval(#[from] EvalError),
 }
 
+// A claim check runs the engine directly: its refusals come up as the library's.
+impl From<EngineError> for ClaimError {
+    fn from(e: EngineError) -> Self {
+        ClaimError::Space(e.into())
+    }
+}
+
 /// Labels the engine's space under `ending` and tests the claim on every position,
 /// keeping at most `limit` counterexamples: one reservation of [`claim_work`].
 ///
 /// # Errors
-/// [`crate::Error::TooLarge`] if the space does not fit in memory;
+/// [`crate::EngineError::TooLarge`] if the space does not fit in memory;
 /// [`ClaimError::Eval`] with the evaluation error of smallest index, if the claim
 /// cannot be evaluated somewhere (a division by zero).
 ///
@@ -199,7 +207,7 @@ pub fn claim_work(engine: &Engine<'_>, operators: usize, limit: usize) -> [Work;
 /// pass states (the feature `pass` tells which).
 ///
 /// # Errors
-/// As [`test_claim`], but for [`crate::Error::TooLarge`]: the memory is reserved already.
+/// As [`test_claim`], but for [`crate::EngineError::TooLarge`]: the memory is reserved already.
 ///
 /// # Panics
 /// As [`test_claim`], and if the claim reads `grundy` without `values` (which a multiset

@@ -8,10 +8,10 @@
 //! (`analysis/quotient_criterion.rs`), over multiset spaces only. A criterion speaks about
 //! some games only ([`Criterion::check_applies`]).
 
-use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::{Game, GameKind, MoveRule};
 use crate::model::space::Space;
+use crate::{Error, Result};
 
 /// A closed-form prediction of which positions are P.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -169,12 +169,12 @@ impl Criterion {
     ///
     /// # Errors
     /// [`Error::CriterionNotApplicable`]; [`Error::CriterionNotForMultisets`] naming the
-    /// criterion; [`Error::NotASum`] for the quotient criterion of a game that is not a sum.
+    /// criterion; [`crate::ModelError::NotASum`] for the quotient criterion of a game that is not a sum.
     pub fn check_applies_to(self, game: &Game, space: &Space) -> Result<()> {
         match space {
             Space::Tuples(tuples) => self.check_applies(game, tuples.heaps()),
             Space::Multisets(_) if self == Criterion::Quotient => {
-                game.require_sum("the quotient criterion")
+                Ok(game.require_sum("the quotient criterion")?)
             }
             Space::Multisets(_) if MULTISET_CRITERIA.contains(&self) => self.check_applies(game, 1),
             Space::Multisets(_) => {

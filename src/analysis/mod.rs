@@ -6,6 +6,7 @@ pub mod classes;
 mod columns;
 mod comparer;
 pub mod criteria;
+pub mod error;
 pub mod expr;
 mod finding;
 pub mod moves;

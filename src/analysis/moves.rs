@@ -1,11 +1,11 @@
 //! Winning moves: moves to P-positions read from a label table, and Nim's formulas for them.
 
 use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor};
-use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::position::{PassState, Tuple};
 use crate::model::space::{Mode, Space};
+use crate::{Error, Result};
 
 /// One move: heap `heap` (0-based) goes from `from` stones to `to` stones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,7 +80,7 @@ pub fn ended_under(game: &Game, ending: Ending, position: &[u32]) -> bool {
 /// in any order) for a symmetric game, else every tuple.
 ///
 /// # Errors
-/// [`Error::Invalid`] for an empty position; [`Error::TooLarge`] if the table would
+/// [`Error::Invalid`] for an empty position; [`crate::EngineError::TooLarge`] if the table would
 /// exceed `memory_limit` bytes; the engine's refusals (a heap count the game does not
 /// have, the SJ ending for a game that is not a sum).
 pub fn smallest_table(
@@ -89,7 +89,7 @@ pub fn smallest_table(
     position: &[u32],
     memory_limit: u64,
 ) -> Result<Labels> {
-    smallest_engine(game, position, memory_limit)?.label(ending)
+    Ok(smallest_engine(game, position, memory_limit)?.label(ending)?)
 }
 
 /// The engine of the smallest space holding `position`, canonical for a symmetric game.

@@ -8,10 +8,10 @@
 //! instead of counting agreements it did not check.
 
 use crate::engine::NoProgress;
-use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::quotient::{compute, Play, Quotient, QuotientConfig, QuotientError};
+use crate::{Error, Result};
 
 /// What predicts the labels under one ending.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,11 +7,11 @@
 //! the parts, the order in which the splits are tried.
 
 use crate::engine::{Engine, Labels};
-use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
 use crate::model::space::Space;
+use crate::{Error, Result};
 
 /// The most stones `split` handles: every partition of every total up to it is labelled
 /// (6.6 million of them for 60 stones: about a second for Kayles).

@@ -6,10 +6,10 @@ use crate::analysis::comparer::{comparer_bytes, Comparer};
 use crate::analysis::criteria::Criterion;
 use crate::analysis::quotient_criterion::{quotient_predictions, QuotientPrediction};
 use crate::engine::{Engine, Labels, Progress, Reservation, Work};
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::quotient::DEFAULT_MAX_ORDER;
+use crate::Result;
 
 /// Labels the engine's space under every ending and compares every position with each
 /// criterion, keeping at most `limit` counterexamples per (ending, criterion): [`prepare`]
@@ -44,7 +44,7 @@ pub struct Verifier<'e, 'g> {
 /// one labelling per ending ([`Verifier::labellings`] says which).
 ///
 /// # Errors
-/// [`crate::Error::TooLarge`] (over multisets [`crate::Error::MultisetsTooLarge`]) if
+/// [`crate::EngineError::TooLarge`] (over multisets [`crate::EngineError::MultisetsTooLarge`]) if
 /// even one ending does not fit; the errors of [`Engine::ensure_supported`] and of
 /// [`Criterion::check_applies_to`] for a criterion that says nothing about the game over
 /// this space.
@@ -97,7 +97,7 @@ impl<'e, 'g> Verifier<'e, 'g> {
     /// Labels and compares, labelling by labelling.
     ///
     /// # Errors
-    /// [`crate::Error::OutOfMemory`] if the system refuses the memory granted.
+    /// [`crate::EngineError::OutOfMemory`] if the system refuses the memory granted.
     pub fn run(&self, progress: &dyn Progress) -> Result<Verification> {
         Ok(self.run_with_labels(progress)?.0)
     }

@@ -5,7 +5,7 @@ use nimtab::analysis::claim::ClaimError;
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
 use nimtab::host::MemoryBudget;
 use nimtab::sweep::SweepError;
-use nimtab::Error;
+use nimtab::{EngineError, Error, ModelError};
 
 /// A claim that does not parse or type-check, with the display that shows where.
 #[derive(Debug)]
@@ -73,6 +73,12 @@ fn library_in_flag_words(cause: &(dyn std::error::Error + 'static)) -> Option<St
     if let Some(e) = cause.downcast_ref::<Error>() {
         return Some(in_flag_words(e));
     }
+    if let Some(e) = cause.downcast_ref::<EngineError>() {
+        return Some(engine_in_flag_words(e));
+    }
+    if let Some(e) = cause.downcast_ref::<ModelError>() {
+        return Some(model_in_flag_words(e));
+    }
     if let Some(e) = cause.downcast_ref::<ClaimError>() {
         return Some(match e {
             ClaimError::Space(e) => in_flag_words(e),
@@ -88,14 +94,33 @@ fn library_in_flag_words(cause: &(dyn std::error::Error + 'static)) -> Option<St
 /// A library error as the command line says it: the flag that carried a bad value named.
 pub fn in_flag_words(e: &Error) -> String {
     match e {
-        Error::NoHeaps => "--heaps must be at least 1, got 0".to_string(),
-        Error::TooManyHeaps { heaps, limit } => {
+        Error::Model(e) => model_in_flag_words(e),
+        Error::Engine(e) => engine_in_flag_words(e),
+        other => other.to_string(),
+    }
+}
+
+fn model_in_flag_words(e: &ModelError) -> String {
+    match e {
+        ModelError::NoHeaps => "--heaps must be at least 1, got 0".to_string(),
+        ModelError::TooManyHeaps { heaps, limit } => {
             format!("--heaps {heaps} is above the limit of {limit}")
         }
-        Error::HeapTooLarge { max, limit } => {
+        ModelError::HeapTooLarge { max, limit } => {
             format!("--max {max} is above the largest heap size, {limit}")
         }
-        Error::TooLarge { canonical_would_help, limit_bytes, what, .. } => {
+        ModelError::TotalAboveLimit { total, limit } => format!(
+            "--total {total} is above the largest total, {limit}: the multisets of a larger \
+             total cannot be counted in 64 bits"
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn engine_in_flag_words(e: &EngineError) -> String {
+    match e {
+        EngineError::Model(e) => model_in_flag_words(e),
+        EngineError::TooLarge { canonical_would_help, limit_bytes, what, .. } => {
             let hint = if *canonical_would_help { ", or use --canonical" } else { "" };
             let bound = match BUDGET.get() {
                 Some(b) if b.bytes == *limit_bytes => format!(", bound by {}", b.source),
@@ -106,21 +131,17 @@ pub fn in_flag_words(e: &Error) -> String {
                 if what.contains("Grundy values of heaps") { "--max" } else { "--max or --heaps" };
             format!("{e}{bound}; lower {lower}{hint}")
         }
-        Error::SplitsHeaps { spec } => format!(
+        EngineError::SplitsHeaps { spec } => format!(
             "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
              its moves; solve, verify, check, info and sweep take --total T (every multiset of \
              heaps of total at most T) instead of --heaps and --max"
         ),
-        Error::TotalAboveLimit { total, limit } => format!(
-            "--total {total} is above the largest total, {limit}: the multisets of a larger \
-             total cannot be counted in 64 bits"
-        ),
-        Error::MultisetsTooLarge { .. } => format!("{e}; lower --total"),
+        EngineError::MultisetsTooLarge { .. } => format!("{e}; lower --total"),
         // A multiset space names itself by its total (`MultisetEngine::describe`).
-        Error::OutOfMemory { what, .. } if what.contains("every multiset") => {
+        EngineError::OutOfMemory { what, .. } if what.contains("every multiset") => {
             format!("{e}; lower --total")
         }
-        Error::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
+        EngineError::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
         other => other.to_string(),
     }
 }

@@ -2,13 +2,13 @@
 //! and each answer compared with the DP label.
 
 use crate::contest::judge::Contest;
-use crate::engine::{Engine, Labels, NoProgress, Work};
-use crate::error::Result;
+use crate::engine::{Engine, EngineError, Labels, NoProgress, Work};
 use crate::model::ending::Ending;
 use crate::model::enumerate::Tuples;
 use crate::model::game::Game;
 use crate::model::position::Tuple;
 use crate::model::space::{Mode, Space};
+use crate::Result;
 
 /// The most positions one cross-check generates.
 pub const MAX_POSITIONS: u128 = 10_000_000;
@@ -152,7 +152,7 @@ impl CrosscheckPlan {
     /// heap count's run may use what the ones before it leave of `memory_limit`.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] if the tables would exceed `memory_limit` bytes.
+    /// [`crate::EngineError::TooLarge`] if the tables would exceed `memory_limit` bytes.
     pub fn labels(&self, memory_limit: u64) -> Result<ExpectedLabels> {
         let nim = Game::nim();
         let ending: Ending = self.contest.ending();
@@ -165,12 +165,14 @@ impl CrosscheckPlan {
             left = left.saturating_sub(engine.memory_need(&work)?);
             engines.push(engine);
         }
-        let reservations =
-            engines.iter().map(|engine| engine.reserve(&work)).collect::<Result<Vec<_>>>()?;
+        let reservations = engines
+            .iter()
+            .map(|engine| engine.reserve(&work))
+            .collect::<Result<Vec<_>, EngineError>>()?;
         let tables = reservations
             .iter()
             .map(|run| run.label_all(&[ending], &NoProgress).map(|mut t| t.remove(0)))
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>, EngineError>>()?;
         Ok(ExpectedLabels { contest: self.contest, min_heaps: self.min_heaps, tables })
     }
 }

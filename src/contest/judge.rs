@@ -8,11 +8,11 @@
 
 use crate::analysis::criteria::{misere_rule_predicts_n, xor};
 use crate::engine::Engine;
-use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::position::{parse_size, Spaced};
 use crate::model::space::Space;
+use crate::{Error, Result};
 
 /// Heap counts on which the criterion is checked against the DP before judging.
 pub const CHECKED_HEAPS: std::ops::RangeInclusive<usize> = 1..=4;

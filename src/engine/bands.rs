@@ -23,10 +23,10 @@
 
 use std::ops::{BitOr, BitOrAssign};
 
+use crate::engine::error::Result;
 use crate::engine::lines::{Accumulator, LinePlan};
 use crate::engine::memory::{Grant, Lease};
 use crate::engine::TupleEngine;
-use crate::error::Result;
 use crate::model::enumerate::Tuples;
 
 /// A value not found yet.

@@ -7,11 +7,11 @@
 //! per word of a row bring the rows in and take them out.
 
 use crate::engine::bits::transpose64;
+use crate::engine::error::Result;
 use crate::engine::general::FlatOptions;
 use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
 use crate::engine::visitor::RowVisitor;
-use crate::error::Result;
 use crate::model::space::Mode;
 
 /// Rows per batch: the bits of one word.

@@ -8,6 +8,7 @@
 
 use crate::engine::batch::{rows_per_unit, Batch};
 use crate::engine::bits::{clear_below, first_set, or_into, set_bit};
+use crate::engine::error::Result;
 use crate::engine::general::solve_general_row;
 use crate::engine::label_table::{for_each_row_word, LabelTable};
 use crate::engine::memory::Lease;
@@ -19,7 +20,6 @@ use crate::engine::sources::general_sources_full;
 use crate::engine::subtract::solve_subtract_row;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::engine::TupleEngine;
-use crate::error::Result;
 use crate::model::options::LastHeap;
 use crate::model::space::Mode;
 

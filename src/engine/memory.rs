@@ -5,7 +5,7 @@
 //! own buffers), from a [`MemoryPlan`] that counts every allocation growing with the
 //! space. The check compares the need with the limit once, before any work, and returns
 //! a [`Grant`] of exactly the need. Each such allocation then goes through a [`Lease`] of
-//! the grant: it is fallible (the system's refusal is [`Error::OutOfMemory`], never an
+//! the grant: it is fallible (the system's refusal is [`crate::EngineError::OutOfMemory`], never an
 //! abort) and counted, and a lease gives its bytes back when the buffers it allocated are
 //! dropped with it. Drawing more than the grant is a planning error, which debug builds
 //! (the tests) assert never happens.
@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::engine::error::{EngineError, Result};
 
 /// One piece of work a run holds memory for at once with the others of the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,8 +152,8 @@ impl Grant {
         self.drawn.fetch_sub(bytes, Ordering::Relaxed);
     }
 
-    fn refused(&self, bytes: u64) -> Error {
-        Error::OutOfMemory { what: self.what.clone(), bytes }
+    fn refused(&self, bytes: u64) -> EngineError {
+        EngineError::OutOfMemory { what: self.what.clone(), bytes }
     }
 }
 
@@ -175,7 +175,7 @@ impl Lease<'_> {
         Ok(())
     }
 
-    /// An empty vector with room for `len` values, or [`Error::OutOfMemory`] if the
+    /// An empty vector with room for `len` values, or [`crate::EngineError::OutOfMemory`] if the
     /// system refuses it (`Vec::with_capacity` would abort the process instead).
     pub(crate) fn capacity<T>(&self, len: usize) -> Result<Vec<T>> {
         self.draw::<T>(len)?;
@@ -235,7 +235,7 @@ pub(crate) fn refuse_above(
     if need <= limit {
         return Ok(());
     }
-    Err(Error::TooLarge {
+    Err(EngineError::TooLarge {
         what: what(),
         need_bytes: need,
         limit_bytes: limit,
@@ -270,6 +270,6 @@ mod tests {
     fn memory_the_system_refuses_is_an_error_not_an_abort() {
         let grant = Grant::new("a huge space".into(), u64::MAX);
         let refused = grant.lease().capacity::<u64>(usize::MAX / 16).unwrap_err();
-        assert!(matches!(refused, Error::OutOfMemory { .. }), "{refused}");
+        assert!(matches!(refused, EngineError::OutOfMemory { .. }), "{refused}");
     }
 }

@@ -15,6 +15,7 @@
 mod bands;
 mod batch;
 mod bits;
+pub mod error;
 mod explicit;
 mod general;
 mod label_table;
@@ -46,6 +47,7 @@ mod tuple_labels;
 mod tuples;
 mod visitor;
 
+pub use error::EngineError;
 pub use labels::Labels;
 pub use memory::{Grant, MemoryPlan, Work};
 pub use position_grundy::GrundyValues;
@@ -57,7 +59,7 @@ pub(crate) use bits::valid_columns;
 pub(crate) use tuple_labels::TupleLabels;
 pub(crate) use tuples::TupleEngine;
 
-use crate::error::{Error, Result};
+use crate::engine::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::position::PassState;
@@ -210,7 +212,7 @@ impl<'g> Engine<'g> {
 
     /// The tuple engine, or the refusal of `what` over multisets.
     pub(crate) fn tuples_for(&self, what: &'static str) -> Result<&TupleEngine<'g>> {
-        self.tuples().ok_or(Error::NeedsTuples { what })
+        self.tuples().ok_or(EngineError::NeedsTuples { what })
     }
 
     /// Positions labelled per ending (sorted tuples only, in canonical mode); with a
@@ -294,7 +296,7 @@ impl<'g> Engine<'g> {
     /// that is not a sum of heaps; multisets for a game that is not a sum.
     ///
     /// # Errors
-    /// [`Error::GameHeaps`], [`Error::NotSymmetric`] or [`Error::NotASum`].
+    /// [`crate::ModelError::GameHeaps`], [`crate::EngineError::NotSymmetric`] or [`crate::ModelError::NotASum`].
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
         match &self.core {
             Core::Tuples(tuples) => tuples.ensure_supported(endings),
@@ -315,9 +317,9 @@ impl<'g> Engine<'g> {
     /// tables, in the order given.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] or [`Error::MultisetsTooLarge`] if the tables of all endings do
-    /// not fit together; [`Error::OutOfMemory`] if the system refuses them anyway; the
-    /// errors of [`Engine::ensure_supported`]; [`Error::Invalid`] for a repeated ending
+    /// [`crate::EngineError::TooLarge`] or [`crate::EngineError::MultisetsTooLarge`] if the tables of all endings do
+    /// not fit together; [`crate::EngineError::OutOfMemory`] if the system refuses them anyway; the
+    /// errors of [`Engine::ensure_supported`]; [`crate::EngineError::BadEndings`] for a repeated ending
     /// over multisets.
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.ensure_supported(endings)?;
@@ -331,8 +333,8 @@ impl<'g> Engine<'g> {
     /// visitor that works out indices as `first_index + (h - lo)` holds for tuples only).
     ///
     /// # Errors
-    /// [`Error::TooLarge`] or [`Error::MultisetsTooLarge`] if the working state of all
-    /// endings does not fit; [`Error::OutOfMemory`] if the system refuses it anyway; the
+    /// [`crate::EngineError::TooLarge`] or [`crate::EngineError::MultisetsTooLarge`] if the working state of all
+    /// endings does not fit; [`crate::EngineError::OutOfMemory`] if the system refuses it anyway; the
     /// errors of [`Engine::ensure_supported`].
     pub fn stream<V: RowVisitor>(
         &self,

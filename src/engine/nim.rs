@@ -8,10 +8,10 @@
 //! track has its own lines.
 
 use crate::engine::bits::{first_set, or_into};
+use crate::engine::error::Result;
 use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
 use crate::engine::visitor::{RowView, RowVisitor};
-use crate::error::Result;
 
 /// A task's row buffers for full-mode planes, `words_per_row` words per track each.
 pub(crate) struct PlaneRows {

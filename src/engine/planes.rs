@@ -7,13 +7,13 @@
 //! share): they run in layers of equal outer sum, the planes of a layer in parallel, and
 //! each plane labels its rows in order of the last prefix heap.
 
+use crate::engine::error::Result;
 use crate::engine::labelling::Labelling;
 use crate::engine::layout::first_values;
 use crate::engine::memory::Lease;
 use crate::engine::row_kind::RowKind;
 use crate::engine::schedule::{run_layers, Schedule};
 use crate::engine::visitor::{Progress, RowVisitor};
-use crate::error::Result;
 use crate::model::space::Mode;
 
 /// One plane's work: its outer prefix, the task's scratch, and where its finished rows go.

@@ -10,12 +10,12 @@
 //! there are as many as the largest value plus one. Multi-heap games in full mode find a
 //! band of values per run instead (`bands.rs`).
 
+use crate::engine::error::Result;
 use crate::engine::label_table::TableWords;
 use crate::engine::layout::Layout;
 use crate::engine::memory::{Grant, Keep, Work};
 use crate::engine::visitor::{NoProgress, Progress};
 use crate::engine::{Engine, TupleEngine};
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::position::PassState;
 use crate::model::space::Mode;
@@ -80,9 +80,9 @@ impl Engine<'_> {
     /// per value.
     ///
     /// # Errors
-    /// [`crate::Error::NeedsTuples`] over multisets; [`crate::Error::TooLarge`] if the
+    /// [`crate::EngineError::NeedsTuples`] over multisets; [`crate::EngineError::TooLarge`] if the
     /// tables (the run's, the excluded positions, a value per position) do not fit;
-    /// [`crate::Error::OutOfMemory`] if the system refuses them anyway; the errors of
+    /// [`crate::EngineError::OutOfMemory`] if the system refuses them anyway; the errors of
     /// [`Engine::ensure_supported`].
     pub fn grundy_values(&self, progress: &dyn Progress) -> Result<GrundyValues> {
         self.tuples_for("Grundy values of positions")?;

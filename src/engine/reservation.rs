@@ -6,11 +6,11 @@
 //! the reservation's [`Grant`] and check nothing again. [`Engine::label_all`],
 //! [`Engine::stream`] and [`Engine::grundy_values`] are each one reservation and one run.
 
+use crate::engine::error::{EngineError, Result};
 use crate::engine::memory::{Grant, Keep, Work};
 use crate::engine::multiset::MultisetEngine;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::{Engine, GrundyValues, Labels, TupleEngine};
-use crate::error::Result;
 use crate::model::ending::Ending;
 
 /// A run whose memory the engine's check has granted (see [`Engine::reserve`]).
@@ -27,12 +27,12 @@ impl<'g> Engine<'g> {
     /// row buffers), refused above the memory limit before anything is allocated.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] or [`crate::Error::MultisetsTooLarge`] with the bytes
-    /// needed and allowed; [`crate::Error::SplitsHeaps`] for a game whose moves split
+    /// [`crate::EngineError::TooLarge`] or [`crate::EngineError::MultisetsTooLarge`] with the bytes
+    /// needed and allowed; [`crate::EngineError::SplitsHeaps`] for a game whose moves split
     /// heaps over tuples (its positions leave any space of a fixed heap count);
-    /// [`crate::Error::NotASum`] over multisets for a game that is not a sum;
-    /// [`crate::Error::NeedsTuples`] for Grundy work over multisets;
-    /// [`crate::Error::OutOfMemory`] if the system refused the option lists or ranks the
+    /// [`crate::ModelError::NotASum`] over multisets for a game that is not a sum;
+    /// [`crate::EngineError::NeedsTuples`] for Grundy work over multisets;
+    /// [`crate::EngineError::OutOfMemory`] if the system refused the option lists or ranks the
     /// engine prepares.
     pub fn reserve(&self, work: &[Work]) -> Result<Reservation<'_, 'g>> {
         let grant = match self.tuples() {
@@ -51,7 +51,7 @@ impl Engine<'_> {
     /// structures included), without checking them.
     ///
     /// # Errors
-    /// [`crate::Error::NeedsTuples`] for Grundy work over multisets.
+    /// [`crate::EngineError::NeedsTuples`] for Grundy work over multisets.
     pub fn memory_need(&self, work: &[Work]) -> Result<u64> {
         match self.tuples() {
             Some(tuples) => Ok(tuples.memory_plan().bytes(work)),
@@ -73,7 +73,7 @@ fn multiset_work(engine: &MultisetEngine<'_>, work: &[Work]) -> Result<(usize, u
             Ok((endings + more, bytes.saturating_add(engine.row_buffer_bytes(more))))
         }
         Work::Bytes(more) => Ok((endings, bytes.saturating_add(more))),
-        Work::Grundy => Err(crate::Error::NeedsTuples { what: "Grundy values of positions" }),
+        Work::Grundy => Err(EngineError::NeedsTuples { what: "Grundy values of positions" }),
     })
 }
 
@@ -83,9 +83,9 @@ impl<'g> TupleEngine<'g> {
     /// memory limit before anything is allocated.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] with the bytes needed and allowed;
-    /// [`crate::Error::SplitsHeaps`] for a game whose moves split heaps (its positions
-    /// leave any space of a fixed heap count); [`crate::Error::OutOfMemory`] if the system
+    /// [`crate::EngineError::TooLarge`] with the bytes needed and allowed;
+    /// [`crate::EngineError::SplitsHeaps`] for a game whose moves split heaps (its positions
+    /// leave any space of a fixed heap count); [`crate::EngineError::OutOfMemory`] if the system
     /// refused the option lists or ranks the engine prepares.
     pub(crate) fn reserve(&self, work: &[Work]) -> Result<Grant> {
         let plan = self.memory_plan();
@@ -94,7 +94,7 @@ impl<'g> TupleEngine<'g> {
         if !self.prepared {
             // The limit held them, the system did not.
             let bytes = plan.fixed_bytes;
-            return Err(crate::Error::OutOfMemory { what: self.describe(), bytes });
+            return Err(EngineError::OutOfMemory { what: self.describe(), bytes });
         }
         Ok(Grant::new(self.describe(), need))
     }
@@ -115,7 +115,7 @@ impl<'e, 'g> Reservation<'e, 'g> {
     /// tables, in the order given (reserved as [`Work::Tables`]).
     ///
     /// # Errors
-    /// [`crate::Error::OutOfMemory`] if the system refuses the memory; the errors of
+    /// [`crate::EngineError::OutOfMemory`] if the system refuses the memory; the errors of
     /// [`Engine::ensure_supported`].
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.engine.ensure_supported(endings)?;

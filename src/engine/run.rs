@@ -2,13 +2,13 @@
 //! the labelling of the rows.
 
 use crate::engine::bits;
+use crate::engine::error::{EngineError, Result};
 use crate::engine::label_table::{self, TableWords};
 use crate::engine::labelling::{Labelling, Track};
 use crate::engine::memory::{Grant, Keep, Lease};
 use crate::engine::shared_rows::SharedRows;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::TupleEngine;
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
 
@@ -84,9 +84,9 @@ impl TupleEngine<'_> {
         Ok(buffers)
     }
 
-    /// `words` as a length, or [`crate::Error::OutOfMemory`] beyond the address space.
+    /// `words` as a length, or [`crate::EngineError::OutOfMemory`] beyond the address space.
     fn length(&self, words: u64) -> Result<usize> {
-        let refused = || crate::Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let refused = || EngineError::OutOfMemory { what: self.describe(), bytes: words * 8 };
         usize::try_from(words).map_err(|_| refused())
     }
 

@@ -13,9 +13,9 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
+use crate::engine::error::{EngineError, Result};
 use crate::engine::layer_crew::{Crew, ANOTHER_PANICKED};
 use crate::engine::visitor::{Progress, RowVisitor};
-use crate::error::{Error, Result};
 
 /// Below this many positions per layer (on average), layers run on one thread: sharing
 /// them would cost more than it saves.
@@ -75,7 +75,7 @@ enum Runner {
 /// layer, so a refused allocation stops the run before any work.
 ///
 /// # Errors
-/// The first error of `new_scratch`; [`Error::Cancelled`] if `progress` was cancelled.
+/// The first error of `new_scratch`; [`crate::EngineError::Cancelled`] if `progress` was cancelled.
 pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     schedule: Schedule,
     visitor: &V,
@@ -119,7 +119,7 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     // The runners stop early only once `cancelled` is true, and it stays true: a run that
     // stopped early never hands back its accumulators.
     if progress.cancelled() {
-        return Err(Error::Cancelled);
+        return Err(EngineError::Cancelled);
     }
     Ok(acc)
 }
@@ -339,7 +339,7 @@ mod tests {
                 progress.done.store(0, Relaxed);
                 let run = || run_layers(schedule, &Sum, &progress, |_| 0..=3, || Ok(()), work);
                 let result = if inside { pool.install(run) } else { run() };
-                assert!(matches!(result, Err(Error::Cancelled)), "{threads} threads");
+                assert!(matches!(result, Err(EngineError::Cancelled)), "{threads} threads");
                 let ran = started.iter().filter(|s| s.load(Relaxed) > 0).count();
                 assert_eq!(ran, 10, "{threads} threads, inside the pool: {inside}");
                 assert!(started[..10].iter().all(|s| s.load(Relaxed) == 4));

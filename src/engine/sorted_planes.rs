@@ -14,12 +14,12 @@
 //! back.
 
 use crate::engine::bits::{bit, set_bit};
+use crate::engine::error::Result;
 use crate::engine::labelling::Labelling;
 use crate::engine::memory::Lease;
 use crate::engine::planes::PlaneJob;
 use crate::engine::sources::distinct_values;
 use crate::engine::visitor::{PlaneView, RowView, RowVisitor, NO_P};
-use crate::error::Result;
 use crate::model::canonical::CanonicalRanker;
 
 /// Per-task buffers of the sorted planes, allocated once per task.

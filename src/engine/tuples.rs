@@ -8,7 +8,7 @@ use super::row_kind::{reach_below, row_kind, RowKind};
 use super::sorted_lines::SortedPlan;
 use super::TupleLabels;
 use super::{bits, plan, Settings};
-use crate::error::Result;
+use crate::engine::error::{EngineError, Result};
 use crate::model::canonical::CanonicalRanker;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -209,12 +209,12 @@ impl<'g> TupleEngine<'g> {
     /// that is not a sum of heaps.
     ///
     /// # Errors
-    /// [`crate::Error::GameHeaps`], [`crate::Error::NotSymmetric`] or
-    /// [`crate::Error::NotASum`].
+    /// [`crate::ModelError::GameHeaps`], [`crate::EngineError::NotSymmetric`] or
+    /// [`crate::ModelError::NotASum`].
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
         self.game.check_heaps(self.space().heaps())?;
         if self.mode() == Mode::Canonical && !self.game.is_symmetric() {
-            return Err(crate::Error::NotSymmetric { spec: self.game.spec().to_string() });
+            return Err(EngineError::NotSymmetric { spec: self.game.spec().to_string() });
         }
         if endings.contains(&Ending::Sj) {
             self.game.require_sum("the SJ rule")?;
@@ -225,7 +225,7 @@ impl<'g> TupleEngine<'g> {
     /// Refuses a run needing `need` bytes above the memory limit.
     pub(crate) fn refuse_above(&self, need: u64) -> Result<()> {
         if self.game.splits() {
-            return Err(crate::Error::SplitsHeaps { spec: self.game.spec().to_string() });
+            return Err(EngineError::SplitsHeaps { spec: self.game.spec().to_string() });
         }
         let canonical_would_help =
             self.mode() == Mode::Full && self.space().heaps() >= 3 && self.game.is_symmetric();

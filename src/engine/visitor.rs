@@ -8,7 +8,7 @@ pub trait Progress: Sync {
     fn advance(&self, positions: u64);
 
     /// Whether the caller wants the work stopped; polled between layers. Once true it
-    /// must stay true: the work then ends with [`crate::Error::Cancelled`] and hands back
+    /// must stay true: the work then ends with [`crate::EngineError::Cancelled`] and hands back
     /// nothing it computed.
     fn cancelled(&self) -> bool {
         false

@@ -1,6 +1,6 @@
 //! Endings: normal play, misère play and the SJ ending, and which positions they force.
 
-use crate::error::{Error, Result};
+use crate::model::error::{ModelError, Result};
 use crate::model::game::Game;
 
 /// How the game ends; only positions the ending forces as terminal differ between endings.
@@ -33,13 +33,13 @@ impl Ending {
     /// Parses one name (`misère` is accepted for `misere`).
     ///
     /// # Errors
-    /// [`Error::UnknownEnding`] naming the text.
+    /// [`crate::ModelError::UnknownEnding`] naming the text.
     pub fn parse(name: &str) -> Result<Ending> {
         match name.trim() {
             "normal" => Ok(Ending::Normal),
             "misere" | "misère" => Ok(Ending::Misere),
             "sj" => Ok(Ending::Sj),
-            other => Err(Error::UnknownEnding(other.to_string())),
+            other => Err(ModelError::UnknownEnding(other.to_string())),
         }
     }
 
@@ -56,7 +56,7 @@ impl Ending {
     /// Parses a comma list; the result is deduplicated and in column order.
     ///
     /// # Errors
-    /// [`Error::UnknownEnding`] naming the first bad item.
+    /// [`crate::ModelError::UnknownEnding`] naming the first bad item.
     pub fn parse_list(list: &str) -> Result<Vec<Ending>> {
         crate::model::parse_list(list, Ending::parse)
     }

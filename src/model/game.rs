@@ -8,13 +8,13 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::model::error::{ModelError, Result};
 use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
 use crate::model::octal::OctalCode;
 
 /// Parses the `K` of `moore:K` or `circular:K`: a positive integer.
 fn parse_k(spec: &str, text: &str) -> Result<u32> {
-    let bad = |reason: String| Error::BadGame { spec: spec.to_string(), reason };
+    let bad = |reason: String| ModelError::BadGame { spec: spec.to_string(), reason };
     match text.trim().parse::<u32>() {
         Ok(0) => Err(bad("K must be at least 1".to_string())),
         Ok(k) => Ok(k),
@@ -68,8 +68,8 @@ impl Game {
     /// A subtraction set may list a value twice; it is normalised to a sorted set.
     ///
     /// # Errors
-    /// [`Error::UnknownGame`], [`Error::BadSubtractionSet`], [`Error::BadGame`] (a `K`
-    /// that is not a positive integer), [`Error::BadOctalCode`], or a graph file's error.
+    /// [`crate::ModelError::UnknownGame`], [`crate::ModelError::BadSubtractionSet`], [`crate::ModelError::BadGame`] (a `K`
+    /// that is not a positive integer), [`crate::ModelError::BadOctalCode`], or a graph file's error.
     pub fn parse(spec: &str) -> Result<Game> {
         let spec = spec.trim();
         if spec == "nim" {
@@ -96,12 +96,12 @@ impl Game {
         }
         if let Some(path) = spec.strip_prefix("graph:") {
             if path.is_empty() {
-                return Err(Error::UnknownGame { spec: spec.to_string() });
+                return Err(ModelError::UnknownGame { spec: spec.to_string() });
             }
             let pairs = read_graph_file(Path::new(path))?;
             return Ok(Game::from_pairs(spec, &pairs));
         }
-        Err(Error::UnknownGame { spec: spec.to_string() })
+        Err(ModelError::UnknownGame { spec: spec.to_string() })
     }
 
     /// The game of Nim.
@@ -118,7 +118,7 @@ impl Game {
     /// `moore:1` is Nim, and is built as the sum it is (its spec stays `moore:1`).
     ///
     /// # Errors
-    /// [`Error::BadGame`] for `k` = 0.
+    /// [`crate::ModelError::BadGame`] for `k` = 0.
     pub fn moore(k: u32) -> Result<Game> {
         Game::parse(&format!("moore:{k}"))
     }
@@ -126,7 +126,7 @@ impl Game {
     /// Circular Nim: take any amounts from `k` cyclically consecutive heaps.
     ///
     /// # Errors
-    /// [`Error::BadGame`] for `k` = 0.
+    /// [`crate::ModelError::BadGame`] for `k` = 0.
     pub fn circular(k: u32) -> Result<Game> {
         Game::parse(&format!("circular:{k}"))
     }
@@ -154,7 +154,7 @@ impl Game {
     /// A subtraction game; `set` is sorted and deduplicated.
     ///
     /// # Errors
-    /// [`Error::BadSubtractionSet`] for an empty set or a 0.
+    /// [`crate::ModelError::BadSubtractionSet`] for an empty set or a 0.
     pub fn subtract(set: &[u32]) -> Result<Game> {
         let list: Vec<String> = set.iter().map(u32::to_string).collect();
         let spec = format!("subtract:{}", list.join(","));
@@ -164,7 +164,7 @@ impl Game {
     /// A move graph from its `(from, to)` pairs; `spec` names it (e.g. `graph:x.csv`).
     ///
     /// # Errors
-    /// [`Error::Invalid`] for a move that does not lower the heap or a size above the limit.
+    /// [`crate::ModelError::BadMove`] for a move that does not lower the heap or a size above the limit.
     pub fn graph(spec: &str, pairs: &[(u32, u32)]) -> Result<Game> {
         check_pairs(spec, pairs)?;
         Ok(Game::from_pairs(spec, pairs))
@@ -174,7 +174,7 @@ impl Game {
     /// in error messages.
     ///
     /// # Errors
-    /// [`Error::GraphLine`] naming the bad line.
+    /// [`crate::ModelError::GraphLine`] naming the bad line.
     pub fn graph_from_csv<R: std::io::Read>(spec: &str, path: &Path, input: R) -> Result<Game> {
         let pairs = read_graph_pairs(path, input)?;
         Ok(Game::from_pairs(spec, &pairs))
@@ -185,7 +185,7 @@ impl Game {
     }
 
     fn parse_subtract(spec: &str, list: &str) -> Result<Game> {
-        let bad = |reason: String| Error::BadSubtractionSet { spec: spec.to_string(), reason };
+        let bad = |reason: String| ModelError::BadSubtractionSet { spec: spec.to_string(), reason };
         if list.trim().is_empty() {
             return Err(bad("the set is empty".to_string()));
         }
@@ -249,10 +249,10 @@ impl Game {
     /// heaps.
     ///
     /// # Errors
-    /// [`Error::GameHeaps`] naming the game and the heap count.
+    /// [`crate::ModelError::GameHeaps`] naming the game and the heap count.
     pub fn check_heaps(&self, heaps: usize) -> Result<()> {
         match self.kind {
-            GameKind::Circular(k) if k as usize > heaps => Err(Error::GameHeaps {
+            GameKind::Circular(k) if k as usize > heaps => Err(ModelError::GameHeaps {
                 spec: self.spec.clone(),
                 heaps,
                 reason: format!("K = {k} consecutive heaps need at least {k} heaps"),
@@ -265,12 +265,12 @@ impl Game {
     /// names the use (`the SJ rule`).
     ///
     /// # Errors
-    /// [`Error::NotASum`] naming the game and the use.
+    /// [`crate::ModelError::NotASum`] naming the game and the use.
     pub fn require_sum(&self, what: &str) -> Result<()> {
         if self.is_sum() {
             return Ok(());
         }
-        Err(Error::NotASum { spec: self.spec.clone(), what: what.to_string() })
+        Err(ModelError::NotASum { spec: self.spec.clone(), what: what.to_string() })
     }
 
     /// The sizes a heap of size `h` may move to alone, ascending. A game that

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
 use crate::input::waits_at_open;
+use crate::model::error::{ModelError, Result};
 use crate::model::position::{parse_size, SizeError};
 use crate::model::space::MAX_HEAP_SIZE;
 
@@ -25,12 +25,12 @@ pub(crate) fn moves_from_pairs(pairs: &[(u32, u32)]) -> Vec<Vec<u32>> {
 pub(crate) fn check_pairs(spec: &str, pairs: &[(u32, u32)]) -> Result<()> {
     for &(from, to) in pairs {
         if to >= from {
-            return Err(Error::Invalid(format!(
+            return Err(ModelError::BadMove(format!(
                 "move {from}->{to} in {spec} does not lower the heap (need to < from)"
             )));
         }
         if from > MAX_HEAP_SIZE {
-            return Err(Error::Invalid(format!(
+            return Err(ModelError::BadMove(format!(
                 "move {from}->{to} in {spec}: {from} is above the largest heap size, \
                  {MAX_HEAP_SIZE}"
             )));
@@ -50,7 +50,7 @@ pub const MAX_GRAPH_LINE: usize = 256;
 /// Reads a move graph file: CSV with header `from,to`, one allowed move per row. A FIFO
 /// or a socket is refused before it is opened (a FIFO with no writer would wait for ever).
 pub(crate) fn read_graph_file(path: &Path) -> Result<Vec<(u32, u32)>> {
-    let file_error = |reason: String| Error::GraphFile { path: path.to_path_buf(), reason };
+    let file_error = |reason: String| ModelError::GraphFile { path: path.to_path_buf(), reason };
     if let Some(kind) = waits_at_open(path) {
         return Err(file_error(format!(
             "it is {kind}, not a file (opening it could wait for ever)"
@@ -63,7 +63,7 @@ pub(crate) fn read_graph_file(path: &Path) -> Result<Vec<(u32, u32)>> {
 /// Reads at most [`MAX_GRAPH_BYTES`] in lines of at most [`MAX_GRAPH_LINE`] bytes,
 /// checked as the bytes arrive, so an endless input is refused at once.
 fn read_bounded<R: std::io::Read>(path: &Path, mut input: R) -> Result<Vec<u8>> {
-    let file_error = |reason: String| Error::GraphFile { path: path.to_path_buf(), reason };
+    let file_error = |reason: String| ModelError::GraphFile { path: path.to_path_buf(), reason };
     let mut bytes = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];
     let (mut line, mut line_len) = (1u64, 0usize);
@@ -79,7 +79,7 @@ fn read_bounded<R: std::io::Read>(path: &Path, mut input: R) -> Result<Vec<u8>> 
                 (line, line_len) = (line + 1, 0);
             } else if line_len == MAX_GRAPH_LINE {
                 let reason = format!("longer than {MAX_GRAPH_LINE} bytes");
-                return Err(Error::GraphLine { path: path.to_path_buf(), line, reason });
+                return Err(ModelError::GraphLine { path: path.to_path_buf(), line, reason });
             } else {
                 line_len += 1;
             }
@@ -93,8 +93,11 @@ fn read_bounded<R: std::io::Read>(path: &Path, mut input: R) -> Result<Vec<u8>> 
 
 /// Parses the `from,to` pairs of a move-graph CSV, naming the line of any bad row.
 pub(crate) fn read_graph_pairs<R: std::io::Read>(path: &Path, input: R) -> Result<Vec<(u32, u32)>> {
-    let line_error =
-        |line: u64, reason: String| Error::GraphLine { path: path.to_path_buf(), line, reason };
+    let line_error = |line: u64, reason: String| ModelError::GraphLine {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
     let bytes = read_bounded(path, input)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)

@@ -2,7 +2,7 @@
 //! and take-and-break games, `G(n) = n` for Nim, and a move graph's values (0 beyond its
 //! largest heap, which has no move); and the period certificate that applies to a game.
 
-use crate::error::Result;
+use crate::model::error::Result;
 use crate::model::game::{Game, MoveRule};
 use crate::sequence::period::{Certificate, PeriodOutcome, Uncertified};
 use crate::sequence::{self, Extension, Goal, Observer, Sequence, Settings, Start, Store};
@@ -19,7 +19,7 @@ impl Game {
     /// values need no store).
     ///
     /// # Errors
-    /// [`crate::Error::NotASum`] for a game that is not a sum; the run's store and
+    /// [`crate::ModelError::NotASum`] for a game that is not a sum; the run's store and
     /// checkpoint errors.
     pub fn grundy_sequence(
         &self,

@@ -3,6 +3,8 @@
 pub mod canonical;
 pub mod ending;
 pub mod enumerate;
+pub mod error;
+pub use error::ModelError;
 pub mod game;
 mod graph_file;
 pub mod grundy_sequence;
@@ -15,11 +17,11 @@ pub mod take_break;
 
 /// Parses a comma list with `parse`; the result is deduplicated and sorted (column order
 /// for endings and criteria).
-pub(crate) fn parse_list<T: Ord>(
+pub(crate) fn parse_list<T: Ord, E>(
     list: &str,
-    parse: impl Fn(&str) -> crate::Result<T>,
-) -> crate::Result<Vec<T>> {
-    let mut items = list.split(',').map(parse).collect::<crate::Result<Vec<_>>>()?;
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<Vec<T>, E> {
+    let mut items = list.split(',').map(parse).collect::<Result<Vec<_>, E>>()?;
     items.sort();
     items.dedup();
     Ok(items)

@@ -12,7 +12,7 @@
 //! difference per distinct part. The tables hold `P(n, m)` for `n, m <= T` and each
 //! total's first rank: `O(T^2)` words, nothing per position.
 
-use crate::error::{Error, Result};
+use crate::model::error::{ModelError, Result};
 
 /// The largest total: the multisets of total at most 373 number more than `2^64`.
 pub const MAX_TOTAL: u32 = 372;
@@ -31,10 +31,10 @@ impl MultisetSpace {
     /// The space of every multiset of non-empty heaps of total at most `total`.
     ///
     /// # Errors
-    /// [`Error::TotalAboveLimit`] above [`MAX_TOTAL`].
+    /// [`crate::ModelError::TotalAboveLimit`] above [`MAX_TOTAL`].
     pub fn new(total: u64) -> Result<MultisetSpace> {
         if total > u64::from(MAX_TOTAL) {
-            return Err(Error::TotalAboveLimit { total, limit: MAX_TOTAL });
+            return Err(ModelError::TotalAboveLimit { total, limit: MAX_TOTAL });
         }
         let side = total as usize + 1;
         let mut bounded = vec![0u64; side * side];

@@ -1,8 +1,8 @@
 //! Bounded heap spaces: every tuple, the sorted tuples, or every multiset of a bounded
 //! total; their limits, position counts and the mixed-radix index of tuples.
 
-use crate::error::{Error, Result};
 use crate::model::canonical::{multisets, sorted_count};
+use crate::model::error::{ModelError, Result};
 use crate::model::multiset::MultisetSpace;
 
 /// The positions one run labels: every tuple `(h1, …, hn)` of heaps of at most `M`
@@ -125,10 +125,10 @@ pub const MAX_HEAP_SIZE: u32 = (1 << 22) - 1;
 /// Refuses a heap size above [`MAX_HEAP_SIZE`].
 ///
 /// # Errors
-/// [`Error::HeapTooLarge`] naming the size.
+/// [`crate::ModelError::HeapTooLarge`] naming the size.
 pub fn validate_max(max: u64) -> Result<u32> {
     if max > u64::from(MAX_HEAP_SIZE) {
-        return Err(Error::HeapTooLarge { max, limit: MAX_HEAP_SIZE });
+        return Err(ModelError::HeapTooLarge { max, limit: MAX_HEAP_SIZE });
     }
     Ok(max as u32)
 }
@@ -178,8 +178,8 @@ impl TupleSpace {
     /// Every tuple of `heaps` heaps of at most `max` stones.
     ///
     /// # Errors
-    /// [`Error::NoHeaps`], [`Error::TooManyHeaps`], [`Error::HeapTooLarge`], or
-    /// [`Error::SpaceOverflow`] when `(max+1)^heaps` overflows any index.
+    /// [`crate::ModelError::NoHeaps`], [`crate::ModelError::TooManyHeaps`], [`crate::ModelError::HeapTooLarge`], or
+    /// [`crate::ModelError::SpaceOverflow`] when `(max+1)^heaps` overflows any index.
     pub fn new(heaps: usize, max: u32) -> Result<TupleSpace> {
         TupleSpace::in_mode(heaps, max, Mode::Full)
     }
@@ -188,14 +188,14 @@ impl TupleSpace {
     /// most `max` stones.
     ///
     /// # Errors
-    /// [`Error::NoHeaps`], [`Error::TooManyHeaps`], [`Error::HeapTooLarge`], or
-    /// [`Error::SpaceOverflow`] when the count of those positions overflows any index.
+    /// [`crate::ModelError::NoHeaps`], [`crate::ModelError::TooManyHeaps`], [`crate::ModelError::HeapTooLarge`], or
+    /// [`crate::ModelError::SpaceOverflow`] when the count of those positions overflows any index.
     pub fn in_mode(heaps: usize, max: u32, mode: Mode) -> Result<TupleSpace> {
         if heaps == 0 {
-            return Err(Error::NoHeaps);
+            return Err(ModelError::NoHeaps);
         }
         if heaps > MAX_HEAPS {
-            return Err(Error::TooManyHeaps { heaps, limit: MAX_HEAPS });
+            return Err(ModelError::TooManyHeaps { heaps, limit: MAX_HEAPS });
         }
         validate_max(u64::from(max))?;
         let count = match mode {
@@ -204,9 +204,11 @@ impl TupleSpace {
         };
         match count {
             Some(n) if n <= u128::from(MAX_POSITIONS) => Ok(TupleSpace { heaps, max, mode }),
-            _ => {
-                Err(Error::SpaceOverflow { heaps, max, counted: counted(mode, &count_text(count)) })
-            }
+            _ => Err(ModelError::SpaceOverflow {
+                heaps,
+                max,
+                counted: counted(mode, &count_text(count)),
+            }),
         }
     }
 

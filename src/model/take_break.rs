@@ -1,6 +1,6 @@
 //! Take-and-break games as `Game`s: octal codes, Grundy's game, and their heap rules.
 
-use crate::error::{Error, Result};
+use crate::model::error::{ModelError, Result};
 use crate::model::game::{Game, MoveRule};
 use crate::model::octal::{HeapRule, OctalCode};
 
@@ -11,7 +11,7 @@ impl Game {
             return Some(Ok(Game::grundys_game()));
         }
         let code = spec.strip_prefix("octal:")?;
-        let bad = |reason| Error::BadOctalCode { spec: spec.to_string(), reason };
+        let bad = |reason| ModelError::BadOctalCode { spec: spec.to_string(), reason };
         let code = OctalCode::parse(code).map_err(bad);
         Some(code.map(|code| Game::sum(spec, MoveRule::Octal(code))))
     }
@@ -19,7 +19,7 @@ impl Game {
     /// The octal game of `code` (`0.77` is Kayles), named `octal:CODE`.
     ///
     /// # Errors
-    /// [`Error::BadOctalCode`] naming the bad digit or the missing part.
+    /// [`crate::ModelError::BadOctalCode`] naming the bad digit or the missing part.
     pub fn octal(code: &str) -> Result<Game> {
         Game::parse(&format!("octal:{code}"))
     }

@@ -2,8 +2,8 @@
 //! most `N` and total at most `T`, labelled by the multiset engine from the move rule
 //! alone, against the quotient's prediction. It shares nothing with the computation.
 
+use crate::engine::error::Result;
 use crate::engine::{Engine, Progress};
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::space::Space;

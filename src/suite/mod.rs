@@ -8,13 +8,13 @@ pub mod takebreak_report;
 use std::path::Path;
 
 use crate::analysis::criteria::Criterion;
-use crate::error::Result;
 use crate::export::csv::write_grundy;
 use crate::export::plot::Grid;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::space::Space;
 use crate::suite::takebreak::{TakeBreakJob, SUITE_TOTAL};
+use crate::Result;
 
 /// The classic counterexample to the SJ criterion under plain misère play: the move graph
 /// 1→0, 2→0, 2→1, 3→2, shipped as a data file.
@@ -38,7 +38,7 @@ pub struct SuiteJob {
 /// Only if the shipped graph text were malformed (a test parses it).
 pub fn sj_graph() -> Result<Game> {
     let path = Path::new(SJ_GRAPH_SPEC.trim_start_matches("graph:"));
-    Game::graph_from_csv(SJ_GRAPH_SPEC, path, SJ_GRAPH_CSV.as_bytes())
+    Ok(Game::graph_from_csv(SJ_GRAPH_SPEC, path, SJ_GRAPH_CSV.as_bytes())?)
 }
 
 /// The default suite: nim for heaps 1..=5 (max 31, or 15 for 5 heaps); three

@@ -4,10 +4,10 @@
 //! json` writes it, with a summary in the columns of `sweep --quotients`.
 
 use crate::engine::{NoProgress, Progress};
-use crate::error::{Error, Result};
 use crate::model::game::Game;
 use crate::quotient::{check_against_tables, compute, Quotient, QuotientConfig, TableCheck};
 use crate::sweep::{QuotientRow, QuotientStatus};
+use crate::{Error, Result};
 
 /// The total up to which the suite checks each quotient against the tables
 /// (`quotient --check`).

@@ -4,13 +4,13 @@
 
 use crate::analysis::verify::Finding;
 use crate::engine::Labels;
-use crate::error::Result;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
 use crate::sequence::period::{find_period, Certificate, PeriodOutcome};
 use crate::sequence::plan::RING_LIMIT;
 use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
+use crate::Result;
 
 /// The bound on the total of the suite's multiset spaces (1.3 million positions each).
 pub const SUITE_TOTAL: u32 = 50;

@@ -175,3 +175,16 @@ impl From<std::io::Error> for SweepError {
         SweepError::Space(crate::Error::Io(e))
     }
 }
+
+// A sweep calls the model and the engine directly: their errors come up as the library's.
+impl From<crate::ModelError> for SweepError {
+    fn from(e: crate::ModelError) -> Self {
+        SweepError::Space(e.into())
+    }
+}
+
+impl From<crate::EngineError> for SweepError {
+    fn from(e: crate::EngineError) -> Self {
+        SweepError::Space(e.into())
+    }
+}

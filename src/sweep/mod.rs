@@ -46,12 +46,12 @@ use crate::analysis::criteria::Criterion;
 use crate::analysis::criteria::MULTISET_CRITERIA;
 use crate::analysis::expr::{Expr, ExprError, Feature};
 use crate::analysis::tally::Tally;
-use crate::error::Error;
 use crate::export::summary::multiset_space_cells;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
 use crate::model::space::{Mode, Space};
+use crate::Error;
 
 /// The positions every game of a sweep is checked on, validated when built.
 ///
@@ -86,8 +86,9 @@ impl SweepSpace {
                 Error::Invalid(format!("heap counts {lo}..={hi}: the range is empty")).into()
             );
         }
-        let spaces =
-            (lo..=hi).map(|n| Space::in_mode(n, max, mode)).collect::<Result<Vec<_>, Error>>()?;
+        let spaces = (lo..=hi)
+            .map(|n| Space::in_mode(n, max, mode))
+            .collect::<Result<Vec<_>, crate::ModelError>>()?;
         Ok(SweepSpace { kind: Kind::Heaps { lo, hi, max }, mode, spaces })
     }
 
@@ -249,15 +250,17 @@ impl Sweep {
             .iter()
             .enumerate()
             .map(|(i, spec)| {
-                let bad = |e: Error| SweepError::BadGame {
+                let bad = |e: &dyn std::fmt::Display| SweepError::BadGame {
                     origin: family.origin(i),
                     message: e.to_string(),
                 };
-                check_text(spec).map_err(|reason| bad(Error::Invalid(reason)))?;
-                let game = Game::parse(spec).map_err(bad)?;
+                check_text(spec).map_err(|reason| bad(&reason))?;
+                let game = Game::parse(spec).map_err(|e| bad(&e))?;
                 match space.multisets() {
                     // A multiset holds heaps only: no shared resource, no order.
-                    Some(_) => game.require_sum("a space of multisets of heaps").map_err(bad)?,
+                    Some(_) => {
+                        game.require_sum("a space of multisets of heaps").map_err(|e| bad(&e))?
+                    }
                     // A game that splits heaps leaves every tuple space.
                     None if game.splits() => {
                         let (origin, spec) = (family.origin(i), spec.clone());
@@ -265,7 +268,7 @@ impl Sweep {
                     }
                     None => {}
                 }
-                check_game(&game, &space, endings, &test).map_err(bad)?;
+                check_game(&game, &space, endings, &test).map_err(|e| bad(&e))?;
                 Ok(game)
             })
             .collect::<Result<Vec<Game>>>()?;

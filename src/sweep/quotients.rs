@@ -202,7 +202,7 @@ impl QuotientSweep {
     /// handed to `each`. Once `progress` is cancelled no further game is started.
     ///
     /// # Errors
-    /// The first error `each` returns; [`crate::Error::Cancelled`] when cancelled.
+    /// The first error `each` returns; [`crate::EngineError::Cancelled`] when cancelled.
     ///
     /// # Panics
     /// If `games` reaches past the family.
@@ -225,7 +225,7 @@ impl QuotientSweep {
                     Some(row)
                 })
                 .collect();
-            each(rows.ok_or(crate::Error::Cancelled)?)?;
+            each(rows.ok_or(crate::EngineError::Cancelled)?)?;
             start = end;
         }
         Ok(())

@@ -10,7 +10,6 @@ use super::{Sweep, SweepError, SweepRow, Test};
 use crate::analysis::claim::{claim_work, test_claim, ClaimError};
 use crate::analysis::verify::{prepare, verify};
 use crate::engine::{Engine, Progress};
-use crate::error::Error;
 use crate::export::summary::NO_CRITERION;
 use crate::model::game::Game;
 use crate::model::space::Space;
@@ -72,7 +71,7 @@ impl Sweep {
     /// by the threads) runs beside others, a larger one alone with the whole limit.
     ///
     /// # Errors
-    /// [`crate::Error::TooLarge`] before any work if a game does not fit even alone;
+    /// [`crate::EngineError::TooLarge`] before any work if a game does not fit even alone;
     /// [`SweepError::InGame`] for the first game, in family order, whose claim cannot be
     /// evaluated somewhere.
     ///
@@ -155,7 +154,7 @@ impl Sweep {
         // when the sweep is cancelled.
         let cancel = &CancelOnly(progress);
         if cancel.cancelled() {
-            return Err(Error::Cancelled.into());
+            return Err(crate::EngineError::Cancelled.into());
         }
         let mut rows = Vec::with_capacity(self.rows_per_game());
         for space in self.space.spaces() {

@@ -229,7 +229,7 @@ fn a_run_above_the_memory_limit_is_refused_before_allocating() {
     let game = Game::subtract(&[1, 2]).unwrap();
     let engine = Engine::builder(&game, Space::new(3, 255).unwrap()).memory_limit(1 << 20).build();
     let refused = engine.label(Ending::Normal).unwrap_err();
-    assert!(matches!(refused, nimtab::Error::TooLarge { .. }), "{refused}");
+    assert!(matches!(refused, nimtab::EngineError::TooLarge { .. }), "{refused}");
     assert!(refused.to_string().starts_with("space too large: subtract:1,2, 3 heaps, max 255"));
     assert!(!refused.to_string().contains("--"), "library errors name values, not flags");
 }
@@ -241,7 +241,7 @@ fn tables_the_system_refuses_are_an_error_not_an_abort() {
     let nim = Game::nim();
     let engine = Engine::builder(&nim, Space::new(3, 1 << 20).unwrap()).memory_limit(u64::MAX);
     let err = engine.build().label(Ending::Normal).unwrap_err();
-    assert!(matches!(err, nimtab::Error::OutOfMemory { .. }), "{err}");
+    assert!(matches!(err, nimtab::EngineError::OutOfMemory { .. }), "{err}");
     let text = err.to_string();
     assert!(text.starts_with("out of memory: nim, 3 heaps, max 1048576 needs "), "{text}");
 }
@@ -255,5 +255,5 @@ fn an_engine_too_large_to_prepare_allocates_nothing_and_refuses_every_run() {
     let plan = engine.memory_plan().unwrap();
     assert!(plan.fixed_bytes > 8 * 4_194_303, "{plan:?}");
     let err = engine.label(Ending::Normal).unwrap_err();
-    assert!(matches!(err, nimtab::Error::TooLarge { .. }), "{err}");
+    assert!(matches!(err, nimtab::EngineError::TooLarge { .. }), "{err}");
 }

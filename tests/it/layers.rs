@@ -13,7 +13,7 @@ fn layer(unit: &str) -> Option<u8> {
         // The ground floor: one heap's Grundy sequence (from removal counts alone), the
         // machine's memory, input paths, the deterministic generator.
         "sequence" | "host" | "input" | "random" => 0,
-        "model" | "error" => 1,
+        "model" => 1,
         "engine" => 2,
         "analysis" | "quotient" => 3,
         "export" | "sweep" | "contest" | "suite" => 4,

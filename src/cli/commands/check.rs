@@ -160,7 +160,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             }
             engine.reserve(&work)
         })
-        .collect::<nimtab::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, nimtab::EngineError>>()?;
     let mut tallies = Vec::new();
     let programs = config.programs()?;
     for (run, program) in runs.iter().zip(&programs) {

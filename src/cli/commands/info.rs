@@ -28,7 +28,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return multiset_info(&game, space, global);
     }
     if game.splits() {
-        return Err(nimtab::Error::SplitsHeaps { spec: game.spec().to_string() }.into());
+        return Err(nimtab::EngineError::SplitsHeaps { spec: game.spec().to_string() }.into());
     }
     let heaps = a.space.single_heaps("info")?;
     // The sorted tuples are checked first: a space whose every tuple is beyond any table

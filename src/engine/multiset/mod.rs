@@ -15,10 +15,10 @@ mod table;
 
 pub(crate) use table::MultisetTable;
 
+use crate::engine::error::{EngineError, Result};
 use crate::engine::memory::Grant;
 use crate::engine::visitor::Progress;
 use crate::engine::Settings;
-use crate::error::{Error, Result};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
@@ -66,15 +66,15 @@ impl<'g> MultisetEngine<'g> {
     /// or an order), and a list of endings that is empty or repeats one.
     ///
     /// # Errors
-    /// [`Error::NotASum`]; [`Error::Invalid`] naming the endings.
+    /// [`crate::ModelError::NotASum`]; [`crate::EngineError::BadEndings`] naming the endings.
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
         let mut distinct = endings.to_vec();
         distinct.sort();
         distinct.dedup();
         if endings.is_empty() || distinct.len() != endings.len() {
-            return Err(Error::Invalid(format!("expected distinct endings, got {endings:?}")));
+            return Err(EngineError::BadEndings { endings: format!("{endings:?}") });
         }
-        self.game.require_sum("a space of multisets of heaps")
+        Ok(self.game.require_sum("a space of multisets of heaps")?)
     }
 
     /// Bytes a run over `endings` endings needs: the packed bits (one per position and
@@ -104,7 +104,7 @@ impl<'g> MultisetEngine<'g> {
     /// `beside` bytes of its own, and its grant.
     ///
     /// # Errors
-    /// [`Error::NotASum`] for a game that is not a sum; [`Error::MultisetsTooLarge`]
+    /// [`crate::ModelError::NotASum`] for a game that is not a sum; [`crate::EngineError::MultisetsTooLarge`]
     /// with the bytes needed and allowed.
     pub fn reserve(&self, endings: usize, beside: u64) -> Result<Grant> {
         self.game.require_sum("a space of multisets of heaps")?;
@@ -113,7 +113,11 @@ impl<'g> MultisetEngine<'g> {
             return Ok(Grant::new(self.describe(), need));
         }
         let what = self.describe();
-        Err(Error::MultisetsTooLarge { what, need_bytes: need, limit_bytes: self.memory_limit })
+        Err(EngineError::MultisetsTooLarge {
+            what,
+            need_bytes: need,
+            limit_bytes: self.memory_limit,
+        })
     }
 
     /// The space as messages name it.
@@ -131,7 +135,7 @@ impl<'g> MultisetEngine<'g> {
     /// [`MultisetEngine::reserve`]).
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] if the system refuses the marks; [`Error::Invalid`] for no
+    /// [`crate::EngineError::OutOfMemory`] if the system refuses the marks; [`crate::EngineError::BadEndings`] for no
     /// ending, a repeated one, or more than three.
     pub fn label_all(
         &self,
@@ -143,7 +147,7 @@ impl<'g> MultisetEngine<'g> {
         let total = self.space.total();
         let packing = Packing { endings: endings.len() as u32 };
         let words = packing.words(self.space.positions());
-        let refused = || Error::OutOfMemory { what: self.describe(), bytes: words * 8 };
+        let refused = || EngineError::OutOfMemory { what: self.describe(), bytes: words * 8 };
         let kept = grant.lease();
         let marks = kept.zeroed_atomics(usize::try_from(words).map_err(|_| refused())?)?;
         kept.keep();
@@ -162,7 +166,7 @@ impl<'g> MultisetEngine<'g> {
         };
         solver.run(progress);
         if progress.cancelled() {
-            return Err(Error::Cancelled);
+            return Err(EngineError::Cancelled);
         }
         let words = solver.into_p_words();
         Ok(MultisetTable { space: self.space.clone(), endings: endings.to_vec(), packing, words })

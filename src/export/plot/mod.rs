@@ -55,6 +55,20 @@ pub enum PlotError {
     Encoding(String),
 }
 
+// A plot builds its space and runs the engine directly: their errors come up as the
+// library's.
+impl From<crate::ModelError> for PlotError {
+    fn from(e: crate::ModelError) -> Self {
+        PlotError::Space(e.into())
+    }
+}
+
+impl From<crate::EngineError> for PlotError {
+    fn from(e: crate::EngineError) -> Self {
+        PlotError::Space(e.into())
+    }
+}
+
 /// Which positions are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grid {
