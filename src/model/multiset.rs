@@ -83,6 +83,7 @@ impl MultisetSpace {
 
     /// The rank added by a part `part` after a part `previous` (`u32::MAX` for none) with
     /// `remaining` tokens still to place, this part included.
+    #[inline]
     pub(crate) fn rank_step(&self, remaining: u32, previous: u32, part: u32) -> u64 {
         if part == previous {
             0
