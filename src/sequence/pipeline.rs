@@ -33,6 +33,14 @@ use super::parallel::{Parallel, STRETCH};
 use super::ring::Ring;
 use super::store::Store;
 
+/// Tests only: the marker of a call made from this thread panics at the first heap it
+/// marks at or above this one (a fault that must end the call with the marker's panic,
+/// not leave the finisher waiting for blocks that never come).
+#[cfg(test)]
+thread_local! {
+    static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
 /// The heaps `start..end` the marker marks with the parts `list[split..]`.
 struct Stretch<C> {
     list: Arc<MarkList<C>>,
@@ -49,7 +57,7 @@ struct Hand<C> {
     premarked: u64,
     /// One thread is gone: the finisher at the end, early (a value that asks the run
     /// for more), by an error or a panic; the marker by a panic (the finisher then ends
-    /// the call, and the scope raises the panic).
+    /// the call, and `run_heaps` raises the marker's panic).
     stop: bool,
     /// Stretches handed over and not yet taken.
     stretches: VecDeque<Stretch<C>>,
@@ -160,11 +168,20 @@ pub(crate) fn run_heaps<C: Cell>(
         moves: engine.moves.clone(),
         ring: Arc::clone(&engine.ring),
         width: engine.width(),
+        #[cfg(test)]
+        panics_at: MARKER_PANICS_AT.with(std::cell::Cell::get),
     };
     std::thread::scope(|scope| {
-        scope.spawn(|| marker.run(&shared));
-        let _stop = StopOnDrop(&shared);
-        Finisher::new(engine, end, &shared, parallel.min_marker_part()).run(store)
+        let marker = scope.spawn(|| marker.run(&shared));
+        let stop = StopOnDrop(&shared);
+        let finished = Finisher::new(engine, end, &shared, parallel.min_marker_part()).run(store);
+        drop(stop);
+        // The marker's own panic goes on up, rather than the scope's "a scoped thread
+        // panicked", so that its message names what failed.
+        if let Err(panic) = marker.join() {
+            std::panic::resume_unwind(panic);
+        }
+        finished
     })
 }
 
@@ -227,7 +244,7 @@ impl<'a, C: Cell> Finisher<'a, C> {
                     next = Some(self.next_marking(store, stretch_end, next_end)?);
                 }
                 let Some(recorded) = self.finish_block(&marking, block_end, store)? else {
-                    // The marker panicked: the call ends here and the scope raises its panic.
+                    // The marker panicked: the call ends here and `run_heaps` raises its panic.
                     return Ok(Recorded::Steady);
                 };
                 if recorded != Recorded::Steady {
@@ -315,6 +332,8 @@ struct Marker<C: Cell> {
     moves: Moves,
     ring: Arc<Ring<C>>,
     width: usize,
+    #[cfg(test)]
+    panics_at: Option<u64>,
 }
 
 impl<C: Cell> Marker<C> {
@@ -382,6 +401,10 @@ impl<C: Cell> Marker<C> {
             if m.is_multiple_of(SAMPLE) {
                 continue;
             }
+            #[cfg(test)]
+            if self.panics_at.is_some_and(|at| m >= at) {
+                panic!("marker fault at heap {m}");
+            }
             row[..self.width.max(64)].fill(0);
             mark_parts(row, m, &self.moves, &self.ring, parts, values);
             pack_row(row, self.width, words);
@@ -393,4 +416,35 @@ impl<C: Cell> Marker<C> {
 /// Bit words of a row of `width` values.
 fn words_of(width: usize) -> usize {
     width.div_ceil(64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::rule::HeapRule;
+    use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
+
+    /// Grundy's game to `max` with a marker thread from the first block.
+    fn two_threads(max: u64) -> Result<(), SequenceError> {
+        let settings = Settings {
+            goal: Goal::Values,
+            max,
+            parallel: Parallel::always(2),
+            checkpoint_every: None,
+            ring_limit: 1 << 22,
+        };
+        let start = Start::Fresh(Store::in_memory(max + 1));
+        run(&HeapRule::grundys_game(), "", &settings, start, &mut NoObserver).map(|_| ())
+    }
+
+    #[test]
+    fn a_marker_that_panics_ends_the_call_with_its_panic() {
+        assert!(two_threads(20_000).is_ok(), "the run without a fault");
+        MARKER_PANICS_AT.with(|at| at.set(Some(12_345)));
+        let outcome = std::panic::catch_unwind(|| two_threads(20_000));
+        MARKER_PANICS_AT.with(|at| at.set(None));
+        let panic = outcome.expect_err("the marker's panic reaches the caller");
+        let message = panic.downcast_ref::<String>().map(String::as_str).unwrap_or_default();
+        assert!(message.starts_with("marker fault at heap 12"), "{message}");
+    }
 }
