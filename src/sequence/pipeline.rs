@@ -33,11 +33,11 @@ use super::parallel::{Parallel, STRETCH};
 use super::ring::Ring;
 use super::store::Store;
 
-/// Tests only: the marker of a call made from this thread panics at the first heap it
-/// marks at or above this one (a fault that must end the call with the marker's panic,
-/// not leave the finisher waiting for blocks that never come).
 #[cfg(test)]
 thread_local! {
+    /// Tests only: the marker of a call made from this thread panics at the first heap it
+    /// marks at or above this one (a fault that must end the call with the marker's
+    /// panic, not leave the finisher waiting for blocks that never come).
     static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
