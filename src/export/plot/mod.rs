@@ -55,20 +55,6 @@ pub enum PlotError {
     Encoding(String),
 }
 
-// A plot builds its space and runs the engine directly: their errors come up as the
-// library's.
-impl From<crate::ModelError> for PlotError {
-    fn from(e: crate::ModelError) -> Self {
-        PlotError::Space(e.into())
-    }
-}
-
-impl From<crate::EngineError> for PlotError {
-    fn from(e: crate::EngineError) -> Self {
-        PlotError::Space(e.into())
-    }
-}
-
 /// Which positions are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grid {
@@ -188,10 +174,10 @@ pub fn cells_in(
         }
         Grid::ThreeHeapSlice(_) => 3,
     };
-    let engine = Engine::new(game, Space::new(heaps, max)?);
+    let engine = Engine::new(game, Space::new(heaps, max).map_err(crate::Error::from)?);
     let words = (max as usize + 1).div_ceil(64);
     let collector = CellCollector { grid, words, pass };
-    let points = engine.stream(&[ending], &collector, &NoProgress)?;
+    let points = engine.stream(&[ending], &collector, &NoProgress).map_err(crate::Error::from)?;
     let side = max as usize + 1;
     let mut cells = vec![vec![false; side]; side];
     for (h1, h2) in points {
