@@ -12,6 +12,17 @@ use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::enumerate::for_each_with_sum;
 use crate::model::space::{Mode, TupleSpace};
 
+/// Whether a structure addressed by the ranks of sorted tuples builds its rankers. They are
+/// sized by the largest heap, so an engine that cannot run, or a plan that only says how
+/// much memory a run needs, must not allocate them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rankers {
+    /// Build them (if the system gives their memory).
+    Build,
+    /// Leave them out.
+    Skip,
+}
+
 /// The row layout of one space in one mode.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -22,12 +33,11 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// The layout of `space`; its rankers only if `ranked` (they are sized by the largest
-    /// heap, and an engine that cannot run must not allocate them), and only if the system
-    /// gives their memory ([`Layout::is_ready`] says).
-    pub(crate) fn new(space: TupleSpace, ranked: bool) -> Layout {
+    /// The layout of `space`; in canonical mode its rankers as `rankers` says, and only if
+    /// the system gives their memory ([`Layout::is_ready`] says).
+    pub(crate) fn new(space: TupleSpace, rankers: Rankers) -> Layout {
         let k = space.heaps() - 1;
-        let rankers = (ranked && space.mode().is_canonical()).then(|| {
+        let rankers = (rankers == Rankers::Build && space.mode().is_canonical()).then(|| {
             let prefixes = CanonicalRanker::try_new(space.max(), k)?;
             Some((prefixes, CanonicalRanker::try_new(space.max(), k + 1)?))
         });
@@ -180,7 +190,7 @@ impl Layout {
 
     /// Values of the first heap of the prefixes of layer `sum`.
     pub(crate) fn first_values(&self, sum: u64) -> RangeInclusive<u32> {
-        first_values(sum, self.prefix_len(), self.space.max(), self.mode().is_canonical())
+        first_values(sum, self.prefix_len(), self.space.max(), self.mode())
     }
 
     /// Calls `visit` on every prefix of layer `sum` whose first heap is `first`, in
@@ -199,15 +209,15 @@ impl Layout {
 }
 
 /// Values of the first heap of the tuples of `len` heaps over `0..=max` (non-decreasing
-/// if `sorted`) that sum to `sum`; just `0` when `len` is 0 (the empty tuple).
-pub(crate) fn first_values(sum: u64, len: usize, max: u32, sorted: bool) -> RangeInclusive<u32> {
+/// in canonical mode) that sum to `sum`; just `0` when `len` is 0 (the empty tuple).
+pub(crate) fn first_values(sum: u64, len: usize, max: u32, mode: Mode) -> RangeInclusive<u32> {
     if len == 0 {
         return 0..=0;
     }
     let max = u64::from(max);
     let lo = sum.saturating_sub((len as u64 - 1) * max);
     // Sorted: the first heap is the smallest, so at most the average.
-    let hi = if sorted { sum / len as u64 } else { sum }.min(max);
+    let hi = if mode.is_canonical() { sum / len as u64 } else { sum }.min(max);
     if lo > hi {
         #[allow(clippy::reversed_empty_ranges)]
         return 1..=0;

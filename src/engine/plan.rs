@@ -5,6 +5,7 @@
 use crate::engine::bands::BAND_SCRATCH_LANES;
 use crate::engine::batch::BATCH_ROWS;
 use crate::engine::label_table;
+use crate::engine::layout::Rankers;
 use crate::engine::lines::LinePlan;
 use crate::engine::memory::{Keep, MemoryPlan};
 use crate::engine::row_kind::RowKind;
@@ -213,7 +214,7 @@ pub(crate) fn fixed_bytes(game: &Game, space: TupleSpace, kind: RowKind) -> u64 
     let n = space.heaps() as u64;
     let ranks = if space.mode().is_canonical() { (3 * n).saturating_mul(sizes * 8) } else { 0 };
     let sorted_ranks = if kind == RowKind::SortedLines {
-        SortedPlan::new(game.kind(), space, false).ranker_bytes()
+        SortedPlan::new(game.kind(), space, Rankers::Skip).ranker_bytes()
     } else {
         0
     };

@@ -76,7 +76,7 @@ impl Labelling<'_, '_, '_> {
             positions: space.positions(),
             parallel_threshold: e.parallel_threshold,
         };
-        let firsts = |sum| first_values(sum, outer, max, mode.is_canonical());
+        let firsts = |sum| first_values(sum, outer, max, mode);
         // A task's outer prefix buffer lives beside its scratch, allocated once per task.
         let work = |(buf, scratch): &mut (Vec<u32>, S), acc: &mut V::Acc, first, sum: u64| {
             let mut job = |o: &[u32]| plane(PlaneJob { outer: o, scratch, visitor, acc });

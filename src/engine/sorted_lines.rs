@@ -28,6 +28,7 @@
 //! column: the row has no P when the line of `p - {max p}` is set at `max(p)`, or when the
 //! first P of `p` lies below `max(p)`.
 
+use crate::engine::layout::Rankers;
 use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::game::GameKind;
 use crate::model::space::TupleSpace;
@@ -86,10 +87,9 @@ pub(crate) struct SortedPlan {
 }
 
 impl SortedPlan {
-    /// The accumulators of a multi-heap `kind` over the sorted tuples of `space`; with
-    /// `ranked`, the rankers they are addressed by too (sized by the largest heap: a plan
-    /// that only says how much memory a run needs has none).
-    pub(crate) fn new(kind: GameKind, space: TupleSpace, ranked: bool) -> SortedPlan {
+    /// The accumulators of a multi-heap `kind` over the sorted tuples of `space`, and the
+    /// rankers they are addressed by as `rankers` says.
+    pub(crate) fn new(kind: GameKind, space: TupleSpace, rankers: Rankers) -> SortedPlan {
         let (k, max) = (space.heaps() - 1, space.max());
         let w = (space.radix() as usize).div_ceil(64);
         let mut plan = SortedPlan {
@@ -136,7 +136,7 @@ impl SortedPlan {
             // Sums have their own solvers; circular Nim has no sorted tuples.
             GameKind::Sum | GameKind::Circular(_) => {}
         }
-        if ranked {
+        if rankers == Rankers::Build {
             for (len, ranker) in plan.rankers.iter_mut().enumerate() {
                 if plan.needed[len] {
                     *ranker = Some(CanonicalRanker::new(max, len));

@@ -1,7 +1,7 @@
 //! The tuple engine: the retrograde DP over every tuple or the sorted tuples of a space.
 
 use super::general::FlatOptions;
-use super::layout::Layout;
+use super::layout::{Layout, Rankers};
 use super::lines::LinePlan;
 use super::memory;
 use super::row_kind::{reach_below, row_kind, RowKind};
@@ -86,7 +86,8 @@ impl<'g> TupleEngine<'g> {
             Some(options) if canonical && kind.needs_option_lists() => reach_below(options, max),
             _ => Some(Vec::new()),
         };
-        let layout = Layout::new(space, fits);
+        // An engine that cannot run allocates nothing sized by the largest heap.
+        let layout = Layout::new(space, if fits { Rankers::Build } else { Rankers::Skip });
         // Memory the system refused for a structure that fitted the limit: every run of
         // the engine is refused too.
         let prepared = fits
@@ -99,8 +100,9 @@ impl<'g> TupleEngine<'g> {
         // Neither is sized by the largest heap: the plan reads them even unprepared.
         let lines = (kind == RowKind::Lines).then(|| LinePlan::new(game.kind(), space));
         // The plan of sorted rows says how much a run needs even when nothing is prepared.
+        let rankers = if prepared { Rankers::Build } else { Rankers::Skip };
         let sorted =
-            (kind == RowKind::SortedLines).then(|| SortedPlan::new(game.kind(), space, prepared));
+            (kind == RowKind::SortedLines).then(|| SortedPlan::new(game.kind(), space, rankers));
         let position_options = matches!(kind, RowKind::Sources | RowKind::Explicit)
             .then(|| PositionOptions::new(game, space.heaps()));
         let no_move: Vec<bool> = (0..=max).map(|h| !game.has_moves(h)).collect();

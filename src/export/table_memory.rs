@@ -1,7 +1,7 @@
 //! The memory the `solve` table's writer allocates: its digit table, the heaps' Grundy
 //! values and the buffers of the chunks it formats at once, planned before a run.
 
-use crate::engine::layout::Layout;
+use crate::engine::layout::{Layout, Rankers};
 use crate::export::lines::field_len;
 use crate::export::lines::{chunk_buffers, Numbers, CHUNK_BYTES, SLACK, SLOW_NUMBER};
 use crate::model::game::Game;
@@ -40,7 +40,7 @@ pub(crate) fn table_bytes(
     let extra = if game.is_sum() { field_len(xor_limit) } else { 0 } + values.map_or(0, field_len);
     let pattern_len = 2 * endings as u64;
     let line = field_len(max) * space.heaps() as u64 + states + extra + pattern_len;
-    let layout = Layout::new(space, false);
+    let layout = Layout::new(space, Rankers::Skip);
     let tail = 4 * SLOW_NUMBER as u64 + pattern_len;
     let buffer = chunk_buffer_bytes(&layout, states, line, tail);
     let patterns = 16u64 << endings;
