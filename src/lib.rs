@@ -144,7 +144,7 @@ pub use analysis::verify::verify;
 pub use engine::EngineError;
 pub use engine::{Engine, EngineBuilder, Labels, NoProgress, Progress, RowVisitor};
 pub use model::ending::Ending;
+pub use model::error::ModelError;
 pub use model::game::Game;
 pub use model::position::Label;
 pub use model::space::{Mode, Space};
-pub use model::ModelError;

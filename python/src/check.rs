@@ -62,15 +62,15 @@ impl CheckArgs {
     /// Every space checked and the claim compiled for each before any is labelled; then
     /// space after space, the claim's tally under each ending.
     fn run(&self, progress: &CallProgress) -> Result<(Game, Expr, Tallies), String> {
-        let game = game_of(&self.game, self.with_pass).map_err(|e| e.to_string())?;
-        let endings = endings(&game, self.rules.as_deref()).map_err(|e| e.to_string())?;
+        let game = game_of(&self.game, self.with_pass).map_err(text)?;
+        let endings = endings(&game, self.rules.as_deref()).map_err(text)?;
         let claim = Expr::parse_claim(&self.claim).map_err(|e| claim_error(&e))?;
         check_features(&claim, &game, self.grundy)?;
         let mode = mode_of(self.canonical);
         let mut spaces = Vec::new();
         for n in self.heaps.0..=self.heaps.1 {
-            spaces.push(Space::in_mode(n, self.max, mode).map_err(|e| e.to_string())?);
-            game.check_heaps(n).map_err(|e| e.to_string())?;
+            spaces.push(Space::in_mode(n, self.max, mode).map_err(text)?);
+            game.check_heaps(n).map_err(text)?;
         }
         let grundy = game.grundy(self.max);
         let programs = spaces
@@ -81,17 +81,14 @@ impl CheckArgs {
         for (space, program) in spaces.into_iter().zip(&programs) {
             let heaps = space.heaps();
             let engine = Engine::builder(&game, space).build();
-            engine.ensure_supported(&endings).map_err(|e| e.to_string())?;
+            engine.ensure_supported(&endings).map_err(text)?;
             let mut work = claim_work(&engine, claim.operators(), self.limit).to_vec();
             if self.grundy {
                 work.push(Work::Grundy);
             }
-            let run = engine.reserve(&work).map_err(|e| e.to_string())?;
-            let values = if self.grundy {
-                Some(run.grundy_values(progress).map_err(|e| e.to_string())?)
-            } else {
-                None
-            };
+            let run = engine.reserve(&work).map_err(text)?;
+            let values =
+                if self.grundy { Some(run.grundy_values(progress).map_err(text)?) } else { None };
             let mut per_ending = Vec::new();
             for &ending in &endings {
                 let tally =
@@ -151,4 +148,9 @@ pub fn check_rows<'py>(
         })
         .collect();
     summary(py, &rows)
+}
+
+/// An error of any layer as the message Python raises.
+fn text(e: impl std::fmt::Display) -> String {
+    e.to_string()
 }

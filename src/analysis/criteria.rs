@@ -169,7 +169,8 @@ impl Criterion {
     ///
     /// # Errors
     /// [`Error::CriterionNotApplicable`]; [`Error::CriterionNotForMultisets`] naming the
-    /// criterion; [`crate::ModelError::NotASum`] for the quotient criterion of a game that is not a sum.
+    /// criterion; [`crate::ModelError::NotASum`] for the quotient criterion of a game that
+    /// is not a sum.
     pub fn check_applies_to(self, game: &Game, space: &Space) -> Result<()> {
         match space {
             Space::Tuples(tuples) => self.check_applies(game, tuples.heaps()),

@@ -175,3 +175,37 @@ fn plot_in_flag_words(e: &PlotError) -> String {
         PlotError::Encoding(_) => e.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_layers_error_is_worded_in_flags_whichever_way_it_comes_up() {
+        let no_heaps = || ModelError::NoHeaps;
+        let routes: Vec<anyhow::Error> = vec![
+            no_heaps().into(),
+            EngineError::from(no_heaps()).into(),
+            Error::from(no_heaps()).into(),
+            Error::from(EngineError::from(no_heaps())).into(),
+            SweepError::from(no_heaps()).into(),
+            PlotError::Space(no_heaps().into()).into(),
+            ClaimError::Space(no_heaps().into()).into(),
+            anyhow::Error::new(EngineError::from(no_heaps())).context("the space"),
+        ];
+        for route in &routes {
+            let line = render(route);
+            assert!(line.ends_with("--heaps must be at least 1, got 0"), "{line}");
+        }
+        let too_large = || EngineError::TooLarge {
+            what: "nim, 9 heaps, max 99".to_string(),
+            need_bytes: 1 << 40,
+            limit_bytes: 1 << 30,
+            canonical_would_help: true,
+        };
+        for route in [anyhow::Error::new(too_large()), Error::from(too_large()).into()] {
+            let line = render(&route);
+            assert!(line.ends_with("; lower --max or --heaps, or use --canonical"), "{line}");
+        }
+    }
+}

@@ -15,7 +15,7 @@
 mod bands;
 mod batch;
 mod bits;
-pub mod error;
+pub(crate) mod error;
 mod explicit;
 mod general;
 mod label_table;
@@ -296,7 +296,8 @@ impl<'g> Engine<'g> {
     /// that is not a sum of heaps; multisets for a game that is not a sum.
     ///
     /// # Errors
-    /// [`crate::ModelError::GameHeaps`], [`crate::EngineError::NotSymmetric`] or [`crate::ModelError::NotASum`].
+    /// [`EngineError::NotSymmetric`]; [`crate::ModelError::GameHeaps`] or
+    /// [`crate::ModelError::NotASum`] (as [`EngineError::Model`]).
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
         match &self.core {
             Core::Tuples(tuples) => tuples.ensure_supported(endings),
@@ -317,10 +318,10 @@ impl<'g> Engine<'g> {
     /// tables, in the order given.
     ///
     /// # Errors
-    /// [`crate::EngineError::TooLarge`] or [`crate::EngineError::MultisetsTooLarge`] if the tables of all endings do
-    /// not fit together; [`crate::EngineError::OutOfMemory`] if the system refuses them anyway; the
-    /// errors of [`Engine::ensure_supported`]; [`crate::EngineError::BadEndings`] for a repeated ending
-    /// over multisets.
+    /// [`EngineError::TooLarge`] or [`EngineError::MultisetsTooLarge`] if the tables of all
+    /// endings do not fit together; [`EngineError::OutOfMemory`] if the system refuses them
+    /// anyway; the errors of [`Engine::ensure_supported`]; [`EngineError::BadEndings`] for a
+    /// repeated ending over multisets.
     pub fn label_all(&self, endings: &[Ending], progress: &dyn Progress) -> Result<Vec<Labels>> {
         self.ensure_supported(endings)?;
         self.reserve(&[Work::Tables { endings: endings.len() }])?.label_all(endings, progress)
@@ -333,9 +334,9 @@ impl<'g> Engine<'g> {
     /// visitor that works out indices as `first_index + (h - lo)` holds for tuples only).
     ///
     /// # Errors
-    /// [`crate::EngineError::TooLarge`] or [`crate::EngineError::MultisetsTooLarge`] if the working state of all
-    /// endings does not fit; [`crate::EngineError::OutOfMemory`] if the system refuses it anyway; the
-    /// errors of [`Engine::ensure_supported`].
+    /// [`EngineError::TooLarge`] or [`EngineError::MultisetsTooLarge`] if the working state
+    /// of all endings does not fit; [`EngineError::OutOfMemory`] if the system refuses it
+    /// anyway; the errors of [`Engine::ensure_supported`].
     pub fn stream<V: RowVisitor>(
         &self,
         endings: &[Ending],

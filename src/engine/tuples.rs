@@ -211,8 +211,8 @@ impl<'g> TupleEngine<'g> {
     /// that is not a sum of heaps.
     ///
     /// # Errors
-    /// [`crate::ModelError::GameHeaps`], [`crate::EngineError::NotSymmetric`] or
-    /// [`crate::ModelError::NotASum`].
+    /// [`EngineError::NotSymmetric`]; [`crate::ModelError::GameHeaps`] or
+    /// [`crate::ModelError::NotASum`] (as [`EngineError::Model`]).
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
         self.game.check_heaps(self.space().heaps())?;
         if self.mode() == Mode::Canonical && !self.game.is_symmetric() {

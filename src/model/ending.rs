@@ -33,7 +33,7 @@ impl Ending {
     /// Parses one name (`misère` is accepted for `misere`).
     ///
     /// # Errors
-    /// [`crate::ModelError::UnknownEnding`] naming the text.
+    /// [`ModelError::UnknownEnding`] naming the text.
     pub fn parse(name: &str) -> Result<Ending> {
         match name.trim() {
             "normal" => Ok(Ending::Normal),
@@ -56,7 +56,7 @@ impl Ending {
     /// Parses a comma list; the result is deduplicated and in column order.
     ///
     /// # Errors
-    /// [`crate::ModelError::UnknownEnding`] naming the first bad item.
+    /// [`ModelError::UnknownEnding`] naming the first bad item.
     pub fn parse_list(list: &str) -> Result<Vec<Ending>> {
         crate::model::parse_list(list, Ending::parse)
     }

@@ -68,8 +68,9 @@ impl Game {
     /// A subtraction set may list a value twice; it is normalised to a sorted set.
     ///
     /// # Errors
-    /// [`crate::ModelError::UnknownGame`], [`crate::ModelError::BadSubtractionSet`], [`crate::ModelError::BadGame`] (a `K`
-    /// that is not a positive integer), [`crate::ModelError::BadOctalCode`], or a graph file's error.
+    /// [`ModelError::UnknownGame`], [`ModelError::BadSubtractionSet`], [`ModelError::BadGame`]
+    /// (a `K` that is not a positive integer), [`ModelError::BadOctalCode`], or a graph
+    /// file's error.
     pub fn parse(spec: &str) -> Result<Game> {
         let spec = spec.trim();
         if spec == "nim" {
@@ -118,7 +119,7 @@ impl Game {
     /// `moore:1` is Nim, and is built as the sum it is (its spec stays `moore:1`).
     ///
     /// # Errors
-    /// [`crate::ModelError::BadGame`] for `k` = 0.
+    /// [`ModelError::BadGame`] for `k` = 0.
     pub fn moore(k: u32) -> Result<Game> {
         Game::parse(&format!("moore:{k}"))
     }
@@ -126,7 +127,7 @@ impl Game {
     /// Circular Nim: take any amounts from `k` cyclically consecutive heaps.
     ///
     /// # Errors
-    /// [`crate::ModelError::BadGame`] for `k` = 0.
+    /// [`ModelError::BadGame`] for `k` = 0.
     pub fn circular(k: u32) -> Result<Game> {
         Game::parse(&format!("circular:{k}"))
     }
@@ -154,7 +155,7 @@ impl Game {
     /// A subtraction game; `set` is sorted and deduplicated.
     ///
     /// # Errors
-    /// [`crate::ModelError::BadSubtractionSet`] for an empty set or a 0.
+    /// [`ModelError::BadSubtractionSet`] for an empty set or a 0.
     pub fn subtract(set: &[u32]) -> Result<Game> {
         let list: Vec<String> = set.iter().map(u32::to_string).collect();
         let spec = format!("subtract:{}", list.join(","));
@@ -164,7 +165,8 @@ impl Game {
     /// A move graph from its `(from, to)` pairs; `spec` names it (e.g. `graph:x.csv`).
     ///
     /// # Errors
-    /// [`crate::ModelError::BadMove`] for a move that does not lower the heap or a size above the limit.
+    /// [`ModelError::BadMove`] for a move that does not lower the heap or a size above the
+    /// limit.
     pub fn graph(spec: &str, pairs: &[(u32, u32)]) -> Result<Game> {
         check_pairs(spec, pairs)?;
         Ok(Game::from_pairs(spec, pairs))
@@ -174,7 +176,7 @@ impl Game {
     /// in error messages.
     ///
     /// # Errors
-    /// [`crate::ModelError::GraphLine`] naming the bad line.
+    /// [`ModelError::GraphLine`] naming the bad line.
     pub fn graph_from_csv<R: std::io::Read>(spec: &str, path: &Path, input: R) -> Result<Game> {
         let pairs = read_graph_pairs(path, input)?;
         Ok(Game::from_pairs(spec, &pairs))
@@ -249,7 +251,7 @@ impl Game {
     /// heaps.
     ///
     /// # Errors
-    /// [`crate::ModelError::GameHeaps`] naming the game and the heap count.
+    /// [`ModelError::GameHeaps`] naming the game and the heap count.
     pub fn check_heaps(&self, heaps: usize) -> Result<()> {
         match self.kind {
             GameKind::Circular(k) if k as usize > heaps => Err(ModelError::GameHeaps {
@@ -265,7 +267,7 @@ impl Game {
     /// names the use (`the SJ rule`).
     ///
     /// # Errors
-    /// [`crate::ModelError::NotASum`] naming the game and the use.
+    /// [`ModelError::NotASum`] naming the game and the use.
     pub fn require_sum(&self, what: &str) -> Result<()> {
         if self.is_sum() {
             return Ok(());

@@ -4,7 +4,6 @@ pub mod canonical;
 pub mod ending;
 pub mod enumerate;
 pub mod error;
-pub use error::ModelError;
 pub mod game;
 mod graph_file;
 pub mod grundy_sequence;

@@ -31,7 +31,7 @@ impl MultisetSpace {
     /// The space of every multiset of non-empty heaps of total at most `total`.
     ///
     /// # Errors
-    /// [`crate::ModelError::TotalAboveLimit`] above [`MAX_TOTAL`].
+    /// [`ModelError::TotalAboveLimit`] above [`MAX_TOTAL`].
     pub fn new(total: u64) -> Result<MultisetSpace> {
         if total > u64::from(MAX_TOTAL) {
             return Err(ModelError::TotalAboveLimit { total, limit: MAX_TOTAL });

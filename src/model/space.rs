@@ -125,7 +125,7 @@ pub const MAX_HEAP_SIZE: u32 = (1 << 22) - 1;
 /// Refuses a heap size above [`MAX_HEAP_SIZE`].
 ///
 /// # Errors
-/// [`crate::ModelError::HeapTooLarge`] naming the size.
+/// [`ModelError::HeapTooLarge`] naming the size.
 pub fn validate_max(max: u64) -> Result<u32> {
     if max > u64::from(MAX_HEAP_SIZE) {
         return Err(ModelError::HeapTooLarge { max, limit: MAX_HEAP_SIZE });
@@ -178,8 +178,8 @@ impl TupleSpace {
     /// Every tuple of `heaps` heaps of at most `max` stones.
     ///
     /// # Errors
-    /// [`crate::ModelError::NoHeaps`], [`crate::ModelError::TooManyHeaps`], [`crate::ModelError::HeapTooLarge`], or
-    /// [`crate::ModelError::SpaceOverflow`] when `(max+1)^heaps` overflows any index.
+    /// [`ModelError::NoHeaps`], [`ModelError::TooManyHeaps`], [`ModelError::HeapTooLarge`],
+    /// or [`ModelError::SpaceOverflow`] when `(max+1)^heaps` overflows any index.
     pub fn new(heaps: usize, max: u32) -> Result<TupleSpace> {
         TupleSpace::in_mode(heaps, max, Mode::Full)
     }
@@ -188,8 +188,8 @@ impl TupleSpace {
     /// most `max` stones.
     ///
     /// # Errors
-    /// [`crate::ModelError::NoHeaps`], [`crate::ModelError::TooManyHeaps`], [`crate::ModelError::HeapTooLarge`], or
-    /// [`crate::ModelError::SpaceOverflow`] when the count of those positions overflows any index.
+    /// [`ModelError::NoHeaps`], [`ModelError::TooManyHeaps`], [`ModelError::HeapTooLarge`],
+    /// or [`ModelError::SpaceOverflow`] when the count of those positions overflows any index.
     pub fn in_mode(heaps: usize, max: u32, mode: Mode) -> Result<TupleSpace> {
         if heaps == 0 {
             return Err(ModelError::NoHeaps);

@@ -19,7 +19,7 @@ impl Game {
     /// The octal game of `code` (`0.77` is Kayles), named `octal:CODE`.
     ///
     /// # Errors
-    /// [`crate::ModelError::BadOctalCode`] naming the bad digit or the missing part.
+    /// [`ModelError::BadOctalCode`] naming the bad digit or the missing part.
     pub fn octal(code: &str) -> Result<Game> {
         Game::parse(&format!("octal:{code}"))
     }

@@ -146,6 +146,11 @@ impl ModeRates {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sequence::error::SequenceError;
+    use crate::sequence::pipeline::MARKER_PANICS_AT;
+    use crate::sequence::rule::HeapRule;
+    use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
+    use crate::sequence::store::Store;
 
     /// The ways of the next `calls` calls, each recorded at the rate `rate` gives its way.
     fn ways(rates: &mut ModeRates, calls: usize, rate: impl Fn(Way) -> f64) -> Vec<Way> {
@@ -195,5 +200,29 @@ mod tests {
         let high = Parallel { block: u64::MAX, ahead: u64::MAX, ..Parallel::always(2) };
         assert_eq!((high.block_len(), high.ahead_blocks()), (STRETCH, MAX_AHEAD));
         assert_eq!(u64::from(high.min_marker_part()), (MAX_AHEAD + 1) * STRETCH);
+    }
+
+    /// Grundy's game to `max` with a marker thread from the first block.
+    fn two_threads(max: u64) -> Result<(), SequenceError> {
+        let settings = Settings {
+            goal: Goal::Values,
+            max,
+            parallel: Parallel::always(2),
+            checkpoint_every: None,
+            ring_limit: 1 << 22,
+        };
+        let start = Start::Fresh(Store::in_memory(max + 1));
+        run(&HeapRule::grundys_game(), "", &settings, start, &mut NoObserver).map(|_| ())
+    }
+
+    #[test]
+    fn a_marker_that_panics_ends_the_call_with_its_panic() {
+        assert!(two_threads(20_000).is_ok(), "the run without a fault");
+        MARKER_PANICS_AT.with(|at| at.set(Some(12_345)));
+        let outcome = std::panic::catch_unwind(|| two_threads(20_000));
+        MARKER_PANICS_AT.with(|at| at.set(None));
+        let panic = outcome.expect_err("the marker's panic reaches the caller");
+        let message = panic.downcast_ref::<String>().map(String::as_str).unwrap_or_default();
+        assert!(message.starts_with("marker fault at heap 12"), "{message}");
     }
 }

@@ -38,7 +38,7 @@ thread_local! {
     /// Tests only: the marker of a call made from this thread panics at the first heap it
     /// marks at or above this one (a fault that must end the call with the marker's
     /// panic, not leave the finisher waiting for blocks that never come).
-    static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    pub(super) static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
 /// The heaps `start..end` the marker marks with the parts `list[split..]`.
@@ -416,35 +416,4 @@ impl<C: Cell> Marker<C> {
 /// Bit words of a row of `width` values.
 fn words_of(width: usize) -> usize {
     width.div_ceil(64)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sequence::rule::HeapRule;
-    use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
-
-    /// Grundy's game to `max` with a marker thread from the first block.
-    fn two_threads(max: u64) -> Result<(), SequenceError> {
-        let settings = Settings {
-            goal: Goal::Values,
-            max,
-            parallel: Parallel::always(2),
-            checkpoint_every: None,
-            ring_limit: 1 << 22,
-        };
-        let start = Start::Fresh(Store::in_memory(max + 1));
-        run(&HeapRule::grundys_game(), "", &settings, start, &mut NoObserver).map(|_| ())
-    }
-
-    #[test]
-    fn a_marker_that_panics_ends_the_call_with_its_panic() {
-        assert!(two_threads(20_000).is_ok(), "the run without a fault");
-        MARKER_PANICS_AT.with(|at| at.set(Some(12_345)));
-        let outcome = std::panic::catch_unwind(|| two_threads(20_000));
-        MARKER_PANICS_AT.with(|at| at.set(None));
-        let panic = outcome.expect_err("the marker's panic reaches the caller");
-        let message = panic.downcast_ref::<String>().map(String::as_str).unwrap_or_default();
-        assert!(message.starts_with("marker fault at heap 12"), "{message}");
-    }
 }

@@ -66,7 +66,8 @@ impl<'g> MultisetEngine<'g> {
     /// or an order), and a list of endings that is empty or repeats one.
     ///
     /// # Errors
-    /// [`crate::ModelError::NotASum`]; [`crate::EngineError::BadEndings`] naming the endings.
+    /// [`crate::ModelError::NotASum`] (as [`EngineError::Model`]);
+    /// [`EngineError::BadEndings`] naming the endings.
     pub fn ensure_supported(&self, endings: &[Ending]) -> Result<()> {
         let mut distinct = endings.to_vec();
         distinct.sort();
@@ -104,8 +105,8 @@ impl<'g> MultisetEngine<'g> {
     /// `beside` bytes of its own, and its grant.
     ///
     /// # Errors
-    /// [`crate::ModelError::NotASum`] for a game that is not a sum; [`crate::EngineError::MultisetsTooLarge`]
-    /// with the bytes needed and allowed.
+    /// [`crate::ModelError::NotASum`] (as [`EngineError::Model`]) for a game that is not a
+    /// sum; [`EngineError::MultisetsTooLarge`] with the bytes needed and allowed.
     pub fn reserve(&self, endings: usize, beside: u64) -> Result<Grant> {
         self.game.require_sum("a space of multisets of heaps")?;
         let need = self.memory_bytes(endings).saturating_add(beside);
@@ -135,8 +136,8 @@ impl<'g> MultisetEngine<'g> {
     /// [`MultisetEngine::reserve`]).
     ///
     /// # Errors
-    /// [`crate::EngineError::OutOfMemory`] if the system refuses the marks; [`crate::EngineError::BadEndings`] for no
-    /// ending, a repeated one, or more than three.
+    /// [`EngineError::OutOfMemory`] if the system refuses the marks;
+    /// [`EngineError::BadEndings`] for no ending, a repeated one, or more than three.
     pub fn label_all(
         &self,
         grant: &Grant,
