@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
-use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves};
+use nimtab::analysis::moves::{check_move_lists, ended_under, labels_of_states, legal_moves};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
@@ -43,6 +43,7 @@ struct Found {
 fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(game, ending, position);
+    check_move_lists(game, position, PassState::Used, host::memory_limit())?;
     let legal = if ended { Vec::new() } else { legal_moves(game, position) };
     let mut states = vec![(position.to_vec(), false)];
     states.extend(legal.iter().map(|m| (m.apply(position), false)));
@@ -65,6 +66,7 @@ fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Fo
 /// available, if it has one).
 fn steps(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
     let pass = PassState::of(game.has_pass());
+    check_move_lists(game, position, pass, host::memory_limit())?;
     let legal = legal_steps(game, position, pass);
     let mut states = vec![(position.to_vec(), pass.is_available())];
     states.extend(legal.iter().map(|s| {

@@ -4,7 +4,7 @@
 //! Messages name the bad value, never a command-line flag: the library does not know how
 //! its caller spells its options. The binary adds the flag wording where it has it.
 
-use crate::engine::error::EngineError;
+use crate::engine::error::{size, EngineError};
 use crate::model::error::ModelError;
 
 /// Everything the library can refuse or fail at. A refusal of the model or the engine
@@ -45,6 +45,24 @@ pub enum Error {
          wythoff-misere"
     )]
     UnknownCriterion(String),
+    /// A position whose legal moves would not fit in memory beside the labelling that
+    /// finds which of them win.
+    #[error(
+        "the position {position} has {moves} legal moves, whose states need {} of memory \
+         but only {} is available",
+        size(*.need_bytes),
+        size(*.limit_bytes)
+    )]
+    TooManyMoves {
+        /// The position, as `(h1 h2 …)`.
+        position: String,
+        /// Its legal moves.
+        moves: u64,
+        /// Memory the moves' states need, in bytes.
+        need_bytes: u64,
+        /// Memory left beside the labelling, in bytes.
+        limit_bytes: u64,
+    },
     /// Any other invalid argument, with a message naming the value.
     #[error("{0}")]
     Invalid(String),

@@ -1,8 +1,9 @@
 //! Winning moves: moves to P-positions read from a label table, and Nim's formulas for them.
 
-use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor};
+use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor, Work};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
+use crate::model::options::PositionOptions;
 use crate::model::position::{PassState, Tuple};
 use crate::model::space::{Mode, Space};
 use crate::{Error, Result};
@@ -103,6 +104,58 @@ fn smallest_engine<'g>(game: &'g Game, position: &[u32], memory_limit: u64) -> R
     Ok(Engine::builder(game, space).memory_limit(memory_limit).build())
 }
 
+/// At least the bytes one legal move of a position of `heaps` heaps takes while its label
+/// is found: the move (twice over, for a list that grows), its state (a vector of heaps),
+/// the state's place in the list of wanted indices and its label.
+fn bytes_per_move(heaps: usize) -> u64 {
+    128 + 4 * heaps as u64
+}
+
+/// The legal moves of `position`: of each heap for a sum; otherwise every option of the
+/// position, and the pass if `pass` is available.
+fn move_count(game: &Game, position: &[u32], pass: PassState) -> u64 {
+    if game.is_sum() {
+        return position.iter().map(|&h| game.options(h).len() as u64).sum();
+    }
+    let mut count = 0u64;
+    let (mut buf, mut option) = (Vec::new(), Vec::new());
+    PositionOptions::new(game, position.len()).for_each(
+        position,
+        &mut buf,
+        &mut option,
+        &mut |_| {
+            count += 1;
+        },
+    );
+    count + u64::from(pass.is_available() && count > 0)
+}
+
+/// Refuses, before any list of moves is built, a position whose legal moves and their
+/// states would not fit in `memory_limit` bytes beside the labelling that finds their
+/// labels ([`labels_of_states`]): a heap of millions of stones has millions of moves,
+/// far more bytes than the labels of its space.
+///
+/// # Errors
+/// The refusals of [`smallest_table`]'s space, its labelling's
+/// [`crate::EngineError::TooLarge`], and [`Error::TooManyMoves`].
+pub fn check_move_lists(
+    game: &Game,
+    position: &[u32],
+    pass: PassState,
+    memory_limit: u64,
+) -> Result<()> {
+    let engine = smallest_engine(game, position, memory_limit)?;
+    let labelling = engine.reserve(&[Work::Stream { endings: 1 }])?.grant().bytes();
+    let moves = move_count(game, position, pass);
+    let need = moves.saturating_add(1).saturating_mul(bytes_per_move(position.len()));
+    if need.saturating_add(labelling) > memory_limit {
+        let limit_bytes = memory_limit.saturating_sub(labelling);
+        let position = Tuple(position).to_string();
+        return Err(Error::TooManyMoves { position, moves, need_bytes: need, limit_bytes });
+    }
+    Ok(())
+}
+
 /// Whether each of `states` (heaps, and with a pass whether it is still available; heaps
 /// of the length of `position` and at most its largest heap) is P under `ending`, labelled
 /// in the space [`smallest_table`] labels but picked out of the rows as they are
@@ -129,7 +182,10 @@ pub fn labels_of_states(
         .collect();
     wanted.sort_unstable();
     let picker = Picker { wanted, pass: game.has_pass(), radix: engine.tuple_space().radix() };
-    let found = engine.stream(&[ending], &picker, &NoProgress)?;
+    // The states' lists are held while the rows stream: one check covers both.
+    let lists = (states.len() as u64).saturating_mul(bytes_per_move(position.len()));
+    let run = engine.reserve(&[Work::Stream { endings: 1 }, Work::Bytes(lists)])?;
+    let found = run.stream(&[ending], &picker, &NoProgress)?;
     let mut labels = vec![false; states.len()];
     for (slot, p) in found {
         labels[slot] = p;
@@ -274,6 +330,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn moves_are_counted_as_many_as_are_listed() {
+        use crate::analysis::steps::legal_steps;
+        let sums = [Game::nim(), Game::subtract(&[1, 3, 4]).unwrap()];
+        let others = [Game::wythoff(), Game::wythoff().with_pass(), Game::moore(2).unwrap()];
+        for position in [&[3u32, 5, 4][..], &[6, 0, 2], &[0, 0, 0], &[9, 1, 7]] {
+            for game in &sums {
+                let listed = legal_moves(game, position).len() as u64;
+                assert_eq!(move_count(game, position, PassState::Used), listed, "{position:?}");
+            }
+            for game in others.iter().chain([&Game::circular(2).unwrap()]) {
+                let pass = PassState::of(game.has_pass());
+                let listed = legal_steps(game, position, pass).len() as u64;
+                let counted = move_count(game, position, pass);
+                assert_eq!(counted, listed, "{} {position:?}", game.spec());
+            }
+        }
+    }
+
+    #[test]
+    fn moves_beyond_the_memory_beside_their_labelling_are_refused() {
+        let nim = Game::nim();
+        let (position, pass) = (&[100_000u32][..], PassState::Used);
+        check_move_lists(&nim, position, pass, 1 << 30).unwrap();
+        let refused = check_move_lists(&nim, position, pass, 8 << 20).unwrap_err();
+        let Error::TooManyMoves { moves, need_bytes, .. } = refused else { panic!("{refused}") };
+        assert_eq!((moves, need_bytes), (100_000, 100_001 * bytes_per_move(1)));
     }
 
     #[test]

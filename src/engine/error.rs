@@ -87,7 +87,7 @@ pub enum EngineError {
 }
 
 /// Bytes as messages say them: in GiB from 1 GiB on, else in MiB.
-fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     let gib = bytes as f64 / (1u64 << 30) as f64;
     if gib >= 1.0 {
         format!("{gib:.2} GiB")

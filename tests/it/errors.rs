@@ -118,6 +118,19 @@ fn a_memory_limit_is_a_refusal_that_names_it_not_an_abort() {
 }
 
 #[test]
+fn a_position_with_more_moves_than_memory_is_refused_before_they_are_listed() {
+    // A heap of a million stones has small labels and a million moves.
+    let args = ["moves", "--game", "nim", "--rule", "misere", "1000000"];
+    let needle = "the position (1000000) has 1000000 legal moves, whose states need 125.89 MiB";
+    assert_refused(&args, &run_limited(150_000, &args), needle);
+    // The labelling is checked first, before any move is listed (this one aborted).
+    let args = ["moves", "--game", "nim", "--rule", "misere", "4194303"];
+    assert_refused(&args, &run_limited(300_000, &args), "space too large: nim, 1 heaps");
+    let args = ["moves", "--game", "wythoff", "--rule", "normal", "4000000", "3000000"];
+    assert_refused(&args, &run_limited(300_000, &args), "space too large: wythoff, 2 heaps");
+}
+
+#[test]
 fn endless_inputs_are_refused_at_once_in_little_memory() {
     // `yes 1` on stdin never ends; neither does /dev/zero.
     let mut yes = std::process::Command::new("yes")

@@ -3,7 +3,8 @@
 
 use anyhow::Context;
 use nimtab::analysis::moves::{
-    ended_under, labels_of_states, legal_moves, nim_formula_moves, Move, MoveDifference,
+    check_move_lists, ended_under, labels_of_states, legal_moves, nim_formula_moves, Move,
+    MoveDifference,
 };
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::game::MoveRule;
@@ -67,6 +68,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(&config.game, config.ending, &config.position);
+    check_move_lists(&config.game, &config.position, PassState::Used, global.memory_limit)?;
     let legal = if ended { Vec::new() } else { legal_moves(&config.game, &config.position) };
     let options: Vec<(Vec<u32>, bool)> =
         legal.iter().map(|m| (m.apply(&config.position), false)).collect();
@@ -126,6 +128,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// position starts with its pass available): `position,option` rows in CSV.
 fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let (position, pass) = (&config.position, PassState::of(config.game.has_pass()));
+    check_move_lists(&config.game, position, pass, global.memory_limit)?;
     let legal = legal_steps(&config.game, position, pass);
     let after = |s: &Step| {
         let (heaps, pass) = s.after(position, pass);
