@@ -38,7 +38,8 @@ thread_local! {
     /// Tests only: the marker of a call made from this thread panics at the first heap it
     /// marks at or above this one (a fault that must end the call with the marker's
     /// panic, not leave the finisher waiting for blocks that never come).
-    pub(super) static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    pub(super) static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> =
+        const { std::cell::Cell::new(None) };
 }
 
 /// The heaps `start..end` the marker marks with the parts `list[split..]`.
