@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
-use nimtab::analysis::moves::{check_move_lists, ended_under, labels_of_states, legal_moves};
+use nimtab::analysis::moves::{ended_under, engine_for_moves, labels_of_states, legal_moves};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
@@ -43,11 +43,11 @@ struct Found {
 fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(game, ending, position);
-    check_move_lists(game, position, PassState::Used, host::memory_limit())?;
+    let engine = engine_for_moves(game, position, PassState::Used, host::memory_limit())?;
     let legal = if ended { Vec::new() } else { legal_moves(game, position) };
     let mut states = vec![(position.to_vec(), false)];
     states.extend(legal.iter().map(|m| (m.apply(position), false)));
-    let labels = labels_of_states(game, ending, position, &states, host::memory_limit())?;
+    let labels = labels_of_states(&engine, ending, &states)?;
     let winning = legal
         .iter()
         .zip(&labels[1..])
@@ -66,14 +66,14 @@ fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Fo
 /// available, if it has one).
 fn steps(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
     let pass = PassState::of(game.has_pass());
-    check_move_lists(game, position, pass, host::memory_limit())?;
+    let engine = engine_for_moves(game, position, pass, host::memory_limit())?;
     let legal = legal_steps(game, position, pass);
     let mut states = vec![(position.to_vec(), pass.is_available())];
     states.extend(legal.iter().map(|s| {
         let (heaps, pass) = s.after(position, pass);
         (heaps, pass.is_available())
     }));
-    let labels = labels_of_states(game, ending, position, &states, host::memory_limit())?;
+    let labels = labels_of_states(&engine, ending, &states)?;
     let winning: Vec<Winning> = legal
         .iter()
         .zip(&labels[1..])

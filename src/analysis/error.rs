@@ -86,12 +86,6 @@ impl From<EngineError> for Error {
     }
 }
 
-impl From<crate::sequence::SequenceError> for Error {
-    fn from(e: crate::sequence::SequenceError) -> Self {
-        Error::Model(ModelError::Sequence(e))
-    }
-}
-
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -130,20 +130,22 @@ fn move_count(game: &Game, position: &[u32], pass: PassState) -> u64 {
     count + u64::from(pass.is_available() && count > 0)
 }
 
-/// Refuses, before any list of moves is built, a position whose legal moves and their
-/// states would not fit in `memory_limit` bytes beside the labelling that finds their
-/// labels ([`labels_of_states`]): a heap of millions of stones has millions of moves,
-/// far more bytes than the labels of its space.
+/// The engine of the smallest space holding `position` (as [`smallest_table`] labels
+/// it), for [`labels_of_states`] to find the labels of the position's legal moves (`pass`:
+/// whether the pass is one of them). It refuses, before any list of moves is built, a
+/// position whose moves and their states would not fit in `memory_limit` bytes beside the
+/// labelling: a heap of millions of stones has millions of moves, far more bytes than the
+/// labels of its space.
 ///
 /// # Errors
 /// The refusals of [`smallest_table`]'s space, its labelling's
 /// [`crate::EngineError::TooLarge`], and [`Error::TooManyMoves`].
-pub fn check_move_lists(
-    game: &Game,
+pub fn engine_for_moves<'g>(
+    game: &'g Game,
     position: &[u32],
     pass: PassState,
     memory_limit: u64,
-) -> Result<()> {
+) -> Result<Engine<'g>> {
     let engine = smallest_engine(game, position, memory_limit)?;
     let labelling = engine.reserve(&[Work::Stream { endings: 1 }])?.grant().bytes();
     let moves = move_count(game, position, pass);
@@ -153,24 +155,22 @@ pub fn check_move_lists(
         let position = Tuple(position).to_string();
         return Err(Error::TooManyMoves { position, moves, need_bytes: need, limit_bytes });
     }
-    Ok(())
+    Ok(engine)
 }
 
-/// Whether each of `states` (heaps, and with a pass whether it is still available; heaps
-/// of the length of `position` and at most its largest heap) is P under `ending`, labelled
-/// in the space [`smallest_table`] labels but picked out of the rows as they are
-/// labelled: no table is kept (row solvers that read one still hold it while they run).
+/// Whether each of `states` (heaps, and with a pass whether it is still available; states
+/// of `engine`'s space, from [`engine_for_moves`]) is P under `ending`, picked out of the
+/// rows as they are labelled: no table is kept (row solvers that read one still hold it
+/// while they run).
 ///
 /// # Errors
-/// As [`smallest_table`].
+/// The engine's refusals of the labelling and the states' lists together.
 pub fn labels_of_states(
-    game: &Game,
+    engine: &Engine<'_>,
     ending: Ending,
-    position: &[u32],
     states: &[(Vec<u32>, bool)],
-    memory_limit: u64,
 ) -> Result<Vec<bool>> {
-    let engine = smallest_engine(game, position, memory_limit)?;
+    let game = engine.game();
     let states_per_position = if game.has_pass() { 2 } else { 1 };
     let mut wanted: Vec<(u64, usize)> = states
         .iter()
@@ -183,7 +183,8 @@ pub fn labels_of_states(
     wanted.sort_unstable();
     let picker = Picker { wanted, pass: game.has_pass(), radix: engine.tuple_space().radix() };
     // The states' lists are held while the rows stream: one check covers both.
-    let lists = (states.len() as u64).saturating_mul(bytes_per_move(position.len()));
+    let heaps = engine.tuple_space().heaps();
+    let lists = (states.len() as u64).saturating_mul(bytes_per_move(heaps));
     let run = engine.reserve(&[Work::Stream { endings: 1 }, Work::Bytes(lists)])?;
     let found = run.stream(&[ending], &picker, &NoProgress)?;
     let mut labels = vec![false; states.len()];
@@ -318,8 +319,9 @@ mod tests {
                     .iter_in(PassState::Used)
                     .flat_map(|(t, _)| passes.iter().map(move |&a| (t.clone(), a)))
                     .collect();
-                let picked =
-                    labels_of_states(game, Ending::Misere, position, &states, 1 << 30).unwrap();
+                let pass = PassState::of(game.has_pass());
+                let engine = engine_for_moves(game, position, pass, 1 << 30).unwrap();
+                let picked = labels_of_states(&engine, Ending::Misere, &states).unwrap();
                 for ((tuple, available), p) in states.iter().zip(picked) {
                     assert_eq!(
                         labels.is_p_in(tuple, PassState::of(*available)),
@@ -355,8 +357,8 @@ mod tests {
     fn moves_beyond_the_memory_beside_their_labelling_are_refused() {
         let nim = Game::nim();
         let (position, pass) = (&[100_000u32][..], PassState::Used);
-        check_move_lists(&nim, position, pass, 1 << 30).unwrap();
-        let refused = check_move_lists(&nim, position, pass, 8 << 20).unwrap_err();
+        engine_for_moves(&nim, position, pass, 1 << 30).unwrap();
+        let refused = engine_for_moves(&nim, position, pass, 8 << 20).unwrap_err();
         let Error::TooManyMoves { moves, need_bytes, .. } = refused else { panic!("{refused}") };
         assert_eq!((moves, need_bytes), (100_000, 100_001 * bytes_per_move(1)));
     }

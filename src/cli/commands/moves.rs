@@ -3,13 +3,13 @@
 
 use anyhow::Context;
 use nimtab::analysis::moves::{
-    check_move_lists, ended_under, labels_of_states, legal_moves, nim_formula_moves, Move,
+    ended_under, engine_for_moves, labels_of_states, legal_moves, nim_formula_moves, Move,
     MoveDifference,
 };
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::game::MoveRule;
 use nimtab::model::position::{PassState, Spaced, Tuple};
-use nimtab::{Ending, Game};
+use nimtab::{Ending, Engine, Game};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::output;
@@ -48,14 +48,13 @@ impl Config {
 /// picked out of one labelling run of the smallest space holding the position.
 fn labels(
     config: &Config,
-    global: &Global,
+    engine: &Engine<'_>,
     states: &[(Vec<u32>, bool)],
 ) -> anyhow::Result<(bool, Vec<bool>)> {
     let here = (config.position.clone(), config.game.has_pass());
     let all: Vec<(Vec<u32>, bool)> = std::iter::once(here).chain(states.iter().cloned()).collect();
-    let (game, ending, position) = (&config.game, config.ending, &config.position);
-    let mut labels = labels_of_states(game, ending, position, &all, global.memory_limit)
-        .with_context(|| format!("labelling the space of {}", Tuple(position)))?;
+    let mut labels = labels_of_states(engine, config.ending, &all)
+        .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
     let here = labels.remove(0);
     Ok((here, labels))
 }
@@ -68,11 +67,12 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(&config.game, config.ending, &config.position);
-    check_move_lists(&config.game, &config.position, PassState::Used, global.memory_limit)?;
+    let engine =
+        engine_for_moves(&config.game, &config.position, PassState::Used, global.memory_limit)?;
     let legal = if ended { Vec::new() } else { legal_moves(&config.game, &config.position) };
     let options: Vec<(Vec<u32>, bool)> =
         legal.iter().map(|m| (m.apply(&config.position), false)).collect();
-    let (lost, to_p) = labels(&config, global, &options)?;
+    let (lost, to_p) = labels(&config, &engine, &options)?;
     let moves: Vec<Move> =
         legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(m, _)| m).collect();
     let here = Tuple(&config.position).to_string();
@@ -128,14 +128,14 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// position starts with its pass available): `position,option` rows in CSV.
 fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let (position, pass) = (&config.position, PassState::of(config.game.has_pass()));
-    check_move_lists(&config.game, position, pass, global.memory_limit)?;
+    let engine = engine_for_moves(&config.game, position, pass, global.memory_limit)?;
     let legal = legal_steps(&config.game, position, pass);
     let after = |s: &Step| {
         let (heaps, pass) = s.after(position, pass);
         (heaps, pass.is_available())
     };
     let options: Vec<(Vec<u32>, bool)> = legal.iter().map(after).collect();
-    let (lost, to_p) = labels(config, global, &options)?;
+    let (lost, to_p) = labels(config, &engine, &options)?;
     let steps: Vec<_> = legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(s, _)| s).collect();
     output::write_to(&output::Target::Stdout, |out| {
         if config.csv {
