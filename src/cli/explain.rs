@@ -120,16 +120,12 @@ fn model_in_flag_words(e: &ModelError) -> String {
 fn engine_in_flag_words(e: &EngineError) -> String {
     match e {
         EngineError::Model(e) => model_in_flag_words(e),
-        EngineError::TooLarge { canonical_would_help, limit_bytes, what, .. } => {
+        EngineError::TooLarge { canonical_would_help, what, .. } => {
             let hint = if *canonical_would_help { ", or use --canonical" } else { "" };
-            let bound = match BUDGET.get() {
-                Some(b) if b.bytes == *limit_bytes => format!(", bound by {}", b.source),
-                _ => String::new(),
-            };
             // `grundy` and `period` take no --heaps (`commands/grundy.rs` names the values).
             let lower =
                 if what.contains("Grundy values of heaps") { "--max" } else { "--max or --heaps" };
-            format!("{e}{bound}; lower {lower}{hint}")
+            format!("{e}{}; lower {lower}{hint}", bound_of(e))
         }
         EngineError::SplitsHeaps { spec } => format!(
             "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
@@ -144,6 +140,35 @@ fn engine_in_flag_words(e: &EngineError) -> String {
         EngineError::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
         other => other.to_string(),
     }
+}
+
+/// What bounds the memory of a refusal, if it is the command line's budget.
+fn bound_of(e: &EngineError) -> String {
+    match (e, BUDGET.get()) {
+        (EngineError::TooLarge { limit_bytes, .. }, Some(b)) if b.bytes == *limit_bytes => {
+            format!(", bound by {}", b.source)
+        }
+        _ => String::new(),
+    }
+}
+
+/// A refusal to label the space of a position given as heap sizes (`moves`, `play`): the
+/// heaps set the space, so the advice is smaller heaps rather than flags those commands
+/// do not take.
+pub fn for_position(e: Error) -> anyhow::Error {
+    let words = match &e {
+        Error::Model(ModelError::HeapTooLarge { max, limit }) => {
+            format!("heap {max} is above the largest heap size, {limit}")
+        }
+        Error::Engine(too_large @ EngineError::TooLarge { .. }) => {
+            format!("{too_large}{}; choose a position of smaller heaps", bound_of(too_large))
+        }
+        Error::Engine(refused @ EngineError::OutOfMemory { .. }) => {
+            format!("{refused}; choose a position of smaller heaps")
+        }
+        _ => return e.into(),
+    };
+    anyhow::anyhow!(words)
 }
 
 fn sweep_in_flag_words(e: &SweepError) -> String {
@@ -207,5 +232,13 @@ mod tests {
             let line = render(&route);
             assert!(line.ends_with("; lower --max or --heaps, or use --canonical"), "{line}");
         }
+        let line = render(&for_position(too_large().into()));
+        assert!(line.starts_with("space too large: nim, 9 heaps, max 99 needs"), "{line}");
+        assert!(line.ends_with("; choose a position of smaller heaps"), "{line}");
+        let beyond = ModelError::HeapTooLarge { max: 5_000_000, limit: 4_194_303 };
+        let line = render(&for_position(beyond.into()));
+        assert_eq!(line, "heap 5000000 is above the largest heap size, 4194303");
+        let line = render(&for_position(no_heaps().into()));
+        assert_eq!(line, "--heaps must be at least 1, got 0");
     }
 }

@@ -78,20 +78,19 @@ impl Labelling<'_, '_, '_> {
         for hk in 0..r as usize {
             prefix[k - 1] = hk as u32;
             let table_row = first_row as usize + hk;
-            blocked.copy_from_slice(line);
             rows.fill(0);
             for (j, track) in self.tracks.iter().enumerate() {
                 let (done, rest) = rows.split_at_mut(j * w);
                 let row = &mut rest[..w];
                 let blocked = &mut blocked[j * w..(j + 1) * w];
+                // The row's sources: the plane's earlier rows (the line along hk) and the
+                // other lines through the row.
+                track.accumulators.or_rows_into(&bases, hk, &line[j * w..(j + 1) * w], blocked);
                 if outer_terminal[j] && track.terminal[hk] {
                     or_into(blocked, &track.terminal_mask);
                 }
                 // Full mode: a row starts at its index times `r`.
                 track.block_excluded(table_row * r as usize, 0, r as usize, blocked);
-                for &base in &bases {
-                    track.accumulators.or_into(base + hk, blocked);
-                }
                 if track.pass_available {
                     let stuck = outer_stuck && e.no_move[hk];
                     block_pass_columns(blocked, &done[(j - 1) * w..], stuck, &e.no_move_mask);

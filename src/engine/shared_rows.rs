@@ -133,6 +133,22 @@ impl<'a> SharedRows<'a> {
         crate::engine::bits::or_into(dst, self.row(row));
     }
 
+    /// `dst = first | row(base + offset) | …` over every `base` of `bases`, word by word:
+    /// each word of `dst` is stored once, where OR-ing the rows in one at a time stores it
+    /// once per row, each load waiting for the store before it.
+    #[inline]
+    pub(crate) fn or_rows_into(
+        &self,
+        bases: &[usize],
+        offset: usize,
+        first: &[u64],
+        dst: &mut [u64],
+    ) {
+        for (i, (d, &word)) in dst.iter_mut().zip(first).enumerate() {
+            *d = bases.iter().fold(word, |word, &base| word | self.row(base + offset)[i]);
+        }
+    }
+
     /// Overwrites the caller's own row `row` with `src`.
     #[inline]
     pub(crate) fn store(&self, row: usize, src: &[u64]) {
@@ -198,4 +214,29 @@ pub(crate) fn prefetch<T>(word: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = word;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bits::or_into;
+
+    #[test]
+    fn or_rows_into_is_the_first_row_ored_with_every_listed_row() {
+        let mut words: Vec<u64> =
+            (0..24u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        let snapshot = words.clone();
+        let table = SharedRows::new(&mut words, 3);
+        let first = [1u64 << 63, 0, 5];
+        for (bases, offset) in [(&[][..], 0), (&[0][..], 2), (&[0, 3, 5][..], 1), (&[6, 1][..], 1)]
+        {
+            let mut want = first.to_vec();
+            for &base in bases {
+                or_into(&mut want, &snapshot[(base + offset) * 3..(base + offset + 1) * 3]);
+            }
+            let mut got = [u64::MAX; 3];
+            table.or_rows_into(bases, offset, &first, &mut got);
+            assert_eq!(got[..], want[..], "bases {bases:?}, offset {offset}");
+        }
+    }
 }

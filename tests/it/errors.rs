@@ -127,7 +127,21 @@ fn a_position_with_more_moves_than_memory_is_refused_before_they_are_listed() {
     let args = ["moves", "--game", "nim", "--rule", "misere", "4194303"];
     assert_refused(&args, &run_limited(300_000, &args), "space too large: nim, 1 heaps");
     let args = ["moves", "--game", "wythoff", "--rule", "normal", "4000000", "3000000"];
-    assert_refused(&args, &run_limited(300_000, &args), "space too large: wythoff, 2 heaps");
+    let refused = run_limited(300_000, &args);
+    assert_refused(&args, &refused, "space too large: wythoff, 2 heaps");
+    // `moves` and `play` take a position, not --max and --heaps: the advice says so.
+    assert!(refused.stderr.trim_end().ends_with("; choose a position of smaller heaps"));
+    for args in [
+        &["moves", "--game", "subtract:1,3,4", "40000", "40000", "40000"][..],
+        &["play", "--game", "subtract:1,3,4", "40000", "40000", "40000"],
+    ] {
+        let refused = run_limited(300_000, args);
+        assert_refused(args, &refused, "space too large: subtract:1,3,4, 3 heaps, max 40000");
+        assert!(!refused.stderr.contains("--max"), "{}", refused.stderr);
+    }
+    let args = ["moves", "--game", "wythoff", "3", "5000000"];
+    let refused = run_limited(300_000, &args);
+    assert_refused(&args, &refused, "heap 5000000 is above the largest heap size, 4194303");
 }
 
 #[test]

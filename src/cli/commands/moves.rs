@@ -12,6 +12,7 @@ use nimtab::model::position::{PassState, Spaced, Tuple};
 use nimtab::{Ending, Engine, Game};
 
 use crate::cli::args::{self, PlayedGameArgs};
+use crate::cli::explain;
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
@@ -68,7 +69,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(&config.game, config.ending, &config.position);
     let engine =
-        engine_for_moves(&config.game, &config.position, PassState::Used, global.memory_limit)?;
+        engine_for_moves(&config.game, &config.position, PassState::Used, global.memory_limit)
+            .map_err(explain::for_position)?;
     let legal = if ended { Vec::new() } else { legal_moves(&config.game, &config.position) };
     let options: Vec<(Vec<u32>, bool)> =
         legal.iter().map(|m| (m.apply(&config.position), false)).collect();
@@ -128,7 +130,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// position starts with its pass available): `position,option` rows in CSV.
 fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let (position, pass) = (&config.position, PassState::of(config.game.has_pass()));
-    let engine = engine_for_moves(&config.game, position, pass, global.memory_limit)?;
+    let engine = engine_for_moves(&config.game, position, pass, global.memory_limit)
+        .map_err(explain::for_position)?;
     let legal = legal_steps(&config.game, position, pass);
     let after = |s: &Step| {
         let (heaps, pass) = s.after(position, pass);

@@ -11,6 +11,7 @@ use nimtab::random::SplitMix64;
 use nimtab::{Ending, Game};
 
 use crate::cli::args::{self, PlayedGameArgs};
+use crate::cli::explain;
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
@@ -86,6 +87,7 @@ impl Config {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let labels = smallest_table(&config.game, config.ending, &config.start, global.memory_limit)
+        .map_err(explain::for_position)
         .with_context(|| format!("labelling the space of {}", Tuple(&config.start)))?;
     let play = Match::new(&config.game, config.ending, &labels);
     let here = Tuple(&config.start).to_string();
