@@ -54,8 +54,10 @@ fn labels(
 ) -> anyhow::Result<(bool, Vec<bool>)> {
     let here = (config.position.clone(), config.game.has_pass());
     let all: Vec<(Vec<u32>, bool)> = std::iter::once(here).chain(states.iter().cloned()).collect();
-    let mut labels = labels_of_states(engine, config.ending, &all)
-        .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
+    let mut labels =
+        labels_of_states(engine, config.ending, &all)
+            .map_err(explain::for_position)
+            .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
     let here = labels.remove(0);
     Ok((here, labels))
 }
