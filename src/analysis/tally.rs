@@ -224,11 +224,20 @@ impl Disagreements {
 /// Columns `lo..r` where a row of DP bits and a prediction differ: every differing bit of
 /// the words from `lo`'s on, in one tight sweep, less those outside the row in its end
 /// words (none when the row's ends fall on word boundaries, as in full mode).
+#[inline]
 pub(crate) fn count_differences(dp_bits: &[u64], predicted: &[u64], lo: usize, r: usize) -> u64 {
-    // Rows within one word (small spaces, most multiset rows) in one step.
+    // Rows within one word (small spaces, most multiset rows) in one step, inlined: most
+    // rows agree, and then no bit is counted.
     if r <= 64 {
-        return u64::from(((dp_bits[0] ^ predicted[0]) & valid_columns(0, lo, r)).count_ones());
+        let differing = (dp_bits[0] ^ predicted[0]) & valid_columns(0, lo, r);
+        return if differing == 0 { 0 } else { u64::from(differing.count_ones()) };
     }
+    count_wide_differences(dp_bits, predicted, lo, r)
+}
+
+/// [`count_differences`] of a row wider than one word.
+#[inline(never)]
+fn count_wide_differences(dp_bits: &[u64], predicted: &[u64], lo: usize, r: usize) -> u64 {
     let (first, last) = (lo / 64, dp_bits.len() - 1);
     let words = dp_bits[first..].iter().zip(&predicted[first..]);
     let all: u64 = words.map(|(&d, &p)| u64::from((d ^ p).count_ones())).sum();

@@ -136,19 +136,15 @@ impl MultisetSpace {
         // Every `h`'s rank less its three reads (the sums wrap, the ranks do not).
         let shift = (prefix_rank - self.offsets[s])
             .wrapping_sub(self.bounded[s * side + self.total as usize]);
-        let next_first = &self.offsets[s + lo + 1..];
-        let own = self.bounded[(s + lo) * side + lo..].iter().step_by(side + 1);
-        let after = &self.bounded[s * side + lo..];
         let columns = hi as usize - lo + 1;
+        let next_first = &self.offsets[s + lo + 1..][..columns];
+        let after = &self.bounded[s * side + lo..][..columns];
         out.clear();
-        out.extend(
-            next_first
-                .iter()
-                .zip(own)
-                .zip(after)
-                .take(columns)
-                .map(|((&f, &o), &a)| f.wrapping_sub(o).wrapping_add(a).wrapping_add(shift)),
-        );
+        // An indexed loop: a strided iterator's length costs a division per row.
+        for (i, (&f, &a)) in next_first.iter().zip(after).enumerate() {
+            let own = self.bounded[(s + lo + i) * side + lo + i];
+            out.push(f.wrapping_sub(own).wrapping_add(a).wrapping_add(shift));
+        }
     }
 
     /// The heaps (non-increasing) of the position of rank `rank`.
@@ -278,6 +274,55 @@ impl Walk {
     }
 }
 
+/// A position as its heaps (non-increasing), stepped through the rank order as [`Walk`]
+/// steps, for readers that want the heaps themselves: a step rewrites only the heaps after
+/// the one it lowers, amortised `O(1)` (Zoghbi and Stojmenović's ZS1 order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FlatWalk {
+    heaps: Vec<u32>,
+    total: u32,
+}
+
+impl FlatWalk {
+    /// The walk at the position with these heaps (non-increasing, non-zero).
+    pub fn at(heaps: &[u32]) -> FlatWalk {
+        FlatWalk { heaps: heaps.to_vec(), total: heaps.iter().sum() }
+    }
+
+    /// The heaps, non-increasing.
+    pub fn heaps(&self) -> &[u32] {
+        &self.heaps
+    }
+
+    /// The position's total.
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// Steps to the next position in rank order, as [`Walk::advance`].
+    pub fn advance(&mut self) {
+        let mut rest = 0;
+        while self.heaps.last() == Some(&1) {
+            self.heaps.pop();
+            rest += 1;
+        }
+        let Some(part) = self.heaps.pop() else {
+            self.total += 1;
+            self.heaps.push(self.total);
+            return;
+        };
+        let smaller = part - 1;
+        rest += part;
+        while rest >= smaller {
+            self.heaps.push(smaller);
+            rest -= smaller;
+        }
+        if rest > 0 {
+            self.heaps.push(rest);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,5 +389,18 @@ mod tests {
         walk.pop();
         walk.push(2);
         assert_eq!((walk.heaps(), walk.total()), (vec![3, 3, 2], 8));
+    }
+
+    #[test]
+    fn the_flat_walk_steps_as_the_walk_does() {
+        let (mut walk, mut flat) = (Walk::at(&[]), FlatWalk::at(&[]));
+        for _ in 0..MultisetSpace::new(18).unwrap().positions() + 1 {
+            assert_eq!((flat.heaps(), flat.total()), (&walk.heaps()[..], walk.total()));
+            walk.advance();
+            flat.advance();
+        }
+        let mut flat = FlatWalk::at(&[5, 1, 1]);
+        flat.advance();
+        assert_eq!((flat.heaps(), flat.total()), (&[4, 3][..], 7));
     }
 }

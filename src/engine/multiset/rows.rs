@@ -4,15 +4,15 @@ use rayon::prelude::*;
 
 use super::table::MultisetTable;
 use crate::engine::visitor::{RowView, RowVisitor};
-use crate::model::multiset::Walk;
+use crate::model::ending::Ending;
+use crate::model::multiset::FlatWalk;
 
 /// Prefixes per parallel task.
 const CHUNK: u64 = 4096;
 
-/// One task's buffers: the row's prefix, its ranks and its bits.
+/// One task's buffers: the row's ranks and its bits.
 #[derive(Default)]
 struct RowBuffers {
-    prefix: Vec<u32>,
     ranks: Vec<u64>,
     bits: Vec<u64>,
 }
@@ -23,8 +23,8 @@ impl MultisetTable {
     /// visitor's merged result. Each position lies in exactly one row; rows run in
     /// parallel tasks on rayon's current pool.
     ///
-    /// Prefixes come in rank order, in chunks of consecutive ranks (a [`Walk`] each). Then
-    /// for every column `h` the positions read are consecutive ranks too (those of total
+    /// Prefixes come in rank order, in chunks of consecutive ranks (a [`FlatWalk`] each).
+    /// Then for every column `h` the positions read are consecutive ranks too (those of total
     /// `s + h` and largest heap `h`, for the prefixes of total `s`), so the table is read
     /// in as many sequential streams as a row has columns, not at random.
     pub(crate) fn stream<V: RowVisitor>(&self, visitor: &V) -> V::Acc {
@@ -33,15 +33,10 @@ impl MultisetTable {
             .fold(
                 || (visitor.start(), RowBuffers::default()),
                 |(mut acc, mut buffers), &(first, len)| {
-                    let mut walk = Walk::at(&self.space.unrank(first));
+                    let mut walk = FlatWalk::at(&self.space.unrank(first));
                     for rank in first..first + len {
-                        buffers.prefix.clear();
-                        buffers.prefix.extend(
-                            walk.runs().iter().flat_map(|&(part, count)| {
-                                std::iter::repeat_n(part, count as usize)
-                            }),
-                        );
-                        self.visit_row(visitor, &mut acc, &mut buffers, rank, walk.total());
+                        let (prefix, sum) = (walk.heaps(), walk.total());
+                        self.visit_row(visitor, &mut acc, &mut buffers, prefix, rank, sum);
                         walk.advance();
                     }
                     (acc, buffers)
@@ -73,44 +68,60 @@ impl MultisetTable {
         chunks
     }
 
-    /// Visits the row of the buffers' prefix (non-increasing, of rank `rank` and `sum`
-    /// tokens): its largest heap from the prefix's largest (0 for the empty prefix) to the
-    /// total less the prefix's tokens.
+    /// Visits the row of `prefix` (non-increasing, of rank `rank` and `sum` tokens): its
+    /// largest heap from the prefix's largest (0 for the empty prefix) to the total less the
+    /// prefix's tokens.
     fn visit_row<V: RowVisitor>(
         &self,
         visitor: &V,
         acc: &mut V::Acc,
         buffers: &mut RowBuffers,
+        prefix: &[u32],
         rank: u64,
         sum: u32,
     ) {
-        let RowBuffers { prefix, ranks, bits } = buffers;
+        let RowBuffers { ranks, bits } = buffers;
         let lo = prefix.first().copied().unwrap_or(0);
         let hi = self.space.total() - sum;
         self.space.row_ranks(rank, sum, lo, hi, ranks);
-        let (end, endings) = (hi as usize + 1, self.endings.len());
-        let words = end.div_ceil(64);
-        bits.clear();
-        bits.resize(words * endings, 0);
-        for (h, &rank) in (lo as usize..).zip(ranks.iter()) {
-            // Every ending's bit of a position lies in one word.
-            let (word, shift) = self.packing.locate(rank);
-            let labels = self.words[word] >> shift;
-            for j in 0..endings {
-                bits[j * words + h / 64] |= (labels >> j & 1) << (h % 64);
-            }
-        }
+        let end = hi as usize + 1;
+        self.gather_bits(lo as usize, ranks, end.div_ceil(64), bits);
         let row = RowView {
             prefix,
             lo,
             end,
             bits,
-            words_per_row: words,
+            words_per_row: end.div_ceil(64),
             first_index: ranks[0],
             ranks,
             pass: false,
         };
         visitor.visit(acc, &row);
+    }
+
+    /// Writes into `bits` the row of the positions of `ranks` (columns from `lo` on), one
+    /// row of `words` words per ending, ending after ending.
+    fn gather_bits(&self, lo: usize, ranks: &[u64], words: usize, bits: &mut Vec<u64>) {
+        let endings = self.endings.len();
+        // Every word is written below.
+        bits.resize(words * endings, 0);
+        // Word by word of the row, each ending's word built in a register: most multiset
+        // rows are a handful of columns in one word.
+        for word in 0..words {
+            let mut word_bits = [0u64; Ending::ALL.len()];
+            let columns = (word * 64).max(lo)..(word * 64 + 64).min(lo + ranks.len());
+            for h in columns {
+                // Every ending's bit of a position lies in one word.
+                let (at, shift) = self.packing.locate(ranks[h - lo]);
+                let labels = self.words[at] >> shift;
+                for (j, word_bits) in word_bits[..endings].iter_mut().enumerate() {
+                    *word_bits |= (labels >> j & 1) << (h % 64);
+                }
+            }
+            for (j, &word_bits) in word_bits[..endings].iter().enumerate() {
+                bits[j * words + word] = word_bits;
+            }
+        }
     }
 }
 
