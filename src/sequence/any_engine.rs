@@ -152,7 +152,7 @@ fn run_alone<C: super::cell::Cell>(
         engine.rebuild_witnesses(store)?;
         let list = engine.mark_list();
         let stretch_end = end.min((engine.len / STRETCH + 1) * STRETCH);
-        let recorded = engine.heaps_until(stretch_end, store, &list, |_| None, &mut words)?;
+        let recorded = engine.heaps_until(stretch_end, store, &list, |_, _| None, &mut words)?;
         if recorded != Recorded::Steady {
             return Ok(recorded);
         }

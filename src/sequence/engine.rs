@@ -104,9 +104,6 @@ pub(crate) struct Engine<C: Cell> {
     /// The witness probes with their values.
     pub probes: Vec<(u32, u32)>,
     pub freq: Frequencies,
-    /// With a marker thread: the share of the mark list the finisher marks itself, in
-    /// thousandths, evened out between stretches.
-    pub finisher_share: u32,
     /// Heaps per second on one thread and with a marker thread, as last measured.
     pub rates: ModeRates,
 }
@@ -163,7 +160,6 @@ impl<C: Cell> Engine<C> {
             witnesses: WitnessList::default(),
             probes: Vec::new(),
             freq,
-            finisher_share: 300,
             rates: ModeRates::default(),
         };
         let from = len.saturating_sub(engine.ring.capacity());
@@ -360,24 +356,6 @@ impl<C: Cell> Engine<C> {
     pub fn ring_too_small(&self, limit: RingLimit) -> bool {
         !self.parts.deep.is_empty()
             && ring_capacity(&self.rare, &self.moves, limit) > self.ring.capacity()
-    }
-
-    /// Moves part of the mark list towards the thread that was idle longer in a stretch
-    /// of `elapsed`: half of what would have evened out the waits (they are noisy), by the
-    /// marker's time a thousandth of the list, at most a tenth of the list a stretch.
-    pub fn even_out(
-        &mut self,
-        finisher_idle: std::time::Duration,
-        marker_idle: std::time::Duration,
-        elapsed: std::time::Duration,
-    ) {
-        let marker_busy = elapsed.saturating_sub(marker_idle).as_secs_f64();
-        let marker_share = f64::from(1000 - self.finisher_share.min(999));
-        let per_thousandth = (marker_busy / marker_share).max(1e-9);
-        let gap = finisher_idle.as_secs_f64() - marker_idle.as_secs_f64();
-        let step = (gap / 4.0 / per_thousandth).clamp(-100.0, 100.0);
-        let share = (f64::from(self.finisher_share) + step).round().clamp(0.0, 900.0);
-        self.finisher_share = share as u32;
     }
 }
 

@@ -141,22 +141,26 @@ fn mark_narrow<C: Cell>(
 }
 
 impl<C: Cell> Engine<C> {
-    /// Heaps up to `end` (exclusive) with the mark list `list`, `premarked(n)` giving
-    /// heap `n`'s bits from another thread if there are any (sampled heaps ignore them);
-    /// stops early after a value that asks the run for more.
+    /// Heaps up to `end` (exclusive) with the mark list `list`; `premarked(n, bits)` puts
+    /// into `bits` heap `n`'s bits from another thread, if there are any, and gives the
+    /// parts of the list left to this one (sampled heaps ignore them); stops early after a
+    /// value that asks the run for more.
     ///
     /// # Errors
     /// A store's read or write error.
-    pub(crate) fn heaps_until<'b>(
+    pub(crate) fn heaps_until(
         &mut self,
         end: u64,
         store: &mut Store,
         list: &MarkList<C>,
-        premarked: impl Fn(u64) -> Option<(usize, &'b [u64])>,
+        mut premarked: impl FnMut(u64, &mut Words) -> Option<usize>,
         words: &mut Words,
     ) -> Result<Recorded, SequenceError> {
+        let mut bits = Words::new();
         while self.len < end {
-            let value = self.heap_value(store, list, premarked(self.len), words)?;
+            let split = premarked(self.len, &mut bits);
+            let value =
+                self.heap_value(store, list, split.map(|split| (split, &bits[..])), words)?;
             let recorded = self.record(value, store)?;
             if recorded != Recorded::Steady {
                 return Ok(recorded);

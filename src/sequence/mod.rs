@@ -13,6 +13,7 @@
 mod any_engine;
 mod cell;
 pub mod checkpoint;
+mod claims;
 pub mod disk_store;
 mod engine;
 mod error;

@@ -13,7 +13,8 @@ pub struct Parallel {
     pub min_heaps: u64,
     /// Whether the marker runs where it pays or always.
     pub policy: MarkerPolicy,
-    /// Heaps the threads hand over at once (taken as 1 to 4096).
+    /// Heaps a block: the finisher tells the marker how far it is once a block (taken as
+    /// 1 to 4096).
     pub block: u64,
     /// Blocks the marker may run ahead of the finisher (taken as 1 to 64); it marks only
     /// the parts of at least `ahead + 1` blocks.
@@ -76,7 +77,7 @@ impl Parallel {
 
 /// Heaps between two rebuilds of the witness list (and of the mark list): whole blocks.
 pub(crate) const STRETCH: u64 = 4096;
-/// Heaps the threads hand over at once, by default.
+/// Heaps a block, by default.
 const BLOCK: u64 = 128;
 /// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
 const AHEAD: u64 = 3;

@@ -1,31 +1,37 @@
-//! Two threads for one sequence: a *marker* marks ahead, block by block, the splits of the
+//! Two threads for one sequence: a *marker* marks ahead, heap by heap, the splits of the
 //! larger parts of the mark list while the calling thread (the *finisher*) marks the
 //! smaller ones, adds the marker's bits and finishes each heap's mex.
 //!
-//! Heaps go in blocks ([`Parallel::block`] heaps). A part `a` of heap `m` pairs with heap
-//! `m - k - a`; the marker marks only parts of at least `ahead + 1` blocks, so every
-//! partner of a heap of block `b` lies below the start of block `b - ahead`: the marker
-//! marks block `b` as soon as the finisher has finished block `b - ahead - 1`, up to
-//! `ahead` blocks ahead of the finisher (slack for the heaps whose search is long). The
-//! two threads meet once a block, under a mutex (a waiting thread sleeps on a condition
-//! variable), not once a heap: a hand-off a heap costs more than the work it shares on a
-//! busy machine. Block `b`'s bits go to buffer `b mod (ahead + 1)`, which the finisher of
-//! block `b - ahead - 1` has released. Sampled heaps (which score the witnesses) are
-//! finished alone, and so is the first block of a call, while the marker starts on the
-//! next ones.
+//! A part `a` of heap `m` pairs with heap `m - k - a`; the marker marks only parts of at
+//! least `ahead + 1` blocks ([`Parallel::block`] heaps), so every partner of a heap of
+//! block `b` lies below the start of block `b - ahead`: the marker marks block `b` once
+//! the finisher has finished block `b - ahead - 1`, up to `ahead` blocks ahead of it. The
+//! finisher tells the marker the blocks it has finished under a mutex (a waiting marker
+//! sleeps on a condition variable), once a block.
+//!
+//! Each heap of the window of `ahead + 1` blocks has a slot saying who marks it
+//! (`claims.rs`): the marker claims a heap before marking it and publishes its bits when
+//! done; the finisher takes a heap the marker has not claimed, and then the next
+//! [`STEAL`] heaps too, and marks the whole list for them itself (a heap the marker is
+//! marking it waits for: a few hundred nanoseconds). So neither thread waits for the
+//! other's whole block, and the work divides itself: when the marker falls behind, the
+//! finisher takes heaps off it; when it runs ahead, it waits at the lead's end. Sampled
+//! heaps (which score the witnesses) are finished alone, and so is the first block of a
+//! call, while the marker starts on the next ones. Every value is the exact mex whoever
+//! marks it, so the output does not depend on the threads.
 //!
 //! The marker thread lives for a whole call, through *stretches* of [`STRETCH`] heaps:
 //! when the finisher is `ahead` blocks from a stretch's end, it rebuilds the witness list
 //! and hands the marker the next stretch's mark list, so that the marker goes on into the
-//! next stretch meanwhile. The share of the list each thread marks is evened out between
-//! stretches by how long each waited; every value is the exact mex whatever the share, so
-//! the output does not depend on the threads.
+//! next stretch meanwhile.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
 
 use super::cell::Cell;
+use super::claims::Claims;
+#[cfg(doc)]
+use super::claims::STEAL;
 use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
 use super::heap::{mark_parts, pack_row, Words, ROW};
@@ -37,7 +43,7 @@ use super::store::Store;
 thread_local! {
     /// Tests only: the marker of a call made from this thread panics at the first heap it
     /// marks at or above this one (a fault that must end the call with the marker's
-    /// panic, not leave the finisher waiting for blocks that never come).
+    /// panic, not leave the finisher waiting for a heap that never comes).
     pub(super) static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> =
         const { std::cell::Cell::new(None) };
 }
@@ -54,26 +60,20 @@ struct Stretch<C> {
 struct Hand<C> {
     /// Values below it are final (in the ring).
     done: u64,
-    /// Heaps below it have their marker bits in their block's buffer.
-    premarked: u64,
     /// One thread is gone: the finisher at the end, early (a value that asks the run
     /// for more), by an error or a panic; the marker by a panic (the finisher then ends
     /// the call, and `run_heaps` raises the marker's panic).
     stop: bool,
     /// Stretches handed over and not yet taken.
     stretches: VecDeque<Stretch<C>>,
-    /// Time the marker has waited.
-    marker_waited: Duration,
 }
 
 /// What the two threads share.
 struct Shared<C> {
     hand: Mutex<Hand<C>>,
     changed: Condvar,
-    /// Block `b`'s bits in buffer `b mod (ahead + 1)`: `words` bit words a heap, heap `m`
-    /// at `(m mod block) * words`.
-    buffers: Vec<Mutex<Vec<u64>>>,
-    words: usize,
+    /// Who marks each heap of the window of `ahead + 1` blocks, and the marker's bits.
+    claims: Claims,
     /// Heaps a block.
     block: u64,
     /// Blocks the marker may run ahead.
@@ -81,24 +81,26 @@ struct Shared<C> {
 }
 
 impl<C> Shared<C> {
+    /// The shared state of a call from heap `first`, `words` bit words a heap.
+    fn new(first: u64, block: u64, ahead: u64, words: usize) -> Shared<C> {
+        Shared {
+            hand: Mutex::new(Hand { done: first, stop: false, stretches: VecDeque::new() }),
+            changed: Condvar::new(),
+            claims: Claims::new(first, (ahead + 1) * block, words),
+            block,
+            ahead,
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Hand<C>> {
         self.hand.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Sleeps until `ready` holds (the hand, locked) or the other thread stopped (`None`);
-    /// adds the time waited to `waited`.
-    fn wait_until(
-        &self,
-        ready: impl Fn(&Hand<C>) -> bool,
-        waited: &mut Duration,
-    ) -> Option<MutexGuard<'_, Hand<C>>> {
+    /// Sleeps until `ready` holds (the hand, locked) or the other thread stopped (`None`).
+    fn wait_until(&self, ready: impl Fn(&Hand<C>) -> bool) -> Option<MutexGuard<'_, Hand<C>>> {
         let mut hand = self.lock();
-        if !ready(&hand) {
-            let started = Instant::now();
-            while !ready(&hand) && !hand.stop {
-                hand = self.changed.wait(hand).unwrap_or_else(PoisonError::into_inner);
-            }
-            *waited += started.elapsed();
+        while !ready(&hand) && !hand.stop {
+            hand = self.changed.wait(hand).unwrap_or_else(PoisonError::into_inner);
         }
         (!hand.stop && ready(&hand)).then_some(hand)
     }
@@ -109,21 +111,9 @@ impl<C> Shared<C> {
         self.changed.notify_all();
     }
 
-    /// The buffer of the block that holds heap `n`.
-    fn buffer(&self, n: u64) -> MutexGuard<'_, Vec<u64>> {
-        let slot = (n / self.block % self.buffers.len() as u64) as usize;
-        self.buffers[slot].lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The start of the block that holds heap `n`.
     fn block_start(&self, n: u64) -> u64 {
         n / self.block * self.block
-    }
-
-    /// Where heap `n`'s bits are in its block's buffer.
-    fn bits_at(&self, n: u64) -> std::ops::Range<usize> {
-        let at = (n % self.block) as usize * self.words;
-        at..at + self.words
     }
 }
 
@@ -133,6 +123,7 @@ struct StopOnDrop<'a, C>(&'a Shared<C>);
 
 impl<C> Drop for StopOnDrop<'_, C> {
     fn drop(&mut self) {
+        self.0.claims.stop();
         self.0.update(|hand| hand.stop = true);
     }
 }
@@ -148,23 +139,8 @@ pub(crate) fn run_heaps<C: Cell>(
     store: &mut Store,
     parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
-    let words = words_of(engine.width());
     let (block, ahead) = (parallel.block_len(), parallel.ahead_blocks());
-    let buffer = |_| Mutex::new(vec![0u64; block as usize * words]);
-    let shared = Shared {
-        hand: Mutex::new(Hand {
-            done: engine.len,
-            premarked: engine.len,
-            stop: false,
-            stretches: VecDeque::new(),
-            marker_waited: Duration::ZERO,
-        }),
-        changed: Condvar::new(),
-        buffers: (0..=ahead).map(buffer).collect(),
-        words,
-        block,
-        ahead,
-    };
+    let shared = Shared::new(engine.len, block, ahead, words_of(engine.width()));
     let marker = Marker {
         moves: engine.moves.clone(),
         ring: Arc::clone(&engine.ring),
@@ -196,10 +172,10 @@ struct Finisher<'a, C: Cell> {
     /// The smallest part the marker may mark.
     min_marker_part: u32,
     words: Words,
-    waited: Duration,
 }
 
-/// A stretch's mark list and the share of it the finisher marks.
+/// A stretch's mark list and the parts of it the finisher marks for every heap: those
+/// below the smallest part the marker may mark.
 struct Marking<C> {
     list: Arc<MarkList<C>>,
     split: usize,
@@ -215,15 +191,7 @@ impl<'a, C: Cell> Finisher<'a, C> {
         min_marker_part: u32,
     ) -> Finisher<'a, C> {
         let alone_until = (shared.block_start(engine.len) + shared.block).min(end);
-        Finisher {
-            engine,
-            end,
-            shared,
-            alone_until,
-            min_marker_part,
-            words: Words::new(),
-            waited: Duration::ZERO,
-        }
+        Finisher { engine, end, shared, alone_until, min_marker_part, words: Words::new() }
     }
 
     /// Stretch after stretch until `end` or a value that asks the run for more.
@@ -233,8 +201,6 @@ impl<'a, C: Cell> Finisher<'a, C> {
         self.engine.probes = std::mem::take(&mut marking.probes);
         while self.engine.len < self.end {
             let stretch_end = self.stretch_end(self.engine.len);
-            let (marker_before, started) = (self.shared.lock().marker_waited, Instant::now());
-            self.waited = Duration::ZERO;
             let mut next = None;
             let hand_next_at = stretch_end.saturating_sub(self.shared.ahead * self.shared.block);
             while self.engine.len < stretch_end {
@@ -252,8 +218,6 @@ impl<'a, C: Cell> Finisher<'a, C> {
                     return Ok(recorded);
                 }
             }
-            let marker_waited = self.shared.lock().marker_waited - marker_before;
-            self.engine.even_out(self.waited, marker_waited, started.elapsed());
             if let Some(next) = next {
                 marking = next;
                 self.engine.probes = std::mem::take(&mut marking.probes);
@@ -267,9 +231,9 @@ impl<'a, C: Cell> Finisher<'a, C> {
         self.end.min((n / STRETCH + 1) * STRETCH)
     }
 
-    /// Rebuilds the witness list, makes the mark list of a stretch and hands the marker its
-    /// share of the heaps `start..end`; the probes the heaps before `start` use stay until
-    /// the caller installs the new ones.
+    /// Rebuilds the witness list, makes the mark list of a stretch and hands the marker the
+    /// parts it may mark for the heaps `start..end`; the probes the heaps before `start`
+    /// use stay until the caller installs the new ones.
     fn next_marking(
         &mut self,
         store: &mut Store,
@@ -280,43 +244,39 @@ impl<'a, C: Cell> Finisher<'a, C> {
         self.engine.rebuild_witnesses(store)?;
         let list = Arc::new(self.engine.mark_list());
         let probes = std::mem::replace(&mut self.engine.probes, before);
-        let first = list.a.partition_point(|&a| a < self.min_marker_part);
-        let share = self.engine.finisher_share as usize;
-        let split = (list.a.len() * share / 1000).clamp(first, list.a.len());
-        // The finisher marks at least the parts the marker may not: the evening-out goes
-        // on from the share that runs, not from one below it that would change nothing.
-        if let Some(runs) = (split * 1000).checked_div(list.a.len()) {
-            self.engine.finisher_share = self.engine.finisher_share.max(runs as u32);
-        }
+        // The marker gets every part it may mark: the heaps the finisher takes off it
+        // divide the work, whatever the share.
+        let split = list.a.partition_point(|&a| a < self.min_marker_part);
         let stretch = Stretch { list: Arc::clone(&list), split, start, end };
         self.shared.update(|hand| hand.stretches.push_back(stretch));
         Ok(Marking { list, split, probes })
     }
 
-    /// The heaps up to `block_end` (within one block), with the marker's bits unless the
-    /// block is the call's first; `None` if the marker stopped (it panicked) before
-    /// marking the block.
+    /// The heaps up to `block_end` (within one block), with the marker's bits of the heaps
+    /// it marked unless the block is the call's first; `None` if the marker stopped (it
+    /// panicked).
     fn finish_block(
         &mut self,
         marking: &Marking<C>,
         block_end: u64,
         store: &mut Store,
     ) -> Result<Option<Recorded>, SequenceError> {
-        let shared = self.shared;
-        let buffer = if self.engine.len < self.alone_until {
-            None
-        } else {
-            let premarked = |hand: &Hand<C>| hand.premarked >= block_end;
-            if shared.wait_until(premarked, &mut self.waited).is_none() {
-                return Ok(None);
-            }
-            Some(shared.buffer(self.engine.len))
+        let (shared, start, split) = (self.shared, self.engine.len, marking.split);
+        let alone = start < self.alone_until;
+        let premarked = |n: u64, bits: &mut Words| {
+            // A sampled heap marks its rare parts itself: the marker skips it.
+            let marked =
+                !alone && !n.is_multiple_of(SAMPLE) && shared.claims.take(n, block_end, bits);
+            marked.then_some(split)
         };
-        let (bits, split) = (buffer.as_deref().map(Vec::as_slice), marking.split);
-        let premarked = |n| bits.map(|bits| (split, &bits[shared.bits_at(n)]));
         let recorded =
             self.engine.heaps_until(block_end, store, &marking.list, premarked, &mut self.words);
-        drop(buffer);
+        for n in start..self.engine.len {
+            shared.claims.release(n);
+        }
+        if shared.claims.stopped() {
+            return Ok(None);
+        }
         // A value that asks the run for more (a wider cell, a larger `h`) ends the call:
         // the marker is stopped in the same step, before it could read that value.
         let (done, steady) = (self.engine.len, matches!(recorded, Ok(Recorded::Steady)));
@@ -344,10 +304,8 @@ impl<C: Cell> Marker<C> {
         let mut row = vec![0u8; self.width.max(ROW)];
         let mut words = Words::new();
         loop {
-            let mut waited = Duration::ZERO;
             let handed = |hand: &Hand<C>| !hand.stretches.is_empty();
-            let Some(mut hand) = shared.wait_until(handed, &mut waited) else { return };
-            hand.marker_waited += waited;
+            let Some(mut hand) = shared.wait_until(handed) else { return };
             let stretch = hand.stretches.pop_front().expect("a stretch was handed");
             drop(hand);
             if !self.mark_stretch(&stretch, shared, &mut row, &mut words) {
@@ -356,8 +314,8 @@ impl<C: Cell> Marker<C> {
         }
     }
 
-    /// Marks the heaps of one stretch (not the sampled ones), block by block; false if
-    /// the finisher stopped first.
+    /// Marks the heaps of one stretch (not the sampled ones, nor those the finisher
+    /// took), block by block; false if the finisher stopped first.
     fn mark_stretch(
         &self,
         stretch: &Stretch<C>,
@@ -365,52 +323,33 @@ impl<C: Cell> Marker<C> {
         row: &mut [u8],
         words: &mut Words,
     ) -> bool {
+        let list = &stretch.list;
+        let parts = (&list.a[stretch.split..], &list.off[stretch.split..]);
+        let values = &list.g[stretch.split..];
         let mut m = stretch.start;
         while m < stretch.end {
             let block_end = (shared.block_start(m) + shared.block).min(stretch.end);
             // Every partner lies below the start of the block `ahead` blocks back, where the
-            // finisher has passed; the buffer was last read for the block before that one.
+            // finisher has passed; so does every heap that held a slot of this block before.
             let needed = shared.block_start(m).saturating_sub(shared.ahead * shared.block);
-            let mut waited = Duration::ZERO;
-            let Some(mut hand) = shared.wait_until(|hand| hand.done >= needed, &mut waited) else {
+            if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
-            };
-            hand.marker_waited += waited;
-            drop(hand);
-            let mut buffer = shared.buffer(m);
-            self.mark_block(stretch, shared, (m, block_end), &mut buffer, (row, words));
-            drop(buffer);
-            shared.update(|hand| hand.premarked = block_end);
+            }
+            for m in (m..block_end).filter(|m| !m.is_multiple_of(SAMPLE)) {
+                #[cfg(test)]
+                if self.panics_at.is_some_and(|at| m >= at) {
+                    panic!("marker fault at heap {m}");
+                }
+                if shared.claims.start_marking(m) {
+                    row[..self.width.max(64)].fill(0);
+                    mark_parts(row, m, &self.moves, &self.ring, parts, values);
+                    pack_row(row, self.width, words);
+                    shared.claims.publish(m, words);
+                }
+            }
             m = block_end;
         }
         true
-    }
-
-    /// Marks heaps `from..to` of one block into its buffer.
-    fn mark_block(
-        &self,
-        stretch: &Stretch<C>,
-        shared: &Shared<C>,
-        (from, to): (u64, u64),
-        buffer: &mut [u64],
-        (row, words): (&mut [u8], &mut Words),
-    ) {
-        let list = &stretch.list;
-        let parts = (&list.a[stretch.split..], &list.off[stretch.split..]);
-        let values = &list.g[stretch.split..];
-        for m in from..to {
-            if m.is_multiple_of(SAMPLE) {
-                continue;
-            }
-            #[cfg(test)]
-            if self.panics_at.is_some_and(|at| m >= at) {
-                panic!("marker fault at heap {m}");
-            }
-            row[..self.width.max(64)].fill(0);
-            mark_parts(row, m, &self.moves, &self.ring, parts, values);
-            pack_row(row, self.width, words);
-            buffer[shared.bits_at(m)].copy_from_slice(words);
-        }
     }
 }
 
