@@ -13,8 +13,8 @@ pub struct Parallel {
     pub min_heaps: u64,
     /// Whether the marker runs where it pays or always.
     pub policy: MarkerPolicy,
-    /// Heaps a block: the finisher tells the marker how far it is once a block (taken as
-    /// 1 to 4096).
+    /// Heaps a block: the finisher tells the marker how far it is once a block (taken as a
+    /// power of two from 1 to 4096, at most the one given, so that blocks fill a stretch).
     pub block: u64,
     /// Blocks the marker may run ahead of the finisher (taken as 1 to 64); it marks only
     /// the parts of at least `ahead + 1` blocks.
@@ -60,7 +60,7 @@ impl Parallel {
 
     /// Heaps a block, within the bounds every use relies on.
     pub(crate) fn block_len(self) -> u64 {
-        self.block.clamp(1, STRETCH)
+        1 << self.block.clamp(1, STRETCH).ilog2()
     }
 
     /// Blocks the marker may run ahead, within the bounds every use relies on.
@@ -81,7 +81,7 @@ pub(crate) const STRETCH: u64 = 4096;
 const BLOCK: u64 = 128;
 /// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
 const AHEAD: u64 = 3;
-/// Blocks the marker may run ahead at most (buffers of marks in flight).
+/// Blocks the marker may run ahead at most (the window of claims in `claims.rs`).
 const MAX_AHEAD: u64 = 64;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;
@@ -198,6 +198,8 @@ mod tests {
     fn blocks_and_leads_out_of_range_are_taken_within_bounds() {
         let low = Parallel { block: 0, ahead: 0, ..Parallel::always(2) };
         assert_eq!((low.block_len(), low.ahead_blocks(), low.min_marker_part()), (1, 1, 2));
+        let odd = Parallel { block: 100, ..Parallel::always(2) };
+        assert_eq!(odd.block_len(), 64);
         let high = Parallel { block: u64::MAX, ahead: u64::MAX, ..Parallel::always(2) };
         assert_eq!((high.block_len(), high.ahead_blocks()), (STRETCH, MAX_AHEAD));
         assert_eq!(u64::from(high.min_marker_part()), (MAX_AHEAD + 1) * STRETCH);

@@ -12,8 +12,8 @@
 //! Each heap of the window of `ahead + 1` blocks has a slot saying who marks it
 //! (`claims.rs`): the marker claims a heap before marking it and publishes its bits when
 //! done; the finisher takes a heap the marker has not claimed, and then the next
-//! [`STEAL`] heaps too, and marks the whole list for them itself (a heap the marker is
-//! marking it waits for: a few hundred nanoseconds). So neither thread waits for the
+//! [`STEAL`] heaps too, and marks the whole list for them itself (for a heap the marker is
+//! marking it waits: one heap's marking at most). So neither thread waits for the
 //! other's whole block, and the work divides itself: when the marker falls behind, the
 //! finisher takes heaps off it; when it runs ahead, it waits at the lead's end. Sampled
 //! heaps (which score the witnesses) are finished alone, and so is the first block of a
@@ -253,8 +253,7 @@ impl<'a, C: Cell> Finisher<'a, C> {
     }
 
     /// The heaps up to `block_end` (within one block), with the marker's bits of the heaps
-    /// it marked unless the block is the call's first; `None` if the marker stopped (it
-    /// panicked).
+    /// it marked; `None` if the marker stopped (it panicked).
     fn finish_block(
         &mut self,
         marking: &Marking<C>,
@@ -262,11 +261,10 @@ impl<'a, C: Cell> Finisher<'a, C> {
         store: &mut Store,
     ) -> Result<Option<Recorded>, SequenceError> {
         let (shared, start, split) = (self.shared, self.engine.len, marking.split);
-        let alone = start < self.alone_until;
         let premarked = |n: u64, bits: &mut Words| {
-            // A sampled heap marks its rare parts itself: the marker skips it.
-            let marked =
-                !alone && !n.is_multiple_of(SAMPLE) && shared.claims.take(n, block_end, bits);
+            // A sampled heap marks its rare parts itself: the marker skips it. The heaps of
+            // the call's first block are open, and so taken: the marker starts after them.
+            let marked = !n.is_multiple_of(SAMPLE) && shared.claims.take(n, block_end, bits);
             marked.then_some(split)
         };
         let recorded =
@@ -330,7 +328,7 @@ impl<C: Cell> Marker<C> {
         while m < stretch.end {
             let block_end = (shared.block_start(m) + shared.block).min(stretch.end);
             // Every partner lies below the start of the block `ahead` blocks back, where the
-            // finisher has passed; so does every heap that held a slot of this block before.
+            // finisher has passed; so does heap `m - window`, the last to hold `m`'s slot.
             let needed = shared.block_start(m).saturating_sub(shared.ahead * shared.block);
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;

@@ -58,14 +58,17 @@ fn two_threads_give_the_values_of_one_on_unsolved_games() {
 
 #[test]
 fn two_threads_in_blocks_of_the_default_size_give_the_values_of_one() {
-    // The default blocks hand over 128 heaps at once and leave the marker only parts of
-    // four blocks or more: the games must run long enough for such parts to be rare heaps.
+    // The default blocks are 128 heaps and leave the marker only parts of four blocks or
+    // more: the games must run long enough for such parts to be rare heaps. A block that
+    // does not divide a stretch (100) is taken as one that does.
     let default_block = Parallel::new(2).block;
     for code in ["0.014", "0.172"] {
         let game = Game::octal(code).unwrap();
         let one = library_values(&game, 1 << 17, Parallel::new(1));
-        let two = Parallel { block: default_block, ..Parallel::always(2) };
-        assert_eq!(library_values(&game, 1 << 17, two), one, "{code}");
+        for block in [default_block, 100] {
+            let two = Parallel { block, ..Parallel::always(2) };
+            assert_eq!(library_values(&game, 1 << 17, two), one, "{code}, blocks of {block}");
+        }
     }
 }
 
