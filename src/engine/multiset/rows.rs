@@ -85,13 +85,14 @@ impl MultisetTable {
         let hi = self.space.total() - sum;
         self.space.row_ranks(rank, sum, lo, hi, ranks);
         let end = hi as usize + 1;
-        self.gather_bits(lo as usize, ranks, end.div_ceil(64), bits);
+        let words_per_row = end.div_ceil(64);
+        self.gather_bits(lo as usize, ranks, words_per_row, bits);
         let row = RowView {
             prefix,
             lo,
             end,
             bits,
-            words_per_row: end.div_ceil(64),
+            words_per_row,
             first_index: ranks[0],
             ranks,
             pass: false,
