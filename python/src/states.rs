@@ -11,7 +11,7 @@ use nimtab::engine::Work;
 use nimtab::model::enumerate::Tuples;
 use nimtab::model::multiset::Walk;
 use nimtab::model::position::PassState;
-use nimtab::{Engine, Game, Labels, Mode, Space};
+use nimtab::{Engine, EngineError, Game, Labels, Mode, Progress, Space};
 
 use crate::tables::endings;
 use crate::{run_detached, value_error};
@@ -34,14 +34,31 @@ pub fn mode_of(canonical: bool) -> Mode {
 /// One label per state in state-index order: positions in index order and, with a pass,
 /// each position's pass-used label then its pass-available label (the order of the CSV's
 /// rows and of the values of [`nimtab::engine::GrundyValues::values`]).
-fn states(labels: &Labels) -> Vec<bool> {
+fn states(labels: &Labels, progress: &dyn Progress) -> Result<Vec<bool>, EngineError> {
     let used = labels.in_index_order(PassState::Used);
-    if !labels.has_pass() {
-        return used.iter().by_vals().collect();
+    let available = labels.has_pass().then(|| labels.in_index_order(PassState::Available));
+    let mut states = Vec::with_capacity(used.len() * if available.is_some() { 2 } else { 1 });
+    // In pieces, looking for a cancellation (Ctrl-C) between them: a table of a billion
+    // positions takes seconds to convert, longer than the labelling's layers.
+    for start in (0..used.len()).step_by(CONVERTED_AT_ONCE) {
+        if progress.cancelled() {
+            return Err(EngineError::Cancelled);
+        }
+        let piece = start..(start + CONVERTED_AT_ONCE).min(used.len());
+        let used = used[piece.clone()].iter().by_vals();
+        match available {
+            None => states.extend(used),
+            Some(available) => {
+                let available = available[piece].iter().by_vals();
+                states.extend(used.zip(available).flat_map(|(u, a)| [u, a]));
+            }
+        }
     }
-    let available = labels.in_index_order(PassState::Available);
-    used.iter().by_vals().zip(available.iter().by_vals()).flat_map(|(u, a)| [u, a]).collect()
+    Ok(states)
 }
+
+/// Positions [`states`] converts between two looks for a cancellation.
+const CONVERTED_AT_ONCE: usize = 1 << 22;
 
 /// The sorted tuples of a canonical space in index order, heap after heap.
 fn sorted_positions(space: &Space) -> Vec<u32> {
@@ -112,7 +129,7 @@ pub fn solve_table<'py>(
             if grundy { Some(reserved.grundy_values(progress)?.values().to_vec()) } else { None };
         Ok(Table {
             names: endings.iter().map(|e| e.name().to_string()).collect(),
-            labels: tables.iter().map(states).collect(),
+            labels: tables.iter().map(|t| states(t, progress)).collect::<Result<_, _>>()?,
             grundy: values,
             positions: canonical.then(|| sorted_positions(&space)),
         })
