@@ -220,12 +220,16 @@ mod tests {
 
     #[test]
     fn a_marker_that_panics_ends_the_call_with_its_panic() {
-        assert!(two_threads(20_000).is_ok(), "the run without a fault");
+        assert!(two_threads(100_000).is_ok(), "the run without a fault");
         MARKER_PANICS_AT.with(|at| at.set(Some(12_345)));
-        let outcome = std::panic::catch_unwind(|| two_threads(20_000));
+        let outcome = std::panic::catch_unwind(|| two_threads(100_000));
         MARKER_PANICS_AT.with(|at| at.set(None));
         let panic = outcome.expect_err("the marker's panic reaches the caller");
         let message = panic.downcast_ref::<String>().map(String::as_str).unwrap_or_default();
-        assert!(message.starts_with("marker fault at heap 12"), "{message}");
+        // The marker may be handed its first stretch past the fault's heap, so any heap from
+        // there to the end is its panic.
+        let heap =
+            message.strip_prefix("marker fault at heap ").and_then(|h| h.parse::<u64>().ok());
+        assert!(heap.is_some_and(|h| (12_345..=100_000).contains(&h)), "{message}");
     }
 }
