@@ -9,12 +9,12 @@
 //! finisher tells the marker the blocks it has finished under a mutex (a waiting marker
 //! sleeps on a condition variable), once a block.
 //!
-//! Each heap of the window of `ahead + 1` blocks has a slot saying who marks it
-//! (`claims.rs`): the marker claims a heap before marking it and publishes its bits when
-//! done; the finisher takes a heap the marker has not claimed, and then the next
-//! [`STEAL`] heaps too, and marks the whole list for them itself (for a heap the marker is
-//! marking it waits: one heap's marking at most). So neither thread waits for the
-//! other's whole block, and the work divides itself: when the marker falls behind, the
+//! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
+//! heaps one by one, before marking each, and publishes their bits in a window of
+//! `ahead + 1` blocks; the finisher takes a heap the marker has not claimed, and then the
+//! next [`STEAL`] heaps too, and marks the whole list for them itself (for a heap the
+//! marker is marking it waits: one heap's marking at most). So neither thread waits for
+//! the other's whole block, and the work divides itself: when the marker falls behind, the
 //! finisher takes heaps off it; when it runs ahead, it waits at the lead's end. Sampled
 //! heaps (which score the witnesses) are finished alone, and so is the first block of a
 //! call, while the marker starts on the next ones. Every value is the exact mex whoever
@@ -29,9 +29,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::cell::Cell;
-use super::claims::Claims;
 #[cfg(doc)]
 use super::claims::STEAL;
+use super::claims::{Claims, Taker};
 use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
 use super::heap::{mark_parts, pack_row, Words, ROW};
@@ -81,15 +81,18 @@ struct Shared<C> {
 }
 
 impl<C> Shared<C> {
-    /// The shared state of a call from heap `first`, `words` bit words a heap.
-    fn new(first: u64, block: u64, ahead: u64, words: usize) -> Shared<C> {
-        Shared {
+    /// The shared state of a call from heap `first` whose marker starts at `marker_from`,
+    /// `words` bit words a heap; the finisher's view of the claims.
+    fn new(first: u64, marker_from: u64, block: u64, ahead: u64, words: usize) -> (Self, Taker) {
+        let (claims, taker) = Claims::new(marker_from, (ahead + 1) * block, words);
+        let shared = Shared {
             hand: Mutex::new(Hand { done: first, stop: false, stretches: VecDeque::new() }),
             changed: Condvar::new(),
-            claims: Claims::new(first, (ahead + 1) * block, words),
+            claims,
             block,
             ahead,
-        }
+        };
+        (shared, taker)
     }
 
     fn lock(&self) -> MutexGuard<'_, Hand<C>> {
@@ -140,7 +143,11 @@ pub(crate) fn run_heaps<C: Cell>(
     parallel: Parallel,
 ) -> Result<Recorded, SequenceError> {
     let (block, ahead) = (parallel.block_len(), parallel.ahead_blocks());
-    let shared = Shared::new(engine.len, block, ahead, words_of(engine.width()));
+    // The finisher finishes the call's first block alone, while the marker starts on the
+    // next ones.
+    let alone_until = (engine.len / block * block + block).min(end);
+    let (shared, taker) =
+        Shared::new(engine.len, alone_until, block, ahead, words_of(engine.width()));
     let marker = Marker {
         moves: engine.moves.clone(),
         ring: Arc::clone(&engine.ring),
@@ -151,7 +158,16 @@ pub(crate) fn run_heaps<C: Cell>(
     std::thread::scope(|scope| {
         let marker = scope.spawn(|| marker.run(&shared));
         let stop = StopOnDrop(&shared);
-        let finished = Finisher::new(engine, end, &shared, parallel.min_marker_part()).run(store);
+        let finisher = Finisher {
+            engine,
+            end,
+            shared: &shared,
+            alone_until,
+            min_marker_part: parallel.min_marker_part(),
+            taker,
+            words: Words::new(),
+        };
+        let finished = finisher.run(store);
         drop(stop);
         // The marker's own panic goes on up, rather than the scope's "a scoped thread
         // panicked", so that its message names what failed.
@@ -171,6 +187,8 @@ struct Finisher<'a, C: Cell> {
     alone_until: u64,
     /// The smallest part the marker may mark.
     min_marker_part: u32,
+    /// What the finisher knows of the marker's claims.
+    taker: Taker,
     words: Words,
 }
 
@@ -184,16 +202,6 @@ struct Marking<C> {
 }
 
 impl<'a, C: Cell> Finisher<'a, C> {
-    fn new(
-        engine: &'a mut Engine<C>,
-        end: u64,
-        shared: &'a Shared<C>,
-        min_marker_part: u32,
-    ) -> Finisher<'a, C> {
-        let alone_until = (shared.block_start(engine.len) + shared.block).min(end);
-        Finisher { engine, end, shared, alone_until, min_marker_part, words: Words::new() }
-    }
-
     /// Stretch after stretch until `end` or a value that asks the run for more.
     fn run(mut self, store: &mut Store) -> Result<Recorded, SequenceError> {
         let first_end = self.stretch_end(self.engine.len);
@@ -260,18 +268,15 @@ impl<'a, C: Cell> Finisher<'a, C> {
         block_end: u64,
         store: &mut Store,
     ) -> Result<Option<Recorded>, SequenceError> {
-        let (shared, start, split) = (self.shared, self.engine.len, marking.split);
+        let (shared, split, taker) = (self.shared, marking.split, &mut self.taker);
         let premarked = |n: u64, bits: &mut Words| {
             // A sampled heap marks its rare parts itself: the marker skips it. The heaps of
-            // the call's first block are open, and so taken: the marker starts after them.
-            let marked = !n.is_multiple_of(SAMPLE) && shared.claims.take(n, block_end, bits);
+            // the call's first block are the finisher's: the marker starts after them.
+            let marked = !n.is_multiple_of(SAMPLE) && shared.claims.take(taker, n, block_end, bits);
             marked.then_some(split)
         };
         let recorded =
             self.engine.heaps_until(block_end, store, &marking.list, premarked, &mut self.words);
-        for n in start..self.engine.len {
-            shared.claims.release(n);
-        }
         if shared.claims.stopped() {
             return Ok(None);
         }
