@@ -100,8 +100,9 @@ pub(crate) enum Way {
 /// The rates of the two ways of running measured so far: a marker thread pays only when
 /// both threads get a core (on a machine with more runnable threads than cores the two
 /// wait for each other), so now and then a call runs the other way to measure it again:
-/// every eighth call while one thread is faster, every 32nd while the marker is (a call
-/// alone then costs more than it can find). Each way's rate is smoothed over its calls (a
+/// every eighth call while one thread is faster, every 32nd while the marker is, every
+/// 128th while it is faster by a quarter or more (a call alone then costs more than it can
+/// find: at one in 32, 2% of a two-thread run to 2^24). Each way's rate is smoothed over its calls (a
 /// new call weighs a quarter): one call's rate varies by half on a shared machine, and a
 /// single slow call of a faster marker sent the run alone for calls on end. The price: a
 /// marker that becomes much slower (the machine got busy) is left after about four calls,
@@ -120,6 +121,7 @@ impl ModeRates {
         let marker = match (self.alone, self.with_marker) {
             (_, None) => true,
             (None, Some(_)) => false,
+            (Some(alone), Some(with)) if with >= 1.25 * alone => self.calls % 128 != 127,
             (Some(alone), Some(with)) if with >= alone => self.calls % 32 != 31,
             (Some(_), Some(_)) => self.calls % 8 == 7,
         };
@@ -167,9 +169,17 @@ mod tests {
     #[test]
     fn a_faster_marker_runs_all_but_one_call_in_32() {
         let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
+        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 1.1 } else { 1.0 });
         // The first two calls measure both ways.
         assert_eq!(&calls[..2], &[Way::WithMarker, Way::Alone]);
+        let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
+        assert_eq!(alone, 2);
+    }
+
+    #[test]
+    fn a_much_faster_marker_runs_all_but_one_call_in_128() {
+        let mut rates = ModeRates::default();
+        let calls = ways(&mut rates, 2 + 256, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
         let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
         assert_eq!(alone, 2);
     }
