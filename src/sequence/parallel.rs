@@ -102,12 +102,12 @@ pub(crate) enum Way {
 /// wait for each other), so now and then a call runs the other way to measure it again:
 /// every eighth call while one thread is faster, every 32nd while the marker is, every
 /// 128th while it is faster by a quarter or more (a call alone then costs more than it can
-/// find: at one in 32, 2% of a two-thread run to 2^24). Each way's rate is smoothed over its calls (a
-/// new call weighs a quarter): one call's rate varies by half on a shared machine, and a
-/// single slow call of a faster marker sent the run alone for calls on end. The price: a
-/// marker that becomes much slower (the machine got busy) is left after about four calls,
-/// not one, and is taken up again after about four of its one-in-eight calls; calls are
-/// short (hundredths of a second on the games measured), so that is little.
+/// find: at one in 32, 2% of a two-thread run to 2^24). Each way's rate is smoothed over
+/// its calls (a new call weighs a quarter): one call's rate varies by half on a shared
+/// machine, and a single slow call of a faster marker sent the run alone for calls on end.
+/// The price: a marker that becomes much slower (the machine got busy) is left after about
+/// four calls, not one, and is taken up again after about four of its one-in-eight calls;
+/// calls are short (hundredths of a second on the games measured), so that is little.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ModeRates {
     pub alone: Option<f64>,
