@@ -4,10 +4,11 @@
 //! Two counters decide it. `next` is the first heap nobody has claimed: the marker claims
 //! heaps from it one at a time, in order, and the finisher takes a run of them when it
 //! reaches one the marker has not claimed. `published` is one past the last heap whose bits
-//! the marker has written. Each thread writes its own line and reads the other's only when
-//! it has to (the finisher when it reaches the last heap it knows is published), so a heap
-//! costs no cache-line transfer but its bits': a slot per heap, written by one thread and
-//! read by the other, measured a transfer each way per heap.
+//! the marker has written. Each counter has a line of its own, which the finisher reads
+//! only when it reaches the last heap it knows is published and writes only when it takes
+//! a run, so a heap costs no cache-line transfer but its bits': a slot per heap, written by
+//! one thread and read by the other, measured a transfer each way per heap. Each heap's
+//! bits carry the heap's number, which the finisher checks.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -32,6 +33,7 @@ struct Line(AtomicU64);
 pub(super) struct Claims {
     next: Line,
     published: Line,
+    /// A slot a heap: the heap's number, then its bits.
     bits: Vec<AtomicU64>,
     /// The window's length less one: a mask.
     last_slot: u64,
@@ -58,7 +60,7 @@ impl Claims {
         let claims = Claims {
             next: Line(AtomicU64::new(first)),
             published: Line(AtomicU64::new(first)),
-            bits: (0..window as usize * words).map(|_| AtomicU64::new(0)).collect(),
+            bits: (0..window as usize * (words + 1)).map(|_| AtomicU64::new(u64::MAX)).collect(),
             last_slot: window - 1,
             words,
             stopped: AtomicBool::new(false),
@@ -66,9 +68,10 @@ impl Claims {
         (claims, Taker { published: first, taken: 0..first })
     }
 
-    fn words_of(&self, n: u64) -> &[AtomicU64] {
-        let at = (n & self.last_slot) as usize * self.words;
-        &self.bits[at..at + self.words]
+    /// Heap `n`'s slot: the heap it holds, then its bits.
+    fn slot(&self, n: u64) -> &[AtomicU64] {
+        let at = (n & self.last_slot) as usize * (self.words + 1);
+        &self.bits[at..=at + self.words]
     }
 
     /// The marker claims heap `m` (heaps in increasing order; the ones it skips it never
@@ -93,7 +96,9 @@ impl Claims {
 
     /// The marker's bits of heap `m`, the last heap it claimed.
     pub fn publish(&self, m: u64, words: &[u64]) {
-        for (bits, &word) in self.words_of(m).iter().zip(words) {
+        let slot = self.slot(m);
+        slot[0].store(m, Ordering::Relaxed);
+        for (bits, &word) in slot[1..].iter().zip(words) {
             bits.store(word, Ordering::Relaxed);
         }
         self.published.0.store(m + 1, Ordering::Release);
@@ -104,7 +109,11 @@ impl Claims {
     /// list itself, having taken the heap (with the next [`STEAL`] before `block_end`)
     /// because the marker had not claimed it, or because the marker is gone. A heap the
     /// marker is marking it waits for, and then takes the next [`STEAL`] the marker has not
-    /// claimed: the marker is only just ahead.
+    /// claimed: the marker is only just ahead (not while a run taken before still lies
+    /// ahead: the finisher keeps one run at a time).
+    ///
+    /// # Panics
+    /// If the bits it reads are another heap's (the two threads skip different heaps).
     pub fn take(&self, taker: &mut Taker, n: u64, block_end: u64, bits: &mut Words) -> bool {
         if taker.taken.contains(&n) {
             return false;
@@ -130,9 +139,10 @@ impl Claims {
                 std::thread::yield_now();
             }
         }
+        let slot = self.slot(n);
+        assert_eq!(slot[0].load(Ordering::Relaxed), n, "the bits read for heap {n}");
         bits.clear();
-        bits.extend(self.words_of(n).iter().map(|word| word.load(Ordering::Relaxed)));
-        // (Not while a run taken before lies ahead: the finisher keeps one run at a time.)
+        bits.extend(slot[1..].iter().map(|word| word.load(Ordering::Relaxed)));
         if spins > 0 && taker.taken.end <= n {
             let next = self.next.0.load(Ordering::Acquire);
             let until = block_end.min(next + STEAL);
@@ -218,6 +228,16 @@ mod tests {
             assert!(claims.take(&mut taker, n, 64, &mut bits));
             assert_eq!(bits, [n]);
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "the bits read for heap 2")]
+    fn bits_asked_for_a_heap_the_marker_skipped_are_refused() {
+        // The marker skipped heap 2 (as it skips sampled heaps), the finisher asks for it.
+        let (claims, mut taker) = Claims::new(1, 8, 1);
+        assert!(claims.start_marking(3));
+        claims.publish(3, &[3]);
+        claims.take(&mut taker, 2, 8, &mut Words::new());
     }
 
     #[test]

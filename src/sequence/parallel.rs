@@ -81,7 +81,7 @@ pub(crate) const STRETCH: u64 = 4096;
 const BLOCK: u64 = 128;
 /// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
 const AHEAD: u64 = 3;
-/// Blocks the marker may run ahead at most (the window of claims in `claims.rs`).
+/// Blocks the marker may run ahead at most (the window of bits in `claims.rs`).
 const MAX_AHEAD: u64 = 64;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;

@@ -72,7 +72,7 @@ struct Hand<C> {
 struct Shared<C> {
     hand: Mutex<Hand<C>>,
     changed: Condvar,
-    /// Who marks each heap of the window of `ahead + 1` blocks, and the marker's bits.
+    /// Who marks each heap, and the marker's bits in a window of `ahead + 1` blocks.
     claims: Claims,
     /// Heaps a block.
     block: u64,
