@@ -284,13 +284,37 @@ mod tests {
         assert!((5..37).all(|n| !claims.take(&mut taker, n, 128, &mut bits)));
     }
 
+    /// Runs `body` on a thread of its own and fails if it has not ended within `seconds`:
+    /// a heap that belongs to nobody leaves both threads waiting for each other, and the
+    /// test must fail then, not hang.
+    fn within(seconds: u64, body: impl FnOnce() + Send + 'static) {
+        let (ended, end) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            body();
+            let _ = ended.send(());
+        });
+        match end.recv_timeout(std::time::Duration::from_secs(seconds)) {
+            Ok(()) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("the two threads still wait for each other after {seconds} s")
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                panic!("the test failed (above)")
+            }
+        }
+    }
+
     #[test]
     fn every_heap_gets_its_own_bits_through_many_windows_on_two_threads() {
-        // Blocks of 64 heaps, the marker up to 1 block ahead: a window of 128 slots, reused
-        // every 128 heaps, with the marker waiting for the finisher as the pipeline's does;
-        // every fifth heap is one the marker skips and the finisher finishes alone. Both
-        // threads work a varying while on each heap, so that each waits for the other at
-        // times (and the finisher takes runs after waiting).
+        within(120, every_heap_gets_its_own_bits);
+    }
+
+    /// Blocks of 64 heaps, the marker up to 1 block ahead: a window of 128 slots, reused
+    /// every 128 heaps, with the marker waiting for the finisher as the pipeline's does;
+    /// every fifth heap is one the marker skips and the finisher finishes alone. Both
+    /// threads work a varying while on each heap, so that each waits for the other at times
+    /// (and the finisher takes runs after waiting).
+    fn every_heap_gets_its_own_bits() {
         let work = |n: u64| {
             (0..n.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58).for_each(|_| {
                 std::hint::spin_loop();
