@@ -18,6 +18,7 @@ pub mod disk_store;
 mod engine;
 mod error;
 pub mod freq;
+mod group;
 mod heap;
 mod layout;
 mod mask;

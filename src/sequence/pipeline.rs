@@ -34,6 +34,7 @@ use super::claims::STEAL;
 use super::claims::{Claims, Taker};
 use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
+use super::group::{groupable, mark_group, GroupRows, GROUP};
 use super::heap::{mark_parts, pack_row, Words, ROW};
 use super::parallel::{Parallel, STRETCH};
 use super::ring::Ring;
@@ -305,25 +306,27 @@ impl<C: Cell> Marker<C> {
     fn run(&self, shared: &Shared<C>) {
         let _stop = StopOnDrop(shared);
         let mut row = vec![0u8; self.width.max(ROW)];
+        let mut group_rows = GroupRows::new();
         let mut words = Words::new();
         loop {
             let handed = |hand: &Hand<C>| !hand.stretches.is_empty();
             let Some(mut hand) = shared.wait_until(handed) else { return };
             let stretch = hand.stretches.pop_front().expect("a stretch was handed");
             drop(hand);
-            if !self.mark_stretch(&stretch, shared, &mut row, &mut words) {
+            if !self.mark_stretch(&stretch, shared, (&mut row, &mut group_rows), &mut words) {
                 return;
             }
         }
     }
 
     /// Marks the heaps of one stretch (not the sampled ones, nor those the finisher
-    /// took), block by block; false if the finisher stopped first.
+    /// took), block by block, in groups where it can (`group.rs`), into a row or a group's
+    /// rows; false if the finisher stopped first.
     fn mark_stretch(
         &self,
         stretch: &Stretch<C>,
         shared: &Shared<C>,
-        row: &mut [u8],
+        (row, group_rows): (&mut [u8], &mut GroupRows),
         words: &mut Words,
     ) -> bool {
         let list = &stretch.list;
@@ -338,21 +341,48 @@ impl<C: Cell> Marker<C> {
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
             }
-            for m in (m..block_end).filter(|m| !m.is_multiple_of(SAMPLE)) {
-                #[cfg(test)]
-                if self.panics_at.is_some_and(|at| m >= at) {
-                    panic!("marker fault at heap {m}");
+            let groupable = groupable::<C>(m, self.width, &self.moves, parts.0);
+            let mut n = m;
+            while n < block_end {
+                let claimed = self.claim(shared, n, block_end);
+                if claimed == GROUP as u64 && groupable {
+                    let rows = group_rows.cleared(self.width);
+                    mark_group(rows, n, &self.moves, &self.ring, parts.1, values);
+                    for (i, row) in rows.iter().enumerate() {
+                        pack_row(row, self.width, words);
+                        shared.claims.publish(n + i as u64, words);
+                    }
+                } else {
+                    for n in n..n + claimed {
+                        row[..self.width.max(64)].fill(0);
+                        mark_parts(row, n, &self.moves, &self.ring, parts, values);
+                        pack_row(row, self.width, words);
+                        shared.claims.publish(n, words);
+                    }
                 }
-                if shared.claims.start_marking(m) {
-                    row[..self.width.max(64)].fill(0);
-                    mark_parts(row, m, &self.moves, &self.ring, parts, values);
-                    pack_row(row, self.width, words);
-                    shared.claims.publish(m, words);
-                }
+                // A heap not claimed (sampled, or taken by the finisher) is skipped.
+                n += claimed.max(1);
             }
             m = block_end;
         }
         true
+    }
+
+    /// Claims heaps from `n` on, before `end`, up to a group: as many as it could claim in
+    /// a row (none if `n` is sampled or the finisher took it).
+    fn claim(&self, shared: &Shared<C>, n: u64, end: u64) -> u64 {
+        let mut claimed = 0;
+        for m in n..end.min(n + GROUP as u64) {
+            #[cfg(test)]
+            if self.panics_at.is_some_and(|at| m >= at) {
+                panic!("marker fault at heap {m}");
+            }
+            if m.is_multiple_of(SAMPLE) || !shared.claims.start_marking(m) {
+                break;
+            }
+            claimed += 1;
+        }
+        claimed
     }
 }
 
