@@ -94,7 +94,7 @@ impl Claims {
         }
     }
 
-    /// The marker's bits of heap `m`, the last heap it claimed.
+    /// The marker's bits of heap `m`, a heap it claimed (in order: each heap once).
     pub fn publish(&self, m: u64, words: &[u64]) {
         let slot = self.slot(m);
         slot[0].store(m, Ordering::Relaxed);

@@ -1,6 +1,7 @@
-//! Two threads for one sequence: a *marker* marks ahead, heap by heap, the splits of the
-//! larger parts of the mark list while the calling thread (the *finisher*) marks the
-//! smaller ones, adds the marker's bits and finishes each heap's mex.
+//! Two threads for one sequence: a *marker* marks ahead, two heaps at a time where it can
+//! (`group.rs`), the splits of the larger parts of the mark list while the calling thread
+//! (the *finisher*) marks the smaller ones, adds the marker's bits and finishes each heap's
+//! mex.
 //!
 //! A part `a` of heap `m` pairs with heap `m - k - a`; the marker marks only parts of at
 //! least `ahead + 1` blocks ([`Parallel::block`] heaps), so every partner of a heap of
@@ -10,15 +11,15 @@
 //! sleeps on a condition variable), once a block.
 //!
 //! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
-//! heaps one by one, before marking each, and publishes their bits in a window of
-//! `ahead + 1` blocks; the finisher takes a heap the marker has not claimed, and then the
-//! next [`STEAL`] heaps too, and marks the whole list for them itself (for a heap the
-//! marker is marking it waits: one heap's marking at most). So neither thread waits for
-//! the other's whole block, and the work divides itself: when the marker falls behind, the
-//! finisher takes heaps off it; when it runs ahead, it waits at the lead's end. Sampled
-//! heaps (which score the witnesses) are finished alone, and so is the first block of a
-//! call, while the marker starts on the next ones. Every value is the exact mex whoever
-//! marks it, so the output does not depend on the threads.
+//! heaps one by one, before marking them (two at a time where it can), and publishes their
+//! bits in a window of `ahead + 1` blocks; the finisher takes a heap the marker has not
+//! claimed, and then the next [`STEAL`] heaps too, and marks the whole list for them itself
+//! (for a heap the marker is marking it waits: two heaps' marking at most). So neither
+//! thread waits for the other's whole block, and the work divides itself: when the marker
+//! falls behind, the finisher takes heaps off it; when it runs ahead, it waits at the
+//! lead's end. Sampled heaps (which score the witnesses) are finished alone, and so is the
+//! first block of a call, while the marker starts on the next ones. Every value is the
+//! exact mex whoever marks it, so the output does not depend on the threads.
 //!
 //! The marker thread lives for a whole call, through *stretches* of [`STRETCH`] heaps:
 //! when the finisher is `ahead` blocks from a stretch's end, it rebuilds the witness list
@@ -43,7 +44,7 @@ use super::store::Store;
 #[cfg(test)]
 thread_local! {
     /// Tests only: the marker of a call made from this thread panics at the first heap it
-    /// marks at or above this one (a fault that must end the call with the marker's
+    /// comes to at or above this one (a fault that must end the call with the marker's
     /// panic, not leave the finisher waiting for a heap that never comes).
     pub(super) static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> =
         const { std::cell::Cell::new(None) };
@@ -341,11 +342,11 @@ impl<C: Cell> Marker<C> {
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
             }
-            let groupable = groupable::<C>(m, self.width, &self.moves, parts.0);
+            let in_groups = groupable::<C>(m, self.width, &self.moves, parts.0);
             let mut n = m;
             while n < block_end {
                 let claimed = self.claim(shared, n, block_end);
-                if claimed == GROUP as u64 && groupable {
+                if claimed == GROUP as u64 && in_groups {
                     let rows = group_rows.cleared(self.width);
                     mark_group(rows, n, &self.moves, &self.ring, parts.1, values);
                     for (i, row) in rows.iter().enumerate() {
@@ -353,11 +354,11 @@ impl<C: Cell> Marker<C> {
                         shared.claims.publish(n + i as u64, words);
                     }
                 } else {
-                    for n in n..n + claimed {
+                    for heap in n..n + claimed {
                         row[..self.width.max(64)].fill(0);
-                        mark_parts(row, n, &self.moves, &self.ring, parts, values);
+                        mark_parts(row, heap, &self.moves, &self.ring, parts, values);
                         pack_row(row, self.width, words);
-                        shared.claims.publish(n, words);
+                        shared.claims.publish(heap, words);
                     }
                 }
                 // A heap not claimed (sampled, or taken by the finisher) is skipped.
