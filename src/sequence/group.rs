@@ -58,9 +58,7 @@ pub(crate) fn mark_group<C: Cell>(
     offsets: &[u32],
     values: &[C],
 ) {
-    let cells = ring.cells();
-    let last = cells.len() - 1;
-    assert!(cells.len().is_power_of_two());
+    let (cells, last) = ring.masked_cells();
     for &k in &moves.split {
         let rest = (first - k) as usize;
         for (&off, &g) in offsets.iter().zip(values) {

@@ -118,9 +118,7 @@ fn mark_narrow<C: Cell>(
     offsets: &[u32],
     values: &[C],
 ) {
-    let cells = ring.cells();
-    let last = cells.len() - 1;
-    assert!(cells.len().is_power_of_two());
+    let (cells, last) = ring.masked_cells();
     let rest = rest as usize;
     let partner = |off: u32| cells[rest.wrapping_add(off as usize) & last].load().value();
     let mut chunks = offsets.chunks_exact(4).zip(values.chunks_exact(4));
@@ -347,8 +345,7 @@ impl<C: Cell> Engine<C> {
             let mut start = first;
             while start < self.probes.len() {
                 let end = (start + CHUNK).min(self.probes.len());
-                let cells = self.ring.cells();
-                let last = cells.len() - 1;
+                let (cells, last) = self.ring.masked_cells();
                 for (slot, &(a, ga)) in values.iter_mut().zip(&self.probes[start..end]) {
                     let a = u64::from(a).min(rest);
                     *slot = ga ^ cells[(rest - a) as usize & last].load().value();

@@ -34,10 +34,14 @@ impl<C: Cell> Ring<C> {
         self.cells[(n & self.mask) as usize].store(value);
     }
 
-    /// The cells: value `n` in cell `n mod len`.
+    /// The cells and the mask of an index into them: value `n` in cell `n & mask`, and
+    /// every `cells[i & mask]` in bounds. The marking loops read partners this way, with no
+    /// bounds check left once this is inlined (the assert tells the optimiser the length
+    /// is a power of two, never zero).
     #[inline]
-    pub fn cells(&self) -> &[C::Shared] {
-        &self.cells
+    pub fn masked_cells(&self) -> (&[C::Shared], usize) {
+        assert!(self.cells.len().is_power_of_two());
+        (&self.cells, self.cells.len() - 1)
     }
 }
 
