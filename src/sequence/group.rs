@@ -1,38 +1,58 @@
-//! Marking a few consecutive heaps at once: a part's partners in consecutive heaps sit side
-//! by side in the ring, so one read of a cache line serves them all.
+//! Marking a window of consecutive heaps at once: a part's partners in consecutive heaps
+//! sit side by side in the ring, so one read of the part and of its partners' cache line
+//! serves every heap of the window.
 //!
-//! The marker thread marks some 600 parts a heap on the long games, each partner far back
-//! in the ring: more cache lines than the first-level cache holds, so one heap at a time
-//! waits on the second level for every part. Two heaps at a time read each line once for
-//! the two.
+//! The marker thread marks some 600 parts a heap on the long games. One heap at a time, a
+//! mark costs a part's offset and value, its partner's index and the mark: about eight
+//! instructions, and the marker runs at the core's limit on instructions. A window of
+//! [`GROUP`] heaps reads the part once and its partners as one slice, about four
+//! instructions a mark.
 
 use super::cell::{Cell, SharedCell};
-use super::engine::Moves;
+use super::engine::{Moves, SAMPLE};
 use super::heap::ROW;
 use super::ring::Ring;
 
-/// Heaps a group: on `octal:0.161` to 2^24 the marker's time a heap fell by a tenth with
-/// two, and by a few hundredths with four.
-pub(crate) const GROUP: usize = 2;
+/// Heaps a window: one sampling period, so that the windows start at the sampled heaps
+/// (which the marker skips: a window marks fifteen heaps it publishes and one it does not).
+/// On `octal:0.161`, a window of sixteen marked a heap in 0.67 of the time one heap alone
+/// took, and a window of two in 0.94.
+pub(crate) const GROUP: usize = SAMPLE as usize;
 
-/// Rows of marks for [`GROUP`] heaps, each of [`ROW`] slots (every XOR of two values of at
-/// most two bytes fits, so a slot index needs no check).
+/// Heaps of a window the marker must have claimed to mark the whole window: with fewer
+/// (the rest taken by the finisher), marking them one by one costs less.
+pub(crate) const MIN_CLAIMED: u64 = GROUP as u64 / 2;
+
+/// A row of marks and a few cache lines after it, so that the first slots of consecutive
+/// rows fall in different sets of the first-level cache (rows of `ROW` alone would all
+/// map their first slots to the same sets).
+#[repr(C)]
+pub(crate) struct PaddedRow {
+    /// The marks: every XOR of two values of at most two bytes fits, so a slot index
+    /// masked by `ROW - 1` needs no check.
+    pub slots: [u8; ROW],
+    pad: [u8; 256],
+}
+
+/// Rows of marks for the [`GROUP`] heaps of a window.
 pub(crate) struct GroupRows {
-    rows: Vec<[u8; ROW]>,
+    rows: Box<[PaddedRow; GROUP]>,
 }
 
 impl GroupRows {
     /// Zeroed rows.
     pub fn new() -> GroupRows {
-        GroupRows { rows: vec![[0u8; ROW]; GROUP] }
+        let rows: Vec<PaddedRow> =
+            (0..GROUP).map(|_| PaddedRow { slots: [0; ROW], pad: [0; 256] }).collect();
+        GroupRows { rows: rows.into_boxed_slice().try_into().ok().expect("GROUP rows") }
     }
 
     /// The rows, zeroed in their first `width` slots.
-    pub fn cleared(&mut self, width: usize) -> &mut [[u8; ROW]; GROUP] {
-        for row in &mut self.rows {
-            row[..width].fill(0);
+    pub fn cleared(&mut self, width: usize) -> &mut [PaddedRow; GROUP] {
+        for row in self.rows.iter_mut() {
+            row.slots[..width].fill(0);
         }
-        (&mut self.rows[..]).try_into().expect("GROUP rows")
+        &mut self.rows
     }
 }
 
@@ -51,7 +71,7 @@ pub(crate) fn groupable<C: Cell>(first: u64, width: usize, moves: &Moves, parts:
 /// `offsets` (ring offsets, as in `Parts`; values `values`), partners from `ring`: what
 /// `mark_parts` marks for each heap alone, when [`groupable`] holds.
 pub(crate) fn mark_group<C: Cell>(
-    rows: &mut [[u8; ROW]; GROUP],
+    rows: &mut [PaddedRow; GROUP],
     first: u64,
     moves: &Moves,
     ring: &Ring<C>,
@@ -62,11 +82,20 @@ pub(crate) fn mark_group<C: Cell>(
     for &k in &moves.split {
         let rest = (first - k) as usize;
         for (&off, &g) in offsets.iter().zip(values) {
-            let at = rest.wrapping_add(off as usize);
+            let at = rest.wrapping_add(off as usize) & last;
             let g = g.value();
-            for (i, row) in rows.iter_mut().enumerate() {
-                let value = g ^ cells[at.wrapping_add(i) & last].load().value();
-                row[value as usize & (ROW - 1)] = 1;
+            // The window's partners are one slice, except where it wraps round the ring's
+            // end (one window in `capacity / GROUP` a part).
+            if let Some(partners) = cells.get(at..at + GROUP) {
+                let partners: &[C::Shared; GROUP] = partners.try_into().expect("GROUP cells");
+                for (row, partner) in rows.iter_mut().zip(partners) {
+                    row.slots[(g ^ partner.load().value()) as usize & (ROW - 1)] = 1;
+                }
+            } else {
+                for (i, row) in rows.iter_mut().enumerate() {
+                    let partner = cells[(at + i) & last].load().value();
+                    row.slots[(g ^ partner) as usize & (ROW - 1)] = 1;
+                }
             }
         }
     }
@@ -85,33 +114,53 @@ mod tests {
         Moves::of(&rule)
     }
 
-    #[test]
-    fn a_group_marks_what_each_heap_marks_alone() {
-        // Random values of one byte in a ring of 1024, parts spread below 300.
-        let moves = octal_0161();
-        let ring: Ring<u8> = Ring::new(1024);
+    /// Random values below `bound` of heaps up to 1300 in a ring of 1024, parts spread
+    /// below 300 with their ring offsets and values.
+    fn random_ring<C: Cell>(bound: u64) -> (Ring<C>, Vec<u32>, Vec<u32>, Vec<C>) {
+        let ring: Ring<C> = Ring::new(1024);
         let mut seed = 12345u64;
         let mut random = move || {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             seed >> 33
         };
-        (0..2000).for_each(|n| ring.set(n, (random() % 200) as u8));
+        (0..1300).for_each(|n| ring.set(n, C::from_value((random() % bound) as u32)));
         let parts: Vec<u32> = (1..300).filter(|_| random() % 3 == 0).collect();
         let offsets: Vec<u32> =
             parts.iter().map(|&a| (ring.capacity() - u64::from(a)) as u32).collect();
-        let values: Vec<u8> = parts.iter().map(|_| (random() % 200) as u8).collect();
-        let first = 1500;
-        assert!(groupable::<u8>(first, 256, &moves, &parts));
+        let values: Vec<C> =
+            parts.iter().map(|_| C::from_value((random() % bound) as u32)).collect();
+        (ring, parts, offsets, values)
+    }
+
+    /// Checks windows against `mark_parts` heap by heap (partners from heap 800 to 1200, so
+    /// all in the ring); true if some window's partners wrapped round the ring's end.
+    fn windows_match_each_heap_alone<C: Cell>(bound: u64, width: usize) -> bool {
+        let moves = octal_0161();
+        let (ring, parts, offsets, values) = random_ring::<C>(bound);
         let mut rows = GroupRows::new();
-        let group = rows.cleared(256);
-        mark_group(group, first, &moves, &ring, &offsets, &values);
-        for (i, row) in group.iter().enumerate() {
-            let mut alone = vec![0u8; ROW];
-            let n = first + i as u64;
-            mark_parts(&mut alone, n, &moves, &ring, (&parts, &offsets), &values);
-            assert_eq!(&row[..256], &alone[..256], "heap {n}");
-            assert!(row[..256].contains(&1), "heap {n} has marks");
+        let mut wrapped = false;
+        for first in 1100..1160 {
+            assert!(groupable::<C>(first, width, &moves, &parts));
+            let group = rows.cleared(width);
+            mark_group(group, first, &moves, &ring, &offsets, &values);
+            for (i, row) in group.iter().enumerate() {
+                let mut alone = vec![0u8; ROW];
+                let n = first + i as u64;
+                mark_parts(&mut alone, n, &moves, &ring, (&parts, &offsets), &values);
+                assert_eq!(&row.slots[..width], &alone[..width], "heap {n}");
+                assert!(row.slots[..width].contains(&1), "heap {n} has marks");
+            }
+            let at = |a: u32| (first - 2 - u64::from(a)) % ring.capacity();
+            wrapped |= parts.iter().any(|&a| at(a) + GROUP as u64 > ring.capacity());
         }
+        wrapped
+    }
+
+    #[test]
+    fn a_window_marks_what_each_heap_marks_alone() {
+        // One-byte values, and two-byte values whose XORs reach past one byte.
+        assert!(windows_match_each_heap_alone::<u8>(200, 256), "some window wrapped");
+        assert!(windows_match_each_heap_alone::<u16>(3000, 4096), "some window wrapped");
     }
 
     #[test]

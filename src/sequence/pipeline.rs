@@ -1,7 +1,7 @@
-//! Two threads for one sequence: a *marker* marks ahead, two heaps at a time where it can
-//! (`group.rs`), the splits of the larger parts of the mark list while the calling thread
-//! (the *finisher*) marks the smaller ones, adds the marker's bits and finishes each heap's
-//! mex.
+//! Two threads for one sequence: a *marker* marks ahead, a window of sixteen heaps at a
+//! time where it can (`group.rs`), the splits of the larger parts of the mark list while
+//! the calling thread (the *finisher*) marks the smaller ones, adds the marker's bits and
+//! finishes each heap's mex.
 //!
 //! A part `a` of heap `m` pairs with heap `m - k - a`; the marker marks only parts of at
 //! least `ahead + 1` blocks ([`Parallel::block`] heaps), so every partner of a heap of
@@ -11,10 +11,10 @@
 //! sleeps on a condition variable), once a block.
 //!
 //! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
-//! heaps one by one, before marking them (two at a time where it can), and publishes their
+//! heaps one by one, before marking them (a window's at a time where it can), and publishes their
 //! bits in a window of `ahead + 1` blocks; the finisher takes a heap the marker has not
 //! claimed, and then the next [`STEAL`] heaps too, and marks the whole list for them itself
-//! (for a heap the marker is marking it waits: two heaps' marking at most). So neither
+//! (for a heap the marker is marking it waits: one window's marking at most). So neither
 //! thread waits for the other's whole block, and the work divides itself: when the marker
 //! falls behind, the finisher takes heaps off it; when it runs ahead, it waits at the
 //! lead's end. Sampled heaps (which score the witnesses) are finished alone, and so is the
@@ -35,7 +35,7 @@ use super::claims::STEAL;
 use super::claims::{Claims, Taker};
 use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
-use super::group::{groupable, mark_group, GroupRows, GROUP};
+use super::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
 use super::heap::{mark_parts, pack_row, Words, ROW};
 use super::parallel::{Parallel, STRETCH};
 use super::ring::Ring;
@@ -321,8 +321,8 @@ impl<C: Cell> Marker<C> {
     }
 
     /// Marks the heaps of one stretch (not the sampled ones, nor those the finisher
-    /// took), block by block, in groups where it can (`group.rs`), into a row or a group's
-    /// rows; false if the finisher stopped first.
+    /// took), block by block, a window of [`GROUP`] heaps at once where it can
+    /// (`group.rs`), one by one elsewhere; false if the finisher stopped first.
     fn mark_stretch(
         &self,
         stretch: &Stretch<C>,
@@ -342,16 +342,22 @@ impl<C: Cell> Marker<C> {
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
             }
-            let in_groups = groupable::<C>(m, self.width, &self.moves, parts.0);
+            // A window marks every heap of it: it must lie within the block (blocks are
+            // powers of two), whose heaps have their partners final.
+            let windows_fit = shared.block >= GROUP as u64;
             let mut n = m;
             while n < block_end {
-                let claimed = self.claim(shared, n, block_end);
-                if claimed == GROUP as u64 && in_groups {
+                let window = n / GROUP as u64 * GROUP as u64;
+                let claimed = self.claim(shared, n, (window + GROUP as u64).min(block_end));
+                if claimed >= MIN_CLAIMED
+                    && windows_fit
+                    && groupable::<C>(window, self.width, &self.moves, parts.0)
+                {
                     let rows = group_rows.cleared(self.width);
-                    mark_group(rows, n, &self.moves, &self.ring, parts.1, values);
-                    for (i, row) in rows.iter().enumerate() {
-                        pack_row(row, self.width, words);
-                        shared.claims.publish(n + i as u64, words);
+                    mark_group(rows, window, &self.moves, &self.ring, parts.1, values);
+                    for heap in n..n + claimed {
+                        pack_row(&rows[(heap - window) as usize].slots, self.width, words);
+                        shared.claims.publish(heap, words);
                     }
                 } else {
                     for heap in n..n + claimed {
@@ -369,11 +375,11 @@ impl<C: Cell> Marker<C> {
         true
     }
 
-    /// Claims heaps from `n` on, before `end`, up to a group: as many as it could claim in
-    /// a row (none if `n` is sampled or the finisher took it).
+    /// Claims heaps from `n` on, before `end` (the end of `n`'s window): as many as it
+    /// could claim in a row (none if `n` is sampled or the finisher took it).
     fn claim(&self, shared: &Shared<C>, n: u64, end: u64) -> u64 {
         let mut claimed = 0;
-        for m in n..end.min(n + GROUP as u64) {
+        for m in n..end {
             #[cfg(test)]
             if self.panics_at.is_some_and(|at| m >= at) {
                 panic!("marker fault at heap {m}");
