@@ -11,15 +11,16 @@
 //! sleeps on a condition variable), once a block.
 //!
 //! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
-//! heaps one by one, before marking them (a window's at a time where it can), and publishes their
-//! bits in a window of `ahead + 1` blocks; the finisher takes a heap the marker has not
-//! claimed, and then the next [`STEAL`] heaps too, and marks the whole list for them itself
-//! (for a heap the marker is marking it waits: one window's marking at most). So neither
-//! thread waits for the other's whole block, and the work divides itself: when the marker
-//! falls behind, the finisher takes heaps off it; when it runs ahead, it waits at the
-//! lead's end. Sampled heaps (which score the witnesses) are finished alone, and so is the
-//! first block of a call, while the marker starts on the next ones. Every value is the
-//! exact mex whoever marks it, so the output does not depend on the threads.
+//! heaps one by one, before marking them (a window of them at once where it can), and
+//! publishes their bits in a window of `ahead + 1` blocks; the finisher takes a heap the
+//! marker has not claimed, and then the next [`STEAL`] heaps too, and marks the whole list
+//! for them itself (for a heap the marker is marking it waits: one window's marking at
+//! most). So neither thread waits for the other's whole block, and the work divides
+//! itself: when the marker falls behind, the finisher takes heaps off it; when it runs
+//! ahead, it waits at the lead's end. Sampled heaps (which score the witnesses) are
+//! finished alone, and so is the first block of a call, while the marker starts on the
+//! next ones. Every value is the exact mex whoever marks it, so the output does not depend
+//! on the threads.
 //!
 //! The marker thread lives for a whole call, through *stretches* of [`STRETCH`] heaps:
 //! when the finisher is `ahead` blocks from a stretch's end, it rebuilds the witness list
@@ -342,8 +343,9 @@ impl<C: Cell> Marker<C> {
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
             }
-            // A window marks every heap of it: it must lie within the block (blocks are
-            // powers of two), whose heaps have their partners final.
+            // A window reads the partners of every heap of it, the heaps it publishes and
+            // the others (their rows are dropped); within the block (blocks are powers of
+            // two) all of them are final, so no row reads a value being written.
             let windows_fit = shared.block >= GROUP as u64;
             let mut n = m;
             while n < block_end {
