@@ -1,10 +1,10 @@
-//! Marking a window of consecutive heaps at once: a part's partners in consecutive heaps
+//! Marking a group of consecutive heaps at once: a part's partners in consecutive heaps
 //! sit side by side in the ring, so one read of the part and of its partners' cache line
-//! serves every heap of the window.
+//! serves every heap of the group.
 //!
 //! The marker thread marks some 600 parts a heap on the long games. One heap at a time, a
 //! mark costs a part's offset and value, its partner's index and the mark: about eight
-//! instructions, and the marker runs at the core's limit on instructions. A window of
+//! instructions, and the marker runs at the core's limit on instructions. A group of
 //! [`GROUP`] heaps reads the part once and its partners as one slice, about four
 //! instructions a mark.
 
@@ -13,15 +13,15 @@ use super::engine::Moves;
 use super::heap::ROW;
 use super::ring::Ring;
 
-/// Heaps a window, aligned to multiples of it, so that a sampled heap (which the marker
-/// skips) is the first of its window. On `octal:0.161` a window of sixteen marked a heap
-/// in 0.67 of the time one heap alone took (a window of two: 0.94); one of 32 measured
+/// Heaps a group, aligned to multiples of it, so that a sampled heap (which the marker
+/// skips) is the first of its group. On `octal:0.161` a group of sixteen marked a heap
+/// in 0.67 of the time one heap alone took (a group of two: 0.94); one of 32 measured
 /// slower than 16 end to end (its rows fill a quarter of the first-level cache).
 pub(crate) const GROUP: usize = 16;
 
-/// Heaps of a window the marker must have claimed to mark the whole window: a window costs
+/// Heaps of a group the marker must have claimed to mark the whole group: a group costs
 /// about as much as eleven heaps marked one by one (in a loop over the same parts, 495 ticks
-/// a heap in a window against 735 alone), so with fewer (the rest taken by the finisher)
+/// a heap in a group against 735 alone), so with fewer (the rest taken by the finisher)
 /// it marks them one by one.
 pub(crate) const MIN_CLAIMED: u64 = 11;
 
@@ -36,7 +36,7 @@ pub(crate) struct PaddedRow {
     pad: [u8; 256],
 }
 
-/// Rows of marks for the [`GROUP`] heaps of a window.
+/// Rows of marks for the [`GROUP`] heaps of a group.
 pub(crate) struct GroupRows {
     rows: Box<[PaddedRow; GROUP]>,
 }
@@ -86,8 +86,8 @@ pub(crate) fn mark_group<C: Cell>(
         for (&off, &g) in offsets.iter().zip(values) {
             let at = rest.wrapping_add(off as usize) & last;
             let g = g.value();
-            // The window's partners are one slice, except where it wraps round the ring's
-            // end (one window in `capacity / GROUP` a part).
+            // The group's partners are one slice, except where it wraps round the ring's
+            // end (one group in `capacity / GROUP` a part).
             if let Some(partners) = cells.get(at..at + GROUP) {
                 let partners: &[C::Shared; GROUP] = partners.try_into().expect("GROUP cells");
                 for (row, partner) in rows.iter_mut().zip(partners) {
@@ -134,9 +134,9 @@ mod tests {
         (ring, parts, offsets, values)
     }
 
-    /// Checks windows against `mark_parts` heap by heap (partners from heap 800 to 1200, so
-    /// all in the ring); true if some window's partners wrapped round the ring's end.
-    fn windows_match_each_heap_alone<C: Cell>(bound: u64, width: usize) -> bool {
+    /// Checks groups against `mark_parts` heap by heap (partners from heap 800 to 1200, so
+    /// all in the ring); true if some group's partners wrapped round the ring's end.
+    fn groups_match_each_heap_alone<C: Cell>(bound: u64, width: usize) -> bool {
         let moves = octal_0161();
         let (ring, parts, offsets, values) = random_ring::<C>(bound);
         let mut rows = GroupRows::new();
@@ -159,10 +159,10 @@ mod tests {
     }
 
     #[test]
-    fn a_window_marks_what_each_heap_marks_alone() {
+    fn a_group_marks_what_each_heap_marks_alone() {
         // One-byte values, and two-byte values whose XORs reach past one byte.
-        assert!(windows_match_each_heap_alone::<u8>(200, 256), "some window wrapped");
-        assert!(windows_match_each_heap_alone::<u16>(3000, 4096), "some window wrapped");
+        assert!(groups_match_each_heap_alone::<u8>(200, 256), "some group wrapped");
+        assert!(groups_match_each_heap_alone::<u16>(3000, 4096), "some group wrapped");
     }
 
     #[test]

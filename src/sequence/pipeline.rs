@@ -1,4 +1,4 @@
-//! Two threads for one sequence: a *marker* marks ahead, a window of sixteen heaps at a
+//! Two threads for one sequence: a *marker* marks ahead, a group of sixteen heaps at a
 //! time where it can (`group.rs`), the splits of the larger parts of the mark list while
 //! the calling thread (the *finisher*) marks the smaller ones, adds the marker's bits and
 //! finishes each heap's mex.
@@ -11,10 +11,10 @@
 //! sleeps on a condition variable), once a block.
 //!
 //! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
-//! heaps one by one, before marking them (a window of them at once where it can), and
+//! heaps one by one, before marking them (a group of them at once where it can), and
 //! publishes their bits in a window of `ahead + 1` blocks; the finisher takes a heap the
 //! marker has not claimed, and then the next [`STEAL`] heaps too, and marks the whole list
-//! for them itself (for a heap the marker is marking it waits: one window's marking at
+//! for them itself (for a heap the marker is marking it waits: one group's marking at
 //! most). So neither thread waits for the other's whole block, and the work divides
 //! itself: when the marker falls behind, the finisher takes heaps off it; when it runs
 //! ahead, it waits at the lead's end. Sampled heaps (which score the witnesses) are
@@ -322,7 +322,7 @@ impl<C: Cell> Marker<C> {
     }
 
     /// Marks the heaps of one stretch (not the sampled ones, nor those the finisher
-    /// took), block by block, a window of [`GROUP`] heaps at once where it can
+    /// took), block by block, a group of [`GROUP`] heaps at once where it can
     /// (`group.rs`), one by one elsewhere; false if the finisher stopped first.
     fn mark_stretch(
         &self,
@@ -343,31 +343,33 @@ impl<C: Cell> Marker<C> {
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
             }
-            // A window reads the partners of every heap of it, the heaps it publishes and
+            // A group reads the partners of every heap of it, the heaps it publishes and
             // the others (their rows are dropped); within the block (blocks are powers of
-            // two) all of them are final, so no row reads a value being written.
-            let windows_fit = shared.block >= GROUP as u64;
+            // two) all of them are final, so no row reads a value being written. Every
+            // group of the block starts at or after the block's start, so the parts fit
+            // each one where they fit that.
+            let in_groups = shared.block >= GROUP as u64
+                && groupable::<C>(shared.block_start(m), self.width, &self.moves, parts.0);
             let mut n = m;
             while n < block_end {
-                let window = n / GROUP as u64 * GROUP as u64;
-                let claimed = self.claim(shared, n, (window + GROUP as u64).min(block_end));
-                if claimed >= MIN_CLAIMED
-                    && windows_fit
-                    && groupable::<C>(window, self.width, &self.moves, parts.0)
-                {
+                let first = n / GROUP as u64 * GROUP as u64;
+                let claimed = self.claim(shared, n, (first + GROUP as u64).min(block_end));
+                let rows = (in_groups && claimed >= MIN_CLAIMED).then(|| {
                     let rows = group_rows.cleared(self.width);
-                    mark_group(rows, window, &self.moves, &self.ring, parts.1, values);
-                    for heap in n..n + claimed {
-                        pack_row(&rows[(heap - window) as usize].slots, self.width, words);
-                        shared.claims.publish(heap, words);
-                    }
-                } else {
-                    for heap in n..n + claimed {
-                        row[..self.width.max(64)].fill(0);
-                        mark_parts(row, heap, &self.moves, &self.ring, parts, values);
-                        pack_row(row, self.width, words);
-                        shared.claims.publish(heap, words);
-                    }
+                    mark_group(rows, first, &self.moves, &self.ring, parts.1, values);
+                    rows
+                });
+                for heap in n..n + claimed {
+                    let marks: &[u8] = match &rows {
+                        Some(rows) => &rows[(heap - first) as usize].slots,
+                        None => {
+                            row[..self.width.max(64)].fill(0);
+                            mark_parts(row, heap, &self.moves, &self.ring, parts, values);
+                            row
+                        }
+                    };
+                    pack_row(marks, self.width, words);
+                    shared.claims.publish(heap, words);
                 }
                 // A heap not claimed (sampled, or taken by the finisher) is skipped.
                 n += claimed.max(1);
@@ -377,7 +379,7 @@ impl<C: Cell> Marker<C> {
         true
     }
 
-    /// Claims heaps from `n` on, before `end` (the end of `n`'s window): as many as it
+    /// Claims heaps from `n` on, before `end` (the end of `n`'s group): as many as it
     /// could claim in a row (none if `n` is sampled or the finisher took it).
     fn claim(&self, shared: &Shared<C>, n: u64, end: u64) -> u64 {
         let mut claimed = 0;
