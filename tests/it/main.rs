@@ -12,6 +12,7 @@ mod engine;
 mod errors;
 mod facts;
 mod file_imports;
+mod fresh_clone;
 mod games_cli;
 mod input_bounds;
 mod interrupt;
