@@ -226,8 +226,8 @@ fn link_from_report(report: &Path, data_dir: &Path) -> anyhow::Result<String> {
 /// The suite's pictures, linked from the report (`data_dir` relative to the report).
 fn plots_section(data_dir: &str, pictures: &[(String, String)]) -> Section {
     let mut body = String::from(
-        "P-positions drawn from the DP labels (dark = P; rows h1 downwards, columns h2 \
-         rightwards). Redraw any of them with the command in `data/MANIFEST.csv`.\n\n",
+        "P-positions drawn from the DP labels (dark = P; h1 across, h2 up from the origin \
+         at the bottom left). Redraw any of them with the command in `data/MANIFEST.csv`.\n\n",
     );
     for (title, name) in pictures {
         body.push_str(&format!("![{title}]({data_dir}/{name})\n\n"));
