@@ -30,6 +30,7 @@ mod probe;
 mod quotient;
 mod quotient_criterion;
 mod resume;
+mod rule_words;
 mod sequence;
 mod solve;
 mod split;
