@@ -83,8 +83,16 @@ fn library_in_flag_words(cause: &(dyn std::error::Error + 'static)) -> Option<St
     if let Some(e) = cause.downcast_ref::<ModelError>() {
         return Some(model_in_flag_words(e));
     }
-    if let Some(e @ SequenceError::ThreadNotStarted(_)) = cause.downcast_ref::<SequenceError>() {
-        return Some(format!("{e}; {THREADS_ADVICE}"));
+    match cause.downcast_ref::<SequenceError>() {
+        Some(e @ SequenceError::ThreadNotStarted(_)) => {
+            return Some(format!("{e}; {THREADS_ADVICE}"))
+        }
+        Some(SequenceError::HeapTooLarge { max, limit }) => {
+            return Some(format!(
+                "--max {max} is above the largest heap size of a sequence, {limit} (2^40)"
+            ))
+        }
+        _ => {}
     }
     if let Some(e) = cause.downcast_ref::<ClaimError>() {
         return Some(match e {
