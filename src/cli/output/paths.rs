@@ -87,14 +87,24 @@ pub fn parent_of(path: &Path) -> &Path {
 }
 
 /// The path a chain of symbolic links ends at (the path itself if it is not a link).
+///
+/// A link of `/proc` that names an open pipe or socket (`/dev/stdout` is
+/// `/proc/self/fd/1`, which reads `pipe:[1234]`) holds a text that is no path, yet the
+/// system opens what it names through the link: the chain stops at such a link, which
+/// then stands for the pipe. A link to nothing (the file it names is still to be
+/// written) is followed.
 pub fn follow_links(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     for _ in 0..32 {
         let Ok(target) = std::fs::read_link(&path) else { break };
-        path = match path.parent() {
+        let next = match path.parent() {
             Some(dir) if target.is_relative() => dir.join(target),
             _ => target,
         };
+        if std::fs::symlink_metadata(&next).is_err() && std::fs::metadata(&path).is_ok() {
+            break;
+        }
+        path = next;
     }
     path
 }
