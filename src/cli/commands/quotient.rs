@@ -74,6 +74,16 @@ impl QuotientProgress for HeapProgress<'_> {
     }
 }
 
+/// A refusal of the arguments, with the flag that gave a bad bound.
+fn flag_error(err: QuotientError) -> anyhow::Error {
+    let flag = match err {
+        QuotientError::MaxHeap { .. } => "--max-heap",
+        QuotientError::MaxOrder { .. } => "--max-order",
+        _ => return err.into(),
+    };
+    anyhow::Error::new(err).context(flag)
+}
+
 /// Runs `nimtab quotient`: status 0 when the quotient is found (and its check holds), 1
 /// when it grows past `--max-order` or the check finds a disagreement.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
@@ -82,6 +92,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             max_heap: a.max_heap,
             max_order: a.max_order,
             play: Play::Misere,
+            memory_limit: Some(global.memory_limit),
         },
         format: a.format,
         check: a.check,
@@ -121,15 +132,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             ));
             return Ok(Outcome::ClaimFailed);
         }
-        Err(err @ (QuotientError::MaxHeap { .. } | QuotientError::MaxOrder { .. })) => {
-            let flag = if matches!(err, QuotientError::MaxHeap { .. }) {
-                "--max-heap"
-            } else {
-                "--max-order"
-            };
-            return Err(anyhow::Error::new(err).context(flag));
+        Err(err @ QuotientError::BeyondMemory { .. }) => {
+            bail!("{err}, bound by {}; lower --max-heap or --max-order", global.memory_source)
         }
-        Err(err) => return Err(err.into()),
+        Err(err @ QuotientError::OutOfMemory { .. }) => {
+            bail!("{err}; lower --max-heap or --max-order")
+        }
+        Err(err) => return Err(flag_error(err)),
     };
     output::write_to(&config.target, |out| match config.format.as_str() {
         "json" => write_json(out, &quotient),
