@@ -51,8 +51,9 @@ impl Meter {
     }
 
     fn beyond(&self, more: u64) -> QuotientError {
-        let need_bytes = self.held.get().saturating_add(more);
-        QuotientError::BeyondMemory { heap: self.heap.get(), need_bytes, limit_bytes: self.limit }
+        let (heap, held_bytes, limit_bytes) = (self.heap.get(), self.held.get(), self.limit);
+        let need_bytes = held_bytes.saturating_add(more);
+        QuotientError::BeyondMemory { heap, held_bytes, need_bytes, limit_bytes }
     }
 
     fn refused(&self, bytes: u64) -> QuotientError {
@@ -112,8 +113,8 @@ impl<'m> Hold<'m> {
 
     /// Room for `additional` more values in `v`, grown as `Vec` grows (doubled, so pushes
     /// stay amortised), the new capacity counted first. Where doubling passes the budget
-    /// it grows by an eighth, so that the budget can be used up before a refusal, which
-    /// then names the least growth.
+    /// it grows by an eighth, else by all the budget has left, so that the budget is used
+    /// up in a few steps before a refusal, which then names the least growth.
     pub fn reserve<T>(&mut self, v: &mut Vec<T>, additional: usize) -> Result<()> {
         let needed = v.len().saturating_add(additional);
         let old = v.capacity();
@@ -122,9 +123,11 @@ impl<'m> Hold<'m> {
         }
         let doubled = needed.max(old.saturating_mul(2)).max(4);
         let modest = needed.max(old.saturating_add(old / 8));
-        let capacity = [doubled, modest]
+        let left = self.meter.limit.saturating_sub(self.meter.held.get());
+        let rest = old.saturating_add((left / std::mem::size_of::<T>().max(1) as u64) as usize);
+        let capacity = [doubled, modest, rest]
             .into_iter()
-            .find(|&c| self.meter.fits(bytes_of::<T>(c - old)))
+            .find(|&c| c >= needed && self.meter.fits(bytes_of::<T>(c - old)))
             .unwrap_or(needed);
         let more = bytes_of::<T>(capacity - old);
         self.grow(more)?;
@@ -200,7 +203,7 @@ mod tests {
         }
         // Ten fitted; the eleventh doubled the room to twenty.
         assert_eq!((v.capacity(), meter.held.get()), (20, 260));
-        // Near the budget the room grows by an eighth, then by what is pushed.
+        // Near the budget the room grows by an eighth, then by all that is left.
         let mut near = meter.hold(588).unwrap();
         let mut w: Vec<u64> = near.with_capacity(16).unwrap();
         w.extend(0..16);
@@ -209,6 +212,7 @@ mod tests {
         near.push(&mut w, 17).unwrap();
         near.push(&mut w, 18).unwrap();
         assert_eq!((w.capacity(), meter.held.get()), (19, 1000));
+        // At the budget nothing more fits: the refusal names one value more.
         assert!(matches!(
             near.push(&mut w, 19),
             Err(QuotientError::BeyondMemory { need_bytes: 1008, .. })
@@ -223,6 +227,14 @@ mod tests {
         assert_eq!(meter.held.get(), 200);
         drop(hold);
         assert_eq!(meter.held.get(), 0);
+        // Past an eighth, the room grows by all the budget has left.
+        let mut bytes = meter.hold(0).unwrap();
+        let mut v: Vec<u8> = bytes.vec(800, 0).unwrap();
+        bytes.push(&mut v, 1).unwrap();
+        assert_eq!(v.capacity(), 900);
+        v.resize(900, 0);
+        bytes.push(&mut v, 1).unwrap();
+        assert_eq!((v.capacity(), meter.held.get()), (1000, 1000));
     }
 
     #[test]
@@ -231,7 +243,12 @@ mod tests {
         meter.at_heap(7);
         let _hold = meter.hold(600).unwrap();
         match meter.hold(500) {
-            Err(QuotientError::BeyondMemory { heap: 7, need_bytes: 1100, limit_bytes: 1000 }) => {}
+            Err(QuotientError::BeyondMemory {
+                heap: 7,
+                held_bytes: 600,
+                need_bytes: 1100,
+                limit_bytes: 1000,
+            }) => {}
             other => panic!("{other:?}"),
         }
         assert_eq!(meter.held.get(), 600);

@@ -48,6 +48,7 @@ use crate::engine::error::size;
 use crate::engine::NoProgress;
 use crate::host::memory_limit;
 use crate::model::game::Game;
+use crate::sequence::human_bytes;
 
 /// The largest heap size a quotient is computed for.
 pub const MAX_QUOTIENT_HEAP: u32 = 1000;
@@ -211,13 +212,17 @@ pub enum QuotientError {
     /// ([`QuotientConfig::memory_limit`]): its tables, candidates and the states of a
     /// proof together, at the point where it stopped.
     #[error(
-        "the quotient at heap {heap} needs at least {} of memory but only {} is available",
-        size(*.need_bytes),
-        size(*.limit_bytes)
+        "the quotient at heap {heap} needs more than the {} of memory available: it holds {} \
+         and asks for {} more",
+        human_bytes(*.limit_bytes),
+        human_bytes(*.held_bytes),
+        human_bytes(.need_bytes - .held_bytes)
     )]
     BeyondMemory {
         /// The heap being added (the largest heap once every heap is added).
         heap: u32,
+        /// Bytes held when it stopped.
+        held_bytes: u64,
         /// Bytes needed at that point: what was held and what was asked for.
         need_bytes: u64,
         /// The budget.
