@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
-use nimtab::analysis::moves::{ended_under, engine_for_moves, labels_of_states, legal_moves};
+use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves, plan_moves};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
@@ -39,15 +39,20 @@ struct Found {
     ended: bool,
 }
 
-/// The winning moves of a sum of heaps.
-fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
+/// The winning moves of a sum of heaps; the labelling stops when `progress` is cancelled.
+fn sum_moves(
+    game: &Game,
+    ending: Ending,
+    position: &[u32],
+    progress: &CallProgress,
+) -> nimtab::Result<Found> {
+    let engine = plan_moves(game, position, PassState::Used, host::memory_limit())?.engine;
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(game, ending, position);
-    let engine = engine_for_moves(game, position, PassState::Used, host::memory_limit())?;
     let legal = if ended { Vec::new() } else { legal_moves(game, position) };
     let mut states = vec![(position.to_vec(), false)];
     states.extend(legal.iter().map(|m| (m.apply(position), false)));
-    let labels = labels_of_states(&engine, ending, &states)?;
+    let labels = labels_of_states(&engine, ending, &states, progress)?;
     let winning = legal
         .iter()
         .zip(&labels[1..])
@@ -63,17 +68,22 @@ fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Fo
 }
 
 /// The winning steps of a game that is not a sum (the position starts with its pass
-/// available, if it has one).
-fn steps(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
+/// available, if it has one); the labelling stops when `progress` is cancelled.
+fn steps(
+    game: &Game,
+    ending: Ending,
+    position: &[u32],
+    progress: &CallProgress,
+) -> nimtab::Result<Found> {
     let pass = PassState::of(game.has_pass());
-    let engine = engine_for_moves(game, position, pass, host::memory_limit())?;
+    let engine = plan_moves(game, position, pass, host::memory_limit())?.engine;
     let legal = legal_steps(game, position, pass);
     let mut states = vec![(position.to_vec(), pass.is_available())];
     states.extend(legal.iter().map(|s| {
         let (heaps, pass) = s.after(position, pass);
         (heaps, pass.is_available())
     }));
-    let labels = labels_of_states(&engine, ending, &states)?;
+    let labels = labels_of_states(&engine, ending, &states, progress)?;
     let winning: Vec<Winning> = legal
         .iter()
         .zip(&labels[1..])
@@ -105,16 +115,16 @@ pub fn moves<'py>(
     rule: String,
     with_pass: bool,
 ) -> PyResult<(Bound<'py, PyList>, bool, bool)> {
-    let found = run_detached(py, None, None, move |_| -> nimtab::Result<Found> {
+    let found = run_detached(py, None, None, move |progress| -> nimtab::Result<Found> {
         let ending = Ending::parse(&rule)?;
         let game = game_of(&game, with_pass)?;
         if ending == Ending::Sj {
             game.require_sum("rule sj")?;
         }
         if game.is_sum() {
-            sum_moves(&game, ending, &position)
+            sum_moves(&game, ending, &position, progress)
         } else {
-            steps(&game, ending, &position)
+            steps(&game, ending, &position, progress)
         }
     })?
     .map_err(value_error)?;
@@ -175,8 +185,7 @@ pub fn period(
 ) -> PyResult<PeriodFound> {
     let run = move |progress: &CallProgress| -> Result<PeriodFound, String> {
         let game = Game::parse(&game).map_err(|e| e.to_string())?;
-        game.require_sum("the period of the Grundy values of one heap")
-            .map_err(|e| e.to_string())?;
+        game.require_heap_values().map_err(|e| e.to_string())?;
         let max = validate_sequence_max(max).map_err(|e| e.to_string())?;
         let what = format!("{} to heap {max}", game.spec());
         let dir = std::env::temp_dir();

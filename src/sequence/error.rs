@@ -58,6 +58,10 @@ pub enum SequenceError {
     /// A request the sequence layer does not serve, with a message naming the value.
     #[error("{0}")]
     Unsupported(String),
+    /// The marker's thread of a two-thread run, which the system would not start (no
+    /// memory for its stack, or a limit on threads).
+    #[error("could not start the second thread of the run: {0}")]
+    ThreadNotStarted(std::io::Error),
     /// The caller stopped the run through [`super::Observer::cancelled`].
     #[error("cancelled before the run was done")]
     Cancelled,

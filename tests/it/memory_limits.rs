@@ -184,3 +184,30 @@ fn a_run_at_the_edge_of_its_memory_limit_finishes_or_is_refused_never_aborted() 
         assert_eq!((below.stdout.as_str(), output.as_str()), ("", ""), "{what}");
     }
 }
+
+#[test]
+fn worker_threads_that_cannot_start_are_refused_with_one_line_not_a_panic() {
+    // 256 threads' stacks do not fit in 200 MB of address space; one thread does.
+    let kib = 200_000;
+    let solve = ["-q", "solve", "--game", "nim", "--heaps", "2", "--max", "3"];
+    let mut many = limited(kib);
+    many.args(["--threads", "256"]).args(solve);
+    // The default pool, sized here by rayon's variable (as Python's workers may size it).
+    let mut default = limited(kib);
+    default.args(solve).env("RAYON_NUM_THREADS", "256");
+    let cases = [
+        (many, "could not start 256 worker threads (--threads 256): "),
+        (default, "could not start the worker threads (default: one per core): "),
+    ];
+    for (mut command, expected) in cases {
+        let refused = output_of(&mut command, "");
+        assert_eq!((refused.status, refused.stdout.as_str()), (2, ""), "{}", refused.stderr);
+        assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+        let line = refused.stderr.trim_end();
+        assert!(line.starts_with(&format!("nimtab: error: {expected}")), "{line}");
+        assert!(line.ends_with("; try --threads 1 or a larger memory limit"), "{line}");
+    }
+    let one = output_of(limited(kib).args(["--threads", "1"]).args(solve), "");
+    assert_eq!(one.status, 0, "{}", one.stderr);
+    assert_eq!(one.stdout.lines().count(), 17, "{}", one.stdout);
+}

@@ -44,7 +44,7 @@ enum Destination {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let destination = destination(&a)?;
     let game = a.sequence.game.game()?;
-    game.require_sum("the grundy table (the Grundy values of one heap)")?;
+    game.require_heap_values()?;
     let max = nimtab::sequence::validate_sequence_max(a.sequence.max)?;
     let format = match a.format.as_str() {
         "csv" => Some(SequenceFormat::Csv),

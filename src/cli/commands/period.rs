@@ -15,7 +15,7 @@ use crate::cli::{Global, Outcome};
 pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
-    game.require_sum("the period of the Grundy values of one heap")?;
+    game.require_heap_values()?;
     let prepared = long_run::prepare(&game, &a, Goal::Period, global)?;
     let mut finished = prepared.run(&game)?;
     if !finished.values_verified(global)? {
