@@ -7,18 +7,16 @@
 //! version, one whose digest does not match (corrupt or truncated), and one for another
 //! game; the values file is checked against its digest when the run resumes.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use super::cell::Width;
-use super::disk_store::{hex, DiskStore};
+use super::disk_store::hex;
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::layout::Layout;
 use super::period::{Certificate, Periodicity};
-use super::resume_check::check_against_values;
 use super::rule::HeapRule;
 
 /// The first line of every checkpoint.
@@ -129,26 +127,6 @@ impl Checkpoint {
             return Err(bad(format!("its move rule differs from {game}'s")));
         }
         fields.checkpoint(game, rule).map_err(bad)
-    }
-}
-
-impl Checkpoint {
-    /// The store of this checkpoint's values file (`file`, opened for reading and
-    /// writing), the checkpoint being the file `path`: its first bytes must hash to the
-    /// recorded digest (anything written after the checkpoint is cut off), and every
-    /// field the values determine is recomputed from them and must agree (the heap count,
-    /// each value against its heap's options, the frequencies, the mask, the rare heaps,
-    /// the period).
-    ///
-    /// # Errors
-    /// [`SequenceError::BadCheckpoint`] naming what does not agree;
-    /// [`SequenceError::File`] when the values file cannot be read or cut.
-    pub fn open_values(&self, file: File, path: &Path) -> Result<DiskStore, SequenceError> {
-        let layout = self.layout.clone();
-        let mut store =
-            DiskStore::resume(file, &self.values_path, layout, &self.values_sha256, path)?;
-        check_against_values(self, &mut store, path)?;
-        Ok(store)
     }
 }
 

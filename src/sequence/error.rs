@@ -150,7 +150,7 @@ mod tests {
         };
         assert_eq!(
             message.to_string(),
-            "x needs 8388610 B of disk in /w but only 8388609 B is free"
+            "x needs 8.000002 MiB of disk in /w but only 8.000001 MiB is free"
         );
     }
 }

@@ -8,6 +8,7 @@
 //! digests recomputed to match, are not caught here: a sample of heaps recomputed from
 //! their options (`spot_check.rs`), or a run from heap 0, checks those.
 
+use std::fs::File;
 use std::path::Path;
 
 use super::checkpoint::Checkpoint;
@@ -19,6 +20,26 @@ use super::period::{find_period_by, Certificate, PeriodOutcome};
 use super::rule::HeapRule;
 use super::MAX_SEQUENCE_HEAP;
 
+impl Checkpoint {
+    /// The store of this checkpoint's values file (`file`, opened for reading and
+    /// writing), the checkpoint being the file `path`: its first bytes must hash to the
+    /// recorded digest (anything written after the checkpoint is cut off), and every
+    /// field the values determine is recomputed from them and must agree (the heap count,
+    /// each value against its heap's options, the frequencies, the mask, the rare heaps,
+    /// the period).
+    ///
+    /// # Errors
+    /// [`SequenceError::BadCheckpoint`] naming what does not agree;
+    /// [`SequenceError::File`] when the values file cannot be read or cut.
+    pub fn open_values(&self, file: File, path: &Path) -> Result<DiskStore, SequenceError> {
+        let layout = self.layout.clone();
+        let mut store =
+            DiskStore::resume(file, &self.values_path, layout, &self.values_sha256, path)?;
+        check_against_values(self, &mut store, path)?;
+        Ok(store)
+    }
+}
+
 /// Checks `checkpoint` (the file `path`) against the values of `store`, its values file
 /// already checked against its digest: the heap count, the mask, each value against its
 /// heap's options, the frequencies, the rare heaps and the period. Nothing grows with a
@@ -28,7 +49,7 @@ use super::MAX_SEQUENCE_HEAP;
 /// # Errors
 /// [`SequenceError::BadCheckpoint`] naming the first field that does not agree;
 /// [`SequenceError::File`] when the values cannot be read.
-pub(crate) fn check_against_values(
+fn check_against_values(
     checkpoint: &Checkpoint,
     store: &mut DiskStore,
     path: &Path,
