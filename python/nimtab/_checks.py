@@ -4,9 +4,14 @@ value) naming it, in the words of the command line's message for the same flag."
 import numbers
 from typing import Optional, Sequence, Tuple, Union
 
+import numpy as np
+
 from . import _nimtab
 
 MAX_THREADS = 256
+# The largest count a compiled call takes (a Rust usize on a 64-bit machine), as the
+# command line's --limit.
+MAX_COUNT = 2**64 - 1
 
 
 def integer(name: str, value, what: str = "an integer") -> int:
@@ -95,9 +100,33 @@ def text(name: str, value) -> str:
 
 
 def flag(name: str, value) -> bool:
-    if not isinstance(value, bool):
+    """``value`` as a bool: True or False (numpy's too); anything merely truthy, such as
+    ``"no"`` or ``1``, is refused."""
+    if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
-    return value
+    return bool(value)
+
+
+def limit(value) -> int:
+    """The counterexamples kept per row, as ``--limit``: 1 to 2**64 - 1."""
+    n = integer("limit", value, "a positive integer")
+    if n < 1:
+        raise ValueError(f"limit must be a positive integer, got {n}")
+    if n > MAX_COUNT:
+        raise ValueError(f"limit {n} is above the largest limit, 2**64 - 1")
+    return n
+
+
+def sequence_max(value) -> int:
+    """The largest heap of one heap's Grundy sequence (``period``): 0 to 2**40."""
+    m = integer("max", value, "a non-negative integer")
+    if m < 0:
+        raise ValueError(f"max must be a non-negative integer, got {m}")
+    if m > _nimtab.MAX_SEQUENCE_HEAP:
+        raise ValueError(
+            f"max {m} is above the largest heap size of a sequence, {_nimtab.MAX_SEQUENCE_HEAP} (2^40)"
+        )
+    return m
 
 
 def position(heaps) -> Tuple[int, ...]:
@@ -114,6 +143,11 @@ def shard(value) -> Tuple[int, int]:
     i, n = (integer("shard", v, "(i, n) with 1 <= i <= n") for v in value)
     if not 1 <= i <= n:
         raise ValueError(bad)
+    if n > _nimtab.MAX_SHARDS:
+        raise ValueError(
+            f"shard {value!r}: n is above {_nimtab.MAX_SHARDS}, the most games a family can have, "
+            "so most shards would be empty"
+        )
     return i, n
 
 

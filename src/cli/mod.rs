@@ -17,7 +17,6 @@ mod reference;
 mod sequence_bar;
 mod supervise;
 
-use anyhow::Context;
 use clap::{Parser, Subcommand};
 use nimtab::host::{threads_of_a_run, MemoryReading};
 
@@ -163,12 +162,7 @@ fn status(reading: &MemoryReading) -> u8 {
 }
 
 fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
-    if let Some(threads) = cli.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-            .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
-    }
+    start_worker_threads(cli.threads)?;
     // Every thread counted from the reading, which was taken before any started: the same
     // command under the same limit gets the same budget on every run.
     let threads = threads_of_a_run(rayon::current_num_threads()) + OWN_THREADS;
@@ -195,6 +189,28 @@ fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
         Some(Command::Merge(a)) => merge::run(a, &global),
         Some(Command::Quotient(a)) => quotient::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
+    }
+}
+
+/// Starts rayon's pool of worker threads: `--threads` of them, or one per core. Started
+/// here rather than at its first use, where a thread the system will not start (no memory
+/// for its stack under `ulimit -v`, a limit on threads) would be a panic.
+fn start_worker_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    let builder = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0));
+    let Err(refused) = builder.build_global() else { return Ok(()) };
+    let which = match threads {
+        Some(1) => "1 worker thread (--threads 1)".to_string(),
+        Some(n) => format!("{n} worker threads (--threads {n})"),
+        None => "the worker threads (default: one per core)".to_string(),
+    };
+    let advice = match threads {
+        Some(1) => "try a larger memory limit",
+        _ => explain::THREADS_ADVICE,
+    };
+    // Only a thread that did not start has a cause; the pool is otherwise already there.
+    match std::error::Error::source(&refused) {
+        Some(cause) => anyhow::bail!("could not start {which}: {cause}; {advice}"),
+        None => Ok(()),
     }
 }
 

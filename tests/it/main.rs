@@ -17,6 +17,7 @@ mod input_bounds;
 mod interrupt;
 mod judge;
 mod layers;
+mod long_runs;
 mod memory_limits;
 mod merge;
 mod moves;
