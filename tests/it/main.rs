@@ -29,6 +29,7 @@ mod plot;
 mod probe;
 mod quotient;
 mod quotient_criterion;
+mod quotient_limits;
 mod resume;
 mod sequence;
 mod solve;
