@@ -12,8 +12,8 @@ use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves, plan_m
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
-use nimtab::sequence::period::{PeriodOutcome, Uncertified};
-use nimtab::sequence::plan::{DiskUse, Placement, Plan};
+use nimtab::sequence::period::{Certificate, PeriodOutcome, Uncertified};
+use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
 };
@@ -189,26 +189,21 @@ pub fn period(
         let max = validate_sequence_max(max).map_err(|e| e.to_string())?;
         let what = format!("{} to heap {max}", game.spec());
         let dir = std::env::temp_dir();
-        let plan = Plan::new(
-            &what,
-            max,
-            Goal::Period,
-            &dir,
-            DiskUse::WhenNeeded,
-            host::memory_limit(),
-            None,
-        )
-        .map_err(|e| e.to_string())?;
-        if plan.placement != Placement::Memory {
-            return Err(format!(
-                "{what}: the values do not fit in memory; the command line keeps them in a \
-                 file (nimtab period --work-dir DIR)"
-            ));
+        // In memory only, as far as a period search fits there: most stop long before max.
+        let limit = host::memory_limit();
+        let plan = Plan::new(&what, max, Goal::Period, &dir, DiskUse::Never, limit, None)
+            .map_err(|e| e.to_string())?;
+        let what = format!("a period search of {} to heap {max}", game.spec());
+        let endless = game.heap_rule().is_some_and(|r| Certificate::for_rule(&r).is_none());
+        if let Some(beyond) = plan.beyond_reach(&what).filter(|_| endless && plan.stops_short()) {
+            // No theorem ends the search early: it must reach max.
+            return Err(beyond.to_string());
         }
-        let size = if game.heap_rule().is_some() { max + 1 } else { 0 };
+        let reach_max = plan.reach.saturating_sub(1);
+        let size = if game.heap_rule().is_some() { reach_max + 1 } else { 0 };
         let settings = Settings {
             goal: Goal::Period,
-            max,
+            max: reach_max,
             parallel: Parallel::new(rayon::current_num_threads()),
             checkpoint_every: None,
             ring_limit: nimtab::sequence::plan::RING_LIMIT,
@@ -226,6 +221,15 @@ pub fn period(
                 (Some((found.preperiod, found.period)), found.checked_through, None, None)
             }
             PeriodOutcome::NotCertified { checked_through, largest_value, reason } => {
+                let stopped = plan.stops_short() && checked_through < max;
+                if let Some(beyond) = plan.beyond_reach(&what).filter(|_| stopped) {
+                    return Err(format!(
+                        "no period certified for {} from heap sizes 0..={checked_through} \
+                         (largest Grundy value {largest_value}), and {beyond}; the command \
+                         line keeps the values in a file (nimtab period --work-dir DIR)",
+                        game.spec()
+                    ));
+                }
                 let why = match reason {
                     Uncertified::NoTheorem => "no periodicity theorem covers this game",
                     Uncertified::NotWithinData => {

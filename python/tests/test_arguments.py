@@ -123,3 +123,11 @@ def test_a_claim_naming_a_heap_the_positions_lack_is_refused_before_the_space_is
     # Tables of 116419 GiB: the claim is wrong first, as on the command line.
     with pytest.raises(ValueError, match=r"^claim, column 1: h4 names heap 4, but positions have 3 heaps$"):
         nimtab.check("subtract:1,3,4", "h4 == 0", 3, 100000)
+
+
+@pytest.mark.parametrize("play", [1, None, b"normal"])
+def test_a_quotients_play_that_is_not_a_string_is_a_type_error_naming_it(play):
+    with pytest.raises(TypeError, match="play must be a string"):
+        nimtab.quotient("nim", 3, play=play)
+    with pytest.raises(ValueError, match="play must be 'misere' or 'normal', got 'mis'"):
+        nimtab.quotient("nim", 3, play="mis")

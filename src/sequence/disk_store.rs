@@ -217,6 +217,23 @@ impl DiskStore {
         Ok(self.pages[slot].as_ref().map_or(0, |cached| cached.bytes[within]))
     }
 
+    /// Calls `visit(index, value)` for every value of `start..end` (within the values
+    /// held), in order.
+    ///
+    /// # Errors
+    /// The file's read error.
+    pub(crate) fn for_each(
+        &mut self,
+        start: u64,
+        end: u64,
+        visit: &mut dyn FnMut(u64, u32),
+    ) -> Result<(), SequenceError> {
+        for (first, stop, offset, width) in self.layout.pieces(start, end) {
+            self.visit_piece(first..stop, offset, width, visit)?;
+        }
+        Ok(())
+    }
+
     /// Calls `visit(index, value)` for every value of `piece`, values of one `width` from
     /// byte `offset` of the file on (a piece of one segment, [`Layout::pieces`]), read a
     /// chunk of whole values at a time.

@@ -65,6 +65,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, global)?;
     let mut finished = prepared.run(&game)?;
+    if !finished.values_verified(global)? {
+        return Ok(Outcome::ClaimFailed);
+    }
     let sequence = &mut finished.sequence;
     match (destination, format) {
         (Destination::Table(target), Some(format)) => {

@@ -14,6 +14,7 @@ use anyhow::{bail, Context};
 
 use super::dir::{check_target, StagedDir};
 use super::file::StagedFile;
+use super::lock::wait_for_dir;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
 use super::recover::{finish_dead_commits, mark, ASIDE, MARKER};
 use crate::cli::interrupt;
@@ -55,18 +56,12 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
 fn lock_for(dir: &Path) -> (Vec<File>, bool) {
     let mut locks = Vec::new();
     if !dir.is_dir() {
-        locks.extend(lock(parent_of(dir)));
+        locks.extend(wait_for_dir(parent_of(dir)));
     }
-    let own = dir.is_dir().then(|| lock(dir)).flatten();
+    let own = dir.is_dir().then(|| wait_for_dir(dir)).flatten();
     let held = own.is_some();
     locks.extend(own);
     (locks, held)
-}
-
-fn lock(dir: &Path) -> Option<File> {
-    let handle = File::open(dir).ok()?;
-    handle.lock().ok()?;
-    Some(handle)
 }
 
 /// One rename of the commit.
