@@ -133,6 +133,34 @@ pub fn staging_name(dir: &Path) -> PathBuf {
     parent_of(&real).join(format!(".{name}.nimtab-tmp-{}", std::process::id()))
 }
 
+/// Whether the temporary named `name` was left by a process that no longer runs: its name
+/// is `prefix` followed by a process id, and `/proc` (mounted) has no such process. A
+/// temporary of a live process, or one whose process cannot be told, is never dead.
+pub fn left_by_dead_process(name: &str, prefix: &str) -> bool {
+    let Some(pid) = name.strip_prefix(prefix) else { return false };
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid).exists()
+}
+
+/// Removes the temporaries `.NAME.nimtab-tmp-PID` that killed runs left beside the output
+/// file `path`: regular files only, and only of processes no longer running.
+pub fn remove_dead_file_temporaries(path: &Path) {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.nimtab-tmp-");
+    let Ok(entries) = std::fs::read_dir(parent_of(path)) else { return };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        if left_by_dead_process(&file_name, &prefix)
+            && Found::here(&entry.path()).is_ok_and(|f| f == Found::Regular)
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Whether two existing paths lie on one file system (a rename cannot cross them).
 pub fn same_file_system(a: &Path, b: &Path) -> bool {
     match (std::fs::metadata(a), std::fs::metadata(b)) {
