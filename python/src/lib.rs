@@ -72,19 +72,18 @@ fn run_detached<T: Send>(
     report: Option<&Bound<'_, PyAny>>,
     f: impl FnOnce(&CallProgress) -> T + Send,
 ) -> PyResult<T> {
-    let pool = match threads {
-        None => None,
-        Some(t) if !(1..=MAX_THREADS).contains(&t) => {
-            return Err(PyValueError::new_err(format!(
-                "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
-            )))
-        }
-        Some(t) => {
-            Some(nimtab::host::worker_pool(t).build().map_err(|e| {
+    let pool =
+        match threads {
+            None => None,
+            Some(t) if !(1..=MAX_THREADS).contains(&t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
+                )))
+            }
+            Some(t) => Some(nimtab::host::worker_pool(t).build().map_err(|e| {
                 threads_not_started(&format!("{t} worker threads (threads={t})"), &e)
-            })?)
-        }
-    };
+            })?),
+        };
     if pool.is_none() {
         start_global_pool()?;
     }
