@@ -82,11 +82,16 @@ def threads(value) -> Optional[int]:
 
 def names(name: str, value: Union[None, str, Sequence[str]]) -> Optional[str]:
     """A comma list as the command line takes it; ``None`` stays ``None`` (the
-    defaults)."""
-    if value is None or isinstance(value, str):
-        return value
+    defaults). An empty list, or an empty name in it, is refused as the command line
+    refuses ``--rules ''``."""
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return ",".join(value)
+        value = ",".join(value) if value else ""
+    if isinstance(value, str):
+        if any(not part.strip() for part in value.split(",")):
+            raise ValueError(f"{name} must name at least one, with no empty name, got {value!r}")
+        return value
+    if value is None:
+        return value
     raise TypeError(
         f"{name} must be a comma list such as 'normal,misere' or a list of names, "
         f"got {value!r} ({type(value).__name__})"
@@ -188,10 +193,30 @@ MAX_GAMES_FILE = 64 << 20
 
 
 def games_file(path) -> Tuple[str, str]:
-    """A games file's name and text, refused past 64 MiB or when it is not UTF-8."""
+    """A games file's name and text, refused past 64 MiB or when it is not UTF-8; a FIFO
+    or a socket is refused before it is opened (opening a FIFO waits for a writer), as
+    ``--games-file`` refuses it."""
     import os
+    import stat
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"games_file must be a path (str or os.PathLike), got {path!r} ({type(path).__name__})"
+        )
     name = os.fspath(path)
+    if not isinstance(name, str):
+        raise TypeError(f"games_file must be a str path, got {name!r} ({type(name).__name__})")
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        mode = 0  # open() below names the error
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            raise ValueError(
+                f"games_file {name} is {kind}, not a file: opening it could wait for ever; give a file"
+            )
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"games_file {name} is a directory, not a file")
     with open(name, "rb") as f:
         data = f.read(MAX_GAMES_FILE + 1)
     if len(data) > MAX_GAMES_FILE:

@@ -1,6 +1,7 @@
 """Verifications, claims and sweeps (``nimtab verify``, ``check`` and ``sweep``): typed
 rows from the compiled module, the command's bytes, shards and their merge."""
 
+from collections.abc import Iterable
 from typing import Optional, Sequence, Tuple, Union
 
 from . import _checks, _nimtab
@@ -441,4 +442,12 @@ def merge(parts: Sequence[bytes]) -> bytes:
     ValueError
         A part missing, repeated, damaged or of another sweep.
     """
-    return _nimtab.merge(list(parts))
+    if isinstance(parts, (bytes, bytearray, str)) or not isinstance(parts, Iterable):
+        raise TypeError(
+            f"parts must be a sequence of bytes (one per part), got {parts!r:.60} ({type(parts).__name__})"
+        )
+    parts = list(parts)
+    for i, part in enumerate(parts):
+        if not isinstance(part, (bytes, bytearray)):
+            raise TypeError(f"parts[{i}] must be bytes, got {type(part).__name__}")
+    return _nimtab.merge([bytes(p) for p in parts])

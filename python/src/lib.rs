@@ -72,19 +72,18 @@ fn run_detached<T: Send>(
     report: Option<&Bound<'_, PyAny>>,
     f: impl FnOnce(&CallProgress) -> T + Send,
 ) -> PyResult<T> {
-    let pool = match threads {
-        None => None,
-        Some(t) if !(1..=MAX_THREADS).contains(&t) => {
-            return Err(PyValueError::new_err(format!(
-                "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
-            )))
-        }
-        Some(t) => {
-            Some(rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
+    let pool =
+        match threads {
+            None => None,
+            Some(t) if !(1..=MAX_THREADS).contains(&t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
+                )))
+            }
+            Some(t) => Some(nimtab::host::worker_pool(t).build().map_err(|e| {
                 threads_not_started(&format!("{t} worker threads (threads={t})"), &e)
-            })?)
-        }
-    };
+            })?),
+        };
     if pool.is_none() {
         start_global_pool()?;
     }
@@ -92,7 +91,7 @@ fn run_detached<T: Send>(
     let waiter = std::thread::current();
     std::thread::scope(|scope| {
         let progress = &progress;
-        let work = std::thread::Builder::new()
+        let work = nimtab::host::worker_thread()
             .spawn_scoped(scope, move || {
                 let result =
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &pool {
@@ -145,7 +144,10 @@ fn threads_not_started(which: &str, cause: &dyn std::fmt::Display) -> PyErr {
 fn start_global_pool() -> PyResult<()> {
     static STARTED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     let started = STARTED.get_or_init(|| {
-        let Err(refused) = rayon::ThreadPoolBuilder::new().build_global() else { return Ok(()) };
+        let threads = nimtab::host::default_threads().map_err(|e| e.to_string())?;
+        let Err(refused) = nimtab::host::worker_pool(threads).build_global() else {
+            return Ok(());
+        };
         // Only a thread that did not start has a cause; the pool is otherwise already there.
         std::error::Error::source(&refused).map_or(Ok(()), |cause| Err(cause.to_string()))
     });

@@ -131,3 +131,36 @@ def test_a_quotients_play_that_is_not_a_string_is_a_type_error_naming_it(play):
         nimtab.quotient("nim", 3, play=play)
     with pytest.raises(ValueError, match="play must be 'misere' or 'normal', got 'mis'"):
         nimtab.quotient("nim", 3, play="mis")
+
+
+@pytest.mark.parametrize("rules", ["", [], [""], "normal,", ["normal", " "]])
+def test_an_empty_rule_list_or_name_is_refused_as_on_the_command_line(rules):
+    with pytest.raises(ValueError, match="rules must name at least one"):
+        nimtab.sweep("subtract:1", (2, 2), 3, rules=rules, progress=False)
+    with pytest.raises(ValueError, match="rules must name at least one"):
+        nimtab.solve("nim", 2, 3, rules=rules, progress=False)
+
+
+def test_a_games_file_that_is_a_fifo_is_refused_before_it_is_opened(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="is a FIFO, not a file: opening it could wait for ever"):
+        nimtab.sweep_csv(games_file=fifo, heaps=(2, 2), max=3)
+    with pytest.raises(ValueError, match="is a directory, not a file"):
+        nimtab.sweep_csv(games_file=tmp_path, heaps=(2, 2), max=3)
+
+
+@pytest.mark.parametrize(
+    "call,needle",
+    [
+        (lambda: nimtab.sweep_csv(games_file=3, heaps=(2, 2), max=3), "games_file must be a path"),
+        (lambda: nimtab.merge(3), "parts must be a sequence of bytes"),
+        (lambda: nimtab.merge(b"abc"), "parts must be a sequence of bytes"),
+        (lambda: nimtab.merge([b"abc", 3]), r"parts\[1\] must be bytes, got int"),
+    ],
+)
+def test_a_wrongly_typed_file_or_part_is_a_type_error_naming_the_argument(call, needle):
+    with pytest.raises(TypeError, match=needle):
+        call()

@@ -103,6 +103,8 @@ pub struct Prepared {
 
 /// What a run keeps for after it: its files, and what its output is checked with.
 struct AfterRun {
+    /// The values file a fresh run created for its checkpoint (see `RunObserver`).
+    unsaved_values: Option<PathBuf>,
     /// A values file of a run without checkpoints, removed when the run is over.
     temporary: Option<TemporaryValues>,
     /// The holds on the checkpoint and its values file, for as long as the values are read.
@@ -139,6 +141,12 @@ impl Prepared {
     pub fn run(mut self, game: &Game) -> anyhow::Result<Finished> {
         let sequence = game.grundy_sequence(&self.settings, self.start, &mut self.observer);
         self.observer.bar.finish();
+        if sequence.is_err() {
+            // No checkpoint names the values file this run created: nothing can resume it.
+            if let Some(path) = self.observer.unsaved_values.take() {
+                interrupt::discard(&path);
+            }
+        }
         Ok(Finished { sequence: sequence?, after: self.after })
     }
 }
@@ -212,6 +220,7 @@ pub fn prepare(
         ring_limit: RING_LIMIT,
     };
     let mut after = AfterRun {
+        unsaved_values: None,
         temporary: None,
         holds: Vec::new(),
         rule: game.heap_rule(),
@@ -242,7 +251,8 @@ pub fn prepare(
     };
     let settings = run.settings;
     let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
-    let observer = RunObserver::new(game, &settings, checkpoint, done, global);
+    let mut observer = RunObserver::new(game, &settings, checkpoint, done, global);
+    observer.unsaved_values = after.unsaved_values.take();
     Ok(Prepared { settings, start, observer, after })
 }
 
@@ -337,8 +347,9 @@ impl RunSetup<'_> {
         let store = match (&plan.placement, &args.checkpoint) {
             (Placement::Memory, _) => Store::in_memory(plan.reach),
             (Placement::Disk(dir), Some(path)) => {
-                let (store, values) = checkpoints::new_values_file(dir, path)?;
+                let (store, values, values_path) = checkpoints::new_values_file(dir, path)?;
                 self.after.holds.push(values);
+                self.after.unsaved_values = Some(values_path);
                 store
             }
             (Placement::Disk(dir), None) => {
@@ -413,6 +424,9 @@ fn parent_dir(path: &Path) -> PathBuf {
 struct RunObserver {
     bar: SequenceBar,
     checkpoint: Option<PathBuf>,
+    /// The values file a fresh run created, until its first checkpoint names it: removed
+    /// if the run fails or is interrupted before then.
+    unsaved_values: Option<PathBuf>,
 }
 
 impl RunObserver {
@@ -425,7 +439,7 @@ impl RunObserver {
         global: &Global,
     ) -> RunObserver {
         let bar = SequenceBar::new(game.spec(), done, settings.max + 1, global.quiet);
-        RunObserver { bar, checkpoint }
+        RunObserver { bar, checkpoint, unsaved_values: None }
     }
 }
 
@@ -435,10 +449,12 @@ impl Observer for RunObserver {
     }
 
     fn save_checkpoint(&mut self, bytes: &[u8]) -> Result<(), SequenceError> {
-        match &self.checkpoint {
-            Some(path) => checkpoints::save_atomically(path, bytes),
-            None => Ok(()),
+        let Some(path) = &self.checkpoint else { return Ok(()) };
+        checkpoints::save_atomically(path, bytes)?;
+        if let Some(values) = self.unsaved_values.take() {
+            interrupt::keep(&values);
         }
+        Ok(())
     }
 }
 

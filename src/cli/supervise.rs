@@ -38,14 +38,15 @@ impl Drop for GroupGuard<'_> {
 /// (non-zero exit, killed, timed out, too much output, output not UTF-8).
 ///
 /// # Errors
-/// The system's refusal to start the threads that feed the program and read its output
-/// (the program is killed then): nimtab's failure, not the program's.
+/// The system's refusal to start `sh` (no process or file descriptor left) or the
+/// threads that feed the program and read its output (the program is killed then):
+/// nimtab's failure, not the program's.
 pub fn run_program(
     program: &str,
     input: &[u8],
     timeout: Duration,
     max_output: usize,
-) -> io::Result<Result<String, String>> {
+) -> anyhow::Result<Result<String, String>> {
     let deadline = Instant::now() + timeout;
     let mut command = Command::new("sh");
     command.arg("-c").arg(program);
@@ -56,22 +57,28 @@ pub fn run_program(
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let mut child = match interrupt::spawn_program(&mut command) {
-        Ok(child) => child,
-        Err(e) => return Ok(Err(format!("cannot start sh: {e}"))),
-    };
+    let mut child = interrupt::spawn_program(&mut command)
+        .map_err(|e| anyhow::anyhow!("could not start sh to run the checked program: {e}"))?;
     let running = GroupGuard(&mut child);
     let mut stdin = running.0.stdin.take().expect("stdin is piped");
     let input = input.to_vec();
     // A program may exit without reading its input; the broken pipe is not our error. The
     // writer is never joined: a process that keeps stdin open unread must not block us.
-    std::thread::Builder::new().spawn(move || {
-        let _ = stdin.write_all(&input);
-    })?;
+    let threads = |e: io::Error| {
+        anyhow::anyhow!(
+            "could not start the threads that feed the checked program and read its output: \
+             {e}; try a larger memory limit"
+        )
+    };
+    nimtab::host::helper_thread()
+        .spawn(move || {
+            let _ = stdin.write_all(&input);
+        })
+        .map_err(threads)?;
     let stdout = running.0.stdout.take().expect("stdout is piped");
-    let stdout = read_in_background(stdout, max_output, Overflow::Stop)?;
+    let stdout = read_in_background(stdout, max_output, Overflow::Stop).map_err(threads)?;
     let stderr = running.0.stderr.take().expect("stderr is piped");
-    let stderr = read_in_background(stderr, STDERR_KEPT, Overflow::Drain)?;
+    let stderr = read_in_background(stderr, STDERR_KEPT, Overflow::Drain).map_err(threads)?;
     Ok(finish(running, stdout, stderr, timeout, deadline, max_output))
 }
 
@@ -124,7 +131,7 @@ fn read_in_background(
     overflow: Overflow,
 ) -> io::Result<Receiver<(Vec<u8>, bool)>> {
     let (send, receive) = std::sync::mpsc::channel();
-    std::thread::Builder::new().spawn(move || {
+    nimtab::host::helper_thread().spawn(move || {
         let mut bytes = Vec::new();
         let mut too_much = false;
         let mut chunk = [0u8; 1 << 16];

@@ -168,7 +168,7 @@ fn start_thread<'scope, T: Send + 'scope>(
     if THREADS_ALLOWED.with(|allowed| allowed.replace(allowed.get().saturating_sub(1))) == 0 {
         return Err(io::Error::from(io::ErrorKind::WouldBlock));
     }
-    std::thread::Builder::new().spawn_scoped(scope, f)
+    crate::host::worker_thread().spawn_scoped(scope, f)
 }
 
 /// Marks a crew failed when dropped during a panic (see [`Crew::guard`]).

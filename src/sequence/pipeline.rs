@@ -167,7 +167,7 @@ pub(crate) fn run_heaps<C: Cell>(
         if MARKER_REFUSED.with(std::cell::Cell::get) {
             return Err(SequenceError::ThreadNotStarted(std::io::ErrorKind::WouldBlock.into()));
         }
-        let marker = std::thread::Builder::new()
+        let marker = crate::host::worker_thread()
             .spawn_scoped(scope, || marker.run(&shared))
             .map_err(SequenceError::ThreadNotStarted)?;
         let stop = StopOnDrop(&shared);

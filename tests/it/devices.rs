@@ -202,3 +202,23 @@ fn dev_null_stays_a_character_device_after_every_writer() {
     }
     assert!(is_char_device(dev_null), "/dev/null is no longer a character device");
 }
+
+#[test]
+fn dev_stdout_into_a_pipe_is_written_in_place() {
+    // The tests read the binary's stdout through a pipe, which /dev/stdout then names.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.csv");
+    let mut writers = file_writers();
+    writers.push(vec!["quotient", "--game", "nim", "--max-heap", "2"]);
+    for args in writers {
+        let to_file = run(&[&args[..], &["-q", "--out", file.to_str().unwrap()]].concat());
+        assert!(to_file.status <= 1, "{args:?}: {}", to_file.stderr);
+        let written = String::from_utf8(std::fs::read(&file).unwrap()).unwrap();
+        let piped = run(&[&args[..], &["-q", "--out", "/dev/stdout"]].concat());
+        assert_eq!((piped.status, piped.stderr.as_str()), (to_file.status, ""), "{args:?}");
+        // What the command prints besides its file comes after it or, for some, before.
+        let (printed, stdout) = (&to_file.stdout, &piped.stdout);
+        let in_order = [format!("{written}{printed}"), format!("{printed}{written}")];
+        assert!(in_order.contains(stdout), "{args:?}: {stdout}");
+    }
+}

@@ -399,3 +399,28 @@ fn a_checkpoint_name_no_file_can_have_is_refused_before_any_work_leaving_nothing
         assert!(left.is_empty(), "{path} left behind: {left:?}");
     }
 }
+
+#[test]
+fn a_fresh_run_that_fails_before_its_first_checkpoint_leaves_nothing() {
+    let bin = env!("CARGO_BIN_EXE_nimtab");
+    // No room for a byte, and too few file descriptors for the values file, for the
+    // checkpoint's temporary, or for its directory.
+    for limit in ["ulimit -f 0", "ulimit -n 5", "ulimit -n 6", "ulimit -n 7"] {
+        let dir = tempfile::tempdir().unwrap();
+        let line = format!(
+            "{limit}; exec {bin} -q grundy --game octal:0.161 --max 2^16 --format freq \
+             --checkpoint ck --out freq.txt"
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &line])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{limit}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{limit}: {stderr}");
+        let left: Vec<PathBuf> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+        assert!(left.is_empty(), "{limit} left behind: {left:?}");
+    }
+}

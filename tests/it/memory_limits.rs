@@ -197,7 +197,7 @@ fn worker_threads_that_cannot_start_are_refused_with_one_line_not_a_panic() {
     default.args(solve).env("RAYON_NUM_THREADS", "256");
     let cases = [
         (many, "could not start 256 worker threads (--threads 256): "),
-        (default, "could not start the worker threads (default: one per core): "),
+        (default, "could not start 256 worker threads (RAYON_NUM_THREADS=256): "),
     ];
     for (mut command, expected) in cases {
         let refused = output_of(&mut command, "");

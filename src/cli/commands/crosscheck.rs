@@ -121,13 +121,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         config.plan.contest.write_input(&mut input, &cases)?;
         // Answers are a word a line; anything far beyond that is not an answer sheet.
         let max_output = (1 << 20) + 64 * cases.len();
-        let ran =
-            run_program(&config.program, &input, config.timeout, max_output).map_err(|e| {
-                anyhow::anyhow!(
-                    "could not start the threads that feed the checked program and read its \
-                 output: {e}; try a larger memory limit"
-                )
-            })?;
+        let ran = run_program(&config.program, &input, config.timeout, max_output)?;
         let output = match ran {
             Ok(output) => output,
             Err(why) => return Ok(program_failed(files, &why)),

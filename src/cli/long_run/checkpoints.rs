@@ -59,11 +59,13 @@ fn check_place(path: &Path) -> anyhow::Result<()> {
 }
 
 /// Creates the values file `NAME.values` of the checkpoint `NAME` in `dir`, held for this
-/// run; only then emptied, so a run that holds it is never cut short by another.
+/// run; only then emptied, so a run that holds it is never cut short by another. It is
+/// removed on an interrupt until the run's first checkpoint names it
+/// ([`interrupt::keep`]).
 ///
 /// # Errors
 /// Another run holds it, or it cannot be created.
-pub fn new_values_file(dir: &Path, checkpoint: &Path) -> anyhow::Result<(Store, Held)> {
+pub fn new_values_file(dir: &Path, checkpoint: &Path) -> anyhow::Result<(Store, Held, PathBuf)> {
     let name = checkpoint.file_name().map(|n| n.to_string_lossy().into_owned());
     let path = dir.join(format!("{}.values", name.unwrap_or_default()));
     let held = Held::take(&path, "values file")?;
@@ -82,7 +84,8 @@ pub fn new_values_file(dir: &Path, checkpoint: &Path) -> anyhow::Result<(Store, 
         .open(&path)
         .and_then(|file| file.set_len(0).map(|()| file))
         .with_context(|| format!("creating the values file {}", path.display()))?;
-    Ok((Store::Disk(DiskStore::new(file, &path)), held))
+    interrupt::adopt(&path);
+    Ok((Store::Disk(DiskStore::new(file, &path)), held, path))
 }
 
 /// Reads the checkpoint `path` of `game` (held by this run), holds its values file and
@@ -132,6 +135,13 @@ pub fn resume(
 pub fn save_atomically(path: &Path, bytes: &[u8]) -> Result<(), SequenceError> {
     let temp = temporary_of(path);
     let result = (|| -> io::Result<()> {
+        // The directory is opened first: once the new checkpoint is renamed in, nothing
+        // that can fail for want of a file descriptor is left to do.
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let dir = std::fs::File::open(dir)?;
         let mut file = match interrupt::create_temporary_file(&temp) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 // Our own process id's, left by a killed run: removed only if regular.
@@ -145,12 +155,9 @@ pub fn save_atomically(path: &Path, bytes: &[u8]) -> Result<(), SequenceError> {
         };
         file.write_all(bytes)?;
         file.sync_all()?;
+        drop(file);
         std::fs::rename(&temp, path)?;
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        std::fs::File::open(dir)?.sync_all()
+        dir.sync_all()
     })();
     interrupt::discard(&temp);
     result.map_err(|source| SequenceError::File {

@@ -16,7 +16,7 @@ use super::dir::{check_target, StagedDir};
 use super::file::StagedFile;
 use super::lock::wait_for_dir;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
-use super::recover::{finish_dead_commits, mark, ASIDE, MARKER};
+use super::recover::{finish_dead_commits, mark, remove_dead_stagings_beside, ASIDE, MARKER};
 use crate::cli::interrupt;
 
 /// Puts staged files and directories in place, all in one step that an interrupt cannot
@@ -106,6 +106,7 @@ impl Plan {
                 Found::Missing
                     if Found::here(&dir.dir).with_context(writing)? == Found::Missing =>
                 {
+                    remove_dead_stagings_beside(&dir.dir);
                     plan.renames.push(Rename {
                         from: dir.staging.clone(),
                         to: dir.dir.clone(),

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use super::paths::{follow_links, parent_of, remove_stale, shown, temp_name, Found};
+use super::paths::{
+    follow_links, parent_of, remove_dead_file_temporaries, remove_stale, shown, temp_name, Found,
+};
 use crate::cli::interrupt;
 
 /// Refuses an output file that cannot be created, before any work: its directory must
@@ -84,6 +86,7 @@ pub fn stage_file<T>(
             write_in_place(&path, write).with_context(|| format!("writing {}", shown(&path)))?;
         return Ok((StagedFile { path, temp: None }, value));
     }
+    remove_dead_file_temporaries(&path);
     let temp = temp_name(&path);
     let result = (|| -> io::Result<T> {
         let file = create_temporary(&temp)?;

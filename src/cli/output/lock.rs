@@ -81,10 +81,10 @@ impl Held {
                 Err(TryLockError::Error(e)) => return Err(e).with_context(context),
             }
             if still_named(&file, &path) {
+                // The process id only names the holder in another run's message: a file
+                // that cannot take it (a file-size limit, a full disk) still holds.
                 let pid = format!("{}\n", std::process::id());
-                file.set_len(0)
-                    .and_then(|()| file.write_all_at(pid.as_bytes(), 0))
-                    .with_context(context)?;
+                let _ = file.set_len(0).and_then(|()| file.write_all_at(pid.as_bytes(), 0));
                 return Ok(Held { target: target.to_path_buf(), path, file });
             }
         }
