@@ -72,7 +72,8 @@ impl DiskStore {
     }
 
     /// The store a checkpoint left: the first `layout.byte_len()` bytes of `file` must hash
-    /// to `sha256`; anything after them (written after the checkpoint) is cut off.
+    /// to `sha256`; anything after them (written after the checkpoint) is cut off by
+    /// [`DiskStore::cut_after_checkpoint`] once the checkpoint is found good.
     ///
     /// # Errors
     /// [`SequenceError::BadCheckpoint`] naming `checkpoint` if the file is shorter or its
@@ -114,10 +115,19 @@ impl DiskStore {
                 path.display()
             )));
         }
-        store.file.set_len(need).map_err(|e| store.failed("writing", e))?;
         store.layout = layout;
         store.written = need;
         Ok(store)
+    }
+
+    /// Cuts off what was written after the checkpoint this store resumes, once the
+    /// checkpoint has been found good: a checkpoint refused leaves its values file as it
+    /// was.
+    ///
+    /// # Errors
+    /// [`SequenceError::File`] if the file cannot be cut.
+    pub(crate) fn cut_after_checkpoint(&mut self) -> Result<(), SequenceError> {
+        self.file.set_len(self.written).map_err(|e| self.failed("writing", e))
     }
 
     fn failed(&self, action: &'static str, source: io::Error) -> SequenceError {

@@ -36,6 +36,7 @@ impl Checkpoint {
         let mut store =
             DiskStore::resume(file, &self.values_path, layout, &self.values_sha256, path)?;
         check_against_values(self, &mut store, path)?;
+        store.cut_after_checkpoint()?;
         Ok(store)
     }
 }

@@ -201,6 +201,21 @@ fn an_edited_checkpoint_with_its_checksum_recomputed_is_refused_field_by_field()
         forge(&ck, key, &value);
         refused(&resume_in(dir.path(), "octal:0.161", "2^17", &[]), needle);
     }
+    // Rewound to one heap, its digest recomputed: refused (its mask is not one a single
+    // value allows), and the values file is not cut to the heap it claims.
+    std::fs::write(&ck, &good).unwrap();
+    for (key, value) in [
+        ("heaps", "1".to_string()),
+        ("segments", "0:1".into()),
+        ("values-sha256", hex(&Sha256::digest(&values[..1]))),
+        ("rare", String::new()),
+        ("frequencies", String::new()),
+        ("period", "none".into()),
+    ] {
+        forge(&ck, key, &value);
+    }
+    refused(&resume_in(dir.path(), "octal:0.161", "2^17", &[]), "its mask 254 is not one");
+    assert_eq!(std::fs::read(dir.path().join("c.ckpt.values")).unwrap(), values);
     // G(3) = 200: no heap of 3 has that many options.
     std::fs::write(&ck, &good).unwrap();
     let mut forged = values.clone();

@@ -86,6 +86,33 @@ pub fn parent_of(path: &Path) -> &Path {
     }
 }
 
+/// One of this process's own standard streams, named by a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnStream {
+    Stdout,
+    Stderr,
+}
+
+/// The standard stream `path` names, if it names one of this process's: `/dev/stdout`,
+/// `/dev/fd/1`, `/proc/self/fd/1` (or `/proc/PID/fd/1` with our PID), and the same for
+/// stderr. Such an output is written through the stream already open, after what the
+/// run printed there, whatever it is (a terminal, a pipe, a file the shell opened):
+/// opening the path again would start a file at its beginning, and renaming over it
+/// would take the file from under the shell.
+pub fn own_stream(path: &Path) -> Option<OwnStream> {
+    let text = path.to_str()?;
+    let pid = std::process::id().to_string();
+    let fd = text
+        .strip_prefix("/dev/fd/")
+        .or_else(|| text.strip_prefix("/proc/self/fd/"))
+        .or_else(|| text.strip_prefix("/proc/")?.strip_prefix(pid.as_str())?.strip_prefix("/fd/"));
+    match (text, fd) {
+        ("/dev/stdout", _) | (_, Some("1")) => Some(OwnStream::Stdout),
+        ("/dev/stderr", _) | (_, Some("2")) => Some(OwnStream::Stderr),
+        _ => None,
+    }
+}
+
 /// The path a chain of symbolic links ends at (the path itself if it is not a link).
 ///
 /// A link of `/proc` that names an open pipe or socket (`/dev/stdout` is
