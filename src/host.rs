@@ -1,5 +1,5 @@
-//! The machine the process runs on: the memory it may use and what bounds it, and a
-//! one-line description.
+//! The machine the process runs on: the memory it may use and what bounds it, the
+//! threads it starts, and a one-line description.
 //!
 //! Everything is read from `/proc` and `/sys/fs/cgroup` (Linux); where a file is missing
 //! its bound does not apply, and with none readable 4 GiB is assumed. The resource limits
@@ -7,10 +7,15 @@
 //! `unsafe` for them.
 
 mod memory;
+mod threads;
 
 pub use memory::{
     memory_budget, memory_limit, threads_of_a_run, MemoryBudget, MemoryReading, MemorySource,
-    ALLOCATOR_TUNABLES, UNPLANNED_BYTES,
+    ThreadRoom, ALLOCATOR_TUNABLES, START_RESERVE, UNPLANNED_BYTES,
+};
+pub use threads::{
+    default_threads, helper_thread, worker_pool, worker_thread, BadThreadCount, HELPER_STACK,
+    MAX_THREADS, WORKER_STACK,
 };
 
 /// The instructions of x86-64-v2, which this build assumes on x86-64 (`.cargo/config.toml`),

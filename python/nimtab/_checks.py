@@ -4,9 +4,14 @@ value) naming it, in the words of the command line's message for the same flag."
 import numbers
 from typing import Optional, Sequence, Tuple, Union
 
+import numpy as np
+
 from . import _nimtab
 
 MAX_THREADS = 256
+# The largest count a compiled call takes (a Rust usize on a 64-bit machine), as the
+# command line's --limit.
+MAX_COUNT = 2**64 - 1
 
 
 def integer(name: str, value, what: str = "an integer") -> int:
@@ -77,11 +82,16 @@ def threads(value) -> Optional[int]:
 
 def names(name: str, value: Union[None, str, Sequence[str]]) -> Optional[str]:
     """A comma list as the command line takes it; ``None`` stays ``None`` (the
-    defaults)."""
-    if value is None or isinstance(value, str):
-        return value
+    defaults). An empty list, or an empty name in it, is refused as the command line
+    refuses ``--rules ''``."""
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return ",".join(value)
+        value = ",".join(value) if value else ""
+    if isinstance(value, str):
+        if any(not part.strip() for part in value.split(",")):
+            raise ValueError(f"{name} must name at least one, with no empty name, got {value!r}")
+        return value
+    if value is None:
+        return value
     raise TypeError(
         f"{name} must be a comma list such as 'normal,misere' or a list of names, "
         f"got {value!r} ({type(value).__name__})"
@@ -95,9 +105,33 @@ def text(name: str, value) -> str:
 
 
 def flag(name: str, value) -> bool:
-    if not isinstance(value, bool):
+    """``value`` as a bool: True or False (numpy's too); anything merely truthy, such as
+    ``"no"`` or ``1``, is refused."""
+    if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
-    return value
+    return bool(value)
+
+
+def limit(value) -> int:
+    """The counterexamples kept per row, as ``--limit``: 1 to 2**64 - 1."""
+    n = integer("limit", value, "a positive integer")
+    if n < 1:
+        raise ValueError(f"limit must be a positive integer, got {n}")
+    if n > MAX_COUNT:
+        raise ValueError(f"limit {n} is above the largest limit, 2**64 - 1")
+    return n
+
+
+def sequence_max(value) -> int:
+    """The largest heap of one heap's Grundy sequence (``period``): 0 to 2**40."""
+    m = integer("max", value, "a non-negative integer")
+    if m < 0:
+        raise ValueError(f"max must be a non-negative integer, got {m}")
+    if m > _nimtab.MAX_SEQUENCE_HEAP:
+        raise ValueError(
+            f"max {m} is above the largest heap size of a sequence, {_nimtab.MAX_SEQUENCE_HEAP} (2^40)"
+        )
+    return m
 
 
 def position(heaps) -> Tuple[int, ...]:
@@ -114,6 +148,11 @@ def shard(value) -> Tuple[int, int]:
     i, n = (integer("shard", v, "(i, n) with 1 <= i <= n") for v in value)
     if not 1 <= i <= n:
         raise ValueError(bad)
+    if n > _nimtab.MAX_SHARDS:
+        raise ValueError(
+            f"shard {value!r}: n is above {_nimtab.MAX_SHARDS}, the most games a family can have, "
+            "so most shards would be empty"
+        )
     return i, n
 
 
@@ -154,10 +193,30 @@ MAX_GAMES_FILE = 64 << 20
 
 
 def games_file(path) -> Tuple[str, str]:
-    """A games file's name and text, refused past 64 MiB or when it is not UTF-8."""
+    """A games file's name and text, refused past 64 MiB or when it is not UTF-8; a FIFO
+    or a socket is refused before it is opened (opening a FIFO waits for a writer), as
+    ``--games-file`` refuses it."""
     import os
+    import stat
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"games_file must be a path (str or os.PathLike), got {path!r} ({type(path).__name__})"
+        )
     name = os.fspath(path)
+    if not isinstance(name, str):
+        raise TypeError(f"games_file must be a str path, got {name!r} ({type(name).__name__})")
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        mode = 0  # open() below names the error
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            raise ValueError(
+                f"games_file {name} is {kind}, not a file: opening it could wait for ever; give a file"
+            )
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"games_file {name} is a directory, not a file")
     with open(name, "rb") as f:
         data = f.read(MAX_GAMES_FILE + 1)
     if len(data) > MAX_GAMES_FILE:

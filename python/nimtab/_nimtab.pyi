@@ -10,12 +10,16 @@ import numpy.typing as npt
 FAMILY_LIMIT: int
 MAX_HEAPS: int
 MAX_HEAP_SIZE: int
+MAX_SEQUENCE_HEAP: int
+MAX_SHARDS: int
 MAX_TOTAL: int
 __version__: str
 __all__ = [
     "FAMILY_LIMIT",
     "MAX_HEAPS",
     "MAX_HEAP_SIZE",
+    "MAX_SEQUENCE_HEAP",
+    "MAX_SHARDS",
     "MAX_TOTAL",
     "__version__",
     "_panic",

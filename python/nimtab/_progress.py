@@ -5,12 +5,15 @@ tqdm is installed, shown only for calls longer than a second; nothing with
 from contextlib import contextmanager
 from typing import Callable, Iterator, Optional
 
+from . import _checks
+
 
 @contextmanager
 def bar(enabled: bool, description: str, total: Optional[int], unit: str) -> Iterator[Optional[Callable[[int], None]]]:
     """Yields the callback a compiled call reports its work done to (a running count),
-    or ``None`` when no bar is shown."""
-    if not enabled:
+    or ``None`` when no bar is shown. ``enabled`` is the call's ``progress`` argument: a
+    bool, checked here for the calls that do not check it first."""
+    if not _checks.flag("progress", enabled):
         yield None
         return
     try:

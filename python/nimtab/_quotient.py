@@ -144,6 +144,7 @@ def quotient(
     max_order = _checks.integer("max_order", max_order, "an integer from 1 to 65536")
     if not 1 <= max_order <= 1 << 16:
         raise ValueError(f"max_order must be from 1 to 65536, got {max_order}")
+    play = _checks.text("play", play)
     if play not in ("misere", "misère", "normal"):
         raise ValueError(f"play must be 'misere' or 'normal', got {play!r}")
     with bar(progress, f"quotient {game}", max_heap, "heap") as report:

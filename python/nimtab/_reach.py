@@ -137,10 +137,9 @@ def period(game: str, max: int, threads: Optional[int] = None, progress: bool = 
         A bad argument, or a game that is not a sum of heaps.
     """
     game = _checks.text("game", game)
-    max = _checks.integer("max", max, "a non-negative integer")
-    if max < 0:
-        raise ValueError(f"max must be a non-negative integer, got {max}")
+    max = _checks.sequence_max(max)
     threads = _checks.threads(threads)
+    progress = _checks.flag("progress", progress)
     with bar(progress, f"period {game}", max + 1, "heap") as report:
         found, checked, largest, statement = _nimtab.period(game, max, threads=threads, report=report)
     preperiod, length = found if found else (None, None)
@@ -204,6 +203,7 @@ def classes(heaps: int, max: int, threads: Optional[int] = None, progress: bool 
     heaps = _checks.heap_count(heaps)
     max = _checks.max_size(max)
     threads = _checks.threads(threads)
+    progress = _checks.flag("progress", progress)
     with bar(progress, "classes", (max + 1) ** heaps, "pos") as report:
         found = _nimtab.classes(heaps, max, threads=threads, report=report)
     names = found["names"]

@@ -1,6 +1,7 @@
 """Verifications, claims and sweeps (``nimtab verify``, ``check`` and ``sweep``): typed
 rows from the compiled module, the command's bytes, shards and their merge."""
 
+from collections.abc import Iterable
 from typing import Optional, Sequence, Tuple, Union
 
 from . import _checks, _nimtab
@@ -75,25 +76,31 @@ def verify(
     """
     game = _checks.text("game", game)
     lo, hi, max, total = _checks.space(heaps, max, total)
+    canonical = _checks.flag("canonical", canonical)
+    pass_ = _checks.flag("pass_", pass_)
+    as_frame = _checks.flag("as_frame", as_frame)
+    counterexamples = _checks.flag("counterexamples", counterexamples)
+    progress = _checks.flag("progress", progress)
     if total is not None and canonical:
         raise ValueError("canonical applies to tuples of heaps, not to a total")
-    limit = _checks.integer("limit", limit, "a positive integer")
-    if limit < 1:
-        raise ValueError(f"limit must be a positive integer, got {limit}")
+    limit = _checks.limit(limit)
+    rules = _checks.names("rules", rules)
+    criteria = _checks.names("criteria", criteria)
+    threads = _checks.threads(threads)
     with bar(progress, f"verify {game}", None, "pos") as report:
         summary, examples = _nimtab.verify_rows(
             game,
             lo,
             hi,
             max,
-            _checks.names("rules", rules),
-            _checks.names("criteria", criteria),
-            canonical=_checks.flag("canonical", canonical),
-            threads=_checks.threads(threads),
+            rules,
+            criteria,
+            canonical=canonical,
+            threads=threads,
             report=report,
             total=total,
             limit=limit,
-            with_pass=_checks.flag("pass_", pass_),
+            with_pass=pass_,
         )
     found = frame(summary) if as_frame else rows(summary)
     if not counterexamples:
@@ -233,6 +240,7 @@ def sweep_csv(
     ValueError, TypeError
         A bad argument, named in the command line's words.
     """
+    progress = _checks.flag("progress", progress)
     args, _ = _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total,
                               games_file, quotients, max_order)
     threads = _checks.threads(threads)
@@ -296,10 +304,12 @@ def sweep(
     ValueError, TypeError
         A bad argument, named in the command line's words.
     """
+    as_frame = _checks.flag("as_frame", as_frame)
+    progress = _checks.flag("progress", progress)
     args, quotient_family = _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical,
                                             force, total, games_file, quotients, max_order)
+    threads = _checks.threads(threads)
     if client is None:
-        threads = _checks.threads(threads)
         if shards is not None:
             raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
         count = _nimtab.sweep_games(**args)
@@ -388,9 +398,10 @@ def check(
     canonical = _checks.flag("canonical", canonical)
     pass_ = _checks.flag("pass_", pass_)
     grundy = _checks.flag("grundy", grundy)
-    limit = _checks.integer("limit", limit, "a positive integer")
-    if limit < 1:
-        raise ValueError(f"limit must be a positive integer, got {limit}")
+    as_frame = _checks.flag("as_frame", as_frame)
+    progress = _checks.flag("progress", progress)
+    limit = _checks.limit(limit)
+    threads = _checks.threads(threads)
     lo, hi, max, total = _checks.space(heaps, max, total)
     if total is not None:
         # The multisets of a sum of heaps, as a sweep of the one game.
@@ -406,7 +417,7 @@ def check(
     with bar(progress, f"check {game}", None, "pos") as report:
         found = _nimtab.check_rows(
             game, claim, lo, hi, max, _checks.names("rules", rules), canonical=canonical,
-            with_pass=pass_, grundy=grundy, limit=limit, threads=_checks.threads(threads),
+            with_pass=pass_, grundy=grundy, limit=limit, threads=threads,
             report=report,
         )
     return frame(found) if as_frame else rows(found)
@@ -431,4 +442,12 @@ def merge(parts: Sequence[bytes]) -> bytes:
     ValueError
         A part missing, repeated, damaged or of another sweep.
     """
-    return _nimtab.merge(list(parts))
+    if isinstance(parts, (bytes, bytearray, str)) or not isinstance(parts, Iterable):
+        raise TypeError(
+            f"parts must be a sequence of bytes (one per part), got {parts!r:.60} ({type(parts).__name__})"
+        )
+    parts = list(parts)
+    for i, part in enumerate(parts):
+        if not isinstance(part, (bytes, bytearray)):
+            raise TypeError(f"parts[{i}] must be bytes, got {type(part).__name__}")
+    return _nimtab.merge([bytes(p) for p in parts])

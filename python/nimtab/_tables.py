@@ -90,6 +90,9 @@ def solve(
     pass_ = _checks.flag("pass_", pass_)
     grundy = _checks.flag("grundy", grundy)
     gxor = _checks.flag("gxor", gxor)
+    as_frame = _checks.flag("as_frame", as_frame)
+    as_xarray = _checks.flag("as_xarray", as_xarray)
+    progress = _checks.flag("progress", progress)
     threads = _checks.threads(threads)
     if total is not None:
         return _solve_multisets(game, heaps, max, total, rules, canonical, threads, progress,

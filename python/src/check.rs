@@ -59,8 +59,9 @@ struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// Every space checked and the claim compiled for each before any is labelled; then
-    /// space after space, the claim's tally under each ending.
+    /// Every space checked (the claim's heaps, the memory of its run) and the claim
+    /// compiled for each before any is labelled; then space after space, the claim's
+    /// tally under each ending.
     fn run(&self, progress: &CallProgress) -> Result<(Game, Expr, Tallies), String> {
         let game = game_of(&self.game, self.with_pass).map_err(text)?;
         let endings = endings(&game, self.rules.as_deref()).map_err(text)?;
@@ -69,30 +70,41 @@ impl CheckArgs {
         let mode = mode_of(self.canonical);
         let mut spaces = Vec::new();
         for n in self.heaps.0..=self.heaps.1 {
-            spaces.push(Space::in_mode(n, self.max, mode).map_err(text)?);
+            let space = Space::in_mode(n, self.max, mode).map_err(text)?;
             game.check_heaps(n).map_err(text)?;
+            claim.check_space(&space).map_err(|e| claim_error(&e))?;
+            spaces.push(space);
         }
-        let grundy = game.grundy(self.max);
-        let programs = spaces
+        let engines: Vec<Engine> =
+            spaces.into_iter().map(|space| Engine::builder(&game, space).build()).collect();
+        // Every space's memory is checked before any is labelled.
+        let runs = engines
             .iter()
-            .map(|s| claim.compile(s, &grundy).map_err(|e| claim_error(&e)))
+            .map(|engine| {
+                engine.ensure_supported(&endings)?;
+                let mut work = claim_work(engine, claim.operators(), self.limit).to_vec();
+                if self.grundy {
+                    work.push(Work::Grundy);
+                }
+                engine.reserve(&work)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(text)?;
+        // The Grundy values the programs read, sized by `max`, once every space fits.
+        let grundy = game.grundy(self.max);
+        let programs = runs
+            .iter()
+            .map(|run| claim.compile(run.engine().space(), &grundy).map_err(|e| claim_error(&e)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut tallies = Vec::new();
-        for (space, program) in spaces.into_iter().zip(&programs) {
-            let heaps = space.heaps();
-            let engine = Engine::builder(&game, space).build();
-            engine.ensure_supported(&endings).map_err(text)?;
-            let mut work = claim_work(&engine, claim.operators(), self.limit).to_vec();
-            if self.grundy {
-                work.push(Work::Grundy);
-            }
-            let run = engine.reserve(&work).map_err(text)?;
+        for (run, program) in runs.iter().zip(&programs) {
+            let heaps = run.engine().space().heaps();
             let values =
                 if self.grundy { Some(run.grundy_values(progress).map_err(text)?) } else { None };
             let mut per_ending = Vec::new();
             for &ending in &endings {
                 let tally =
-                    test_claim_with(&run, ending, program, values.as_ref(), self.limit, progress)
+                    test_claim_with(run, ending, program, values.as_ref(), self.limit, progress)
                         .map_err(|e| format!("evaluating the claim '{}': {e}", claim.text()))?;
                 per_ending.push((ending, tally));
             }

@@ -60,6 +60,9 @@ const POLL: Duration = Duration::from_millis(100);
 /// engine is told to stop, the thread is joined (no thread is left running), and the
 /// exception propagates.
 ///
+/// Threads the system will not start (the pool's, or the work's own) are a RuntimeError
+/// naming them, as Python's own threads are.
+///
 /// A Rust panic, in the work's thread or a rayon thread, becomes a RuntimeError: left
 /// alone it would surface as pyo3's PanicException, a BaseException that `except
 /// Exception` misses and that makes a Dask future's `result()` wait forever.
@@ -69,29 +72,36 @@ fn run_detached<T: Send>(
     report: Option<&Bound<'_, PyAny>>,
     f: impl FnOnce(&CallProgress) -> T + Send,
 ) -> PyResult<T> {
-    let pool = match threads {
-        None => None,
-        Some(t) if !(1..=MAX_THREADS).contains(&t) => {
-            return Err(PyValueError::new_err(format!(
-                "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
-            )))
-        }
-        Some(t) => {
-            Some(rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(value_error)?)
-        }
-    };
+    let pool =
+        match threads {
+            None => None,
+            Some(t) if !(1..=MAX_THREADS).contains(&t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads must be an integer from 1 to {MAX_THREADS}, got {t}"
+                )))
+            }
+            Some(t) => Some(nimtab::host::worker_pool(t).build().map_err(|e| {
+                threads_not_started(&format!("{t} worker threads (threads={t})"), &e)
+            })?),
+        };
+    if pool.is_none() {
+        start_global_pool()?;
+    }
     let progress = CallProgress::default();
     let waiter = std::thread::current();
     std::thread::scope(|scope| {
         let progress = &progress;
-        let work = scope.spawn(move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &pool {
-                Some(pool) => pool.install(|| f(progress)),
-                None => f(progress),
-            }));
-            waiter.unpark();
-            result
-        });
+        let work = nimtab::host::worker_thread()
+            .spawn_scoped(scope, move || {
+                let result =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &pool {
+                        Some(pool) => pool.install(|| f(progress)),
+                        None => f(progress),
+                    }));
+                waiter.unpark();
+                result
+            })
+            .map_err(|e| threads_not_started("the thread of the call", &e))?;
         let mut reported = 0;
         while !work.is_finished() {
             py.detach(|| std::thread::park_timeout(POLL));
@@ -118,6 +128,32 @@ fn run_detached<T: Send>(
             PyRuntimeError::new_err(format!("internal error (Rust panic): {message}"))
         })
     })
+}
+
+/// Threads the system would not start (no memory for their stacks, or a limit on
+/// threads), as Python says it of its own: a RuntimeError.
+fn threads_not_started(which: &str, cause: &dyn std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "could not start {which}: {cause}; try threads=1 or a larger memory limit"
+    ))
+}
+
+/// Starts rayon's global pool (one thread per core, or `RAYON_NUM_THREADS`) before the
+/// first call that runs on it, where a thread the system will not start would be a panic.
+/// Rayon tries only once: a pool that did not start is refused on every later call.
+fn start_global_pool() -> PyResult<()> {
+    static STARTED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    let started = STARTED.get_or_init(|| {
+        let threads = nimtab::host::default_threads().map_err(|e| e.to_string())?;
+        let Err(refused) = nimtab::host::worker_pool(threads).build_global() else {
+            return Ok(());
+        };
+        // Only a thread that did not start has a cause; the pool is otherwise already there.
+        std::error::Error::source(&refused).map_or(Ok(()), |cause| Err(cause.to_string()))
+    });
+    started
+        .clone()
+        .map_err(|cause| threads_not_started("the worker threads (default: one per core)", &cause))
 }
 
 /// _panic(in_rayon=False): panics on purpose, to test that a panic becomes RuntimeError.
@@ -168,6 +204,8 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_HEAPS", nimtab::model::space::MAX_HEAPS)?;
     m.add("MAX_HEAP_SIZE", nimtab::model::space::MAX_HEAP_SIZE)?;
     m.add("MAX_TOTAL", nimtab::model::multiset::MAX_TOTAL)?;
+    m.add("MAX_SEQUENCE_HEAP", nimtab::sequence::MAX_SEQUENCE_HEAP)?;
+    m.add("MAX_SHARDS", nimtab::sweep::MAX_SHARDS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The numpy API is looked up now, not at the first array: a Ctrl-C pending then would
     // make the lookup fail, and the call panic.

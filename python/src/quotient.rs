@@ -1,12 +1,16 @@
 //! Misère (or normal-play) quotients of sums of heaps, as numpy tables.
 
+use std::io::{self, Write};
+
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use nimtab::host;
 use nimtab::quotient::json::write_json;
-use nimtab::quotient::{compute, Play, QuotientConfig, QuotientProgress};
+use nimtab::quotient::{compute, Play, Quotient, QuotientConfig, QuotientProgress};
+use nimtab::sequence::human_bytes;
 use nimtab::Game;
 
 use crate::{run_detached, value_error, CallProgress};
@@ -21,6 +25,51 @@ impl QuotientProgress for CallProgress {
     fn cancelled(&self) -> bool {
         nimtab::Progress::cancelled(self)
     }
+}
+
+/// A writer that only counts the bytes written to it.
+struct Counting(u64);
+
+impl Write for Counting {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The JSON bytes and the product table the dict holds, checked against the memory the
+/// process may use and allocated fallibly: the product table of a large quotient has
+/// hundreds of millions of entries, and its JSON several bytes each.
+fn python_tables(q: &Quotient) -> PyResult<(Vec<u8>, Vec<u32>)> {
+    let mut counted = Counting(0);
+    write_json(&mut counted, q).map_err(value_error)?;
+    let cells = q.order() * q.order();
+    let need = counted.0.saturating_add(cells as u64 * 4);
+    let budget = host::memory_budget();
+    let refused = || {
+        value_error(format!(
+            "the quotient's JSON and product table need {} of memory but only {} is \
+             available ({})",
+            human_bytes(need),
+            human_bytes(budget.bytes),
+            budget.source
+        ))
+    };
+    if need > budget.bytes {
+        return Err(refused());
+    }
+    let mut json = Vec::new();
+    json.try_reserve_exact(counted.0 as usize).map_err(|_| refused())?;
+    write_json(&mut json, q).map_err(value_error)?;
+    let mut product = Vec::new();
+    product.try_reserve_exact(cells).map_err(|_| refused())?;
+    let order = q.order() as u32;
+    product.extend((0..order).flat_map(|x| (0..order).map(move |y| q.product(x, y))));
+    Ok((json, product))
 }
 
 /// quotient(game, max_heap, max_order, normal, report) -> dict
@@ -42,17 +91,12 @@ pub fn quotient<'py>(
     let play = if normal { Play::Normal } else { Play::Misere };
     let computed = run_detached(py, None, report.as_ref(), move |progress| {
         let game = Game::parse(&game).map_err(value_error)?;
-        let config = QuotientConfig { max_heap, max_order, play };
+        let config = QuotientConfig { max_heap, max_order, play, memory_limit: None };
         compute(&game, &config, progress).map_err(value_error)
     })??;
     let q = computed;
     let order = q.order();
-    let mut json = Vec::new();
-    write_json(&mut json, &q).map_err(value_error)?;
-    let product: Vec<u32> = (0..order as u32)
-        .flat_map(|x| (0..order as u32).map(move |y| (x, y)))
-        .map(|(x, y)| q.product(x, y))
-        .collect();
+    let (json, product) = python_tables(&q)?;
     let product: Bound<'py, PyArray2<u32>> =
         Array2::from_shape_vec((order, order), product).map_err(value_error)?.into_pyarray(py);
     let phi: Bound<'py, PyArray1<u32>> = q.phi_all().to_vec().into_pyarray(py);

@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
+use nimtab::host;
 use nimtab::quotient::DEFAULT_MAX_ORDER;
 use nimtab::sweep::{
     quotient_csv_bytes, write_quotient_header, PartWriter, QuotientRow, QuotientStatus,
@@ -53,7 +54,7 @@ pub(crate) fn quotient_sweep_bytes(
         }
     };
     // Batch by batch: the bytes, not every game's rows, are what is kept.
-    sweep.run_batches(games, progress, |rows| {
+    sweep.run_batches(games, host::memory_limit(), progress, |rows| {
         let bytes = quotient_csv_bytes(&rows)?;
         match &mut part {
             Some(part) => part.lines(&mut out, &bytes, rows.len())?,
@@ -113,12 +114,7 @@ pub fn quotient_sweep_rows<'py>(
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<QuotientRow>> {
         let family = family_of(games.as_deref(), game_list.as_deref(), games_file.as_ref(), force)?;
         let sweep = QuotientSweep::new(family, quotients, max_order)?;
-        let mut rows = Vec::with_capacity(sweep.games());
-        sweep.run_batches(0..sweep.games(), progress, |batch| {
-            rows.extend(batch);
-            Ok(())
-        })?;
-        Ok(rows)
+        sweep.run(0..sweep.games(), host::memory_limit(), progress)
     };
     let rows = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     typed(py, &rows)
@@ -147,7 +143,7 @@ fn row_of_record(record: &csv::StringRecord) -> Result<QuotientRow, String> {
             },
         },
         "grew_past_max_order" => QuotientStatus::GrewPastMaxOrder,
-        "proof_too_large" => QuotientStatus::ProofTooLarge,
+        "memory" => QuotientStatus::Memory,
         "not_a_sum" => QuotientStatus::NotASum,
         "proof_failed" => QuotientStatus::ProofFailed,
         other => return Err(format!("status '{other}' is not one a quotient sweep writes")),

@@ -8,12 +8,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use nimtab::analysis::classes::{class_report, Class, ClassReport};
-use nimtab::analysis::moves::{ended_under, engine_for_moves, labels_of_states, legal_moves};
+use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves, plan_moves};
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
-use nimtab::sequence::period::{PeriodOutcome, Uncertified};
-use nimtab::sequence::plan::{DiskUse, Placement, Plan};
+use nimtab::sequence::period::{Certificate, PeriodOutcome, Uncertified};
+use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::{
     validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
 };
@@ -39,15 +39,20 @@ struct Found {
     ended: bool,
 }
 
-/// The winning moves of a sum of heaps.
-fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
+/// The winning moves of a sum of heaps; the labelling stops when `progress` is cancelled.
+fn sum_moves(
+    game: &Game,
+    ending: Ending,
+    position: &[u32],
+    progress: &CallProgress,
+) -> nimtab::Result<Found> {
+    let engine = plan_moves(game, position, PassState::Used, host::memory_limit())?.engine;
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(game, ending, position);
-    let engine = engine_for_moves(game, position, PassState::Used, host::memory_limit())?;
     let legal = if ended { Vec::new() } else { legal_moves(game, position) };
     let mut states = vec![(position.to_vec(), false)];
     states.extend(legal.iter().map(|m| (m.apply(position), false)));
-    let labels = labels_of_states(&engine, ending, &states)?;
+    let labels = labels_of_states(&engine, ending, &states, progress)?;
     let winning = legal
         .iter()
         .zip(&labels[1..])
@@ -63,17 +68,22 @@ fn sum_moves(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Fo
 }
 
 /// The winning steps of a game that is not a sum (the position starts with its pass
-/// available, if it has one).
-fn steps(game: &Game, ending: Ending, position: &[u32]) -> nimtab::Result<Found> {
+/// available, if it has one); the labelling stops when `progress` is cancelled.
+fn steps(
+    game: &Game,
+    ending: Ending,
+    position: &[u32],
+    progress: &CallProgress,
+) -> nimtab::Result<Found> {
     let pass = PassState::of(game.has_pass());
-    let engine = engine_for_moves(game, position, pass, host::memory_limit())?;
+    let engine = plan_moves(game, position, pass, host::memory_limit())?.engine;
     let legal = legal_steps(game, position, pass);
     let mut states = vec![(position.to_vec(), pass.is_available())];
     states.extend(legal.iter().map(|s| {
         let (heaps, pass) = s.after(position, pass);
         (heaps, pass.is_available())
     }));
-    let labels = labels_of_states(&engine, ending, &states)?;
+    let labels = labels_of_states(&engine, ending, &states, progress)?;
     let winning: Vec<Winning> = legal
         .iter()
         .zip(&labels[1..])
@@ -105,16 +115,16 @@ pub fn moves<'py>(
     rule: String,
     with_pass: bool,
 ) -> PyResult<(Bound<'py, PyList>, bool, bool)> {
-    let found = run_detached(py, None, None, move |_| -> nimtab::Result<Found> {
+    let found = run_detached(py, None, None, move |progress| -> nimtab::Result<Found> {
         let ending = Ending::parse(&rule)?;
         let game = game_of(&game, with_pass)?;
         if ending == Ending::Sj {
             game.require_sum("rules sj")?;
         }
         if game.is_sum() {
-            sum_moves(&game, ending, &position)
+            sum_moves(&game, ending, &position, progress)
         } else {
-            steps(&game, ending, &position)
+            steps(&game, ending, &position, progress)
         }
     })?
     .map_err(value_error)?;
@@ -175,31 +185,25 @@ pub fn period(
 ) -> PyResult<PeriodFound> {
     let run = move |progress: &CallProgress| -> Result<PeriodFound, String> {
         let game = Game::parse(&game).map_err(|e| e.to_string())?;
-        game.require_sum("the period of the Grundy values of one heap")
-            .map_err(|e| e.to_string())?;
+        game.require_heap_values().map_err(|e| e.to_string())?;
         let max = validate_sequence_max(max).map_err(|e| e.to_string())?;
         let what = format!("{} to heap {max}", game.spec());
         let dir = std::env::temp_dir();
-        let plan = Plan::new(
-            &what,
-            max,
-            Goal::Period,
-            &dir,
-            DiskUse::WhenNeeded,
-            host::memory_limit(),
-            None,
-        )
-        .map_err(|e| e.to_string())?;
-        if plan.placement != Placement::Memory {
-            return Err(format!(
-                "{what}: the values do not fit in memory; the command line keeps them in a \
-                 file (nimtab period --work-dir DIR)"
-            ));
+        // In memory only, as far as a period search fits there: most stop long before max.
+        let limit = host::memory_limit();
+        let plan = Plan::new(&what, max, Goal::Period, &dir, DiskUse::Never, limit, None)
+            .map_err(|e| e.to_string())?;
+        let what = format!("a period search of {} to heap {max}", game.spec());
+        let endless = game.heap_rule().is_some_and(|r| Certificate::for_rule(&r).is_none());
+        if let Some(beyond) = plan.beyond_reach(&what).filter(|_| endless && plan.stops_short()) {
+            // No theorem ends the search early: it must reach max.
+            return Err(beyond.to_string());
         }
-        let size = if game.heap_rule().is_some() { max + 1 } else { 0 };
+        let reach_max = plan.reach.saturating_sub(1);
+        let size = if game.heap_rule().is_some() { reach_max + 1 } else { 0 };
         let settings = Settings {
             goal: Goal::Period,
-            max,
+            max: reach_max,
             parallel: Parallel::new(rayon::current_num_threads()),
             checkpoint_every: None,
             ring_limit: nimtab::sequence::plan::RING_LIMIT,
@@ -217,6 +221,15 @@ pub fn period(
                 (Some((found.preperiod, found.period)), found.checked_through, None, None)
             }
             PeriodOutcome::NotCertified { checked_through, largest_value, reason } => {
+                let stopped = plan.stops_short() && checked_through < max;
+                if let Some(beyond) = plan.beyond_reach(&what).filter(|_| stopped) {
+                    return Err(format!(
+                        "no period certified for {} from heap sizes 0..={checked_through} \
+                         (largest Grundy value {largest_value}), and {beyond}; the command \
+                         line keeps the values in a file (nimtab period --work-dir DIR)",
+                        game.spec()
+                    ));
+                }
                 let why = match reason {
                     Uncertified::NoTheorem => "no periodicity theorem covers this game",
                     Uncertified::NotWithinData => {

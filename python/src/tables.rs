@@ -18,12 +18,13 @@ pub fn endings(game: &Game, rules: Option<&str>) -> nimtab::Result<Vec<Ending>> 
     Ok(endings)
 }
 
-/// grundy(game, max) -> numpy uint32 array of the Grundy values of sizes 0..=max.
+/// grundy(game, max) -> numpy uint32 array of the Grundy values of sizes 0..=max, for a
+/// sum of heaps (as `nimtab grundy`, the library's rule).
 #[pyfunction]
 pub fn grundy<'py>(py: Python<'py>, game: String, max: u64) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let values = run_detached(py, None, None, move |_| -> nimtab::Result<Vec<u32>> {
         let max = nimtab::model::space::validate_max(max)?;
-        Ok(Game::parse(&game)?.grundy(max))
+        Ok(Game::parse(&game)?.heap_values(max)?)
     })?
     .map_err(value_error)?;
     Ok(values.into_pyarray(py))

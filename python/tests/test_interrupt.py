@@ -34,6 +34,8 @@ CALLS = {
     "verify on the global pool": 'nimtab.verify("subtract:1,3,4", 3, 2047, progress=False)',
     # Sixteen seconds of searching for the quotient at heap 34 (which then fails).
     "quotient": 'nimtab.quotient("octal:0.07", 300, progress=False)',
+    # The same search as one game of a sweep: the sweep stops inside it, not after it.
+    "quotient sweep": 'nimtab.sweep("octal:0.07", quotients=300, threads=1, progress=False)',
     # Grundy's game has no periodicity theorem: the run goes on to 2^22.
     "period": 'nimtab.period("grundys-game", 1 << 22, progress=False)',
 }

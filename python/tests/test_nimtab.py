@@ -243,6 +243,40 @@ def test_panics_become_runtime_errors():
             nimtab._nimtab._panic(in_rayon)
 
 
+THREADS_CHILD = r"""
+import resource, sys
+import nimtab
+# 200 MB more address space than the process maps now: too little for 256 threads' stacks.
+size = next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (size + (200 << 20),) * 2)
+try:
+    nimtab.solve("nim", 2, 3, threads=THREADS, progress=False)
+except RuntimeError as e:
+    print(e)
+"""
+
+
+@pytest.mark.parametrize(
+    "threads,environment,expected",
+    [
+        ("256", {}, "could not start 256 worker threads (threads=256): "),
+        # The global pool, sized by rayon's variable as a Dask worker's may be.
+        ("None", {"RAYON_NUM_THREADS": "256"}, "could not start the worker threads (default: one per core): "),
+    ],
+)
+def test_threads_the_system_will_not_start_are_a_runtime_error_not_a_panic(threads, environment, expected):
+    child = subprocess.run(
+        [sys.executable, "-c", THREADS_CHILD.replace("THREADS", threads)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **environment},
+        timeout=60,
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.startswith(expected), child.stdout + child.stderr
+    assert child.stdout.rstrip().endswith("; try threads=1 or a larger memory limit"), child.stdout
+
+
 def test_rows_as_a_data_frame_when_pandas_is_installed(monkeypatch):
     pandas = pytest.importorskip("pandas")
     frame = nimtab.verify("nim", (1, 2), 7, as_frame=True)

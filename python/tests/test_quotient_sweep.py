@@ -59,6 +59,17 @@ def test_a_certified_period_and_the_order_bound_reach_the_rows():
     assert small == dict(game="octal:0.6", max_heap=16, **EMPTY, status="grew_past_max_order")
 
 
+def test_a_memory_row_of_merged_bytes_reads_back_typed():
+    # A game past the memory budget (an address-space limit on a cluster's worker) is a
+    # row of status memory in the part, and in the bytes a Dask sweep merges.
+    header = "game,max_heap,order,p_portion_size,tame,preperiod,period,status"
+    data = f"{header}\noctal:0.76,20,,,,,,memory\noctal:0.75,20,8,2,false,8,2,ok\n".encode()
+    names, values = nimtab._nimtab.quotient_rows_of_csv(data)
+    rows = [dict(zip(names, v)) for v in values]
+    assert rows[0] == dict(game="octal:0.76", max_heap=20, **EMPTY, status="memory")
+    assert rows[1]["status"] == "ok"
+
+
 def test_a_quotient_frame_has_nullable_integer_and_boolean_columns():
     pytest.importorskip("pandas")
     table = nimtab.sweep("octal:0.75;wythoff", quotients=40, as_frame=True, progress=False)

@@ -1,6 +1,6 @@
 //! Winning moves: moves to P-positions read from a label table, and Nim's formulas for them.
 
-use crate::engine::{Engine, Labels, NoProgress, RowView, RowVisitor, Work};
+use crate::engine::{Engine, Labels, Progress, RowView, RowVisitor, Work};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::options::PositionOptions;
@@ -93,8 +93,16 @@ pub fn smallest_table(
     Ok(smallest_engine(game, position, memory_limit)?.label(ending)?)
 }
 
-/// The engine of the smallest space holding `position`, canonical for a symmetric game.
-fn smallest_engine<'g>(game: &'g Game, position: &[u32], memory_limit: u64) -> Result<Engine<'g>> {
+/// The engine of the smallest space holding `position` (as [`smallest_table`] labels it),
+/// canonical for a symmetric game.
+///
+/// # Errors
+/// [`Error::Invalid`] for an empty position; the model's refusal of the space.
+pub fn smallest_engine<'g>(
+    game: &'g Game,
+    position: &[u32],
+    memory_limit: u64,
+) -> Result<Engine<'g>> {
     if position.is_empty() {
         return Err(Error::Invalid("a position needs at least one heap".into()));
     }
@@ -130,22 +138,35 @@ fn move_count(game: &Game, position: &[u32], pass: PassState) -> u64 {
     count + u64::from(pass.is_available() && count > 0)
 }
 
-/// The engine of the smallest space holding `position` (as [`smallest_table`] labels
-/// it), for [`labels_of_states`] to find the labels of the position's legal moves (`pass`:
-/// whether the pass is one of them). It refuses, before any list of moves is built, a
-/// position whose moves and their states would not fit in `memory_limit` bytes beside the
-/// labelling: a heap of millions of stones has millions of moves, far more bytes than the
-/// labels of its space.
+/// What finding a position's winning moves takes, planned before any of it is done.
+#[derive(Debug)]
+pub struct MovesPlan<'g> {
+    /// The engine of the smallest space holding the position, which [`labels_of_states`]
+    /// labels.
+    pub engine: Engine<'g>,
+    /// The position's legal moves (the pass among them, if available).
+    pub moves: u64,
+    /// Bytes the labelling and the moves' states hold at once.
+    pub bytes: u64,
+}
+
+/// Plans the labels of `position`'s legal moves (`pass`: whether the pass is one of
+/// them): the engine of the smallest space holding the position (as [`smallest_table`]
+/// labels it), for [`labels_of_states`]. It refuses, before any list of moves is built, a
+/// space the game cannot be labelled in, and a position whose moves and their states
+/// would not fit in `memory_limit` bytes beside the labelling: a heap of millions of
+/// stones has millions of moves, far more bytes than the labels of its space.
 ///
 /// # Errors
 /// The refusals of [`smallest_table`]'s space, its labelling's
-/// [`crate::EngineError::TooLarge`], and [`Error::TooManyMoves`].
-pub fn engine_for_moves<'g>(
+/// [`crate::EngineError::TooLarge`] (and [`crate::EngineError::SplitsHeaps`], a heap
+/// count the game is not defined for), and [`Error::TooManyMoves`].
+pub fn plan_moves<'g>(
     game: &'g Game,
     position: &[u32],
     pass: PassState,
     memory_limit: u64,
-) -> Result<Engine<'g>> {
+) -> Result<MovesPlan<'g>> {
     let engine = smallest_engine(game, position, memory_limit)?;
     let labelling = engine.reserve(&[Work::Stream { endings: 1 }])?.grant().bytes();
     let moves = move_count(game, position, pass);
@@ -155,20 +176,23 @@ pub fn engine_for_moves<'g>(
         let position = Tuple(position).to_string();
         return Err(Error::TooManyMoves { position, moves, need_bytes: need, limit_bytes });
     }
-    Ok(engine)
+    Ok(MovesPlan { engine, moves, bytes: need.saturating_add(labelling) })
 }
 
 /// Whether each of `states` (heaps, and with a pass whether it is still available; states
-/// of `engine`'s space, from [`engine_for_moves`]) is P under `ending`, picked out of the
-/// rows as they are labelled: no table is kept (row solvers that read one still hold it
-/// while they run).
+/// of `engine`'s space, from [`plan_moves`]) is P under `ending`, picked out of the rows
+/// as they are labelled: no table is kept (row solvers that read one still hold it while
+/// they run). The labelling reports its positions to `progress`, and stops when it is
+/// cancelled.
 ///
 /// # Errors
-/// The engine's refusals of the labelling and the states' lists together.
+/// The engine's refusals of the labelling and the states' lists together;
+/// [`crate::EngineError::Cancelled`] if `progress` was cancelled.
 pub fn labels_of_states(
     engine: &Engine<'_>,
     ending: Ending,
     states: &[(Vec<u32>, bool)],
+    progress: &dyn Progress,
 ) -> Result<Vec<bool>> {
     let game = engine.game();
     let states_per_position = if game.has_pass() { 2 } else { 1 };
@@ -186,7 +210,7 @@ pub fn labels_of_states(
     let heaps = engine.tuple_space().heaps();
     let lists = (states.len() as u64).saturating_mul(bytes_per_move(heaps));
     let run = engine.reserve(&[Work::Stream { endings: 1 }, Work::Bytes(lists)])?;
-    let found = run.stream(&[ending], &picker, &NoProgress)?;
+    let found = run.stream(&[ending], &picker, progress)?;
     let mut labels = vec![false; states.len()];
     for (slot, p) in found {
         labels[slot] = p;
@@ -299,6 +323,7 @@ impl MoveDifference {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::NoProgress;
 
     #[test]
     fn misere_formula_with_one_rich_heap_leaves_odd_lonely_heaps() {
@@ -320,8 +345,9 @@ mod tests {
                     .flat_map(|(t, _)| passes.iter().map(move |&a| (t.clone(), a)))
                     .collect();
                 let pass = PassState::of(game.has_pass());
-                let engine = engine_for_moves(game, position, pass, 1 << 30).unwrap();
-                let picked = labels_of_states(&engine, Ending::Misere, &states).unwrap();
+                let engine = plan_moves(game, position, pass, 1 << 30).unwrap().engine;
+                let picked =
+                    labels_of_states(&engine, Ending::Misere, &states, &NoProgress).unwrap();
                 for ((tuple, available), p) in states.iter().zip(picked) {
                     assert_eq!(
                         labels.is_p_in(tuple, PassState::of(*available)),
@@ -332,6 +358,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Counts the positions reported; cancels once `cancel_after` are.
+    struct Counted {
+        done: std::sync::atomic::AtomicU64,
+        cancel_after: u64,
+    }
+
+    impl Progress for Counted {
+        fn advance(&self, positions: u64) {
+            self.done.fetch_add(positions, std::sync::atomic::Ordering::Relaxed);
+        }
+
+        fn cancelled(&self) -> bool {
+            self.done.load(std::sync::atomic::Ordering::Relaxed) >= self.cancel_after
+        }
+    }
+
+    #[test]
+    fn the_labelling_of_a_positions_moves_reports_its_positions_and_can_be_cancelled() {
+        let game = Game::subtract(&[1, 3, 4]).unwrap();
+        let position = [40u32, 40, 40];
+        let plan = plan_moves(&game, &position, PassState::Used, 1 << 30).unwrap();
+        let states = [(position.to_vec(), false)];
+        let counted = Counted { done: 0.into(), cancel_after: u64::MAX };
+        labels_of_states(&plan.engine, Ending::Normal, &states, &counted).unwrap();
+        assert_eq!(counted.done.into_inner(), plan.engine.positions());
+        let stopped = Counted { done: 0.into(), cancel_after: 1 };
+        let cancelled = labels_of_states(&plan.engine, Ending::Normal, &states, &stopped);
+        assert!(matches!(cancelled, Err(Error::Engine(crate::EngineError::Cancelled))));
     }
 
     #[test]
@@ -357,8 +413,9 @@ mod tests {
     fn moves_beyond_the_memory_beside_their_labelling_are_refused() {
         let nim = Game::nim();
         let (position, pass) = (&[100_000u32][..], PassState::Used);
-        engine_for_moves(&nim, position, pass, 1 << 30).unwrap();
-        let refused = engine_for_moves(&nim, position, pass, 8 << 20).unwrap_err();
+        let plan = plan_moves(&nim, position, pass, 1 << 30).unwrap();
+        assert_eq!(plan.moves, 100_000);
+        let refused = plan_moves(&nim, position, pass, 8 << 20).unwrap_err();
         let Error::TooManyMoves { moves, need_bytes, .. } = refused else { panic!("{refused}") };
         assert_eq!((moves, need_bytes), (100_000, 100_001 * bytes_per_move(1)));
     }

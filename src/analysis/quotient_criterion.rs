@@ -83,7 +83,7 @@ fn play_of(ending: Ending) -> Option<Play> {
 ///
 /// # Errors
 /// [`QuotientError::NotASum`] and the other refusals of [`compute`] but the growth ones
-/// (past `max_order`, a candidate too large, a proof too large), which become
+/// (past `max_order`, a candidate too large, past the memory budget), which become
 /// [`QuotientPrediction::NotComputed`] with the reason; a failed proof (a bug).
 pub fn quotient_predictions(
     game: &Game,
@@ -99,7 +99,7 @@ pub fn quotient_predictions(
                               play)";
                 return Ok(QuotientPrediction::NotComputed(reason.to_string()));
             };
-            let config = QuotientConfig { max_heap: total.max(1), max_order, play };
+            let config = QuotientConfig { max_order, play, ..QuotientConfig::new(total.max(1)) };
             match compute(game, &config, &NoProgress) {
                 Ok(q) => Ok(QuotientPrediction::Computed(q)),
                 Err(e) => match growth_reason(&e, max_order) {
@@ -122,8 +122,8 @@ pub fn growth_reason(e: &QuotientError, max_order: usize) -> Option<String> {
             "no quotient of at most {max_order} elements at heap {heap} (the search needs a \
              candidate monoid of {size} elements)"
         )),
-        QuotientError::CheckTooLarge { heap } => {
-            Some(format!("the proof of the quotient at heap {heap} needs more than 1 GiB"))
+        QuotientError::BeyondMemory { .. } | QuotientError::OutOfMemory { .. } => {
+            Some(e.to_string())
         }
         _ => None,
     }

@@ -2,12 +2,9 @@
 //! positions, thread counts, ending lists.
 
 use anyhow::{bail, Context};
+use nimtab::host::MAX_THREADS;
 use nimtab::model::position::{parse_size, SizeError};
 use nimtab::{Ending, Game, Mode, Space};
-
-/// The most worker threads accepted: far above any machine's cores, far below what
-/// makes starting the pool itself slow or fail.
-pub const MAX_THREADS: usize = 256;
 
 /// `--game G`, required, and `--pass`.
 #[derive(clap::Args, Debug)]

@@ -4,6 +4,7 @@
 use nimtab::analysis::claim::ClaimError;
 use nimtab::export::plot::{PlotError, MAX_IMAGE_SIDE, MAX_PLOT_SIZE};
 use nimtab::host::MemoryBudget;
+use nimtab::sequence::SequenceError;
 use nimtab::sweep::SweepError;
 use nimtab::{EngineError, Error, ModelError};
 
@@ -49,6 +50,9 @@ pub fn usage_error(err: &clap::Error) -> String {
     std::iter::once(words.join(" ")).chain(tips.map(str::to_string)).collect::<Vec<_>>().join("; ")
 }
 
+/// What to do about threads the system would not start.
+pub const THREADS_ADVICE: &str = "try --threads 1 or a larger memory limit";
+
 /// The memory budget the command line ran with, for the refusal of a space too large.
 static BUDGET: std::sync::OnceLock<MemoryBudget> = std::sync::OnceLock::new();
 
@@ -83,6 +87,17 @@ fn library_in_flag_words(cause: &(dyn std::error::Error + 'static)) -> Option<St
     if let Some(e) = cause.downcast_ref::<ModelError>() {
         return Some(model_in_flag_words(e));
     }
+    match cause.downcast_ref::<SequenceError>() {
+        Some(e @ SequenceError::ThreadNotStarted(_)) => {
+            return Some(format!("{e}; {THREADS_ADVICE}"))
+        }
+        Some(SequenceError::HeapTooLarge { max, limit }) => {
+            return Some(format!(
+                "--max {max} is above the largest heap size of a sequence, {limit} (2^40)"
+            ))
+        }
+        _ => {}
+    }
     if let Some(e) = cause.downcast_ref::<ClaimError>() {
         return Some(match e {
             ClaimError::Space(e) => in_flag_words(e),
@@ -113,6 +128,9 @@ fn model_in_flag_words(e: &ModelError) -> String {
         ModelError::HeapTooLarge { max, limit } => {
             format!("--max {max} is above the largest heap size, {limit}")
         }
+        ModelError::Sequence(e @ SequenceError::ThreadNotStarted(_)) => {
+            format!("{e}; {THREADS_ADVICE}")
+        }
         ModelError::TotalAboveLimit { total, limit } => format!(
             "--total {total} is above the largest total, {limit}: the multisets of a larger \
              total cannot be counted in 64 bits"
@@ -142,6 +160,7 @@ fn engine_in_flag_words(e: &EngineError) -> String {
             format!("{e}; lower --total")
         }
         EngineError::OutOfMemory { .. } => format!("{e}; lower --max or --heaps"),
+        EngineError::ThreadsNotStarted { .. } => format!("{e}; {THREADS_ADVICE}"),
         other => other.to_string(),
     }
 }

@@ -17,7 +17,9 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 /// What the handler must know, guarded by [`STATE`].
 struct State {
@@ -43,16 +45,40 @@ fn state() -> MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// How often the handler's thread looks whether a signal came.
+const POLL: Duration = Duration::from_millis(20);
+
 /// Installs the handler of Ctrl-C, SIGTERM and SIGHUP, and catches SIGXFSZ.
+///
+/// A signal only raises a flag (`signal_hook::flag`: safe, and it needs no file
+/// descriptor, so a process at its open-file limit still has its handler); a thread of
+/// nimtab's, started with its own small stack, looks at the flag every [`POLL`] and does
+/// what the signal asks. The thread starts first: a signal caught before it ran would
+/// be lost, while one before the flags are set still ends the process (nothing to clean
+/// up yet).
 ///
 /// A write beyond the file-size limit (`ulimit -f`) raises SIGXFSZ, which by default ends
 /// the process on the spot, temporaries and all. Caught (the handler only sets a flag
 /// nobody reads), the write fails with "File too large" instead, and the run ends like on
 /// a full disk: one line, status 2, nothing left behind.
-pub fn install() {
-    let _ = ctrlc::set_handler(on_interrupt);
-    let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
+///
+/// # Errors
+/// The system's refusal to start the handler's thread.
+pub fn install() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
+    let raised = Arc::new(AtomicBool::new(false));
+    let seen = Arc::clone(&raised);
+    nimtab::host::helper_thread().name("interrupt".to_string()).spawn(move || loop {
+        if seen.swap(false, Ordering::SeqCst) {
+            on_interrupt();
+        }
+        std::thread::sleep(POLL);
+    })?;
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        let _ = signal_hook::flag::register(signal, Arc::clone(&raised));
+    }
+    let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
+    Ok(())
 }
 
 /// Kills the checked program's group; unless the output is already in place, removes
@@ -140,6 +166,16 @@ pub fn create_in_staging(path: &Path) -> io::Result<File> {
         std::fs::create_dir_all(parent)?;
     }
     File::create_new(path)
+}
+
+/// Registers an existing file as a temporary: removed on an interrupt until [`keep`].
+pub fn adopt(path: &Path) {
+    state().temporaries.push(path.to_path_buf());
+}
+
+/// Forgets a temporary without removing it: from now on it is kept.
+pub fn keep(path: &Path) {
+    state().temporaries.retain(|p| p != path);
 }
 
 /// Removes a temporary that is no longer needed (a failed write, a probe) and forgets it.

@@ -2,21 +2,23 @@
 //! `2^40`, where the values go (the plan, stated before the run and refused when it cannot
 //! fit), the progress bar, checkpoints written atomically, and resuming from one.
 
-use std::io::{self, Read, Write};
+mod checkpoints;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use nimtab::sequence::period::Certificate;
 use nimtab::sequence::plan::{free_space, DiskUse, Placement, Plan, RING_LIMIT};
 use nimtab::sequence::{
-    validate_sequence_max, Checkpoint, DiskStore, Goal, Observer, Parallel, Sequence,
+    sample_heaps, validate_sequence_max, DiskStore, Goal, HeapRule, Observer, Parallel, Sequence,
     SequenceError, Settings, Start, Status, Store,
 };
 use nimtab::Game;
 
 use crate::cli::args::GameArg;
 use crate::cli::interrupt;
-use crate::cli::output;
+use crate::cli::output::{self, Found, Held};
 use crate::cli::sequence_bar::SequenceBar;
 use crate::cli::Global;
 
@@ -24,8 +26,6 @@ use crate::cli::Global;
 const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(300);
 /// Runs from this many heaps on state their plan before they start.
 const LONG_RUN: u64 = 1 << 22;
-/// A checkpoint file is read only up to this size (one holds a few kilobytes).
-const CHECKPOINT_LIMIT: u64 = 64 << 20;
 
 /// The flags of the sequence commands: `--game G --max N` (`N` up to `2^40`), where the
 /// values of a long run go, its checkpoints, and `--out`.
@@ -55,6 +55,11 @@ pub struct SequenceArgs {
     /// Output file (default: stdout); with `grundy --snapshots`, the output directory.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// After the run, recompute K heaps (spread evenly up to the last computed) as the mex
+    /// of their options, reading the run's values; nothing is written and the status is 1
+    /// if one disagrees. Heap n reads about n/2 values for each move that splits a heap.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub verify_values: Option<u64>,
 }
 
 /// `--max` of a sequence: an integer, `2^K` or `2^K-1` (checked against `2^40` later).
@@ -93,8 +98,23 @@ pub struct Prepared {
     settings: Settings,
     start: Start,
     observer: RunObserver,
+    after: AfterRun,
+}
+
+/// What a run keeps for after it: its files, and what its output is checked with.
+struct AfterRun {
+    /// The values file a fresh run created for its checkpoint (see `RunObserver`).
+    unsaved_values: Option<PathBuf>,
     /// A values file of a run without checkpoints, removed when the run is over.
     temporary: Option<TemporaryValues>,
+    /// The holds on the checkpoint and its values file, for as long as the values are read.
+    holds: Vec<Held>,
+    /// The game's heap rule (`None`: values by formula).
+    rule: Option<HeapRule>,
+    /// Heaps to recompute from their options once the run is done (`--verify-values`).
+    verify_values: Option<u64>,
+    /// Why a period search planned short of `--max` cannot go on (see `Plan::stops_short`).
+    beyond_reach: Option<SequenceError>,
 }
 
 /// Removes a run's own values file when dropped (also on an error).
@@ -110,7 +130,7 @@ impl Drop for TemporaryValues {
 pub struct Finished {
     /// The sequence.
     pub sequence: Sequence,
-    _temporary: Option<TemporaryValues>,
+    after: AfterRun,
 }
 
 impl Prepared {
@@ -121,17 +141,69 @@ impl Prepared {
     pub fn run(mut self, game: &Game) -> anyhow::Result<Finished> {
         let sequence = game.grundy_sequence(&self.settings, self.start, &mut self.observer);
         self.observer.bar.finish();
-        Ok(Finished { sequence: sequence?, _temporary: self.temporary })
+        if sequence.is_err() {
+            // No checkpoint names the values file this run created: nothing can resume it.
+            if let Some(path) = self.observer.unsaved_values.take() {
+                interrupt::discard(&path);
+            }
+        }
+        Ok(Finished { sequence: sequence?, after: self.after })
     }
 }
 
-/// Sets up the run of `game` to `args.max` for `goal`: checks the flags, resumes or
-/// plans (the values in memory or in a file; refused if they fit neither), and states
-/// the plan of a long run on stderr. By default the values go beside `--out`, the output
-/// file or directory.
+impl Finished {
+    /// Recomputes the heaps `--verify-values` asks for from their options, reading the
+    /// run's values (`nimtab::sequence::Sequence::spot_check`), and says how it went on
+    /// stderr: whether every one agrees.
+    ///
+    /// # Errors
+    /// A values file that cannot be read.
+    pub fn values_verified(&mut self, global: &Global) -> anyhow::Result<bool> {
+        let (Some(count), Some(rule)) = (self.after.verify_values, &self.after.rule) else {
+            return Ok(true);
+        };
+        let heaps = sample_heaps(self.sequence.computed(), count);
+        match self.sequence.spot_check(rule, &heaps)? {
+            None if !global.quiet => {
+                let (first, last) = (heaps.first().unwrap_or(&0), heaps.last().unwrap_or(&0));
+                output::note(&format!(
+                    "nimtab: {} values recomputed from their options agree with the run's \
+                     (heaps {first} to {last})",
+                    heaps.len()
+                ));
+                Ok(true)
+            }
+            None => Ok(true),
+            Some(wrong) => {
+                let mex = match wrong.mex {
+                    Some(mex) => mex.to_string(),
+                    None => format!("above {}", wrong.recorded),
+                };
+                output::note(&format!(
+                    "nimtab: the run's values are wrong: G({}) is {} but the mex of its \
+                     options is {mex}; nothing was written",
+                    wrong.heap, wrong.recorded
+                ));
+                Ok(false)
+            }
+        }
+    }
+
+    /// Why the period search stopped before `--max` without a certificate, if it was
+    /// planned short of it for want of memory or disk.
+    pub fn beyond_reach(&mut self) -> Option<SequenceError> {
+        self.after.beyond_reach.take()
+    }
+}
+
+/// Sets up the run of `game` to `args.max` for `goal`: checks the flags, holds the
+/// checkpoint, resumes or plans (the values in memory or in a file; refused if they fit
+/// neither), and states the plan of a long run on stderr. By default the values go beside
+/// `--out`, the output file or directory.
 ///
 /// # Errors
-/// A refused size, a bad flag or checkpoint, a values file that cannot be created.
+/// A refused size, a bad flag or checkpoint, a checkpoint another run holds, a values
+/// file that cannot be created.
 pub fn prepare(
     game: &Game,
     args: &SequenceArgs,
@@ -139,19 +211,23 @@ pub fn prepare(
     global: &Global,
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
-    let threads = rayon::current_num_threads();
-    let mut settings = Settings {
+    check_flags(args)?;
+    let settings = Settings {
         goal,
         max,
-        parallel: Parallel::new(threads),
+        parallel: Parallel::new(rayon::current_num_threads()),
         checkpoint_every: None,
         ring_limit: RING_LIMIT,
     };
-    let observer = |checkpoint: Option<PathBuf>, done: u64| RunObserver {
-        bar: SequenceBar::new(game.spec(), done, max + 1, global.quiet),
-        checkpoint,
+    let mut after = AfterRun {
+        unsaved_values: None,
+        temporary: None,
+        holds: Vec::new(),
+        rule: game.heap_rule(),
+        verify_values: args.verify_values,
+        beyond_reach: None,
     };
-    let Some(rule) = game.heap_rule() else {
+    let Some(rule) = after.rule.clone() else {
         if args.work_dir.is_some() || args.checkpoint.is_some() || args.resume.is_some() {
             bail!(
                 "--work-dir, --checkpoint and --resume are for subtraction and take-and-break \
@@ -160,65 +236,152 @@ pub fn prepare(
             );
         }
         let start = Start::Fresh(Store::in_memory(0));
-        return Ok(Prepared { settings, start, observer: observer(None, 0), temporary: None });
+        let observer = RunObserver::new(game, &settings, None, 0, global);
+        return Ok(Prepared { settings, start, observer, after });
     };
-    let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
-    if checkpoint.is_some() {
-        settings.checkpoint_every = Some(args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY));
+    let mut run = RunSetup { game, args, goal, global, settings, after: &mut after };
+    if args.checkpoint.is_some() || args.resume.is_some() {
+        run.settings.checkpoint_every =
+            Some(args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY));
+        run.hold_checkpoints()?;
     }
-    if let Some(path) = &args.resume {
-        let (from, store) = resume(game, &rule, path)?;
+    let (start, done) = match &args.resume {
+        Some(path) => run.resumed(&rule, path)?,
+        None => (run.fresh()?, 0),
+    };
+    let settings = run.settings;
+    let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
+    let mut observer = RunObserver::new(game, &settings, checkpoint, done, global);
+    observer.unsaved_values = after.unsaved_values.take();
+    Ok(Prepared { settings, start, observer, after })
+}
+
+/// Refuses flags that would be ignored.
+fn check_flags(args: &SequenceArgs) -> anyhow::Result<()> {
+    if args.checkpoint_every.is_some() && args.checkpoint.is_none() && args.resume.is_none() {
+        bail!(
+            "--checkpoint-every needs --checkpoint FILE (or --resume FILE): without one no \
+             checkpoint is written"
+        );
+    }
+    Ok(())
+}
+
+/// A long run being set up.
+struct RunSetup<'a> {
+    game: &'a Game,
+    args: &'a SequenceArgs,
+    goal: Goal,
+    global: &'a Global,
+    settings: Settings,
+    after: &'a mut AfterRun,
+}
+
+impl RunSetup<'_> {
+    /// Holds the checkpoint read (`--resume`) and the one written (`--checkpoint`), before
+    /// anything is read or written: a second run on the same files is refused here,
+    /// before it can touch them.
+    fn hold_checkpoints(&mut self) -> anyhow::Result<()> {
+        for path in [&self.args.resume, &self.args.checkpoint].into_iter().flatten() {
+            if !self.after.holds.iter().any(|held| held.holds(path)) {
+                self.after.holds.push(checkpoints::hold_checkpoint(path)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The start of a run resumed from the checkpoint `path` (checked, its values file
+    /// held), planned on from there, and the values it already holds.
+    fn resumed(&mut self, rule: &HeapRule, path: &Path) -> anyhow::Result<(Start, u64)> {
+        let spec = self.game.spec();
+        let (from, store, values) = checkpoints::resume(spec, rule, path)?;
+        self.after.holds.push(values);
         let done = from.layout.len();
-        if !global.quiet && max + 1 > done {
+        // The values file is where the run goes on: what it holds counts as room.
+        let dir = from.values_path.parent().unwrap_or(Path::new("."));
+        let held = from.layout.byte_len();
+        let free = free_space(dir).map(|free| free.saturating_add(held));
+        self.plan(dir, DiskUse::Always, free)?;
+        let max = self.args.max;
+        if !self.global.quiet && max + 1 > done {
             output::note(&format!(
-                "nimtab: resuming {} at heap {done} of {} from checkpoint {}",
-                game.spec(),
+                "nimtab: resuming {spec} at heap {done} of {} from checkpoint {}",
                 max + 1,
                 path.display()
             ));
         }
-        let start = Start::Resume(Box::new(from), store);
-        return Ok(Prepared {
-            settings,
-            start,
-            observer: observer(checkpoint, done),
-            temporary: None,
-        });
+        Ok((Start::Resume(Box::new(from), store), done))
     }
-    if let Some(path) = &args.checkpoint {
-        if std::fs::symlink_metadata(path).is_ok() {
-            bail!(
-                "checkpoint {} exists: continue its run with --resume {0}, or remove it (and \
-                 its values file) to start again",
-                path.display()
-            );
-        }
-        output::check_file_target(path)?;
-    }
-    let work_dir = work_dir(args)?;
-    let what = format!("{} to heap {max}", game.spec());
-    let disk = if args.work_dir.is_some() || checkpoint.is_some() {
-        DiskUse::Always
-    } else {
-        DiskUse::WhenNeeded
-    };
-    let plan =
-        Plan::new(&what, max, goal, &work_dir, disk, global.memory_limit, free_space(&work_dir))?;
-    if !global.quiet && (plan.placement != Placement::Memory || max >= LONG_RUN) {
-        let every = match (&checkpoint, settings.checkpoint_every) {
-            (Some(path), Some(every)) => {
-                format!("; checkpoint to {} every {}", path.display(), shown_duration(every))
+
+    /// The start of a run from heap 0: its plan stated, its values file made (held, for a
+    /// checkpoint).
+    fn fresh(&mut self) -> anyhow::Result<Start> {
+        let args = self.args;
+        if let Some(path) = &args.checkpoint {
+            if std::fs::symlink_metadata(path).is_ok() {
+                bail!(
+                    "checkpoint {} exists: continue its run with --resume {0}, or remove it \
+                     (and its values file) to start again",
+                    path.display()
+                );
             }
-            _ => String::new(),
+            output::check_file_target(path)?;
+        }
+        let dir = work_dir(args)?;
+        let disk = if args.work_dir.is_some() || args.checkpoint.is_some() {
+            DiskUse::Always
+        } else {
+            DiskUse::WhenNeeded
         };
-        output::note(&format!("nimtab: {what}: {plan}{every}"));
+        let plan = self.plan(&dir, disk, free_space(&dir))?;
+        let max = self.args.max;
+        if !self.global.quiet && (plan.placement != Placement::Memory || max >= LONG_RUN) {
+            let every = match (&args.checkpoint, self.settings.checkpoint_every) {
+                (Some(path), Some(every)) => {
+                    format!("; checkpoint to {} every {}", path.display(), shown_duration(every))
+                }
+                _ => String::new(),
+            };
+            output::note(&format!("nimtab: {} to heap {max}: {plan}{every}", self.game.spec()));
+        }
+        let store = match (&plan.placement, &args.checkpoint) {
+            (Placement::Memory, _) => Store::in_memory(plan.reach),
+            (Placement::Disk(dir), Some(path)) => {
+                let (store, values, values_path) = checkpoints::new_values_file(dir, path)?;
+                self.after.holds.push(values);
+                self.after.unsaved_values = Some(values_path);
+                store
+            }
+            (Placement::Disk(dir), None) => {
+                let (store, temporary) = temporary_values_file(dir)?;
+                self.after.temporary = Some(temporary);
+                store
+            }
+        };
+        Ok(Start::Fresh(store))
     }
-    let (store, temporary) = match &plan.placement {
-        Placement::Memory => (Store::in_memory(max + 1), None),
-        Placement::Disk(dir) => values_file(dir, checkpoint.as_deref())?,
-    };
-    let start = Start::Fresh(store);
-    Ok(Prepared { settings, start, observer: observer(checkpoint, 0), temporary })
+
+    /// The plan of the run with its values in `dir` (`free` bytes free there): refused if
+    /// it cannot fit; a period search goes only as far as it fits (the settings' max).
+    fn plan(&mut self, dir: &Path, disk: DiskUse, free: Option<u64>) -> anyhow::Result<Plan> {
+        let max = self.args.max;
+        let what = format!("{} to heap {max}", self.game.spec());
+        let limit = self.global.memory_limit;
+        let plan = Plan::new(&what, max, self.goal, dir, disk, limit, free)?;
+        if plan.stops_short() {
+            let what = format!("a period search of {} to heap {max}", self.game.spec());
+            let beyond = plan.beyond_reach(&what);
+            // A search no theorem can end goes to the max: refused if it cannot get there.
+            let endless =
+                self.after.rule.as_ref().is_some_and(|r| Certificate::for_rule(r).is_none());
+            if let Some(beyond) = beyond.as_ref().filter(|_| endless) {
+                bail!("{beyond}");
+            }
+            self.settings.max = plan.reach - 1;
+            self.after.beyond_reach = beyond;
+        }
+        Ok(plan)
+    }
 }
 
 fn shown_duration(every: Duration) -> String {
@@ -239,10 +402,14 @@ fn work_dir(args: &SequenceArgs) -> anyhow::Result<PathBuf> {
         (None, None, Some(out)) => parent_dir(out),
         (None, None, None) => PathBuf::from("."),
     };
-    if !dir.is_dir() {
-        bail!("work directory {} does not exist", dir.display());
-    }
-    Ok(std::fs::canonicalize(&dir).unwrap_or(dir))
+    let found = Found::at(&dir).with_context(|| format!("work directory {}", dir.display()));
+    let what = match found? {
+        Found::Directory => return Ok(std::fs::canonicalize(&dir).unwrap_or(dir)),
+        Found::Missing => bail!("work directory {} does not exist", dir.display()),
+        Found::Regular => "a regular file",
+        Found::InPlace(what) | Found::Refused(what) => what,
+    };
+    bail!("work directory {} is {what}, not a directory", dir.display())
 }
 
 /// The directory `path` lies in (the current directory for a bare name).
@@ -253,72 +420,27 @@ fn parent_dir(path: &Path) -> PathBuf {
     }
 }
 
-/// Creates the values file in `dir`: `NAME.values` for a checkpoint `NAME` (kept: the
-/// checkpoint refers to it), else a temporary removed when the run ends or is interrupted.
-fn values_file(
-    dir: &Path,
-    checkpoint: Option<&Path>,
-) -> anyhow::Result<(Store, Option<TemporaryValues>)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(true);
-    match checkpoint.and_then(Path::file_name) {
-        Some(name) => {
-            let path = dir.join(format!("{}.values", name.to_string_lossy()));
-            let file = options
-                .create(true)
-                .truncate(true)
-                .open(&path)
-                .with_context(|| format!("creating the values file {}", path.display()))?;
-            Ok((Store::Disk(DiskStore::new(file, &path)), None))
-        }
-        None => {
-            let path = dir.join(format!(".nimtab-values-{}", std::process::id()));
-            interrupt::create_temporary_file(&path)
-                .with_context(|| format!("creating the values file {}", path.display()))?;
-            let temporary = TemporaryValues(path.clone());
-            let file =
-                options.open(&path).with_context(|| format!("opening {}", path.display()))?;
-            Ok((Store::Disk(DiskStore::new(file, &path)), Some(temporary)))
-        }
-    }
-}
-
-/// Reads the checkpoint `path` of `game` and opens its values file, checked against it.
-fn resume(
-    game: &Game,
-    rule: &nimtab::sequence::HeapRule,
-    path: &Path,
-) -> anyhow::Result<(Checkpoint, DiskStore)> {
-    let bad = |reason: String| SequenceError::BadCheckpoint { path: path.to_path_buf(), reason };
-    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(bad("it is not a regular file".into()).into());
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(CHECKPOINT_LIMIT).read_to_end(&mut bytes))
-        .map_err(|e| bad(e.to_string()))?;
-    let checkpoint = Checkpoint::decode(&bytes, path, game.spec(), rule)?;
-    let values = &checkpoint.values_path;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(values)
-        .map_err(|e| bad(format!("its values file {}: {e}", values.display())))?;
-    let store = DiskStore::resume(
-        file,
-        values,
-        checkpoint.layout.clone(),
-        &checkpoint.values_sha256,
-        path,
-    )?;
-    Ok((checkpoint, store))
-}
-
 /// What a run reports to: the bar, and the checkpoint file.
 struct RunObserver {
     bar: SequenceBar,
     checkpoint: Option<PathBuf>,
+    /// The values file a fresh run created, until its first checkpoint names it: removed
+    /// if the run fails or is interrupted before then.
+    unsaved_values: Option<PathBuf>,
+}
+
+impl RunObserver {
+    /// The observer of a run of `game` with `settings`, `done` values already computed.
+    fn new(
+        game: &Game,
+        settings: &Settings,
+        checkpoint: Option<PathBuf>,
+        done: u64,
+        global: &Global,
+    ) -> RunObserver {
+        let bar = SequenceBar::new(game.spec(), done, settings.max + 1, global.quiet);
+        RunObserver { bar, checkpoint, unsaved_values: None }
+    }
 }
 
 impl Observer for RunObserver {
@@ -327,42 +449,28 @@ impl Observer for RunObserver {
     }
 
     fn save_checkpoint(&mut self, bytes: &[u8]) -> Result<(), SequenceError> {
-        match &self.checkpoint {
-            Some(path) => save_atomically(path, bytes),
-            None => Ok(()),
+        let Some(path) = &self.checkpoint else { return Ok(()) };
+        checkpoints::save_atomically(path, bytes)?;
+        if let Some(values) = self.unsaved_values.take() {
+            interrupt::keep(&values);
         }
+        Ok(())
     }
 }
 
-/// Writes `bytes` to `path` under a temporary name beside it (removed if interrupted),
-/// synced, renamed over `path` and the directory synced: a checkpoint is the old one or
-/// the new one whatever happens, a full disk included.
-fn save_atomically(path: &Path, bytes: &[u8]) -> Result<(), SequenceError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.nimtab-tmp-{}", std::process::id()));
-    let result = (|| -> io::Result<()> {
-        let mut file = match interrupt::create_temporary_file(&temp) {
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                std::fs::remove_file(&temp)?;
-                interrupt::create_temporary_file(&temp)?
-            }
-            other => other?,
-        };
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)?;
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        std::fs::File::open(dir)?.sync_all()
-    })();
-    interrupt::discard(&temp);
-    result.map_err(|source| SequenceError::File {
-        action: "writing checkpoint",
-        path: path.to_path_buf(),
-        source,
-    })
+/// Creates the values file of a run without checkpoints in `dir`: a temporary removed
+/// when the run ends or is interrupted.
+fn temporary_values_file(dir: &Path) -> anyhow::Result<(Store, TemporaryValues)> {
+    let path = dir.join(format!(".nimtab-values-{}", std::process::id()));
+    interrupt::create_temporary_file(&path)
+        .with_context(|| format!("creating the values file {}", path.display()))?;
+    let temporary = TemporaryValues(path.clone());
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    Ok((Store::Disk(DiskStore::new(file, &path)), temporary))
 }
 
 #[cfg(test)]

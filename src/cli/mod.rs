@@ -17,9 +17,9 @@ mod reference;
 mod sequence_bar;
 mod supervise;
 
-use anyhow::Context;
 use clap::{Parser, Subcommand};
 use nimtab::host::{threads_of_a_run, MemoryReading};
+use nimtab::sequence::human_bytes;
 
 use commands::{
     check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, quotient, solve,
@@ -119,7 +119,6 @@ const OWN_THREADS: u64 = 3;
 /// Parses the arguments, runs the command, and ends the process with its exit status;
 /// `reading` is the process's memory, read before any thread started.
 pub fn main(reading: MemoryReading) -> ! {
-    interrupt::install();
     interrupt::exit(status(&reading))
 }
 
@@ -163,12 +162,7 @@ fn status(reading: &MemoryReading) -> u8 {
 }
 
 fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
-    if let Some(threads) = cli.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-            .with_context(|| format!("starting {threads} worker threads (--threads)"))?;
-    }
+    start_threads(reading, cli.threads)?;
     // Every thread counted from the reading, which was taken before any started: the same
     // command under the same limit gets the same budget on every run.
     let threads = threads_of_a_run(rayon::current_num_threads()) + OWN_THREADS;
@@ -195,6 +189,48 @@ fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
         Some(Command::Merge(a)) => merge::run(a, &global),
         Some(Command::Quotient(a)) => quotient::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
+    }
+}
+
+/// Starts the interrupt handler's thread and rayon's pool of worker threads: `--threads`
+/// of them, else `RAYON_NUM_THREADS` (bounded as `--threads` is), else one per core.
+/// Started here rather than at their first use, where a thread the system will not start
+/// (no memory for its stack under `ulimit -v`, a limit on threads) would be a panic; and
+/// only when the limits leave room for all of them, as a thread with room for its stack
+/// but not for the signal stack Rust's runtime gives it aborts the process.
+fn start_threads(reading: &MemoryReading, threads: Option<usize>) -> anyhow::Result<()> {
+    let pool = match threads {
+        Some(k) => k,
+        None => nimtab::host::default_threads()?,
+    };
+    let variable = std::env::var("RAYON_NUM_THREADS").ok().filter(|v| !v.is_empty());
+    let which = match (threads, variable) {
+        (Some(1), _) => "1 worker thread (--threads 1)".to_string(),
+        (Some(n), _) => format!("{n} worker threads (--threads {n})"),
+        (None, Some(set)) => format!("{pool} worker threads (RAYON_NUM_THREADS={set})"),
+        (None, None) => format!("{pool} worker threads (default: one per core)"),
+    };
+    let advice = match pool {
+        1 => "try a larger memory limit",
+        _ => explain::THREADS_ADVICE,
+    };
+    if let Err(short) = reading.room_for_threads(pool as u64, 1) {
+        anyhow::bail!(
+            "could not start {which}: with nimtab's interrupt handler they need {} for their \
+             stacks and start, but {} leaves {}; {advice}",
+            human_bytes(short.need),
+            short.source,
+            human_bytes(short.room)
+        );
+    }
+    interrupt::install().map_err(|e| {
+        anyhow::anyhow!("could not start nimtab's interrupt handler: {e}; {advice}")
+    })?;
+    let Err(refused) = nimtab::host::worker_pool(pool).build_global() else { return Ok(()) };
+    // Only a thread that did not start has a cause; the pool is otherwise already there.
+    match std::error::Error::source(&refused) {
+        Some(cause) => anyhow::bail!("could not start {which}: {cause}; {advice}"),
+        None => Ok(()),
     }
 }
 

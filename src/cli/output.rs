@@ -5,6 +5,7 @@
 mod commit;
 mod dir;
 mod file;
+mod lock;
 mod paths;
 mod recover;
 
@@ -19,6 +20,8 @@ use nimtab::sweep::Family;
 pub use commit::commit;
 pub use dir::{check_dir_target, write_dir, StagedDir};
 pub use file::{check_file_target, stage_file, write_file};
+pub use lock::Held;
+pub use paths::Found;
 
 /// Where one output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]

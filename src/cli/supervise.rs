@@ -1,8 +1,9 @@
 //! Process supervision: runs a checked program with a timeout, bounded output, and its
 //! whole process group killed when it ends (or when nimtab is interrupted).
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::cli::interrupt::{self, kill_group};
@@ -35,12 +36,17 @@ impl Drop for GroupGuard<'_> {
 
 /// Runs `sh -c program` with `input` on stdin; returns its stdout, or why it failed
 /// (non-zero exit, killed, timed out, too much output, output not UTF-8).
+///
+/// # Errors
+/// The system's refusal to start `sh` (no process or file descriptor left) or the
+/// threads that feed the program and read its output (the program is killed then):
+/// nimtab's failure, not the program's.
 pub fn run_program(
     program: &str,
     input: &[u8],
     timeout: Duration,
     max_output: usize,
-) -> Result<String, String> {
+) -> anyhow::Result<Result<String, String>> {
     let deadline = Instant::now() + timeout;
     let mut command = Command::new("sh");
     command.arg("-c").arg(program);
@@ -51,20 +57,40 @@ pub fn run_program(
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let mut child =
-        interrupt::spawn_program(&mut command).map_err(|e| format!("cannot start sh: {e}"))?;
+    let mut child = interrupt::spawn_program(&mut command)
+        .map_err(|e| anyhow::anyhow!("could not start sh to run the checked program: {e}"))?;
     let running = GroupGuard(&mut child);
     let mut stdin = running.0.stdin.take().expect("stdin is piped");
     let input = input.to_vec();
     // A program may exit without reading its input; the broken pipe is not our error. The
     // writer is never joined: a process that keeps stdin open unread must not block us.
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
+    let threads = |e: io::Error| {
+        anyhow::anyhow!(
+            "could not start the threads that feed the checked program and read its output: \
+             {e}; try a larger memory limit"
+        )
+    };
+    nimtab::host::helper_thread()
+        .spawn(move || {
+            let _ = stdin.write_all(&input);
+        })
+        .map_err(threads)?;
     let stdout = running.0.stdout.take().expect("stdout is piped");
-    let stdout = read_in_background(stdout, max_output, Overflow::Stop);
+    let stdout = read_in_background(stdout, max_output, Overflow::Stop).map_err(threads)?;
     let stderr = running.0.stderr.take().expect("stderr is piped");
-    let stderr = read_in_background(stderr, STDERR_KEPT, Overflow::Drain);
+    let stderr = read_in_background(stderr, STDERR_KEPT, Overflow::Drain).map_err(threads)?;
+    Ok(finish(running, stdout, stderr, timeout, deadline, max_output))
+}
+
+/// Waits for the running program and its output: its stdout, or why it failed.
+fn finish(
+    running: GroupGuard<'_>,
+    stdout: Receiver<(Vec<u8>, bool)>,
+    stderr: Receiver<(Vec<u8>, bool)>,
+    timeout: Duration,
+    deadline: Instant,
+    max_output: usize,
+) -> Result<String, String> {
     let status = wait_with_timeout(running.0, timeout)?;
     // Whatever the shell left running in its group (and holding our pipes) goes too.
     drop(running);
@@ -96,13 +122,16 @@ pub fn run_program(
 /// Reads a pipe on a thread of its own, keeping at most `limit` bytes (plus one chunk);
 /// the bytes and whether more came arrive on the returned channel when the pipe ends, or
 /// at once past the limit with [`Overflow::Stop`].
+///
+/// # Errors
+/// The system's refusal to start the thread.
 fn read_in_background(
     mut pipe: impl Read + Send + 'static,
     limit: usize,
     overflow: Overflow,
-) -> std::sync::mpsc::Receiver<(Vec<u8>, bool)> {
+) -> io::Result<Receiver<(Vec<u8>, bool)>> {
     let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
+    nimtab::host::helper_thread().spawn(move || {
         let mut bytes = Vec::new();
         let mut too_much = false;
         let mut chunk = [0u8; 1 << 16];
@@ -122,8 +151,8 @@ fn read_in_background(
             }
         }
         let _ = send.send((bytes, too_much));
-    });
-    receive
+    })?;
+    Ok(receive)
 }
 
 fn wait_with_timeout(

@@ -78,6 +78,15 @@ pub enum EngineError {
     /// The caller stopped the work through [`crate::Progress::cancelled`].
     #[error("cancelled before the work was done")]
     Cancelled,
+    /// Threads of a run that the system would not start (no memory for their stacks, or
+    /// a limit on threads).
+    #[error("could not start the {threads} threads of the run: {cause}")]
+    ThreadsNotStarted {
+        /// Threads the run asked for, the calling one among them.
+        threads: usize,
+        /// The system's refusal.
+        cause: std::io::Error,
+    },
     /// A list of endings that is empty or repeats one, where distinct endings are needed.
     #[error("expected distinct endings, got {endings}")]
     BadEndings {

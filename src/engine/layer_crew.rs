@@ -7,9 +7,13 @@
 //! each other at a barrier that spins (then yields, then sleeps in short naps) instead
 //! of sleeping on a lock at once. The crew is only used from outside rayon's pool
 //! (`schedule.rs` keeps fork-join inside it, where a barrier could wait for a thread busy
-//! with another job of the pool).
+//! with another job of the pool). The crew's threads begin only once all of them have
+//! started, so that a thread the system will not start stops the run before any work.
 
+use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 /// Looks at the barrier spinning, then yielding the core for a while, before sleeping
@@ -39,6 +43,11 @@ pub(crate) struct Crew {
     /// Set by the last thread to reach a barrier when the run was cancelled: every thread
     /// reads it after the same barrier, so all of them stop after the same layer.
     stopped: AtomicBool,
+    /// Whether the threads may begin: `None` while they are being started, then whether
+    /// every one of them started.
+    gate: Mutex<Option<bool>>,
+    /// Signalled when `gate` is set.
+    gate_set: Condvar,
 }
 
 impl Crew {
@@ -50,6 +59,51 @@ impl Crew {
             next_unit: [AtomicU32::new(0), AtomicU32::new(0)],
             failed: AtomicBool::new(false),
             stopped: AtomicBool::new(false),
+            gate: Mutex::new(None),
+            gate_set: Condvar::new(),
+        }
+    }
+
+    /// Starts the crew's other `threads - 1` members in `scope`, each running `member`
+    /// once all of them have started. A thread the system will not start (no memory for
+    /// its stack, a limit on threads) sends those already started home without work, and
+    /// its error is returned.
+    ///
+    /// # Errors
+    /// The system's refusal to start a thread.
+    pub(crate) fn start_members<'scope, T: Send + 'scope>(
+        &'scope self,
+        scope: &'scope Scope<'scope, '_>,
+        member: &'scope (impl Fn() -> T + Sync),
+    ) -> io::Result<Vec<ScopedJoinHandle<'scope, Option<T>>>> {
+        let mut members = Vec::with_capacity(self.threads.saturating_sub(1));
+        for _ in 1..self.threads {
+            match start_thread(scope, move || self.wait_for_start().then(member)) {
+                Ok(handle) => members.push(handle),
+                Err(refused) => {
+                    self.set_gate(false);
+                    return Err(refused);
+                }
+            }
+        }
+        self.set_gate(true);
+        Ok(members)
+    }
+
+    /// Opens the gate (`true`) or sends the threads home (`false`).
+    fn set_gate(&self, go: bool) {
+        *self.gate.lock().unwrap_or_else(PoisonError::into_inner) = Some(go);
+        self.gate_set.notify_all();
+    }
+
+    /// Waits at the gate; whether to work.
+    fn wait_for_start(&self) -> bool {
+        let mut gate = self.gate.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(go) = *gate {
+                return go;
+            }
+            gate = self.gate_set.wait(gate).unwrap_or_else(PoisonError::into_inner);
         }
     }
 
@@ -96,6 +150,25 @@ impl Crew {
     pub(crate) fn guard(&self) -> FailOnPanic<'_> {
         FailOnPanic(&self.failed)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Threads this thread may still start before the next is refused, as the system
+    /// refuses one without memory for its stack (tests only).
+    pub(crate) static THREADS_ALLOWED: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Starts a thread in `scope`, or returns the system's refusal.
+fn start_thread<'scope, T: Send + 'scope>(
+    scope: &'scope Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> io::Result<ScopedJoinHandle<'scope, T>> {
+    #[cfg(test)]
+    if THREADS_ALLOWED.with(|allowed| allowed.replace(allowed.get().saturating_sub(1))) == 0 {
+        return Err(io::Error::from(io::ErrorKind::WouldBlock));
+    }
+    crate::host::worker_thread().spawn_scoped(scope, f)
 }
 
 /// Marks a crew failed when dropped during a panic (see [`Crew::guard`]).

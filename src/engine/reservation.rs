@@ -30,6 +30,7 @@ impl<'g> Engine<'g> {
     /// [`crate::EngineError::TooLarge`] or [`crate::EngineError::MultisetsTooLarge`] with the bytes
     /// needed and allowed; [`crate::EngineError::SplitsHeaps`] for a game whose moves split
     /// heaps over tuples (its positions leave any space of a fixed heap count);
+    /// [`crate::ModelError::GameHeaps`] for a heap count the game is not defined for;
     /// [`crate::ModelError::NotASum`] over multisets for a game that is not a sum;
     /// [`crate::EngineError::NeedsTuples`] for Grundy work over multisets;
     /// [`crate::EngineError::OutOfMemory`] if the system refused the option lists or ranks the
@@ -85,7 +86,8 @@ impl<'g> TupleEngine<'g> {
     /// # Errors
     /// [`crate::EngineError::TooLarge`] with the bytes needed and allowed;
     /// [`crate::EngineError::SplitsHeaps`] for a game whose moves split heaps (its positions
-    /// leave any space of a fixed heap count); [`crate::EngineError::OutOfMemory`] if the system
+    /// leave any space of a fixed heap count); [`crate::ModelError::GameHeaps`] for a heap
+    /// count the game is not defined for; [`crate::EngineError::OutOfMemory`] if the system
     /// refused the option lists or ranks the engine prepares.
     pub(crate) fn reserve(&self, work: &[Work]) -> Result<Grant> {
         let plan = self.memory_plan();

@@ -75,7 +75,9 @@ enum Runner {
 /// layer, so a refused allocation stops the run before any work.
 ///
 /// # Errors
-/// The first error of `new_scratch`; [`crate::EngineError::Cancelled`] if `progress` was cancelled.
+/// The first error of `new_scratch`; [`crate::EngineError::Cancelled`] if `progress` was
+/// cancelled; [`EngineError::ThreadsNotStarted`] if the system will not start a crew's
+/// threads.
 pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     schedule: Schedule,
     visitor: &V,
@@ -113,7 +115,7 @@ pub(crate) fn run_layers<V: RowVisitor, S: Send>(
     };
     let acc = match runner {
         Runner::ThisThread => layers.on_this_thread(),
-        Runner::Crew => layers.by_crew(threads),
+        Runner::Crew => layers.by_crew(threads)?,
         Runner::ForkJoin => layers.by_fork_join(),
     };
     // The runners stop early only once `cancelled` is true, and it stays true: a run that
@@ -151,7 +153,10 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
     }
 
     /// Every layer by a crew of `threads` threads, the calling one among them.
-    fn by_crew(&self, threads: usize) -> V::Acc {
+    ///
+    /// # Errors
+    /// [`EngineError::ThreadsNotStarted`] if the system will not start the crew's threads.
+    fn by_crew(&self, threads: usize) -> Result<V::Acc> {
         let crew = Crew::new(threads);
         let member = || {
             let _guard = crew.guard();
@@ -174,9 +179,14 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
             acc
         };
         std::thread::scope(|s| {
-            let others: Vec<_> = (1..threads).map(|_| s.spawn(member)).collect();
+            let others = crew
+                .start_members(s, &member)
+                .map_err(|cause| EngineError::ThreadsNotStarted { threads, cause })?;
             let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(member));
-            let results = std::iter::once(mine).chain(others.into_iter().map(|o| o.join()));
+            // A started crew's members all work: only one sent home has no accumulator.
+            let worked = |acc: Option<V::Acc>| acc.expect("a member of a started crew");
+            let joined = others.into_iter().map(|o| o.join().map(worked));
+            let results = std::iter::once(mine).chain(joined);
             let (mut total, mut panics) = (self.visitor.start(), Vec::new());
             for result in results {
                 match result {
@@ -191,7 +201,7 @@ impl<V: RowVisitor, S: Send> Layers<'_, V, S> {
             panics.sort_by_key(|p| secondary(p));
             match panics.into_iter().next() {
                 Some(panic) => std::panic::resume_unwind(panic),
-                None => total,
+                None => Ok(total),
             }
         })
     }
@@ -281,8 +291,38 @@ mod tests {
             work: &work,
         };
         let expected: u64 = (0..layers).map(|s| (1..=s % 9).sum::<u64>()).sum();
-        assert_eq!(all.by_crew(3), expected);
+        assert_eq!(all.by_crew(3).unwrap(), expected);
         assert!(finished.iter().enumerate().all(|(s, f)| f.load(Relaxed) == s as u64 % 9));
+    }
+
+    #[test]
+    fn a_crew_whose_threads_the_system_will_not_start_is_an_error_before_any_work() {
+        use crate::engine::layer_crew::THREADS_ALLOWED;
+        let units_done = AtomicU64::new(0);
+        let work = |_: &mut (), _: &mut u64, _: u32, _: u64| {
+            units_done.fetch_add(1, Relaxed);
+            1
+        };
+        let all = Layers {
+            schedule: Schedule { layers: 100, positions: 1 << 40, parallel_threshold: 0 },
+            visitor: &Sum,
+            progress: &NoProgress,
+            units: &|_| 0..=3,
+            scratches: Mutex::new(vec![(); 3]),
+            new_scratch: &|| Ok(()),
+            work: &work,
+        };
+        // The first of the two threads starts, the second is refused.
+        THREADS_ALLOWED.with(|allowed| allowed.set(1));
+        let refused = all.by_crew(3);
+        THREADS_ALLOWED.with(|allowed| allowed.set(usize::MAX));
+        let Err(EngineError::ThreadsNotStarted { threads, cause }) = refused else {
+            panic!("expected a refusal, got {refused:?}")
+        };
+        assert_eq!((threads, cause.kind()), (3, std::io::ErrorKind::WouldBlock));
+        assert_eq!(units_done.load(Relaxed), 0, "no unit is worked by a crew that did not start");
+        all.by_crew(3).unwrap();
+        assert_eq!(units_done.load(Relaxed), 400, "the same work runs once the threads start");
     }
 
     #[test]

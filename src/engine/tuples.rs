@@ -71,7 +71,10 @@ impl<'g> TupleEngine<'g> {
         let max = space.max();
         let kind = row_kind(game, space, mode, settings.multi_heap_path);
         let memory_limit = settings.memory_limit;
-        let fits = plan::fixed_bytes(game, space, kind) <= memory_limit;
+        // A space the game cannot be labelled in is refused by every run: nothing is
+        // prepared for it (a take-and-break game's option lists alone take O(max^2)).
+        let fits = refuse_unheld(game, space.heaps()).is_ok()
+            && plan::fixed_bytes(game, space, kind) <= memory_limit;
         // Nim's and the multi-heap rows need no per-size option lists (Nim's cost O(max^2)).
         let options = if kind.needs_option_lists() && fits {
             FlatOptions::try_of_game(game, max)
@@ -224,11 +227,10 @@ impl<'g> TupleEngine<'g> {
         Ok(())
     }
 
-    /// Refuses a run needing `need` bytes above the memory limit.
+    /// Refuses a space the game cannot be labelled in, then a run needing `need` bytes
+    /// above the memory limit.
     pub(crate) fn refuse_above(&self, need: u64) -> Result<()> {
-        if self.game.splits() {
-            return Err(EngineError::SplitsHeaps { spec: self.game.spec().to_string() });
-        }
+        refuse_unheld(self.game, self.space().heaps())?;
         let canonical_would_help =
             self.mode() == Mode::Full && self.space().heaps() >= 3 && self.game.is_symmetric();
         memory::refuse_above(need, self.memory_limit, || self.describe(), canonical_would_help)
@@ -250,4 +252,13 @@ impl<'g> TupleEngine<'g> {
         }
         labels
     }
+}
+
+/// Refuses tuples of `heaps` heaps for a game whose positions leave them (its moves split
+/// heaps) or that is not defined for that many heaps (`circular:K` with fewer than `K`).
+fn refuse_unheld(game: &Game, heaps: usize) -> Result<()> {
+    if game.splits() {
+        return Err(EngineError::SplitsHeaps { spec: game.spec().to_string() });
+    }
+    Ok(game.check_heaps(heaps)?)
 }

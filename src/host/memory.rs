@@ -13,6 +13,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::kib_field;
+use super::threads::{HELPER_STACK, WORKER_STACK};
 
 /// What bounds the memory available to this process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,10 +61,21 @@ pub const UNPLANNED_BYTES: u64 = 16 << 20;
 /// (`HEAP_MAX_SIZE` on 64-bit systems).
 const ARENA_BYTES: u64 = 64 << 20;
 
-/// A thread's stack when `RUST_MIN_STACK` does not set it (Rust's default, which rayon
-/// keeps), and what the system adds to it: a guard page, rounding.
-const DEFAULT_STACK: u64 = 2 << 20;
+/// What a thread maps besides its stack: a guard page below it, and the alternate signal
+/// stack with its own guard page that Rust's runtime gives every thread of a program.
 const STACK_EXTRA: u64 = 64 << 10;
+
+/// Address space a worker thread maps ([`WORKER_STACK`], set on every one nimtab starts).
+const WORKER_BYTES: u64 = WORKER_STACK as u64 + STACK_EXTRA;
+
+/// Address space a helper thread maps ([`HELPER_STACK`]).
+const HELPER_BYTES: u64 = HELPER_STACK as u64 + STACK_EXTRA;
+
+/// Address space a process needs at its start besides the stacks of the threads it starts
+/// then: what those threads and the main thread allocate meanwhile. Measured: the binary
+/// under `ulimit -v` starts every thread below this reserve's margin (see
+/// [`MemoryReading::room_for_threads`]).
+pub const START_RESERVE: u64 = 1 << 20;
 
 /// The glibc tunables that make a process's address space predictable: one malloc arena
 /// for every thread (no 64 MiB reservation per thread), and a fixed threshold above which
@@ -95,8 +107,6 @@ pub struct MemoryReading {
     data: Option<Use>,
     /// The least room under the memory cgroup's limits.
     cgroup: Option<u64>,
-    /// Bytes of address space each thread started later maps for its stack.
-    thread_bytes: u64,
     /// Whether glibc's malloc runs with one arena ([`ALLOCATOR_TUNABLES`] in effect).
     one_arena: bool,
 }
@@ -107,7 +117,6 @@ impl MemoryReading {
         let read = |path: &str| std::fs::read_to_string(path).unwrap_or_default();
         let (status, limits) = (read("/proc/self/status"), read("/proc/self/limits"));
         let meminfo = read("/proc/meminfo");
-        let stack = std::env::var("RUST_MIN_STACK").ok().and_then(|s| s.parse::<u64>().ok());
         let tunables = std::env::var("GLIBC_TUNABLES").ok();
         let arena_max = std::env::var("MALLOC_ARENA_MAX").ok();
         MemoryReading {
@@ -115,7 +124,6 @@ impl MemoryReading {
             address_space: process_use(&limits, "Max address space", &status, "VmSize:"),
             data: process_use(&limits, "Max data size", &status, "VmData:"),
             cgroup: cgroup_room(Path::new("/")),
-            thread_bytes: stack.unwrap_or(DEFAULT_STACK).next_multiple_of(4096) + STACK_EXTRA,
             one_arena: one_arena(tunables.as_deref(), arena_max.as_deref()),
         }
     }
@@ -136,7 +144,7 @@ impl MemoryReading {
     /// in use, the threads' stacks (and under the address-space limit their allocator
     /// arenas, unless limited to one) and [`UNPLANNED_BYTES`].
     pub fn budget(&self, threads: u64) -> MemoryBudget {
-        let stacks = threads.saturating_mul(self.thread_bytes);
+        let stacks = threads.saturating_mul(WORKER_BYTES);
         // A new arena is mapped at twice its size and trimmed, so one more is kept back.
         let arenas = if self.one_arena || threads == 0 { 0 } else { threads + 1 };
         let mapped = stacks.saturating_add(arenas * ARENA_BYTES).saturating_add(UNPLANNED_BYTES);
@@ -156,6 +164,42 @@ impl MemoryReading {
             .min_by_key(|&(_, bytes)| bytes)
             .unwrap_or((MemorySource::Assumed, 4 << 30));
         MemoryBudget { bytes, source }
+    }
+}
+
+/// Threads that would not fit under a process limit: the limit, the room it leaves, and
+/// what the threads need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadRoom {
+    /// The limit that is too tight.
+    pub source: MemorySource,
+    /// Bytes the limit leaves beside what the process maps at its start.
+    pub room: u64,
+    /// Bytes the threads need: their stacks, and [`START_RESERVE`].
+    pub need: u64,
+}
+
+impl MemoryReading {
+    /// Whether `workers` worker threads and `helpers` helper threads can start under the
+    /// address-space and data limits (a thread's stack counts against both): a thread
+    /// whose stack fits but whose alternate signal stack does not would abort the
+    /// process, so threads are started only with their whole need in room.
+    ///
+    /// # Errors
+    /// The first limit whose room is below the need.
+    pub fn room_for_threads(&self, workers: u64, helpers: u64) -> Result<(), ThreadRoom> {
+        let stacks = workers.saturating_mul(WORKER_BYTES) + helpers.saturating_mul(HELPER_BYTES);
+        let need = stacks.saturating_add(START_RESERVE);
+        let limits = [
+            (MemorySource::AddressSpace, self.address_space),
+            (MemorySource::DataSegment, self.data),
+        ];
+        for (source, limit) in limits {
+            if let Some(room) = limit.map(Use::room).filter(|&room| room < need) {
+                return Err(ThreadRoom { source, room, need });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -269,7 +313,6 @@ mod tests {
             address_space: process_use(LIMITS, "Max address space", status, "VmSize:"),
             data: process_use(LIMITS, "Max data size", status, "VmData:"),
             cgroup: None,
-            thread_bytes: DEFAULT_STACK + STACK_EXTRA,
             one_arena,
         }
     }
@@ -285,7 +328,7 @@ mod tests {
     #[test]
     fn an_address_space_budget_is_the_limit_less_a_fixed_amount_per_thread() {
         let room = 1_048_576_000 - 10_240 * 1024 - UNPLANNED_BYTES;
-        let per_thread = DEFAULT_STACK + STACK_EXTRA;
+        let per_thread = WORKER_BYTES;
         for threads in [0, 1, 4] {
             let budget = reading(true).budget(threads);
             assert_eq!(budget.source, MemorySource::AddressSpace);

@@ -8,6 +8,26 @@ use crate::sequence::period::{Certificate, PeriodOutcome, Uncertified};
 use crate::sequence::{self, Extension, Goal, Observer, Sequence, Settings, Start, Store};
 
 impl Game {
+    /// Refuses a game whose heaps have no Grundy values of their own: one that is not a
+    /// sum of heaps (several heaps move at once, or a pass is shared). The one rule of
+    /// one heap's values, whichever front-end asks for them.
+    ///
+    /// # Errors
+    /// [`crate::ModelError::NotASum`] naming the game.
+    pub fn require_heap_values(&self) -> Result<()> {
+        self.require_sum("the Grundy sequence of one heap")
+    }
+
+    /// `G(0..=max)` of one heap, in memory.
+    ///
+    /// # Errors
+    /// [`crate::ModelError::NotASum`] for a game that is not a sum of heaps
+    /// ([`Game::require_heap_values`]).
+    pub fn heap_values(&self, max: u32) -> Result<Vec<u32>> {
+        self.require_heap_values()?;
+        Ok(self.grundy(max))
+    }
+
     /// Whether the game's values come from the sequence engine (subtraction games, octal
     /// games, Grundy's game), so that they can be kept on disk and checkpointed.
     pub fn has_sequence_engine(&self) -> bool {
@@ -27,7 +47,7 @@ impl Game {
         start: Start,
         observer: &mut dyn Observer,
     ) -> Result<Sequence> {
-        self.require_sum("the Grundy values of one heap")?;
+        self.require_heap_values()?;
         if let Some(rule) = self.heap_rule() {
             return Ok(sequence::run(&rule, self.spec(), settings, start, observer)?);
         }

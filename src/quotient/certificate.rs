@@ -20,7 +20,11 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::quotient::bits;
-use crate::quotient::Play;
+use crate::quotient::memory::{Hold, Meter, Result};
+use crate::quotient::{Play, QuotientError, QuotientProgress};
+
+/// States explored between two looks at whether the caller asks to stop.
+const POLL_STATES: usize = 1 << 12;
 
 /// What the certificate reads: the quotient and the heaps' options.
 pub(crate) struct Claim<'a> {
@@ -45,46 +49,77 @@ impl Claim<'_> {
     }
 }
 
-/// Checks the claim; the error says which part fails.
-pub(crate) fn certify(claim: &Claim<'_>) -> Result<(), String> {
+/// A failed part of the proof, as [`QuotientError::NotCertified`] says it.
+fn fails(why: String) -> QuotientError {
+    QuotientError::NotCertified(why)
+}
+
+/// Checks the claim, its tables counted against `meter`, asking `progress` now and then
+/// whether to stop.
+///
+/// # Errors
+/// [`QuotientError::NotCertified`] saying which part fails; the memory errors and
+/// [`QuotientError::Cancelled`].
+pub(crate) fn certify(
+    claim: &Claim<'_>,
+    meter: &Meter,
+    progress: &dyn QuotientProgress,
+) -> Result<()> {
     if claim.p[0] != (claim.play == Play::Normal) {
-        return Err("the empty position's class has the wrong outcome".into());
+        return Err(fails("the empty position's class has the wrong outcome".into()));
     }
     let active: Vec<u32> = (1..claim.options.len() as u32)
         .filter(|&h| !claim.options[h as usize].is_empty())
         .collect();
+    let mut hold = meter.hold(0)?;
     check_p_part(claim, &active)?;
-    check_n_part(claim, &active)?;
-    check_generated(claim)?;
-    check_reduced(claim)
+    check_n_part(claim, &active, &mut hold, progress)?;
+    check_generated(claim, &mut hold)?;
+    check_reduced(claim, &mut hold)
 }
 
-fn check_generated(claim: &Claim<'_>) -> Result<(), String> {
-    let members = bits::generated(claim.order, &claim.phi[1..], |x, g| claim.times(x, g));
+fn check_generated(claim: &Claim<'_>, hold: &mut Hold<'_>) -> Result<()> {
+    let mut scratch = hold.meter().hold(0)?;
+    let generators = &claim.phi[1..];
+    let members = bits::generated(claim.order, generators, |x, g| claim.times(x, g), &mut scratch)?;
     if members.len() == claim.order {
         Ok(())
     } else {
-        Err(format!("the heaps' classes generate {} of {} elements", members.len(), claim.order))
+        Err(fails(format!(
+            "the heaps' classes generate {} of {} elements",
+            members.len(),
+            claim.order
+        )))
     }
 }
 
-fn check_reduced(claim: &Claim<'_>) -> Result<(), String> {
+fn check_reduced(claim: &Claim<'_>, hold: &mut Hold<'_>) -> Result<()> {
     let mut generators: Vec<u32> = claim.phi[1..].to_vec();
     generators.sort_unstable();
     generators.dedup();
-    let mut class: Vec<u32> = claim.p.iter().map(|&b| u32::from(b)).collect();
+    let mut scratch = hold.meter().hold(0)?;
+    let mut class = scratch.with_capacity(claim.order)?;
+    class.extend(claim.p.iter().map(|&b| u32::from(b)));
+    // Each element's signature: its class and its products' classes, end to end.
+    let width = generators.len() + 1;
+    let mut signatures = scratch.vec(claim.order.saturating_mul(width), 0u32)?;
+    let buckets = (claim.order.saturating_mul(8) / 7 + 1).next_power_of_two();
+    let map_bytes = buckets as u64 * (std::mem::size_of::<(&[u32], u32)>() as u64 + 1);
     let mut count = 0;
     loop {
-        let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
-        let next: Vec<u32> = (0..claim.order as u32)
-            .map(|x| {
-                let mut signature = vec![class[x as usize]];
-                signature.extend(generators.iter().map(|&g| class[claim.times(x, g) as usize]));
-                let fresh = ids.len() as u32;
-                *ids.entry(signature).or_insert(fresh)
-            })
-            .collect();
-        class = next;
+        for (x, signature) in signatures.chunks_exact_mut(width).enumerate() {
+            signature[0] = class[x];
+            for (cell, &g) in signature[1..].iter_mut().zip(&generators) {
+                *cell = class[claim.times(x as u32, g) as usize];
+            }
+        }
+        let map = scratch.meter().hold(map_bytes)?;
+        let mut ids: HashMap<&[u32], u32> = HashMap::new();
+        ids.try_reserve(claim.order).map_err(|_| map.refused(map_bytes))?;
+        for (c, signature) in class.iter_mut().zip(signatures.chunks_exact(width)) {
+            let fresh = ids.len() as u32;
+            *c = *ids.entry(signature).or_insert(fresh);
+        }
         if ids.len() == count {
             break;
         }
@@ -93,11 +128,11 @@ fn check_reduced(claim: &Claim<'_>) -> Result<(), String> {
     if count == claim.order {
         Ok(())
     } else {
-        Err(format!("only {count} of its {} elements are distinguishable", claim.order))
+        Err(fails(format!("only {count} of its {} elements are distinguishable", claim.order)))
     }
 }
 
-fn check_p_part(claim: &Claim<'_>, active: &[u32]) -> Result<(), String> {
+fn check_p_part(claim: &Claim<'_>, active: &[u32]) -> Result<()> {
     for &h in active {
         let a = claim.phi[h as usize];
         for x in 0..claim.order as u32 {
@@ -106,7 +141,7 @@ fn check_p_part(claim: &Claim<'_>, active: &[u32]) -> Result<(), String> {
             }
             for &o in &claim.options[h as usize] {
                 if claim.p[claim.times(x, claim.option_class(o)) as usize] {
-                    return Err(format!("a position of class {x} plus heap {h} is predicted P and has an option predicted P"));
+                    return Err(fails(format!("a position of class {x} plus heap {h} is predicted P and has an option predicted P")));
                 }
             }
         }
@@ -114,12 +149,41 @@ fn check_p_part(claim: &Claim<'_>, active: &[u32]) -> Result<(), String> {
     Ok(())
 }
 
-fn check_n_part(claim: &Claim<'_>, active: &[u32]) -> Result<(), String> {
+/// The states waiting to be explored, each `(y, W)`, their sets and the queue's room
+/// counted in a hold.
+struct Waiting<'m> {
+    queue: VecDeque<(u32, Vec<u64>)>,
+    hold: Hold<'m>,
+    set_bytes: u64,
+}
+
+impl Waiting<'_> {
+    fn push(&mut self, y: u32, w: Vec<u64>) -> Result<()> {
+        if self.queue.len() == self.queue.capacity() {
+            let more = self.queue.capacity().max(4);
+            let bytes = (more * std::mem::size_of::<(u32, Vec<u64>)>()) as u64;
+            self.hold.grow(bytes)?;
+            self.queue.try_reserve_exact(more).map_err(|_| self.hold.refused(bytes))?;
+        }
+        self.hold.grow(self.set_bytes)?;
+        self.queue.push_back((y, w));
+        Ok(())
+    }
+}
+
+fn check_n_part(
+    claim: &Claim<'_>,
+    active: &[u32],
+    hold: &mut Hold<'_>,
+    progress: &dyn QuotientProgress,
+) -> Result<()> {
     let words = bits::words_for(claim.order);
+    let set_bytes = (words * std::mem::size_of::<u64>()) as u64;
+    let mut scratch = hold.meter().hold(0)?;
     // Each distinct heap as (a, V_h).
     let mut heaps: Vec<(u32, Vec<u64>)> = Vec::new();
     for &h in active {
-        let mut v = vec![0u64; words];
+        let mut v = scratch.vec(words, 0u64)?;
         for d in 0..claim.order as u32 {
             let hit = claim.options[h as usize]
                 .iter()
@@ -134,22 +198,32 @@ fn check_n_part(claim: &Claim<'_>, active: &[u32]) -> Result<(), String> {
         }
     }
     // The empty position's state is not recorded: a later position of class 1 with an
-    // empty W must still be checked.
-    let mut explored: Vec<Vec<Vec<u64>>> = vec![Vec::new(); claim.order];
-    let mut queue: VecDeque<(u32, Vec<u64>)> = VecDeque::new();
-    successors(claim, &heaps, 0, &vec![0; words], &explored, &mut queue);
-    while let Some((y, w)) = queue.pop_front() {
-        if explored[y as usize].iter().any(|old| bits::is_subset(old, &w)) {
+    // empty W must still be checked. Each explored set stays counted in the queue's hold.
+    let mut explored: Vec<Vec<Vec<u64>>> = scratch.vec(claim.order, Vec::new())?;
+    let mut waiting = Waiting { queue: VecDeque::new(), hold: scratch.meter().hold(0)?, set_bytes };
+    successors(claim, &heaps, 0, &vec![0; words], &explored, &mut waiting)?;
+    let mut taken = 0usize;
+    while let Some((y, w)) = waiting.queue.pop_front() {
+        taken += 1;
+        if taken.is_multiple_of(POLL_STATES) && progress.cancelled() {
+            return Err(QuotientError::Cancelled);
+        }
+        let kept = &mut explored[y as usize];
+        if kept.iter().any(|old| bits::is_subset(old, &w)) {
+            waiting.hold.shrink(set_bytes);
             continue;
         }
-        explored[y as usize].retain(|old| !bits::is_subset(&w, old));
-        explored[y as usize].push(w.clone());
+        let before = kept.len();
+        kept.retain(|old| !bits::is_subset(&w, old));
+        waiting.hold.shrink((before - kept.len()) as u64 * set_bytes);
         if !claim.p[y as usize] && !bits::contains(&w, 0) {
-            return Err(format!(
+            return Err(fails(format!(
                 "a position of class {y} is predicted N and has no option predicted P"
-            ));
+            )));
         }
-        successors(claim, &heaps, y, &w, &explored, &mut queue);
+        scratch.push(&mut explored[y as usize], w)?;
+        let w = explored[y as usize].last().expect("the state just explored");
+        successors(claim, &heaps, y, w, &explored, &mut waiting)?;
     }
     Ok(())
 }
@@ -161,23 +235,22 @@ fn successors(
     y: u32,
     w: &[u64],
     explored: &[Vec<Vec<u64>>],
-    queue: &mut VecDeque<(u32, Vec<u64>)>,
-) {
+    waiting: &mut Waiting<'_>,
+) -> Result<()> {
     let words = w.len();
-    {
-        for (a, v) in heaps {
-            let mut next = vec![0u64; words];
-            for c in 0..claim.order as u32 {
-                if bits::contains(w, claim.times(*a, c)) || bits::contains(v, claim.times(y, c)) {
-                    bits::insert(&mut next, c);
-                }
-            }
-            let z = claim.times(y, *a);
-            if !explored[z as usize].iter().any(|old| bits::is_subset(old, &next)) {
-                queue.push_back((z, next));
+    for (a, v) in heaps {
+        let mut next = vec![0u64; words];
+        for c in 0..claim.order as u32 {
+            if bits::contains(w, claim.times(*a, c)) || bits::contains(v, claim.times(y, c)) {
+                bits::insert(&mut next, c);
             }
         }
+        let z = claim.times(y, *a);
+        if !explored[z as usize].iter().any(|old| bits::is_subset(old, &next)) {
+            waiting.push(z, next)?;
+        }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -192,7 +265,7 @@ mod tests {
         spec: &str,
         max_heap: u32,
         edit: impl Fn(&mut Vec<u32>, &mut Vec<bool>, &mut Vec<u32>),
-    ) -> Result<(), String> {
+    ) -> std::result::Result<(), String> {
         let game = Game::parse(spec).unwrap();
         let q = compute(&game, &QuotientConfig::new(max_heap), &NoProgress).unwrap();
         let order = q.order();
@@ -212,7 +285,11 @@ mod tests {
             options: &options,
             play: Play::Misere,
         };
-        certify(&claim)
+        match certify(&claim, &Meter::new(1 << 30), &NoProgress) {
+            Ok(()) => Ok(()),
+            Err(QuotientError::NotCertified(why)) => Err(why),
+            Err(other) => panic!("{other}"),
+        }
     }
 
     #[test]
@@ -237,6 +314,7 @@ mod tests {
             options: &options,
             play: Play::Misere,
         };
-        assert!(certify(&claim).unwrap_err().contains("generate 2 of 4"));
+        let refused = certify(&claim, &Meter::new(1 << 30), &NoProgress).unwrap_err();
+        assert!(refused.to_string().contains("generate 2 of 4"), "{refused}");
     }
 }

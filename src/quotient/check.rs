@@ -18,8 +18,16 @@
 use crate::quotient::bits;
 use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::mark::{representatives, Reps};
+use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::HeapMonoid;
-use crate::quotient::Play;
+use crate::quotient::{Play, QuotientError, QuotientProgress};
+
+/// States explored between two looks at whether the caller asks to stop (and two
+/// reports of the count).
+const POLL_STATES: usize = 1 << 12;
+
+/// For each element, the least sets of option classes of its positions.
+pub(crate) type LowerBounds = Vec<Vec<Vec<u64>>>;
 
 /// A position whose outcome the candidate predicts wrongly, and whose options it
 /// predicts rightly when it is the least failure.
@@ -33,23 +41,25 @@ pub(crate) struct Failure {
 
 /// What a check found.
 #[derive(Debug)]
-pub(crate) enum Verdict {
+pub(crate) enum Verdict<'m> {
     /// Every outcome is predicted rightly; with, for each element, the least sets of
     /// option classes of its positions (used to try the next heap).
-    Holds(Vec<Vec<Vec<u64>>>),
+    Holds(Held<'m, LowerBounds>),
     /// The least failure in key order.
     Fails(Failure),
-    /// The exploration of states passed its bound.
-    TooLarge,
 }
 
 /// The heaps the exploration adds: one of each distinct way of acting, the least heap,
 /// and no heap whose action is another smaller heap's with more option classes.
-fn exploring_heaps(monoid: &HeapMonoid, options: HeapOptions<'_>) -> Vec<ExploredHeap> {
+fn exploring_heaps(
+    monoid: &HeapMonoid,
+    options: HeapOptions<'_>,
+    hold: &mut Hold<'_>,
+) -> Result<Vec<ExploredHeap>> {
     let words = bits::words_for(monoid.size);
     let mut kept: Vec<ExploredHeap> = Vec::new();
     for h in options.active() {
-        let mut classes = vec![0u64; words];
+        let mut classes = hold.vec(words, 0u64)?;
         let mut pairs = Vec::new();
         for &o in &options.options[h as usize] {
             let t = monoid.apply_option(0, o);
@@ -66,7 +76,7 @@ fn exploring_heaps(monoid: &HeapMonoid, options: HeapOptions<'_>) -> Vec<Explore
             kept.push(ExploredHeap { heap: h, classes, pairs });
         }
     }
-    kept
+    Ok(kept)
 }
 
 /// A heap the exploration adds: its option classes, and one option of each class.
@@ -112,35 +122,58 @@ struct State {
     heap: u32,
 }
 
-/// Checks the prediction of `(monoid, p)` on every position of the heaps of `options`.
-/// At most `state_limit` states are explored.
-pub(crate) fn check(
+/// What a check reads besides the candidate: its heaps' options and play, the budget its
+/// states are counted against, and whom it tells of its progress (and asks whether to
+/// stop).
+pub(crate) struct Checking<'a, 'm> {
+    pub options: HeapOptions<'a>,
+    pub play: Play,
+    pub meter: &'m Meter,
+    pub progress: &'a dyn QuotientProgress,
+}
+
+/// Checks the prediction of `(monoid, p)` on every position of the heaps of
+/// `how.options`, its states counted against `how.meter`.
+///
+/// # Errors
+/// [`QuotientError::BeyondMemory`] or [`QuotientError::OutOfMemory`] when the states do
+/// not fit; [`QuotientError::Cancelled`] when the caller asks to stop.
+pub(crate) fn check<'m>(
     monoid: &HeapMonoid,
     p: &[bool],
-    options: HeapOptions<'_>,
-    play: Play,
-    state_limit: usize,
-) -> Verdict {
+    how: &Checking<'_, 'm>,
+) -> Result<Verdict<'m>> {
+    let options = how.options;
     let max_heap = options.max_heap();
-    if p[0] != (play == Play::Normal) {
-        return Verdict::Fails(Failure { key: Key::EMPTY, counts: vec![0; max_heap as usize + 1] });
+    if p[0] != (how.play == Play::Normal) {
+        let counts = vec![0; max_heap as usize + 1];
+        return Ok(Verdict::Fails(Failure { key: Key::EMPTY, counts }));
     }
-    let reps = representatives(monoid, options);
+    let mut hold = how.meter.hold(0)?;
+    let reps = representatives(monoid, options, &mut hold)?;
     let p_failure = least_p_failure(monoid, p, options, &reps);
     let words = bits::words_for(monoid.size);
     let p_bits = bits::from_flags(p);
-    let heaps = exploring_heaps(monoid, options);
+    let heaps = exploring_heaps(monoid, options, &mut hold)?;
     let mut states: Vec<State> = Vec::new();
     let mut sets: Vec<u64> = Vec::new();
-    let mut minimal: Vec<Vec<u32>> = vec![Vec::new(); monoid.size];
-    let mut queue = KeyQueue::new();
-    states.push(State { y: 0, parent: u32::MAX, heap: 0 });
-    sets.extend(std::iter::repeat_n(0, words));
-    queue.push(Key::EMPTY, 0u32);
+    let mut minimal: Vec<Vec<u32>> = hold.vec(monoid.size, Vec::new())?;
+    let mut queue = KeyQueue::new(how.meter)?;
+    hold.push(&mut states, State { y: 0, parent: u32::MAX, heap: 0 })?;
+    hold.extend_from_slice(&mut sets, &vec![0; words])?;
+    queue.push(Key::EMPTY, 0u32)?;
     let mut next = vec![0u64; words];
+    let mut taken = 0usize;
     while let Some((key, s)) = queue.pop() {
         if p_failure.as_ref().is_some_and(|f| f.key <= key) {
             break;
+        }
+        taken += 1;
+        if taken.is_multiple_of(POLL_STATES) {
+            if how.progress.cancelled() {
+                return Err(QuotientError::Cancelled);
+            }
+            how.progress.exploring(max_heap, states.len() as u64);
         }
         let y = states[s as usize].y;
         let set = &sets[s as usize * words..][..words];
@@ -156,10 +189,10 @@ pub(crate) fn check(
         if s != 0 {
             minimal[y as usize]
                 .retain(|&m| !bits::is_subset(set, &sets[m as usize * words..][..words]));
-            minimal[y as usize].push(s);
+            hold.push(&mut minimal[y as usize], s)?;
             if !p[y as usize] && !bits::meets(set, &p_bits) {
                 let counts = state_counts(&states, s, max_heap);
-                return Verdict::Fails(Failure { key, counts });
+                return Ok(Verdict::Fails(Failure { key, counts }));
             }
         }
         for explored in &heaps {
@@ -179,25 +212,39 @@ pub(crate) fn check(
             if dominated {
                 continue;
             }
-            if states.len() >= state_limit {
-                return Verdict::TooLarge;
-            }
             let index = states.len() as u32;
-            states.push(State { y: z, parent: s, heap: h });
-            sets.extend_from_slice(&next);
-            queue.push(key.plus(h), index);
+            hold.push(&mut states, State { y: z, parent: s, heap: h })?;
+            hold.extend_from_slice(&mut sets, &next)?;
+            queue.push(key.plus(h), index)?;
         }
     }
     if let Some(failure) = p_failure {
-        return Verdict::Fails(failure);
+        return Ok(Verdict::Fails(failure));
     }
-    // The empty position is not among the minimal states: the mex-interpolation test
-    // needs a position with options to stand for the new heap.
-    let lower_bounds = minimal
-        .iter()
-        .map(|list| list.iter().map(|&m| sets[m as usize * words..][..words].to_vec()).collect())
-        .collect();
-    Verdict::Holds(lower_bounds)
+    lower_bounds(&minimal, &sets, words, how.meter).map(Verdict::Holds)
+}
+
+/// The sets of the minimal states of each element, copied out of the arena and counted
+/// on their own. The empty position is not among the minimal states: the
+/// mex-interpolation test needs a position with options to stand for the new heap.
+fn lower_bounds<'m>(
+    minimal: &[Vec<u32>],
+    sets: &[u64],
+    words: usize,
+    meter: &'m Meter,
+) -> Result<Held<'m, LowerBounds>> {
+    let mut hold = meter.hold(0)?;
+    let mut bounds: LowerBounds = hold.with_capacity(minimal.len())?;
+    for list in minimal {
+        let mut copies = hold.with_capacity(list.len())?;
+        for &m in list {
+            let mut set = hold.with_capacity(words)?;
+            set.extend_from_slice(&sets[m as usize * words..][..words]);
+            copies.push(set);
+        }
+        bounds.push(copies);
+    }
+    Ok(Held::new(bounds, hold))
 }
 
 /// The position of state `s`.
@@ -224,10 +271,17 @@ mod tests {
         // only option, the empty position, is predicted N too.
         let all = all_options(&Game::nim(), 1);
         let trivial = HeapMonoid { size: 1, act: vec![Vec::new(), vec![0]] };
-        let verdict = check(&trivial, &[false], HeapOptions::upto(&all, 1), Play::Misere, 1 << 10);
+        let meter = Meter::new(1 << 20);
+        let how = Checking {
+            options: HeapOptions::upto(&all, 1),
+            play: Play::Misere,
+            meter: &meter,
+            progress: &crate::engine::NoProgress,
+        };
+        let verdict = check(&trivial, &[false], &how).unwrap();
         match verdict {
             Verdict::Fails(failure) => assert_eq!(failure.counts, vec![0, 1]),
             other => panic!("the wrong claim was accepted: {other:?}"),
-        }
+        };
     }
 }

@@ -4,6 +4,7 @@
 use std::cmp::{Ordering, Reverse};
 
 use crate::model::game::Game;
+use crate::quotient::memory::{Hold, Meter, Result};
 
 /// The options of every heap `0..=max_heap` of a game: `[h]` lists pairs `(a, b)` with
 /// `a >= b >= 0`, 0 standing for no heap (`(0, 0)`: the heap is taken whole).
@@ -11,6 +12,12 @@ pub(crate) fn all_options(game: &Game, max_heap: u32) -> Vec<Vec<(u32, u32)>> {
     let mut options = vec![Vec::new()];
     options.extend((1..=max_heap).map(|h| game.heap_options(h)));
     options
+}
+
+/// Bytes of [`all_options`]'s lists.
+pub(crate) fn options_bytes(all: &[Vec<(u32, u32)>]) -> u64 {
+    let pairs: usize = all.iter().map(Vec::capacity).sum();
+    (pairs * std::mem::size_of::<(u32, u32)>() + all.len() * std::mem::size_of::<Vec<u8>>()) as u64
 }
 
 /// The options of heaps `0..=max_heap()`, a prefix of [`all_options`].
@@ -83,8 +90,9 @@ pub(crate) type Counts = Vec<u32>;
 /// A search only ever adds a heap (of size at least 1) to a position it takes out, so
 /// everything it queues has a larger total than what it is taking out. A bucket per
 /// total, sorted once when its turn comes, therefore gives the order of a binary heap of
-/// `(Key, item)` while touching each entry a few times instead of `log n` times.
-pub(crate) struct KeyQueue<T> {
+/// `(Key, item)` while touching each entry a few times instead of `log n` times. Its
+/// buckets are counted against the computation's memory budget.
+pub(crate) struct KeyQueue<'m, T> {
     /// `buckets[t]`: the entries of total `t` not yet taken out, as (fewer heaps, item).
     buckets: Vec<Vec<(Reverse<u64>, T)>>,
     /// The bucket being taken out, sorted, and how far.
@@ -93,22 +101,33 @@ pub(crate) struct KeyQueue<T> {
     /// The total of `current`, and the first bucket not yet taken.
     current_total: u64,
     taken: usize,
+    /// The buckets' capacities.
+    hold: Hold<'m>,
 }
 
-impl<T: Ord + Copy> KeyQueue<T> {
-    /// An empty queue.
-    pub fn new() -> KeyQueue<T> {
-        KeyQueue { buckets: Vec::new(), current: Vec::new(), next: 0, current_total: 0, taken: 0 }
+impl<'m, T: Ord + Copy> KeyQueue<'m, T> {
+    /// An empty queue counting its memory against `meter`.
+    pub fn new(meter: &'m Meter) -> Result<KeyQueue<'m, T>> {
+        Ok(KeyQueue {
+            buckets: Vec::new(),
+            current: Vec::new(),
+            next: 0,
+            current_total: 0,
+            taken: 0,
+            hold: meter.hold(0)?,
+        })
     }
 
     /// Queues `item` at `key`, whose total must exceed that of every entry taken out.
-    pub fn push(&mut self, key: Key, item: T) {
+    pub fn push(&mut self, key: Key, item: T) -> Result<()> {
         let total = key.total as usize;
         debug_assert!(total >= self.taken, "a key queue only moves forward");
         if total >= self.buckets.len() {
+            let more = total + 1 - self.buckets.len();
+            self.hold.reserve(&mut self.buckets, more)?;
             self.buckets.resize_with(total + 1, Vec::new);
         }
-        self.buckets[total].push((Reverse(key.count), item));
+        self.hold.push(&mut self.buckets[total], (Reverse(key.count), item))
     }
 
     /// Takes out the least entry.
@@ -117,6 +136,8 @@ impl<T: Ord + Copy> KeyQueue<T> {
             if self.taken == self.buckets.len() {
                 return None;
             }
+            let done = self.current.capacity() * std::mem::size_of::<(Reverse<u64>, T)>();
+            self.hold.shrink(done as u64);
             self.current = std::mem::take(&mut self.buckets[self.taken]);
             self.current.sort_unstable();
             self.next = 0;
@@ -135,16 +156,17 @@ mod tests {
 
     #[test]
     fn the_key_queue_takes_entries_out_in_key_order_then_item_order() {
-        let mut queue = KeyQueue::new();
-        queue.push(Key::EMPTY, 9u32);
+        let meter = Meter::new(1 << 20);
+        let mut queue = KeyQueue::new(&meter).unwrap();
+        queue.push(Key::EMPTY, 9u32).unwrap();
         let mut out = Vec::new();
         while let Some((key, item)) = queue.pop() {
             out.push((key, item));
             if out.len() == 1 {
-                queue.push(Key { total: 3, count: 1 }, 5);
-                queue.push(Key { total: 2, count: 1 }, 7);
-                queue.push(Key { total: 3, count: 2 }, 8);
-                queue.push(Key { total: 3, count: 2 }, 4);
+                queue.push(Key { total: 3, count: 1 }, 5).unwrap();
+                queue.push(Key { total: 2, count: 1 }, 7).unwrap();
+                queue.push(Key { total: 3, count: 2 }, 8).unwrap();
+                queue.push(Key { total: 3, count: 2 }, 4).unwrap();
             }
         }
         let items: Vec<u32> = out.iter().map(|&(_, item)| item).collect();

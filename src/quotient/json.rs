@@ -28,14 +28,13 @@ fn list(values: impl Iterator<Item = String>) -> String {
 }
 
 /// Writes the quotient as one JSON object, one key a line (the product table one row a
-/// line), ending with a newline.
+/// line, each formatted as it is written: the whole table as text would be several times
+/// the size of the quotient), ending with a newline.
 ///
 /// # Errors
 /// Any error of `out`.
 pub fn write_json(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     let order = q.order() as u32;
-    let rows: Vec<String> =
-        (0..order).map(|x| list((0..order).map(|y| q.product(x, y).to_string()))).collect();
     let period = match q.period() {
         Some(p) => format!("{{\"preperiod\":{},\"period\":{}}}", p.preperiod, p.period),
         None => "null".to_string(),
@@ -46,7 +45,12 @@ pub fn write_json(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     writeln!(out, "\"order\":{},", q.order())?;
     writeln!(out, "\"identity\":{},", q.identity())?;
     writeln!(out, "\"elements\":{},", list(q.elements().iter().map(|w| string(w))))?;
-    writeln!(out, "\"product\":[\n{}\n],", rows.join(",\n"))?;
+    writeln!(out, "\"product\":[")?;
+    for x in 0..order {
+        let separator = if x + 1 < order { "," } else { "" };
+        writeln!(out, "{}{separator}", list((0..order).map(|y| q.product(x, y).to_string())))?;
+    }
+    writeln!(out, "],")?;
     writeln!(out, "\"p_portion\":{},", list(q.p_portion().iter().map(u32::to_string)))?;
     writeln!(out, "\"phi\":{},", list(q.phi_all().iter().map(u32::to_string)))?;
     writeln!(out, "\"presentation\":{},", string(q.presentation()))?;

@@ -8,6 +8,7 @@
 
 use crate::quotient::bits;
 use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
+use crate::quotient::memory::{Hold, Result};
 use crate::quotient::monoid::HeapMonoid;
 use crate::quotient::Play;
 
@@ -51,20 +52,24 @@ impl Reps {
 
 /// Searches the positions of the active heaps of `options` in key order, calling
 /// `settle(x, parent)` once per element when its least position is found (`parent` is
-/// `None` for the empty position, else the parent element and the heap added).
+/// `None` for the empty position, else the parent element and the heap added). The
+/// representatives are counted in `hold`, the search's own tables while it runs.
 fn search(
     monoid: &HeapMonoid,
     options: HeapOptions<'_>,
+    hold: &mut Hold<'_>,
     mut settle: impl FnMut(u32, Option<(u32, u32)>),
-) -> Reps {
+) -> Result<Reps> {
     let active = options.active();
-    let mut reps = Reps { key: vec![None; monoid.size], parent: vec![(ROOT, 0); monoid.size] };
+    let mut reps =
+        Reps { key: hold.vec(monoid.size, None)?, parent: hold.vec(monoid.size, (ROOT, 0))? };
     // The least (key, parent, heap) queued for each element not yet settled: anything
     // queued later for it is larger (it extends a position taken out later), so only
     // improvements are queued, and the first taken out is still the least.
-    let mut best: Vec<Option<(Key, u32, u32)>> = vec![None; monoid.size];
-    let mut queue = KeyQueue::new();
-    queue.push(Key::EMPTY, (0u32, ROOT, 0u32));
+    let mut scratch = hold.meter().hold(0)?;
+    let mut best: Vec<Option<(Key, u32, u32)>> = scratch.vec(monoid.size, None)?;
+    let mut queue = KeyQueue::new(hold.meter())?;
+    queue.push(Key::EMPTY, (0u32, ROOT, 0u32))?;
     while let Some((key, (x, parent, heap))) = queue.pop() {
         if reps.key[x as usize].is_some() {
             continue;
@@ -77,33 +82,39 @@ fn search(
             let entry = (key.plus(h), x, h);
             if reps.key[y as usize].is_none() && best[y as usize].is_none_or(|b| entry < b) {
                 best[y as usize] = Some(entry);
-                queue.push(entry.0, (y, x, h));
+                queue.push(entry.0, (y, x, h))?;
             }
         }
     }
-    reps
+    Ok(reps)
 }
 
-/// Every element's least position.
-pub(crate) fn representatives(monoid: &HeapMonoid, options: HeapOptions<'_>) -> Reps {
-    search(monoid, options, |_, _| {})
+/// Every element's least position, counted in `hold`.
+pub(crate) fn representatives(
+    monoid: &HeapMonoid,
+    options: HeapOptions<'_>,
+    hold: &mut Hold<'_>,
+) -> Result<Reps> {
+    search(monoid, options, hold, |_, _| {})
 }
 
 /// The P-portion a candidate forces, with the representatives: the empty position is
 /// P under normal play and N under misère play; any other representative is P exactly
-/// when none of its options' elements is.
+/// when none of its options' elements is. Both are counted in `hold`.
 pub(crate) fn forced_p_portion(
     monoid: &HeapMonoid,
     options: HeapOptions<'_>,
     play: Play,
-) -> (Reps, Vec<bool>) {
+    hold: &mut Hold<'_>,
+) -> Result<(Reps, Vec<bool>)> {
     let words = bits::words_for(monoid.size);
     // The elements of the options of each representative, end to end.
-    let mut option_sets = vec![0u64; words * monoid.size];
-    let mut p = vec![false; monoid.size];
+    let mut scratch = hold.meter().hold(0)?;
+    let mut option_sets = scratch.vec(words.saturating_mul(monoid.size), 0u64)?;
+    let mut p = hold.vec(monoid.size, false)?;
     let mut p_bits = vec![0u64; words];
     let mut set = vec![0u64; words];
-    let reps = search(monoid, options, |x, parent| {
+    let reps = search(monoid, options, hold, |x, parent| {
         let is_p = match parent {
             None => play == Play::Normal,
             Some((from, h)) => {
@@ -123,25 +134,29 @@ pub(crate) fn forced_p_portion(
         if is_p {
             bits::insert(&mut p_bits, x);
         }
-    });
-    (reps, p)
+    })?;
+    Ok((reps, p))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::game::Game;
+    use crate::quotient::memory::Meter;
     use crate::quotient::monoid::Cycle;
 
     #[test]
     fn the_free_cycle_of_nim_heap_one_alternates() {
         let all = crate::quotient::heaps::all_options(&Game::nim(), 1);
         let options = HeapOptions::upto(&all, 1);
-        let m = HeapMonoid::trivial(1).with_cycles(1, &[Cycle { heap: 1, index: 2, period: 2 }]);
-        let (reps, p) = forced_p_portion(&m, options, Play::Misere);
+        let meter = Meter::new(1 << 20);
+        let mut hold = meter.hold(0).unwrap();
+        let cycle = Cycle { heap: 1, index: 2, period: 2 };
+        let m = HeapMonoid::trivial(1).with_cycles(1, &[cycle], &mut hold).unwrap();
+        let (reps, p) = forced_p_portion(&m, options, Play::Misere, &mut hold).unwrap();
         assert_eq!(p, vec![false, true, false, true]);
         assert_eq!(reps.counts(3, 1), vec![0, 3]);
-        let (_, normal) = forced_p_portion(&m, options, Play::Normal);
+        let (_, normal) = forced_p_portion(&m, options, Play::Normal, &mut hold).unwrap();
         assert_eq!(normal, vec![true, false, true, false]);
     }
 }

@@ -25,12 +25,14 @@
 //! # Ok::<(), nimtab::quotient::QuotientError>(())
 //! ```
 
+mod assemble;
 mod bits;
 mod certificate;
 mod check;
 mod heaps;
 pub mod json;
 mod mark;
+mod memory;
 mod monoid;
 mod period;
 mod presentation;
@@ -42,9 +44,11 @@ mod tame;
 pub use period::QuotientPeriod;
 pub use tables::{check_against_tables, TableCheck};
 
+use crate::engine::error::size;
 use crate::engine::NoProgress;
+use crate::host::memory_limit;
 use crate::model::game::Game;
-use presentation::{present, presentation_text, word_text};
+use crate::sequence::human_bytes;
 
 /// The largest heap size a quotient is computed for.
 pub const MAX_QUOTIENT_HEAP: u32 = 1000;
@@ -73,12 +77,55 @@ pub struct QuotientConfig {
     pub max_order: usize,
     /// Misère (the default) or normal play.
     pub play: Play,
+    /// Bytes the computation may hold at once; `None` for what the process may use
+    /// ([`crate::host::memory_limit`]).
+    pub memory_limit: Option<u64>,
 }
 
+/// The least bound on a candidate's elements before reduction, whatever the order bound.
+const MIN_CANDIDATE_LIMIT: usize = 16384;
+
 impl QuotientConfig {
-    /// Misère play of heaps up to `max_heap`, orders up to [`DEFAULT_MAX_ORDER`].
+    /// Misère play of heaps up to `max_heap`, orders up to [`DEFAULT_MAX_ORDER`], within
+    /// the memory the process may use.
     pub fn new(max_heap: u32) -> QuotientConfig {
-        QuotientConfig { max_heap, max_order: DEFAULT_MAX_ORDER, play: Play::Misere }
+        QuotientConfig {
+            max_heap,
+            max_order: DEFAULT_MAX_ORDER,
+            play: Play::Misere,
+            memory_limit: None,
+        }
+    }
+
+    /// The refusals [`compute`] makes before any work.
+    ///
+    /// # Errors
+    /// [`QuotientError::NotASum`], [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`].
+    pub fn check(&self, game: &Game) -> Result<(), QuotientError> {
+        if !game.is_sum() {
+            return Err(QuotientError::NotASum { spec: game.spec().to_string() });
+        }
+        if self.max_heap == 0 || self.max_heap > MAX_QUOTIENT_HEAP {
+            let limit = MAX_QUOTIENT_HEAP;
+            return Err(QuotientError::MaxHeap { max_heap: self.max_heap, limit });
+        }
+        if self.max_order == 0 || self.max_order > MAX_ORDER {
+            return Err(QuotientError::MaxOrder { max_order: self.max_order, limit: MAX_ORDER });
+        }
+        Ok(())
+    }
+
+    /// The most elements a candidate of the search may have before reduction: four times
+    /// the order bound, and at least 16384.
+    pub fn candidate_limit(&self) -> usize {
+        self.max_order.saturating_mul(4).max(MIN_CANDIDATE_LIMIT)
+    }
+
+    /// The most elements a reduced candidate may have: four times the order bound, so
+    /// that a lower order bound also stops a search that keeps growing sooner (a heap
+    /// whose quotient never closes refines its candidate without end).
+    pub fn reduced_limit(&self) -> usize {
+        self.max_order.saturating_mul(4)
     }
 }
 
@@ -86,8 +133,8 @@ impl QuotientConfig {
 pub trait QuotientProgress: Sync {
     /// Heap `heap` is done; the quotient of heaps up to it has `order` elements.
     fn heap_done(&self, heap: u32, order: usize);
-    /// Whether the caller asks the computation to stop, polled between heaps and between
-    /// the candidates of one heap; a caller that also runs the engine answers with its
+    /// Whether the caller asks the computation to stop, polled between heaps, between
+    /// the candidates of one heap and every few thousand states of a check; a caller that also runs the engine answers with its
     /// [`crate::Progress::cancelled`] flag. Never, by default.
     fn cancelled(&self) -> bool {
         false
@@ -96,6 +143,10 @@ pub trait QuotientProgress: Sync {
     /// The search at heap `heap` has refined its candidate to one of `order` elements
     /// (reduced, not yet proved): a heap that needs many refinements shows movement.
     fn searching(&self, _heap: u32, _order: usize) {}
+
+    /// The check of a candidate at heap `heap` has explored `states` states so far,
+    /// reported every few thousand: a long check shows movement.
+    fn exploring(&self, _heap: u32, _states: u64) {}
 }
 
 impl QuotientProgress for NoProgress {
@@ -157,11 +208,37 @@ pub enum QuotientError {
         /// The bound on candidates, from the order bound.
         limit: usize,
     },
-    /// The proof that a candidate is right needed more memory than allowed.
-    #[error("checking the quotient at heap {heap} needs more than 1 GiB of state sets")]
-    CheckTooLarge {
+    /// The computation needs more memory than its budget
+    /// ([`QuotientConfig::memory_limit`]): its tables, candidates and the states of a
+    /// proof together, at the point where it stopped.
+    #[error(
+        "the quotient at heap {heap} needs more than the {} of memory available: it holds {} \
+         and asks for {} more",
+        human_bytes(*.limit_bytes),
+        human_bytes(*.held_bytes),
+        human_bytes(.need_bytes - .held_bytes)
+    )]
+    BeyondMemory {
+        /// The heap being added (the largest heap once every heap is added).
+        heap: u32,
+        /// Bytes held when it stopped.
+        held_bytes: u64,
+        /// Bytes needed at that point: what was held and what was asked for.
+        need_bytes: u64,
+        /// The budget.
+        limit_bytes: u64,
+    },
+    /// Memory within the budget that the system refused (another process took it, or a
+    /// limit the process cannot see).
+    #[error(
+        "out of memory: the quotient at heap {heap} needs {} more and the system refused them",
+        size(*.bytes)
+    )]
+    OutOfMemory {
         /// The heap being added.
         heap: u32,
+        /// Bytes asked for.
+        bytes: u64,
     },
     /// The caller stopped the computation through [`QuotientProgress::cancelled`].
     #[error("cancelled before the quotient was computed")]
@@ -278,26 +355,24 @@ impl Quotient {
 /// # Errors
 /// [`QuotientError::NotASum`], [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`]
 /// for bad input; [`QuotientError::GrewPastLimit`] when the quotient outgrows
-/// `config.max_order`; [`QuotientError::CheckTooLarge`] when a proof step needs too much
-/// memory.
+/// `config.max_order`; [`QuotientError::BeyondMemory`] when it needs more memory than
+/// `config.memory_limit`, [`QuotientError::OutOfMemory`] when the system refuses memory
+/// within it; [`QuotientError::Cancelled`] when `progress` asks it to stop.
 pub fn compute(
     game: &Game,
     config: &QuotientConfig,
     progress: &dyn QuotientProgress,
 ) -> Result<Quotient, QuotientError> {
-    if !game.is_sum() {
-        return Err(QuotientError::NotASum { spec: game.spec().to_string() });
-    }
-    if config.max_heap == 0 || config.max_heap > MAX_QUOTIENT_HEAP {
-        let limit = MAX_QUOTIENT_HEAP;
-        return Err(QuotientError::MaxHeap { max_heap: config.max_heap, limit });
-    }
-    if config.max_order == 0 || config.max_order > MAX_ORDER {
-        return Err(QuotientError::MaxOrder { max_order: config.max_order, limit: MAX_ORDER });
-    }
-    let solved = solver::solve(game, config, progress)?;
-    let quotient = assemble(game, config, &solved);
+    config.check(game)?;
+    let meter = memory::Meter::new(config.memory_limit.unwrap_or_else(memory_limit));
+    // The options of every heap are held from the start, and the result at the end.
+    meter.at_heap(config.max_heap);
     let options = heaps::all_options(game, config.max_heap);
+    let _options = meter.hold(heaps::options_bytes(&options))?;
+    let solved = solver::solve(&options, config, &meter, progress)?;
+    let mut hold = meter.hold(0)?;
+    let quotient = assemble::assemble(game, config, &solved, &mut hold)?;
+    drop(solved);
     let claim = certificate::Claim {
         order: quotient.order,
         product: &quotient.product,
@@ -306,59 +381,6 @@ pub fn compute(
         options: &options,
         play: config.play,
     };
-    certificate::certify(&claim).map_err(QuotientError::NotCertified)?;
+    certificate::certify(&claim, &meter, progress)?;
     Ok(quotient)
-}
-
-/// The quotient in its final numbering, with its presentation, tameness and period.
-fn assemble(game: &Game, config: &QuotientConfig, solved: &solver::Solved) -> Quotient {
-    let monoid = &solved.monoid;
-    let presentation = present(monoid);
-    let order = monoid.size;
-    let by_number: Vec<u32> = {
-        let mut inverse = vec![0u32; order];
-        for (x, &n) in presentation.renumber.iter().enumerate() {
-            inverse[n as usize] = x as u32;
-        }
-        inverse
-    };
-    let heaps_of_word = |n: usize| -> Vec<u32> {
-        let word = &presentation.words[n];
-        let mut heaps = Vec::new();
-        for (g, &e) in word.0.iter().enumerate() {
-            heaps.extend(std::iter::repeat_n(presentation.generator_heaps[g], e as usize));
-        }
-        heaps
-    };
-    let mut product = vec![0u32; order * order];
-    for j in 0..order {
-        let word = heaps_of_word(j);
-        for i in 0..order {
-            let x = monoid.times_heaps(by_number[i], &word);
-            product[i * order + j] = presentation.renumber[x as usize];
-        }
-    }
-    let p: Vec<bool> = by_number.iter().map(|&x| solved.p[x as usize]).collect();
-    let phi: Vec<u32> =
-        (0..=config.max_heap).map(|h| presentation.renumber[monoid.apply(0, h) as usize]).collect();
-    let elements = presentation.words.iter().map(word_text).collect();
-    let relations =
-        presentation.relations.iter().map(|(u, v)| (word_text(u), word_text(v))).collect();
-    let tame = tame::is_tame(order, &product, &p);
-    let period = period::certified_period(game, &phi);
-    Quotient {
-        game: game.spec().to_string(),
-        max_heap: config.max_heap,
-        play: config.play,
-        order,
-        product,
-        p,
-        phi,
-        elements,
-        generator_heaps: presentation.generator_heaps.clone(),
-        relations,
-        presentation: presentation_text(&presentation),
-        tame,
-        period,
-    }
 }

@@ -14,6 +14,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
+use crate::quotient::memory::{Hold, Result};
 use crate::quotient::monoid::HeapMonoid;
 
 /// A word as exponents of the generators.
@@ -53,47 +54,73 @@ pub(crate) struct Presentation {
     pub relations: Vec<(Word, Word)>,
 }
 
-/// The generators, normal forms, numbering and relations of `monoid`.
-pub(crate) fn present(monoid: &HeapMonoid) -> Presentation {
-    let generator_heaps = generators(monoid);
+/// The generators, normal forms, numbering and relations of `monoid`, counted in `hold`
+/// (its search's own tables while it runs).
+pub(crate) fn present(monoid: &HeapMonoid, hold: &mut Hold<'_>) -> Result<Presentation> {
+    let generator_heaps = generators(monoid, hold)?;
     let k = generator_heaps.len();
+    let word_bytes = (k * std::mem::size_of::<u32>()) as u64;
     // Least words by Dijkstra's search: the least word of an element is a least word of
-    // another times one generator, and multiplying keeps the order.
-    let mut best: Vec<Option<Word>> = vec![None; monoid.size];
+    // another times one generator, and multiplying keeps the order. A word's cells are
+    // counted while it is queued or kept.
+    let mut scratch = hold.meter().hold(0)?;
+    let mut best: Vec<Option<Word>> = scratch.vec(monoid.size, None)?;
     let mut queue = BinaryHeap::new();
-    queue.push(Reverse((Word(vec![0; k]), 0u32)));
-    let mut order = Vec::with_capacity(monoid.size);
+    queue_word(&mut queue, (Word(vec![0; k]), 0u32), word_bytes, &mut scratch)?;
+    let mut order = scratch.with_capacity(monoid.size)?;
     while let Some(Reverse((word, x))) = queue.pop() {
         if best[x as usize].is_some() {
+            scratch.shrink(word_bytes);
             continue;
         }
-        best[x as usize] = Some(word.clone());
         order.push(x);
+        best[x as usize] = Some(word);
         for (i, &h) in generator_heaps.iter().enumerate() {
             let y = monoid.apply(x, h);
             if best[y as usize].is_none() {
-                let mut next = word.clone();
+                let mut next = best[x as usize].clone().expect("the word just found");
                 next.0[i] += 1;
-                queue.push(Reverse((next, y)));
+                queue_word(&mut queue, (next, y), word_bytes, &mut scratch)?;
             }
         }
     }
-    let mut renumber = vec![u32::MAX; monoid.size];
+    let mut renumber = hold.vec(monoid.size, u32::MAX)?;
     for (i, &x) in order.iter().enumerate() {
         renumber[x as usize] = i as u32;
     }
-    let words: Vec<Word> =
-        order.iter().map(|&x| best[x as usize].clone().unwrap_or(Word(Vec::new()))).collect();
-    let relations = relations(monoid, &generator_heaps, &order, &words, &renumber);
-    Presentation { generator_heaps, words, renumber, relations }
+    let mut words: Vec<Word> = hold.with_capacity(order.len())?;
+    hold.grow((order.len() as u64).saturating_mul(word_bytes))?;
+    words.extend(order.iter().map(|&x| best[x as usize].take().unwrap_or(Word(Vec::new()))));
+    let relations = relations(monoid, &generator_heaps, &order, &words, &renumber, hold)?;
+    Ok(Presentation { generator_heaps, words, renumber, relations })
+}
+
+/// Queues a word and its element, its cells and any growth of the queue counted first.
+fn queue_word(
+    queue: &mut BinaryHeap<Reverse<(Word, u32)>>,
+    item: (Word, u32),
+    word_bytes: u64,
+    hold: &mut Hold<'_>,
+) -> Result<()> {
+    if queue.len() == queue.capacity() {
+        let more = queue.capacity().max(4);
+        let bytes = (more * std::mem::size_of::<Reverse<(Word, u32)>>()) as u64;
+        hold.grow(bytes)?;
+        queue.try_reserve_exact(more).map_err(|_| hold.refused(bytes))?;
+    }
+    hold.grow(word_bytes)?;
+    queue.push(Reverse(item));
+    Ok(())
 }
 
 /// The heaps whose class is not a product of smaller heaps' classes.
-fn generators(monoid: &HeapMonoid) -> Vec<u32> {
+fn generators(monoid: &HeapMonoid, hold: &mut Hold<'_>) -> Result<Vec<u32>> {
     let mut generator_heaps = Vec::new();
-    let mut inside = vec![false; monoid.size];
+    let mut scratch = hold.meter().hold(0)?;
+    let mut inside = scratch.vec(monoid.size, false)?;
     inside[0] = true;
-    let mut members = vec![0u32];
+    let mut members = scratch.with_capacity(monoid.size)?;
+    members.push(0u32);
     for h in 1..=monoid.max_heap() {
         let x = monoid.apply(0, h);
         if inside[x as usize] {
@@ -114,7 +141,7 @@ fn generators(monoid: &HeapMonoid) -> Vec<u32> {
             }
         }
     }
-    generator_heaps
+    Ok(generator_heaps)
 }
 
 /// The least words that are not normal forms, each with the normal form of its element.
@@ -124,8 +151,10 @@ fn relations(
     order: &[u32],
     words: &[Word],
     renumber: &[u32],
-) -> Vec<(Word, Word)> {
+    hold: &mut Hold<'_>,
+) -> Result<Vec<(Word, Word)>> {
     let mut found: Vec<(Word, Word)> = Vec::new();
+    let word_bytes = std::mem::size_of_val(generator_heaps) as u64;
     for (i, &x) in order.iter().enumerate() {
         for (g, &h) in generator_heaps.iter().enumerate() {
             let y = monoid.apply(x, h);
@@ -143,12 +172,13 @@ fn relations(
                 words[renumber[element as usize] as usize] == shorter
             });
             if least && !found.iter().any(|(u, _)| *u == product) {
-                found.push((product, normal.clone()));
+                hold.grow(2 * word_bytes)?;
+                hold.push(&mut found, (product, normal.clone()))?;
             }
         }
     }
     found.sort();
-    found
+    Ok(found)
 }
 
 /// The working element of a word.

@@ -20,11 +20,11 @@
 //! failure moves strictly later each time. Freeing every heap of `w` always puts `w`
 //! first in its class, so a fitting choice exists; smaller choices are tried first.
 
-use crate::model::game::Game;
 use crate::quotient::bits;
-use crate::quotient::check::{check, Failure, Verdict};
-use crate::quotient::heaps::{all_options, HeapOptions};
+use crate::quotient::check::{check, Checking, Failure, LowerBounds, Verdict};
+use crate::quotient::heaps::HeapOptions;
 use crate::quotient::mark::{forced_p_portion, representatives};
+use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::{Cycle, HeapMonoid};
 use crate::quotient::{Play, QuotientConfig, QuotientError, QuotientProgress};
 
@@ -35,38 +35,45 @@ pub(crate) struct Solved {
     pub p: Vec<bool>,
 }
 
-/// Bytes of option-class sets one check may hold.
-const CHECK_BYTES: usize = 1 << 30;
-
-/// The least bound on a candidate's elements before reduction, whatever the order bound.
-const MIN_CANDIDATE_LIMIT: usize = 16384;
-
 /// The state of the computation after some heaps.
-struct Solver<'g> {
-    all: Vec<Vec<(u32, u32)>>,
+struct Solver<'g, 'm> {
+    all: &'g [Vec<(u32, u32)>],
     config: &'g QuotientConfig,
-    solved: Solved,
+    solved: Held<'m, Solved>,
     /// For each element, the least option-class sets of its positions (from the last
     /// full check; still sets of real positions after a conservative extension).
-    lower_bounds: Vec<Vec<Vec<u64>>>,
+    lower_bounds: Held<'m, LowerBounds>,
+    /// What everything the computation holds is counted against.
+    meter: &'m Meter,
     /// Told of each heap done, and asked between steps whether to stop.
     progress: &'g dyn QuotientProgress,
 }
 
-/// Computes the reduced monoid of heaps `1..=max_heap`, reporting each heap.
-pub(crate) fn solve(
-    game: &Game,
+/// A solved monoid with its P-portion, counted in `hold` with the P-portion's bytes.
+fn held(monoid: HeapMonoid, p: Vec<bool>, mut hold: Hold<'_>) -> Result<Held<'_, Solved>> {
+    hold.grow(p.capacity() as u64)?;
+    Ok(Held::new(Solved { monoid, p }, hold))
+}
+
+/// Computes the reduced monoid of heaps `1..=max_heap` (whose options are `all`),
+/// reporting each heap, everything it holds counted against `meter`.
+pub(crate) fn solve<'m>(
+    all: &[Vec<(u32, u32)>],
     config: &QuotientConfig,
+    meter: &'m Meter,
     progress: &dyn QuotientProgress,
-) -> Result<Solved, QuotientError> {
+) -> Result<Held<'m, Solved>> {
+    let trivial = held(HeapMonoid::trivial(0), vec![config.play == Play::Normal], meter.hold(0)?)?;
     let mut solver = Solver {
-        all: all_options(game, config.max_heap),
+        all,
         config,
-        solved: Solved { monoid: HeapMonoid::trivial(0), p: vec![config.play == Play::Normal] },
-        lower_bounds: vec![Vec::new()],
+        solved: trivial,
+        lower_bounds: Held::new(vec![Vec::new()], meter.hold(0)?),
+        meter,
         progress,
     };
     for h in 1..=config.max_heap {
+        meter.at_heap(h);
         solver.stop_if_cancelled()?;
         solver.add_heap(h)?;
         let order = solver.solved.monoid.size;
@@ -78,9 +85,9 @@ pub(crate) fn solve(
     Ok(solver.solved)
 }
 
-impl Solver<'_> {
+impl<'m> Solver<'_, 'm> {
     /// [`QuotientError::Cancelled`] once the caller has asked to stop.
-    fn stop_if_cancelled(&self) -> Result<(), QuotientError> {
+    fn stop_if_cancelled(&self) -> Result<()> {
         if self.progress.cancelled() {
             return Err(QuotientError::Cancelled);
         }
@@ -88,42 +95,55 @@ impl Solver<'_> {
     }
 
     fn options(&self, h: u32) -> HeapOptions<'_> {
-        HeapOptions::upto(&self.all, h)
+        HeapOptions::upto(self.all, h)
     }
 
-    fn add_heap(&mut self, h: u32) -> Result<(), QuotientError> {
+    /// How a candidate for heap `h` is checked.
+    fn checking(&self, h: u32) -> Checking<'_, 'm> {
+        Checking {
+            options: self.options(h),
+            play: self.config.play,
+            meter: self.meter,
+            progress: self.progress,
+        }
+    }
+
+    fn add_heap(&mut self, h: u32) -> Result<()> {
         if self.all[h as usize].is_empty() {
-            self.solved.monoid = self.solved.monoid.with_heap_as(None);
+            let mut hold = self.meter.hold(0)?;
+            let monoid = self.solved.monoid.with_heap_as(None, &mut hold)?;
+            let mut p = hold.with_capacity(self.solved.p.len())?;
+            p.extend_from_slice(&self.solved.p);
+            self.solved = held(monoid, p, hold)?;
             return Ok(());
         }
-        if let Some(()) = self.conservative(h)? {
+        if let Some((solved, lower_bounds)) = self.conservative_class(h)? {
+            self.solved = solved;
+            if let Some(lower_bounds) = lower_bounds {
+                self.lower_bounds = lower_bounds;
+            }
             return Ok(());
         }
         self.extend(h)
     }
 
-    /// Tries every present element as the heap's class.
-    fn conservative(&mut self, h: u32) -> Result<Option<()>, QuotientError> {
-        let found = self.conservative_class(h)?;
-        Ok(found.map(|(monoid, lower_bounds)| {
-            self.solved.monoid = monoid;
-            if let Some(lower_bounds) = lower_bounds {
-                self.lower_bounds = lower_bounds;
-            }
-        }))
-    }
-
     /// The monoid with heap `h` as a present element, if one fits (and the new lower
-    /// bounds when a full check found it).
+    /// bounds when a full check found it): every present element is tried.
     #[allow(clippy::type_complexity)]
     fn conservative_class(
         &self,
         h: u32,
-    ) -> Result<Option<(HeapMonoid, Option<Vec<Vec<Vec<u64>>>>)>, QuotientError> {
+    ) -> Result<Option<(Held<'m, Solved>, Option<Held<'m, LowerBounds>>)>> {
         let q = &self.solved.monoid;
         let p = &self.solved.p;
-        let reps = representatives(q, self.options(h - 1));
-        let words: Vec<Vec<u32>> = (0..q.size as u32).map(|x| reps.heaps(x)).collect();
+        let mut scratch = self.meter.hold(0)?;
+        let reps = representatives(q, self.options(h - 1), &mut scratch)?;
+        // Each element's representative as its heaps (a vector each, of the heaps counted
+        // by its key, pushed so at most twice that).
+        let heaps: u64 = reps.key.iter().flatten().map(|k| k.count).sum();
+        scratch.grow(heaps.saturating_mul(8))?;
+        let mut words: Vec<Vec<u32>> = scratch.with_capacity(q.size)?;
+        words.extend((0..q.size as u32).map(|x| reps.heaps(x)));
         let mut classes = vec![0u64; bits::words_for(q.size)];
         for &o in &self.all[h as usize] {
             bits::insert(&mut classes, q.apply_option(0, o));
@@ -132,7 +152,7 @@ impl Solver<'_> {
         let heap_is_p = !option_classes.iter().any(|&t| p[t as usize]);
         // `blocked[z]`: some option class `t` has `t·z` in P, so no `x` with `x·z` in P
         // may stand for the heap.
-        let mut blocked = vec![false; q.size];
+        let mut blocked = scratch.vec(q.size, false)?;
         for &t in &option_classes {
             let word = &words[t as usize];
             for (z, b) in blocked.iter_mut().enumerate() {
@@ -143,51 +163,55 @@ impl Solver<'_> {
             let word = &words[x];
             (0..q.size as u32).all(|z| !(blocked[z as usize] && p[q.times_heaps(z, word) as usize]))
         };
-        let right_outcome: Vec<usize> = (0..q.size).filter(|&x| p[x] == heap_is_p).collect();
+        let mut right_outcome: Vec<usize> = scratch.with_capacity(q.size)?;
+        right_outcome.extend((0..q.size).filter(|&x| p[x] == heap_is_p));
         let quick = right_outcome.iter().copied().find(|&x| {
             self.lower_bounds[x].iter().any(|lower| bits::is_subset(lower, &classes))
                 && compatible(x)
         });
         if let Some(x) = quick {
-            return Ok(Some((q.with_heap_as(Some(&words[x])), None)));
+            return Ok(Some((self.with_heap_as(&words[x])?, None)));
         }
-        let candidates: Vec<usize> = right_outcome.into_iter().filter(|&x| compatible(x)).collect();
-        for x in candidates {
+        right_outcome.retain(|&x| compatible(x));
+        for x in right_outcome {
             self.stop_if_cancelled()?;
-            let trial = q.with_heap_as(Some(&words[x]));
-            match check(&trial, p, self.options(h), self.config.play, state_limit(trial.size)) {
+            let trial = self.with_heap_as(&words[x])?;
+            match check(&trial.monoid, &trial.p, &self.checking(h))? {
                 Verdict::Holds(lower_bounds) => return Ok(Some((trial, Some(lower_bounds)))),
                 Verdict::Fails(_) => {}
-                Verdict::TooLarge => return Err(QuotientError::CheckTooLarge { heap: h }),
             }
         }
         Ok(None)
     }
 
+    /// The solved monoid with the new heap acting as the class of `heaps`.
+    fn with_heap_as(&self, heaps: &[u32]) -> Result<Held<'m, Solved>> {
+        let mut hold = self.meter.hold(0)?;
+        let monoid = self.solved.monoid.with_heap_as(Some(heaps), &mut hold)?;
+        let mut p = hold.with_capacity(self.solved.p.len())?;
+        p.extend_from_slice(&self.solved.p);
+        held(monoid, p, hold)
+    }
+
     /// Grows the quotient for heap `h`: candidates refined until one holds.
-    fn extend(&mut self, h: u32) -> Result<(), QuotientError> {
+    fn extend(&mut self, h: u32) -> Result<()> {
         let first = Cycle { heap: h, index: 2, period: 2 };
-        let candidate = self.solved.monoid.with_cycles(h, &[first]);
-        let mut trial = self.marked_and_reduced(&candidate, h);
+        let mut trial = {
+            let mut hold = self.meter.hold(0)?;
+            let candidate = self.solved.monoid.with_cycles(h, &[first], &mut hold)?;
+            self.marked_and_reduced(&candidate, h)?
+        };
         loop {
             self.stop_if_cancelled()?;
-            let verdict = check(
-                &trial.monoid,
-                &trial.p,
-                self.options(h),
-                self.config.play,
-                state_limit(trial.monoid.size),
-            );
-            match verdict {
+            match check(&trial.monoid, &trial.p, &self.checking(h))? {
                 Verdict::Holds(lower_bounds) => {
                     self.solved = trial;
                     self.lower_bounds = lower_bounds;
                     return Ok(());
                 }
-                Verdict::TooLarge => return Err(QuotientError::CheckTooLarge { heap: h }),
                 Verdict::Fails(failure) => {
                     trial = self.refine(&trial, &failure, h)?;
-                    let (size, limit) = (trial.monoid.size, self.reduced_limit());
+                    let (size, limit) = (trial.monoid.size, self.config.reduced_limit());
                     if size > limit {
                         return Err(QuotientError::CandidateTooLarge { heap: h, size, limit });
                     }
@@ -198,15 +222,17 @@ impl Solver<'_> {
     }
 
     /// The forced P-portion of a candidate, reduced.
-    fn marked_and_reduced(&self, candidate: &HeapMonoid, h: u32) -> Solved {
-        let (_, p) = forced_p_portion(candidate, self.options(h), self.config.play);
-        let (monoid, p, _) = candidate.reduce(&p);
-        Solved { monoid, p }
+    fn marked_and_reduced(&self, candidate: &HeapMonoid, h: u32) -> Result<Held<'m, Solved>> {
+        let mut scratch = self.meter.hold(0)?;
+        let (_, p) = forced_p_portion(candidate, self.options(h), self.config.play, &mut scratch)?;
+        let mut hold = self.meter.hold(0)?;
+        let (monoid, p, _) = candidate.reduce(&p, &mut hold)?;
+        held(monoid, p, hold)
     }
 
     /// The next candidate after `trial` failed first at `failure`: the fewest heaps of the
     /// failure set free that put it right.
-    fn refine(&self, trial: &Solved, failure: &Failure, h: u32) -> Result<Solved, QuotientError> {
+    fn refine(&self, trial: &Solved, failure: &Failure, h: u32) -> Result<Held<'m, Solved>> {
         let counts = &failure.counts;
         let want = !trial.p[trial.monoid.element_of(counts) as usize];
         let involved: Vec<u32> = (1..=h).filter(|&g| counts[g as usize] > 0).collect();
@@ -217,49 +243,36 @@ impl Solver<'_> {
                 Cycle { heap: g, index: index.max(counts[g as usize] + 1), period: lcm(period, 2) }
             })
             .collect();
-        let limit = self.candidate_limit();
+        let limit = self.config.candidate_limit();
         let mut smallest_refused = usize::MAX;
         for subset in subsets(cycles.len()) {
+            self.stop_if_cancelled()?;
             let chosen: Vec<Cycle> = subset.iter().map(|&i| cycles[i]).collect();
-            let size = candidate_size(&trial.monoid, &chosen);
+            let size = candidate_size(&trial.monoid, &chosen, self.meter)?;
             if size > limit {
                 smallest_refused = smallest_refused.min(size);
                 continue;
             }
-            let candidate = trial.monoid.with_cycles(h, &chosen);
-            let (_, p) = forced_p_portion(&candidate, self.options(h), self.config.play);
+            let mut hold = self.meter.hold(0)?;
+            let candidate = trial.monoid.with_cycles(h, &chosen, &mut hold)?;
+            let (_, p) =
+                forced_p_portion(&candidate, self.options(h), self.config.play, &mut hold)?;
             if p[candidate.element_of(counts) as usize] == want {
-                let (monoid, p, _) = candidate.reduce(&p);
-                return Ok(Solved { monoid, p });
+                let mut kept = self.meter.hold(0)?;
+                let (monoid, p, _) = candidate.reduce(&p, &mut kept)?;
+                return held(monoid, p, kept);
             }
         }
         Err(QuotientError::CandidateTooLarge { heap: h, size: smallest_refused, limit })
     }
-
-    /// The most elements a candidate may have before reduction.
-    fn candidate_limit(&self) -> usize {
-        self.config.max_order.saturating_mul(4).max(MIN_CANDIDATE_LIMIT)
-    }
-
-    /// The most elements a reduced candidate may have: four times the order bound, so
-    /// that a lower order bound also stops a search that keeps growing sooner (a heap
-    /// whose quotient never closes refines its candidate without end).
-    fn reduced_limit(&self) -> usize {
-        self.config.max_order.saturating_mul(4)
-    }
 }
 
 /// The elements of `monoid.with_cycles(_, cycles)`, without building it.
-fn candidate_size(monoid: &HeapMonoid, cycles: &[Cycle]) -> usize {
+fn candidate_size(monoid: &HeapMonoid, cycles: &[Cycle], meter: &Meter) -> Result<usize> {
     let kept: Vec<u32> =
         (1..=monoid.max_heap()).filter(|&g| cycles.iter().all(|c| c.heap != g)).collect();
-    let base = monoid.submonoid(&kept).len();
-    cycles.iter().fold(base, |size, c| size.saturating_mul((c.index + c.period) as usize))
-}
-
-/// The states one check may explore in a monoid of `size` elements.
-fn state_limit(size: usize) -> usize {
-    CHECK_BYTES / (8 * bits::words_for(size).max(1))
+    let base = monoid.submonoid(&kept, &mut meter.hold(0)?)?.len();
+    Ok(cycles.iter().fold(base, |size, c| size.saturating_mul((c.index + c.period) as usize)))
 }
 
 fn gcd(a: u32, b: u32) -> u32 {

@@ -72,7 +72,8 @@ impl DiskStore {
     }
 
     /// The store a checkpoint left: the first `layout.byte_len()` bytes of `file` must hash
-    /// to `sha256`; anything after them (written after the checkpoint) is cut off.
+    /// to `sha256`; anything after them (written after the checkpoint) is cut off by
+    /// [`DiskStore::cut_after_checkpoint`] once the checkpoint is found good.
     ///
     /// # Errors
     /// [`SequenceError::BadCheckpoint`] naming `checkpoint` if the file is shorter or its
@@ -114,10 +115,19 @@ impl DiskStore {
                 path.display()
             )));
         }
-        store.file.set_len(need).map_err(|e| store.failed("writing", e))?;
         store.layout = layout;
         store.written = need;
         Ok(store)
+    }
+
+    /// Cuts off what was written after the checkpoint this store resumes, once the
+    /// checkpoint has been found good: a checkpoint refused leaves its values file as it
+    /// was.
+    ///
+    /// # Errors
+    /// [`SequenceError::File`] if the file cannot be cut.
+    pub(crate) fn cut_after_checkpoint(&mut self) -> Result<(), SequenceError> {
+        self.file.set_len(self.written).map_err(|e| self.failed("writing", e))
     }
 
     fn failed(&self, action: &'static str, source: io::Error) -> SequenceError {
@@ -215,6 +225,23 @@ impl DiskStore {
             self.pages[slot] = Some(CachedPage { page, valid, bytes });
         }
         Ok(self.pages[slot].as_ref().map_or(0, |cached| cached.bytes[within]))
+    }
+
+    /// Calls `visit(index, value)` for every value of `start..end` (within the values
+    /// held), in order.
+    ///
+    /// # Errors
+    /// The file's read error.
+    pub(crate) fn for_each(
+        &mut self,
+        start: u64,
+        end: u64,
+        visit: &mut dyn FnMut(u64, u32),
+    ) -> Result<(), SequenceError> {
+        for (first, stop, offset, width) in self.layout.pieces(start, end) {
+            self.visit_piece(first..stop, offset, width, visit)?;
+        }
+        Ok(())
     }
 
     /// Calls `visit(index, value)` for every value of `piece`, values of one `width` from

@@ -280,7 +280,12 @@ impl<C: Cell> Engine<C> {
                 return self.search_rare(n, candidate, &missing, count, first_probe, store);
             }
         }
-        unreachable!("a common value below the width is never an option value")
+        // A mask with a common value below the width (what a run chooses, and what a
+        // resumed checkpoint is checked for) never gets here.
+        Err(SequenceError::Inconsistent {
+            heap: n,
+            reason: format!("the mask {} leaves no common value below {width}", self.mask),
+        })
     }
 
     /// Step 3: the splits with no rare part are searched for the rare values below

@@ -26,23 +26,26 @@ mod parallel;
 pub mod period;
 mod pipeline;
 pub mod plan;
+mod resume_check;
 mod ring;
 mod rule;
 mod run;
 mod sequence_values;
+mod spot_check;
 pub mod store;
 mod witness;
 
 pub use cell::Width;
 pub use checkpoint::Checkpoint;
 pub use disk_store::DiskStore;
-pub use error::{human_bytes, SequenceError};
+pub use error::{human_bytes, human_bytes_apart, SequenceError};
 pub use freq::Frequencies;
 pub use layout::Layout;
 pub use parallel::{MarkerPolicy, Parallel};
 pub use rule::HeapRule;
 pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
 pub use sequence_values::{Extension, Sequence};
+pub use spot_check::{sample_heaps, WrongValue};
 pub use store::Store;
 
 /// The largest heap size a sequence is computed to: `2^40`.

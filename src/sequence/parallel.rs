@@ -150,7 +150,7 @@ impl ModeRates {
 mod tests {
     use super::*;
     use crate::sequence::error::SequenceError;
-    use crate::sequence::pipeline::MARKER_PANICS_AT;
+    use crate::sequence::pipeline::{MARKER_PANICS_AT, MARKER_REFUSED};
     use crate::sequence::rule::HeapRule;
     use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
     use crate::sequence::store::Store;
@@ -241,5 +241,17 @@ mod tests {
         let heap =
             message.strip_prefix("marker fault at heap ").and_then(|h| h.parse::<u64>().ok());
         assert!(heap.is_some_and(|h| (12_345..=100_000).contains(&h)), "{message}");
+    }
+
+    #[test]
+    fn a_marker_thread_the_system_will_not_start_is_an_error_not_a_panic() {
+        MARKER_REFUSED.with(|refused| refused.set(true));
+        let outcome = std::panic::catch_unwind(|| two_threads(100_000));
+        MARKER_REFUSED.with(|refused| refused.set(false));
+        let refused = outcome.expect("an error, not a panic");
+        let Err(SequenceError::ThreadNotStarted(cause)) = refused else {
+            panic!("expected a refusal, got {refused:?}")
+        };
+        assert_eq!(cause.kind(), std::io::ErrorKind::WouldBlock);
     }
 }

@@ -49,6 +49,9 @@ thread_local! {
     /// panic, not leave the finisher waiting for a heap that never comes).
     pub(super) static MARKER_PANICS_AT: std::cell::Cell<Option<u64>> =
         const { std::cell::Cell::new(None) };
+    /// Tests only: the marker of a call made from this thread is refused its thread, as
+    /// the system refuses one without memory for its stack.
+    pub(super) static MARKER_REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The heaps `start..end` the marker marks with the parts `list[split..]`.
@@ -138,7 +141,8 @@ impl<C> Drop for StopOnDrop<'_, C> {
 /// that widens the cells or raises `h`, as the loop on one thread does.
 ///
 /// # Errors
-/// A store's error, after the marker thread has stopped.
+/// A store's error, after the marker thread has stopped;
+/// [`SequenceError::ThreadNotStarted`] if the system will not start the marker's thread.
 pub(crate) fn run_heaps<C: Cell>(
     engine: &mut Engine<C>,
     end: u64,
@@ -159,7 +163,13 @@ pub(crate) fn run_heaps<C: Cell>(
         panics_at: MARKER_PANICS_AT.with(std::cell::Cell::get),
     };
     std::thread::scope(|scope| {
-        let marker = scope.spawn(|| marker.run(&shared));
+        #[cfg(test)]
+        if MARKER_REFUSED.with(std::cell::Cell::get) {
+            return Err(SequenceError::ThreadNotStarted(std::io::ErrorKind::WouldBlock.into()));
+        }
+        let marker = crate::host::worker_thread()
+            .spawn_scoped(scope, || marker.run(&shared))
+            .map_err(SequenceError::ThreadNotStarted)?;
         let stop = StopOnDrop(&shared);
         let finisher = Finisher {
             engine,

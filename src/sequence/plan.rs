@@ -14,7 +14,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::disk_store::DISK_STORE_RESIDENT;
-use super::error::{human_bytes, SequenceError};
+use super::error::{human_bytes, human_bytes_apart, SequenceError};
 use super::period::period_check_bytes;
 use super::run::{Goal, PERIOD_EXTENSION_LIMIT};
 
@@ -46,6 +46,8 @@ pub enum DiskUse {
     WhenNeeded,
     /// In a file whatever the budget (a work directory or a checkpoint was asked for).
     Always,
+    /// In memory only (a caller with no work directory).
+    Never,
 }
 
 /// Where a run keeps its values.
@@ -60,8 +62,12 @@ pub enum Placement {
 /// What a run will need.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// Values to compute (`max + 1`).
+    /// Values asked for (`max + 1`).
     pub values: u64,
+    /// Values the run can compute within the memory and disk there are: all of them for
+    /// [`Goal::Values`]; for [`Goal::Period`], whose search stops at the first certified
+    /// period, as many as fit (the run stops there if none is certified by then).
+    pub reach: u64,
     /// Where they go.
     pub placement: Placement,
     /// Bytes of memory besides values kept in memory: the working set and the largest
@@ -79,14 +85,20 @@ pub fn free_space(dir: &Path) -> Option<u64> {
     Some(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
 
+/// A period search holds at least this many values before it is refused: a run that
+/// cannot go so far is refused before it starts.
+const PERIOD_FIRST_STAGE: u64 = 1 << 16;
+
 impl Plan {
     /// The plan of `max + 1` values for `goal` under `memory_limit`: in memory if they fit
-    /// (unless `disk` is [`DiskUse::Always`]), else in a file in `dir`, whose free space is
-    /// `free_disk`.
+    /// (unless `disk` says otherwise), else in a file in `dir`, whose free space is
+    /// `free_disk`. A period search is planned as far as it fits: `--max` is a bound, and
+    /// most searches stop long before it.
     ///
     /// # Errors
-    /// [`SequenceError::MemoryTooSmall`] when even the working set does not fit, and
-    /// [`SequenceError::DiskTooSmall`] when a values file would not fit in `dir`.
+    /// [`SequenceError::MemoryTooSmall`] when the values (for a period search, its first
+    /// stage) do not fit in memory, and [`SequenceError::DiskTooSmall`] when a values
+    /// file would not fit in `dir`.
     pub fn new(
         what: &str,
         max: u64,
@@ -97,27 +109,103 @@ impl Plan {
         free_disk: Option<u64>,
     ) -> Result<Plan, SequenceError> {
         let values = max + 1;
+        let in_memory = Plan::memory_for(goal, values, true);
+        let keep_in_memory = match disk {
+            DiskUse::WhenNeeded => in_memory <= memory_limit,
+            DiskUse::Always => false,
+            DiskUse::Never => true,
+        };
+        let placement =
+            if keep_in_memory { Placement::Memory } else { Placement::Disk(dir.to_path_buf()) };
+        let mut plan =
+            Plan { values, reach: values, placement, working_bytes: 0, memory_limit, free_disk };
+        if goal == Goal::Period {
+            plan.reach = plan.period_reach();
+        }
+        let first = match goal {
+            Goal::Values => values,
+            Goal::Period => values.min(PERIOD_FIRST_STAGE),
+        };
+        if let Some(refusal) = plan.refusal(what, goal, first) {
+            return Err(refusal);
+        }
+        Ok(plan.sized(goal, plan.reach))
+    }
+
+    /// Memory for `values` values of a run for `goal`, with the values in memory or not:
+    /// the working set, the largest period check and, in memory, the values and their
+    /// copy for the check.
+    fn memory_for(goal: Goal, values: u64, in_memory: bool) -> u64 {
         let checked = match goal {
             Goal::Period => values,
             Goal::Values => values.min(PERIOD_EXTENSION_LIMIT),
         };
-        let on_disk = WORKING_BYTES + period_check_bytes(checked);
+        let working = WORKING_BYTES + period_check_bytes(checked);
+        if !in_memory {
+            return working;
+        }
         let copy = checked.saturating_mul(PLANNED_WIDTH);
-        let in_memory = values.saturating_mul(PLANNED_WIDTH).saturating_add(on_disk + copy);
-        let keep_in_memory = disk == DiskUse::WhenNeeded && in_memory <= memory_limit;
-        let (placement, working_bytes) = if keep_in_memory {
-            (Placement::Memory, on_disk + copy)
-        } else {
-            (Placement::Disk(dir.to_path_buf()), on_disk)
-        };
-        let plan = Plan { values, placement, working_bytes, memory_limit, free_disk };
-        plan.refuse_if_too_large(what)?;
-        Ok(plan)
+        values.saturating_mul(PLANNED_WIDTH).saturating_add(working + copy)
+    }
+
+    /// The working set of a run of `values` values for `goal` as placed.
+    fn working_for(&self, goal: Goal, values: u64) -> u64 {
+        let in_memory = self.placement == Placement::Memory;
+        let all = Plan::memory_for(goal, values, in_memory);
+        match in_memory {
+            true => all - values.saturating_mul(PLANNED_WIDTH),
+            false => all,
+        }
+    }
+
+    /// This plan for a run of `values` values for `goal`.
+    fn sized(&self, goal: Goal, values: u64) -> Plan {
+        let plan = Plan { reach: values, ..self.clone() };
+        Plan { working_bytes: plan.working_for(goal, values), ..plan }
+    }
+
+    /// Why a run of `values` values for `goal` (`what`) does not fit, if it does not.
+    fn refusal(&self, what: &str, goal: Goal, values: u64) -> Option<SequenceError> {
+        let plan = self.sized(goal, values);
+        if plan.memory_bytes() > self.memory_limit {
+            return Some(SequenceError::MemoryTooSmall {
+                what: what.to_string(),
+                need_bytes: plan.memory_bytes(),
+                limit_bytes: self.memory_limit,
+            });
+        }
+        match (&self.placement, self.free_disk) {
+            (Placement::Disk(dir), Some(free)) if plan.values_bytes() > free => {
+                Some(SequenceError::DiskTooSmall {
+                    what: what.to_string(),
+                    dir: dir.clone(),
+                    need_bytes: plan.values_bytes(),
+                    free_bytes: free,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The most values a period search fits in memory and, on disk, in the free space.
+    fn period_reach(&self) -> u64 {
+        let fits = |values: u64| self.refusal("", Goal::Period, values).is_none();
+        // The largest number that fits, by bisection (what fits is monotone in it).
+        let (mut fitting, mut too_many) = (0, self.values + 1);
+        while fitting + 1 < too_many {
+            let middle = fitting + (too_many - fitting) / 2;
+            if fits(middle) {
+                fitting = middle;
+            } else {
+                too_many = middle;
+            }
+        }
+        fitting
     }
 
     /// Bytes the values take at most (two bytes each).
     pub fn values_bytes(&self) -> u64 {
-        self.values.saturating_mul(PLANNED_WIDTH)
+        self.reach.saturating_mul(PLANNED_WIDTH)
     }
 
     /// Memory the run needs.
@@ -128,54 +216,46 @@ impl Plan {
         }
     }
 
-    fn refuse_if_too_large(&self, what: &str) -> Result<(), SequenceError> {
-        if self.memory_bytes() > self.memory_limit {
-            return Err(SequenceError::MemoryTooSmall {
-                what: what.to_string(),
-                need_bytes: self.memory_bytes(),
-                limit_bytes: self.memory_limit,
-            });
-        }
-        if let (Placement::Disk(dir), Some(free)) = (&self.placement, self.free_disk) {
-            if self.values_bytes() > free {
-                return Err(SequenceError::DiskTooSmall {
-                    what: what.to_string(),
-                    dir: dir.clone(),
-                    need_bytes: self.values_bytes(),
-                    free_bytes: free,
-                });
-            }
-        }
-        Ok(())
+    /// Whether a period search may stop before `--max` for want of memory or disk.
+    pub fn stops_short(&self) -> bool {
+        self.reach < self.values
+    }
+
+    /// Why a period search cannot go on to the max (`what`, the search to the max), when
+    /// it [stops short](Plan::stops_short): what all of it needs against what there is.
+    pub fn beyond_reach(&self, what: &str) -> Option<SequenceError> {
+        self.refusal(what, Goal::Period, self.values)
     }
 }
 
 impl fmt::Display for Plan {
     /// One line: `2^30 + 1 values: in a file in DIR, 1.00 GiB (2.00 GiB once a value
-    /// exceeds 255) of 70.12 GiB free; memory 44.00 MiB of 20.00 GiB`.
+    /// exceeds 255) of 70.12 GiB free; memory 44.00 MiB of 20.00 GiB`; a period search that
+    /// may stop short says how far it can go.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let one = human_bytes(self.values);
+        let one = human_bytes(self.reach);
         let two = human_bytes(self.values_bytes());
-        write!(f, "{} values: ", self.values)?;
+        match self.stops_short() {
+            false => write!(f, "{} values: ", self.values)?,
+            true => write!(f, "{} values at most (to heap {}): ", self.reach, self.reach - 1)?,
+        }
         match &self.placement {
             Placement::Memory => write!(f, "in memory, {one} ({two} once a value exceeds 255)")?,
             Placement::Disk(dir) => {
+                let free = self.free_disk.map(|free| human_bytes_apart(self.values_bytes(), free));
+                let two = free.as_ref().map_or(two, |(two, _)| two.clone());
                 write!(
                     f,
                     "in a file in {}, {one} ({two} once a value exceeds 255)",
                     dir.display()
                 )?;
-                if let Some(free) = self.free_disk {
-                    write!(f, " of {} free", human_bytes(free))?;
+                if let Some((_, free)) = free {
+                    write!(f, " of {free} free")?;
                 }
             }
         }
-        write!(
-            f,
-            "; memory {} of {} available",
-            human_bytes(self.memory_bytes()),
-            human_bytes(self.memory_limit)
-        )
+        let (need, limit) = human_bytes_apart(self.memory_bytes(), self.memory_limit);
+        write!(f, "; memory {need} of {limit} available")
     }
 }
 

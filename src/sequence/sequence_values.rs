@@ -72,6 +72,11 @@ impl Sequence {
         &self.store
     }
 
+    /// The store of the computed values, to read them.
+    pub(crate) fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
     /// Gives back the store (a disk store's file is then the caller's to remove).
     pub fn into_store(self) -> Store {
         self.store

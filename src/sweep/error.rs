@@ -135,7 +135,7 @@ pub enum SweepError {
         /// Parts merged.
         parts: usize,
     },
-    /// A part of another sweep (or of another split of this one).
+    /// A part of another sweep.
     #[error("{part} is part {shard} of sweep {sweep}, not of sweep {expected} like {first}")]
     ForeignPart {
         /// The foreign part's name.
@@ -148,6 +148,20 @@ pub enum SweepError {
         expected: String,
         /// The first part's name.
         first: String,
+    },
+    /// Parts of one sweep that disagree on its number of parts (parts of two splits of it)
+    /// or of games (a head was edited).
+    #[error("{part}, part {shard}, says the sweep has {said}; {others}")]
+    PartsDisagree {
+        /// The part whose figure differs from most parts'.
+        part: String,
+        /// Its `I/N`.
+        shard: String,
+        /// Its figure, with its unit (`41 games`, `4 parts`).
+        said: String,
+        /// The figure most parts give, and who gives it (`the other parts say 40`,
+        /// `p1.csv says 40`).
+        others: String,
     },
     /// Two parts of the same shard.
     #[error("part {shard} is given twice: {first} and {second}")]

@@ -51,9 +51,10 @@ pub fn merge(parts: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
 /// # Errors
 /// [`SweepError::NoParts`]; [`SweepError::NotAPart`] and [`SweepError::PartLine`]
 /// (naming the part and the line) for a part whose head, rows or last line are not what
-/// the sweep writes; [`SweepError::ForeignPart`], [`SweepError::DuplicatePart`],
-/// [`SweepError::MissingPart`]; [`SweepError::FingerprintMismatch`] when the games of the
-/// rows are not the sweep's; [`SweepError::CannotReadPart`]; the I/O error of `out`.
+/// the sweep writes; [`SweepError::ForeignPart`], [`SweepError::PartsDisagree`],
+/// [`SweepError::DuplicatePart`], [`SweepError::MissingPart`];
+/// [`SweepError::FingerprintMismatch`] when the games of the rows are not the sweep's;
+/// [`SweepError::CannotReadPart`]; the I/O error of `out`.
 pub fn merge_into(sources: &[&dyn PartSource], out: &mut dyn Write) -> Result<()> {
     let heads = sources
         .iter()
@@ -82,18 +83,19 @@ impl<'a> Plan<'a> {
     fn new(heads: &'a [PartHeader]) -> std::result::Result<Plan<'a>, SweepError> {
         let first = heads.first().ok_or(SweepError::NoParts)?;
         for head in heads {
-            let same_sweep = head.fingerprint == first.fingerprint
-                && head.shard.count() == first.shard.count()
-                && head.total_games == first.total_games;
-            if !same_sweep {
+            if head.fingerprint != first.fingerprint {
                 return Err(SweepError::ForeignPart {
                     part: head.name.clone(),
                     shard: head.shard.to_string(),
                     sweep: head.fingerprint.clone(),
-                    expected: format!("{} in {} parts", first.fingerprint, first.shard.count()),
+                    expected: first.fingerprint.clone(),
                     first: first.name.clone(),
                 });
             }
+        }
+        agree_on(heads, "parts", |head| head.shard.count())?;
+        agree_on(heads, "games", |head| head.total_games)?;
+        for head in heads {
             if let Some(line) = differing_param(&head.params, &first.params) {
                 let reason = format!("it differs from line {line} of {}", first.name);
                 return Err(part_line(head, line, reason));
@@ -153,6 +155,33 @@ impl<'a> Plan<'a> {
         }
         Ok(())
     }
+}
+
+/// Refuses parts of one sweep that disagree on one of its figures (`what`: its `parts` or
+/// its `games`), naming the first part whose figure is not the one most parts give (the
+/// first part's, between as many), with both figures.
+fn agree_on(
+    heads: &[PartHeader],
+    what: &str,
+    figure: impl Fn(&PartHeader) -> usize,
+) -> std::result::Result<(), SweepError> {
+    let figures: Vec<usize> = heads.iter().map(&figure).collect();
+    let count = |f: usize| figures.iter().filter(|&&g| g == f).count();
+    // `max_by_key` keeps the last of equals: reversed, the first part's wins a tie.
+    let Some(&most) = figures.iter().rev().max_by_key(|&&f| count(f)) else { return Ok(()) };
+    let Some(odd) = heads.iter().find(|head| figure(head) != most) else { return Ok(()) };
+    let agreeing: Vec<&PartHeader> = heads.iter().filter(|head| figure(head) == most).collect();
+    let others = if heads.len() > 2 && agreeing.len() == heads.len() - 1 {
+        format!("the other parts say {most}")
+    } else {
+        format!("{} says {most}", agreeing[0].name)
+    };
+    Err(SweepError::PartsDisagree {
+        part: odd.name.clone(),
+        shard: odd.shard.to_string(),
+        said: format!("{} {what}", figure(odd)),
+        others,
+    })
 }
 
 /// The line (3, 4 or 5) where two parts' parameters differ.

@@ -425,8 +425,7 @@ fn check_test(test: &Test, space: &SweepSpace) -> Result<()> {
                 return Err(SweepError::Claim(ExprError { column, message }));
             }
             for space in space.spaces() {
-                let nim = Game::nim().grundy(space.max());
-                expr.compile(space, &nim).map_err(SweepError::Claim)?;
+                expr.check_space(space).map_err(SweepError::Claim)?;
             }
             Ok(())
         }

@@ -14,7 +14,9 @@ use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError};
 use crate::engine::{NoProgress, Progress};
 use crate::model::game::Game;
-use crate::quotient::{compute, Play, QuotientConfig, QuotientError, MAX_ORDER, MAX_QUOTIENT_HEAP};
+use crate::quotient::{
+    compute, Play, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
+};
 
 /// What became of one game's quotient: the `status` column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +35,9 @@ pub enum QuotientStatus {
     /// `grew_past_max_order`: the quotient, or a candidate its search needed, grew past
     /// the order bound.
     GrewPastMaxOrder,
-    /// `proof_too_large`: proving a candidate needed more than 1 GiB of state sets.
-    ProofTooLarge,
+    /// `memory`: the computation needed more memory than the sweep's budget (a game that
+    /// passes its share beside the others is run again alone, with the whole budget).
+    Memory,
     /// `not_a_sum`: the game is not a sum of heaps, so it has no quotient.
     NotASum,
     /// `proof_failed`: the computed quotient failed its final proof (a bug, never a result).
@@ -47,7 +50,7 @@ impl QuotientStatus {
         match self {
             QuotientStatus::Ok { .. } => "ok",
             QuotientStatus::GrewPastMaxOrder => "grew_past_max_order",
-            QuotientStatus::ProofTooLarge => "proof_too_large",
+            QuotientStatus::Memory => "memory",
             QuotientStatus::NotASum => "not_a_sum",
             QuotientStatus::ProofFailed => "proof_failed",
         }
@@ -55,7 +58,7 @@ impl QuotientStatus {
 
     /// Every status word.
     pub const NAMES: [&'static str; 5] =
-        ["ok", "grew_past_max_order", "proof_too_large", "not_a_sum", "proof_failed"];
+        ["ok", "grew_past_max_order", "memory", "not_a_sum", "proof_failed"];
 }
 
 /// One game's row.
@@ -184,22 +187,32 @@ impl QuotientSweep {
     /// The rows of the games `games`, in the family's order (games run in parallel);
     /// progress advances by one per game.
     ///
+    /// Games share `memory_limit`: each runs beside the others within the limit divided
+    /// by the threads, and one that needs more runs again alone with the whole limit, so
+    /// a row's status does not depend on the threads.
+    ///
+    /// # Errors
+    /// [`crate::EngineError::Cancelled`] when `progress` is cancelled.
+    ///
     /// # Panics
     /// If `games` reaches past the family.
-    pub fn run(&self, games: Range<usize>, progress: &dyn Progress) -> Vec<QuotientRow> {
-        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
-        games
-            .into_par_iter()
-            .map(|i| {
-                let row = self.row(&self.games[i]);
-                progress.advance(1);
-                row
-            })
-            .collect()
+    pub fn run(
+        &self,
+        games: Range<usize>,
+        memory_limit: u64,
+        progress: &dyn Progress,
+    ) -> Result<Vec<QuotientRow>> {
+        let mut rows = Vec::with_capacity(games.len());
+        self.run_batches(games, memory_limit, progress, |batch| {
+            rows.extend(batch);
+            Ok(())
+        })?;
+        Ok(rows)
     }
 
     /// [`QuotientSweep::run`] a batch of [`BATCH_GAMES`] games at a time, each batch's rows
-    /// handed to `each`. Once `progress` is cancelled no further game is started.
+    /// handed to `each`. Once `progress` is cancelled no further game is started, and the
+    /// games running stop within a few thousand steps of their search.
     ///
     /// # Errors
     /// The first error `each` returns; [`crate::EngineError::Cancelled`] when cancelled.
@@ -209,36 +222,57 @@ impl QuotientSweep {
     pub fn run_batches(
         &self,
         games: Range<usize>,
+        memory_limit: u64,
         progress: &dyn Progress,
         mut each: impl FnMut(Vec<QuotientRow>) -> Result<()>,
     ) -> Result<()> {
         assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
+        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
         let mut start = games.start;
         while start < games.end {
             let end = games.end.min(start + BATCH_GAMES);
             // A game skipped after a cancel has no row: the whole batch is dropped.
-            let rows: Option<Vec<QuotientRow>> = (start..end)
+            let beside: Option<Vec<Outcome>> = (start..end)
                 .into_par_iter()
-                .map(|i| {
-                    let row = (!progress.cancelled()).then(|| self.row(&self.games[i]))?;
-                    progress.advance(1);
-                    Some(row)
-                })
+                .map(|i| self.outcome(&self.games[i], share, progress))
                 .collect();
-            each(rows.ok_or(crate::EngineError::Cancelled)?)?;
+            let mut rows = Vec::with_capacity(end - start);
+            for (outcome, i) in
+                beside.ok_or(crate::EngineError::Cancelled)?.into_iter().zip(start..)
+            {
+                let row = match outcome {
+                    Outcome::Row(row) => row,
+                    Outcome::NeedsMore => {
+                        match self.outcome(&self.games[i], memory_limit, progress) {
+                            Some(Outcome::Row(row)) => row,
+                            Some(Outcome::NeedsMore) => {
+                                self.row(&self.games[i], QuotientStatus::Memory)
+                            }
+                            None => return Err(crate::EngineError::Cancelled.into()),
+                        }
+                    }
+                };
+                progress.advance(1);
+                rows.push(row);
+            }
+            each(rows)?;
             start = end;
         }
         Ok(())
     }
 
-    /// One game's row.
-    fn row(&self, game: &Game) -> QuotientRow {
+    /// One game's outcome within `memory_limit`; `None` once `progress` is cancelled.
+    fn outcome(&self, game: &Game, memory_limit: u64, progress: &dyn Progress) -> Option<Outcome> {
+        if progress.cancelled() {
+            return None;
+        }
         let config = QuotientConfig {
             max_heap: self.max_heap,
             max_order: self.max_order,
             play: Play::Misere,
+            memory_limit: Some(memory_limit),
         };
-        let status = match compute(game, &config, &NoProgress) {
+        let status = match compute(game, &config, &Stopping(progress)) {
             Ok(q) => QuotientStatus::Ok {
                 order: q.order(),
                 p_portion_size: q.p_portion().len(),
@@ -248,12 +282,39 @@ impl QuotientSweep {
             Err(QuotientError::GrewPastLimit { .. } | QuotientError::CandidateTooLarge { .. }) => {
                 QuotientStatus::GrewPastMaxOrder
             }
-            Err(QuotientError::CheckTooLarge { .. }) => QuotientStatus::ProofTooLarge,
+            Err(QuotientError::BeyondMemory { .. } | QuotientError::OutOfMemory { .. }) => {
+                return Some(Outcome::NeedsMore)
+            }
+            Err(QuotientError::Cancelled) => return None,
             Err(QuotientError::NotASum { .. }) => QuotientStatus::NotASum,
             // The bounds were checked when the sweep was built: only a failed proof is left.
             Err(_) => QuotientStatus::ProofFailed,
         };
+        Some(Outcome::Row(self.row(game, status)))
+    }
+
+    /// A game's row of status `status`.
+    fn row(&self, game: &Game, status: QuotientStatus) -> QuotientRow {
         QuotientRow { game: game.spec().to_string(), max_heap: self.max_heap, status }
+    }
+}
+
+/// What a game's computation within some memory gave.
+enum Outcome {
+    /// Its row.
+    Row(QuotientRow),
+    /// It needed more memory.
+    NeedsMore,
+}
+
+/// A game's quotient search, stopped when the sweep is cancelled.
+struct Stopping<'p>(&'p dyn Progress);
+
+impl QuotientProgress for Stopping<'_> {
+    fn heap_done(&self, _heap: u32, _order: usize) {}
+
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
     }
 }
 
@@ -330,12 +391,12 @@ pub(super) fn check_quotient_cells(
     }
 }
 
-/// The family's games, each once, with the quotient rows a sweep of them writes (for
-/// tests and callers that want them without a file).
+/// The family's games, each once, with the quotient rows a sweep of them writes within
+/// the memory the process may use (for tests and callers that want them without a file).
 ///
 /// # Errors
 /// As [`QuotientSweep::new`].
 pub fn quotient_rows(family: Family, max_heap: u32, max_order: usize) -> Result<Vec<QuotientRow>> {
     let sweep = QuotientSweep::new(family, max_heap, max_order)?;
-    Ok(sweep.run(0..sweep.games(), &NoProgress))
+    sweep.run(0..sweep.games(), crate::host::memory_limit(), &NoProgress)
 }

@@ -267,3 +267,20 @@ fn a_tiny_timeout_and_a_range_beyond_any_count_are_refused_by_value() {
         assert!(!stderr.contains("34028236692"), "a saturated count: {stderr}");
     }
 }
+
+#[test]
+fn no_file_descriptors_left_to_start_the_program_is_nimtabs_failure_not_the_programs() {
+    let bin = env!("CARGO_BIN_EXE_nimtab");
+    let line = format!(
+        "ulimit -n 4; exec {bin} -q crosscheck --format p2197 --program '{bin} judge p2197' \
+         --heaps 1..=2 --max 3"
+    );
+    let out = std::process::Command::new("sh").args(["-c", &line]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "nimtab: error: could not start sh to run the checked program: Too many open files (os \
+         error 24)\n"
+    );
+}

@@ -202,3 +202,61 @@ fn dev_null_stays_a_character_device_after_every_writer() {
     }
     assert!(is_char_device(dev_null), "/dev/null is no longer a character device");
 }
+
+#[test]
+fn dev_stdout_into_a_pipe_is_written_in_place() {
+    // The tests read the binary's stdout through a pipe, which /dev/stdout then names.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.csv");
+    let mut writers = file_writers();
+    writers.push(vec!["quotient", "--game", "nim", "--max-heap", "2"]);
+    for args in writers {
+        let to_file = run(&[&args[..], &["-q", "--out", file.to_str().unwrap()]].concat());
+        assert!(to_file.status <= 1, "{args:?}: {}", to_file.stderr);
+        let written = String::from_utf8(std::fs::read(&file).unwrap()).unwrap();
+        let piped = run(&[&args[..], &["-q", "--out", "/dev/stdout"]].concat());
+        assert_eq!((piped.status, piped.stderr.as_str()), (to_file.status, ""), "{args:?}");
+        // What the command prints besides its file comes after it or, for some, before.
+        let (printed, stdout) = (&to_file.stdout, &piped.stdout);
+        let in_order = [format!("{written}{printed}"), format!("{printed}{written}")];
+        assert!(in_order.contains(stdout), "{args:?}: {stdout}");
+    }
+}
+
+#[test]
+fn out_dev_stdout_into_a_file_follows_what_the_command_prints_there() {
+    // The shell opened out.txt for the command's stdout: the table goes after the
+    // summary the command prints there, through the same open file, never renamed over
+    // it (which would drop the summary and leave the shell's file unlinked).
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_nimtab");
+    let args = "check --game nim --heaps 2 --max 3 --rule misere --claim-p 'xor == 0'";
+    for out in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        let line = format!("{bin} -q {args} --out {out} > out.txt; echo $? > status");
+        let status = Command::new("sh").args(["-c", &line]).current_dir(dir.path()).status();
+        assert!(status.unwrap().success());
+        let reference = run_in(
+            dir.path(),
+            &[
+                "-q",
+                "check",
+                "--game",
+                "nim",
+                "--heaps",
+                "2",
+                "--max",
+                "3",
+                "--rule",
+                "misere",
+                "--claim-p",
+                "xor == 0",
+                "--out",
+                "ref.csv",
+            ],
+        );
+        let table = std::fs::read_to_string(dir.path().join("ref.csv")).unwrap();
+        let got = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
+        assert_eq!(got, format!("{}{table}", reference.stdout), "{out}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("status")).unwrap(), "1\n");
+    }
+}

@@ -144,6 +144,77 @@ fn a_position_with_more_moves_than_memory_is_refused_before_they_are_listed() {
     assert_refused(&args, &refused, "heap 5000000 is above the largest heap size, 4194303");
 }
 
+/// Runs nimtab with `args` under a limit of 3 seconds of CPU time (`ulimit -t`) and 1 GB
+/// of address space: a request refused before any work needs neither.
+fn run_cheaply(args: &[&str]) -> Run {
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c").arg("ulimit -t 3 && ulimit -v 1000000 && exec \"$0\" \"$@\"");
+    sh.arg(env!("CARGO_BIN_EXE_nimtab")).args(args);
+    crate::support::cli::output_of(&mut sh, "")
+}
+
+#[test]
+fn a_game_that_cannot_be_labelled_in_the_space_asked_is_refused_before_any_work() {
+    // A take-and-break game's option lists up to 40000 took 20 s, and circular Nim's
+    // moves of two heaps 10 s and 1.7 GB, before these refusals.
+    let splits = "octal:0.77 can split a heap in two, so tuples of a fixed number of heaps \
+                  do not hold its moves";
+    let cases: [(&[&str], &str); 7] = [
+        (&["moves", "--game", "octal:0.77", "40000"], splits),
+        (&["moves", "--game", "octal:0.77", "--rule", "sj", "4000000"], splits),
+        (&["play", "--game", "octal:0.77", "40000"], splits),
+        (&["solve", "--game", "octal:0.77", "--heaps", "1", "--max", "40000"], splits),
+        (&["verify", "--game", "octal:0.77", "--heaps", "1", "--max", "40000"], splits),
+        (&["check", "--game", "octal:0.77", "--heaps", "1", "--max", "40000", "--rule"], splits),
+        (
+            &["moves", "--game", "circular:3", "3000", "3000"],
+            "circular:3 is not defined for 2 heaps: K = 3 consecutive heaps need at least 3",
+        ),
+    ];
+    for (args, needle) in cases {
+        let args: Vec<&str> = match args[0] {
+            "check" => [args, &["normal", "--claim-p", "h1 == 0"]].concat(),
+            _ => args.to_vec(),
+        };
+        assert_refused(&args, &run_cheaply(&args), needle);
+    }
+}
+
+#[test]
+fn a_claim_naming_a_heap_the_positions_lack_is_refused_before_the_space_is_planned() {
+    // Tables of 116419 GiB, planned after the claim: h4 is wrong first.
+    let args = ["check", "--game", "subtract:1,3,4", "--heaps", "3", "--max", "100000"];
+    let args = [&args[..], &["--rule", "normal"]].concat();
+    let refused = run(&[&args[..], &["--claim-p", "h4 == 0"]].concat());
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    let first = refused.stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "nimtab: error: --claim-p, column 1: h4 names heap 4, but positions have 3 heaps"
+    );
+}
+
+#[test]
+fn merge_checks_every_part_before_it_reads_standard_input() {
+    // Standard input stays open and empty: reading it first would wait for ever.
+    for (parts, needle) in [
+        (&["-", "/nonexistent/part.csv"][..], "cannot read /nonexistent/part.csv: No such file"),
+        (&["-", "-"], "merge part -: standard input is given twice"),
+    ] {
+        let child = command()
+            .arg("merge")
+            .args(parts)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (status, stdout, stderr) = finish(child, std::time::Duration::from_secs(20));
+        let got = Run { status: status.unwrap_or(-1), stdout, stderr };
+        assert_refused(parts, &got, needle);
+    }
+}
+
 #[test]
 fn endless_inputs_are_refused_at_once_in_little_memory() {
     // `yes 1` on stdin never ends; neither does /dev/zero.

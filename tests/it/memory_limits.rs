@@ -14,7 +14,7 @@ use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::Goal;
 use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
 
-use crate::support::cli::{limited, output_of, Run};
+use crate::support::cli::{limited, memory_overhead, output_of, Run};
 
 /// Threads of every run, in the binary (`--threads`) and in the plans here: each thread
 /// has its scratch.
@@ -23,22 +23,6 @@ const THREADS: usize = 2;
 /// How far above and below its least limit a run is tried, in KiB: the overhead is read
 /// in hundredths of a MiB.
 const EDGE_KIB: u64 = 256;
-
-/// What the binary keeps of an address-space limit for itself (its mappings, its
-/// threads' stacks, a reserve): the limit less the memory `info` says is available under
-/// it. `None` when another bound (a cgroup) is tighter here.
-fn overhead() -> Option<u64> {
-    let limit_kib = 4_000_000;
-    let args = ["--threads", "2", "info", "--game", "nim", "--heaps", "1", "--max", "1"];
-    let info = output_of(limited(limit_kib).args(args), "");
-    assert_eq!(info.status, 0, "{}", info.stderr);
-    let line = info.stdout.lines().find(|l| l.starts_with("memory available"))?;
-    if !line.ends_with("bound by the address-space limit (ulimit -v)") {
-        return None;
-    }
-    let mib: f64 = line.split_whitespace().nth(2)?.parse().ok()?;
-    Some(limit_kib * 1024 - (mib * 1048576.0).round() as u64)
-}
 
 /// The least budget a run fits in (`fits` is monotone), computed on a pool of
 /// [`THREADS`] threads as the binary's plans are.
@@ -171,7 +155,7 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn a_run_at_the_edge_of_its_memory_limit_finishes_or_is_refused_never_aborted() {
-    let Some(overhead) = overhead() else {
+    let Some(overhead) = memory_overhead() else {
         println!("skipped: a bound tighter than the address-space limit applies here");
         return;
     };
@@ -199,4 +183,31 @@ fn a_run_at_the_edge_of_its_memory_limit_finishes_or_is_refused_never_aborted() 
         assert!(below.stderr.contains("too large"), "{what}: {}", below.stderr);
         assert_eq!((below.stdout.as_str(), output.as_str()), ("", ""), "{what}");
     }
+}
+
+#[test]
+fn worker_threads_that_cannot_start_are_refused_with_one_line_not_a_panic() {
+    // 256 threads' stacks do not fit in 200 MB of address space; one thread does.
+    let kib = 200_000;
+    let solve = ["-q", "solve", "--game", "nim", "--heaps", "2", "--max", "3"];
+    let mut many = limited(kib);
+    many.args(["--threads", "256"]).args(solve);
+    // The default pool, sized here by rayon's variable (as Python's workers may size it).
+    let mut default = limited(kib);
+    default.args(solve).env("RAYON_NUM_THREADS", "256");
+    let cases = [
+        (many, "could not start 256 worker threads (--threads 256): "),
+        (default, "could not start 256 worker threads (RAYON_NUM_THREADS=256): "),
+    ];
+    for (mut command, expected) in cases {
+        let refused = output_of(&mut command, "");
+        assert_eq!((refused.status, refused.stdout.as_str()), (2, ""), "{}", refused.stderr);
+        assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+        let line = refused.stderr.trim_end();
+        assert!(line.starts_with(&format!("nimtab: error: {expected}")), "{line}");
+        assert!(line.ends_with("; try --threads 1 or a larger memory limit"), "{line}");
+    }
+    let one = output_of(limited(kib).args(["--threads", "1"]).args(solve), "");
+    assert_eq!(one.status, 0, "{}", one.stderr);
+    assert_eq!(one.stdout.lines().count(), 17, "{}", one.stdout);
 }

@@ -283,3 +283,47 @@ fn rows_rewritten_with_their_digest_do_not_give_the_sweeps_fingerprint() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn parts_that_disagree_on_the_sweeps_games_or_parts_are_named_with_both_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = parts(dir.path(), 3, &[]);
+    let fingerprint = |path: &Path| {
+        let head = String::from_utf8(lines(path)[0].clone()).unwrap();
+        head.split_whitespace().nth(3).unwrap().to_string()
+    };
+    let sweep = fingerprint(&p[0]);
+    // Part 2's head says the sweep has 64 games; parts 1 and 3 say 63.
+    let mut part = lines(&p[1]);
+    part[0] = replaced(&part[0], "of 63,", b"of 64,");
+    let edited = dir.path().join("edited.csv");
+    write_lines(&edited, &part);
+    let out = dir.path().join("merged.csv");
+    let expected = format!(
+        "nimtab: error: {}, part 2/3, says the sweep has 64 games; the other parts say 63\n",
+        edited.display()
+    );
+    // Whichever part comes first.
+    let (p0, p2) = (p[0].as_path(), p[2].as_path());
+    for order in [[p0, &edited, p2], [&edited, p0, p2]] {
+        let Run { status, stderr, .. } = merge(&order, &out);
+        assert_eq!((status, stderr.as_str()), (2, expected.as_str()));
+        assert!(!out.exists());
+    }
+    // Between two parts, the first one given is taken as the sweep's.
+    let Run { stderr, .. } = merge(&[&p[0], &edited], &out);
+    let named = format!("{}, part 2/3, says the sweep has 64 games", edited.display());
+    assert!(stderr.contains(&named), "{stderr}");
+    assert!(stderr.ends_with(&format!("; {} says 63\n", p[0].display())), "{stderr}");
+    // A part of the same sweep cut into 4 parts.
+    let other = dir.path().join("four");
+    std::fs::create_dir(&other).unwrap();
+    let four = parts(&other, 4, &[]);
+    assert_eq!(fingerprint(&four[1]), sweep, "the same sweep");
+    let Run { status, stderr, .. } = merge(&[&p[0], &four[1], &p[2]], &out);
+    let expected = format!(
+        "nimtab: error: {}, part 2/4, says the sweep has 4 parts; the other parts say 3\n",
+        four[1].display()
+    );
+    assert_eq!((status, stderr.as_str()), (2, expected.as_str()));
+}

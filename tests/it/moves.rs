@@ -87,3 +87,58 @@ fn a_position_the_sj_ending_has_ended_has_no_winning_move() {
     let earlier = run_with_stdin(&[&["moves"][..], &game, &["4", "7"]].concat(), "");
     assert!(earlier.stdout.starts_with("take 1 from heap 1 (4 -> 3): (4,7) -> (3,7)\n"));
 }
+
+/// The lines of stderr that are notes (`nimtab: ...`).
+fn notes(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.starts_with("nimtab: ")).collect()
+}
+
+#[test]
+fn a_long_labelling_states_its_plan_first_unless_quiet() {
+    let args = ["moves", "--game", "subtract:1,3,4", "1200", "1200", "1200"];
+    let got = run_with_stdin(&args, "");
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let plan = notes(&got.stderr)[0];
+    let expected = "nimtab: moves from (1200,1200,1200): labels subtract:1,3,4, 3 heaps, max \
+                    1200, sorted tuples only (289442201 positions), then looks up its 9 moves; \
+                    memory ";
+    assert!(plan.starts_with(expected), "{plan}");
+    assert!(plan.ends_with(" available"), "{plan}");
+    let quiet = run_with_stdin(&[&["-q"], &args[..]].concat(), "");
+    assert_eq!((quiet.stdout, quiet.stderr.as_str()), (got.stdout, ""));
+    // Circular Nim's three heaps of 120 have 1771560 moves, each looked up.
+    let many = run_with_stdin(&["moves", "--game", "circular:3", "120", "120", "120"], "");
+    let plan = notes(&many.stderr)[0];
+    let expected = "nimtab: moves from (120,120,120): labels circular:3, 3 heaps, max 120 \
+                    (1771561 positions), then looks up its 1771560 moves; memory ";
+    assert!(plan.starts_with(expected), "{plan}");
+    // A small labelling says nothing of it.
+    let small = run_with_stdin(&["moves", "--game", "nim", "14", "21", "39"], "");
+    assert_eq!(small.stderr, "nimtab: the normal Nim formula gives the same moves\n");
+}
+
+#[test]
+fn a_long_labelling_shows_a_progress_bar_on_a_terminal() {
+    // `script` gives the run a terminal; without it there is no bar to see.
+    let Ok(probe) = std::process::Command::new("script").arg("--version").output() else {
+        println!("skipped: no `script` to give the run a terminal");
+        return;
+    };
+    assert!(probe.status.success());
+    // Seconds of labelling on one thread: the bar shows after the first.
+    let line = format!(
+        "{} --threads 1 moves --game subtract:1,3,4 3000 3000 3000",
+        env!("CARGO_BIN_EXE_nimtab")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let start: String = shown.chars().take(2000).collect();
+    assert!(out.status.success(), "{start}");
+    assert!(shown.contains("\nmoves ["), "no bar in: {start}");
+    assert!(shown.contains("/4,509,005,501 positions, eta "), "no bar in: {start}");
+    assert!(shown.contains("take 4 from heap 3 (3000 -> 2996)"), "{start}");
+}

@@ -218,7 +218,8 @@ fn the_next_run_finishes_the_commit_of_a_run_killed_in_the_middle_of_it() {
     std::fs::write(dead.join(".nimtab-old/classes.csv"), "old classes\n").unwrap();
     std::fs::write(dead.join("transitions.csv"), "transitions of the killed run\n").unwrap();
     std::fs::write(dead.join(".nimtab-commit"), "").unwrap();
-    // A run killed before its commit left no marker: its files are not put in place.
+    // A run killed before its commit left no marker: its files are not put in place, and
+    // its staging directory goes (its process id is above the kernel's largest).
     let unmarked = vd.join(".nimtab-tmp-4000001");
     std::fs::create_dir(&unmarked).unwrap();
     std::fs::write(unmarked.join("transitions.csv"), "never committed\n").unwrap();
@@ -229,5 +230,44 @@ fn the_next_run_finishes_the_commit_of_a_run_killed_in_the_middle_of_it() {
     assert_eq!(read("transitions.csv"), "transitions of the killed run\n");
     assert!(read("summary.csv").starts_with("game,heaps,max"));
     assert!(!dead.exists(), "the killed run's staging directory is gone");
-    assert_eq!(read(".nimtab-tmp-4000001/transitions.csv"), "never committed\n");
+    assert!(!unmarked.exists(), "the unmarked staging directory of a dead run is gone");
+}
+
+/// A process id that no process has: above the kernel's largest (`pid_max` is at most
+/// 2^22).
+const NO_PROCESS: &str = "4194399";
+
+#[test]
+fn temporaries_of_dead_runs_are_removed_by_the_next_run_and_a_live_ones_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let live = std::process::id().to_string();
+    for pid in [NO_PROCESS, &live] {
+        std::fs::write(d.join(format!(".out.csv.nimtab-tmp-{pid}")), "half").unwrap();
+        std::fs::create_dir(d.join(format!(".od.nimtab-tmp-{pid}"))).unwrap();
+    }
+    std::fs::create_dir_all(d.join(format!("od2/.nimtab-tmp-{NO_PROCESS}"))).unwrap();
+    let solve = ["-q", "solve", "--game", "nim", "--heaps", "2", "--max", "3", "--out", "out.csv"];
+    assert_eq!(run_in(d, &solve).status, 0);
+    for out in ["od", "od2"] {
+        let verify = ["-q", "verify", "--game", "nim", "--heaps", "2", "--max", "3", "--out", out];
+        assert_eq!(run_in(d, &verify).status, 0);
+    }
+    let mut left: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .chain(std::fs::read_dir(d.join("od2")).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut expected = vec![
+        format!(".od.nimtab-tmp-{live}"),
+        format!(".out.csv.nimtab-tmp-{live}"),
+        "counterexamples.csv".to_string(),
+        "od".into(),
+        "od2".into(),
+        "out.csv".into(),
+        "summary.csv".into(),
+    ];
+    expected.sort();
+    assert_eq!(left, expected);
 }

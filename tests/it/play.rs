@@ -5,7 +5,7 @@ use nimtab::analysis::play::{Match, Opponent, Side};
 use nimtab::random::SplitMix64;
 use nimtab::{Ending, Game};
 
-use crate::support::cli::run_with_stdin;
+use crate::support::cli::{run, run_with_stdin};
 
 #[test]
 fn play_from_7_8_9_wins_every_one_of_100_random_games() {
@@ -58,3 +58,16 @@ fn play_refuses_bad_heaps_and_zero_games() {
 }
 
 // ---- crosscheck ----
+
+#[test]
+fn a_long_labelling_of_the_start_states_its_plan_first_unless_quiet() {
+    let args = ["play", "--game", "subtract:1,3,4", "1200", "1200", "1200"];
+    let got = run(&args);
+    assert_eq!(got.status, 0, "{}", got.stderr);
+    let plan = got.stderr.lines().next().unwrap_or_default();
+    let expected = "nimtab: play from (1200,1200,1200): labels subtract:1,3,4, 3 heaps, max \
+                    1200, sorted tuples only (289442201 positions); memory ";
+    assert!(plan.starts_with(expected), "{plan}");
+    let quiet = run(&[&["-q"], &args[..]].concat());
+    assert_eq!((quiet.stdout, quiet.stderr.as_str()), (got.stdout, ""));
+}

@@ -228,30 +228,48 @@ impl Expr {
         }
     }
 
+    /// Refuses `hK`/`gK` naming a heap no position of `space` has, as [`Expr::compile`]
+    /// does; it needs no Grundy values, so a command can check this before any work.
+    ///
+    /// # Errors
+    /// An [`ExprError`] at the column of an `hK` or `gK` no position can have.
+    pub fn check_space(&self, space: &Space) -> Result<(), ExprError> {
+        match space {
+            Space::Tuples(tuples) => self.check_tuple_heaps(tuples.heaps()),
+            Space::Multisets(multisets) => self.check_multiset_heaps(multisets.total()),
+        }
+    }
+
     /// [`Expr::compile`] for positions of `heaps` heaps whose Grundy values for sizes
     /// `0..=max` are `grundy`: refuses `hK`/`gK` with `K > heaps`.
     fn compile_tuples(&self, heaps: usize, grundy: &[u32]) -> Result<Program, ExprError> {
+        self.check_tuple_heaps(heaps)?;
+        Ok(Program::new(self.root.clone(), self.ty, heaps, grundy))
+    }
+
+    /// Refuses `hK`/`gK` with `K > heaps` for positions of `heaps` heaps.
+    fn check_tuple_heaps(&self, heaps: usize) -> Result<(), ExprError> {
+        let plural = if heaps == 1 { "" } else { "s" };
+        self.refuse_heaps_beyond(heaps, &format!("positions have {heaps} heap{plural}"))
+    }
+
+    /// Refuses the first `hK`/`gK` with `K > heaps`, saying why no position has heap `K`
+    /// (`positions have 2 heaps`).
+    fn refuse_heaps_beyond(&self, heaps: usize, positions: &str) -> Result<(), ExprError> {
         let mut error = None;
         self.root.features(&mut |f, column| {
             if let Some(k) = f.heap_index().filter(|&k| k > heaps) {
                 let name = if matches!(f, Feature::Heap(_)) { "h" } else { "g" };
-                let plural = if heaps == 1 { "" } else { "s" };
                 // A number too large to read was stored as usize::MAX: do not print that.
                 let named = if k == usize::MAX {
                     format!("this {name} names a heap beyond any count")
                 } else {
                     format!("{name}{k} names heap {k}")
                 };
-                error.get_or_insert(ExprError::new(
-                    column,
-                    format!("{named}, but positions have {heaps} heap{plural}"),
-                ));
+                error.get_or_insert(ExprError::new(column, format!("{named}, but {positions}")));
             }
         });
-        if let Some(error) = error {
-            return Err(error);
-        }
-        Ok(Program::new(self.root.clone(), self.ty, heaps, grundy))
+        error.map_or(Ok(()), Err)
     }
 }
 

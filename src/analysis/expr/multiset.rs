@@ -2,7 +2,7 @@
 //! non-increasing order, and a heap beyond the `n`-th reads as an empty heap (0).
 
 use super::eval::{Aggregate, StateFeatures};
-use super::{EvalError, Expr, ExprError, Feature, Program};
+use super::{EvalError, Expr, ExprError, Program};
 
 impl Expr {
     /// [`Expr::compile`] for the positions of a multiset space of total at most `total`
@@ -13,26 +13,16 @@ impl Expr {
         total: u32,
         grundy: &[u32],
     ) -> Result<Program, ExprError> {
+        self.check_multiset_heaps(total)?;
         let heaps = total as usize;
-        let mut error = None;
-        self.root.features(&mut |f, column| {
-            if let Some(k) = f.heap_index().filter(|&k| k > heaps) {
-                let name = if matches!(f, Feature::Heap(_)) { "h" } else { "g" };
-                let named = if k == usize::MAX {
-                    format!("this {name} names a heap beyond any count")
-                } else {
-                    format!("{name}{k} names heap {k}")
-                };
-                let message = format!(
-                    "{named}, but positions of total at most {total} have at most {heaps} heaps"
-                );
-                error.get_or_insert(ExprError::new(column, message));
-            }
-        });
-        match error {
-            Some(error) => Err(error),
-            None => Ok(Program::new(self.root.clone(), self.ty, heaps, &grundy[..=heaps])),
-        }
+        Ok(Program::new(self.root.clone(), self.ty, heaps, &grundy[..=heaps]))
+    }
+
+    /// Refuses `hK`/`gK` with `K > total`: no multiset of total at most `total` has more
+    /// heaps.
+    pub(super) fn check_multiset_heaps(&self, total: u32) -> Result<(), ExprError> {
+        let positions = format!("positions of total at most {total} have at most {total} heaps");
+        self.refuse_heaps_beyond(total as usize, &positions)
     }
 }
 

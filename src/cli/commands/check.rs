@@ -116,16 +116,19 @@ impl Config {
             Some(space) => vec![space],
             None => a.space.spaces(if a.canonical { Mode::Canonical } else { Mode::Full })?,
         };
-        for space in spaces.iter().filter_map(Space::as_tuples) {
-            game.check_heaps(space.heaps())?;
+        for space in &spaces {
+            if let Some(tuples) = space.as_tuples() {
+                game.check_heaps(tuples.heaps())?;
+            }
+            claim.check_space(space).map_err(|e| expression_error(&a.claim_p, &e))?;
         }
         let (max, limit, grundy) = (a.space.max(), a.limit, a.grundy);
         Ok(Config { game, max, ending, claim, spaces, grundy, limit, target })
     }
 
     /// The claim compiled for every space's heap count, once every space is known to fit
-    /// (the Grundy values it reads are sized by `--max`), so `h4` with 3 heaps fails
-    /// before any labelling.
+    /// (the Grundy values it reads are sized by `--max`; `h4` with 3 heaps was refused
+    /// before any of it).
     fn programs(&self) -> anyhow::Result<Vec<Program>> {
         let compile = |space: &Space| {
             let program = self.claim.compile(space, &self.game.grundy(space.max()));

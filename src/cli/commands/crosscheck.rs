@@ -121,7 +121,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         config.plan.contest.write_input(&mut input, &cases)?;
         // Answers are a word a line; anything far beyond that is not an answer sheet.
         let max_output = (1 << 20) + 64 * cases.len();
-        let output = match run_program(&config.program, &input, config.timeout, max_output) {
+        let ran = run_program(&config.program, &input, config.timeout, max_output)?;
+        let output = match ran {
             Ok(output) => output,
             Err(why) => return Ok(program_failed(files, &why)),
         };

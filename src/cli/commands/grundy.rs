@@ -44,7 +44,7 @@ enum Destination {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let destination = destination(&a)?;
     let game = a.sequence.game.game()?;
-    game.require_sum("the grundy table (the Grundy values of one heap)")?;
+    game.require_heap_values()?;
     let max = nimtab::sequence::validate_sequence_max(a.sequence.max)?;
     let format = match a.format.as_str() {
         "csv" => Some(SequenceFormat::Csv),
@@ -65,6 +65,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     let prepared = long_run::prepare(&game, &a.sequence, Goal::Values, global)?;
     let mut finished = prepared.run(&game)?;
+    if !finished.values_verified(global)? {
+        return Ok(Outcome::ClaimFailed);
+    }
     let sequence = &mut finished.sequence;
     match (destination, format) {
         (Destination::Table(target), Some(format)) => {

@@ -49,26 +49,52 @@ impl PartSource for FilePart {
     }
 }
 
-/// Runs `nimtab merge`.
-pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let target = Target::new(a.out.as_deref())?;
-    let mut sources: Vec<Box<dyn PartSource>> = Vec::with_capacity(a.parts.len());
+/// Checks every part before standard input is read (up to 256 MiB of it): standard
+/// input given twice, a path whose opening could wait for ever, a file that cannot be
+/// opened.
+fn check_parts(parts: &[PathBuf]) -> anyhow::Result<()> {
     let mut stdin_taken = false;
-    for path in &a.parts {
+    for path in parts {
         let name = path.display().to_string();
         if input::is_stdin(path) {
             if stdin_taken {
                 bail!("merge part {name}: standard input is given twice");
             }
             stdin_taken = true;
+        } else {
+            input::refuse_waiting(path, "merge part", Stdin::Taken)?;
+            let part = FilePart { name: name.clone(), path: path.clone() };
+            let cannot_read = |e: io::Error| SweepError::CannotReadPart {
+                part: name.clone(),
+                reason: e.to_string(),
+            };
+            part.open().map_err(cannot_read)?;
+        }
+    }
+    Ok(())
+}
+
+/// The parts as sources: files opened at each reading, standard input read now.
+fn read_sources(parts: &[PathBuf]) -> anyhow::Result<Vec<Box<dyn PartSource>>> {
+    let mut sources: Vec<Box<dyn PartSource>> = Vec::with_capacity(parts.len());
+    for path in parts {
+        let name = path.display().to_string();
+        if input::is_stdin(path) {
             let mut stdin = input::open(path, "merge part", Stdin::Taken)?;
             let bytes = read_part_bytes(&name, &mut stdin, MAX_PART_IN_MEMORY)?;
             sources.push(Box::new((name, bytes)));
         } else {
-            input::refuse_waiting(path, "merge part", Stdin::Taken)?;
             sources.push(Box::new(FilePart { name, path: path.clone() }));
         }
     }
+    Ok(sources)
+}
+
+/// Runs `nimtab merge`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let target = Target::new(a.out.as_deref())?;
+    check_parts(&a.parts)?;
+    let sources = read_sources(&a.parts)?;
     let sources: Vec<&dyn PartSource> = sources.iter().map(AsRef::as_ref).collect();
     // The library's error, kept typed while the writer only carries an I/O error.
     let mut failure: Option<SweepError> = None;

@@ -3,17 +3,19 @@
 
 use anyhow::Context;
 use nimtab::analysis::moves::{
-    ended_under, engine_for_moves, labels_of_states, legal_moves, nim_formula_moves, Move,
-    MoveDifference,
+    ended_under, labels_of_states, legal_moves, nim_formula_moves, plan_moves, Move,
+    MoveDifference, MovesPlan,
 };
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::game::MoveRule;
 use nimtab::model::position::{PassState, Spaced, Tuple};
-use nimtab::{Ending, Engine, Game};
+use nimtab::sequence::human_bytes;
+use nimtab::{Ending, Engine, Game, Mode};
 
 use crate::cli::args::{self, PlayedGameArgs};
 use crate::cli::explain;
 use crate::cli::output;
+use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab moves`.
@@ -45,19 +47,69 @@ impl Config {
     }
 }
 
+/// Labellings of at least this many positions state their plan first: a second or so
+/// for the fastest row solvers, minutes for the slowest.
+const PLANNED_POSITIONS: u64 = 1 << 28;
+
+/// Positions with at least this many moves state the plan too: each move's state is
+/// listed, sorted and looked up, about a microsecond a move.
+const PLANNED_MOVES: u64 = 1 << 20;
+
+/// States on stderr, unless `--quiet`, what a long labelling for `what` (`moves from
+/// (3,5)`) will do: the space labelled, its positions, the moves looked up in it, the
+/// memory held; so a run of minutes says so before it starts.
+pub fn note_plan(what: &str, engine: &Engine<'_>, moves: Option<u64>, bytes: u64, global: &Global) {
+    let positions = engine.positions();
+    let long = positions >= PLANNED_POSITIONS || moves.is_some_and(|m| m >= PLANNED_MOVES);
+    let Some(tuples) = engine.space().as_tuples().filter(|_| long && !global.quiet) else {
+        return;
+    };
+    let sorted = if tuples.mode() == Mode::Canonical { ", sorted tuples only" } else { "" };
+    let unit = if engine.game().has_pass() { "positions and pass states" } else { "positions" };
+    let looked_up = moves.map_or(String::new(), |m| format!(", then looks up its {m} moves"));
+    output::note(&format!(
+        "nimtab: {what}: labels {}, {} heaps, max {}{sorted} ({positions} {unit}){looked_up}; \
+         memory {} of {} available",
+        engine.game().spec(),
+        tuples.heaps(),
+        tuples.max(),
+        human_bytes(bytes),
+        human_bytes(global.memory_limit)
+    ));
+}
+
+/// The plan of the labels of the position's moves (`pass`: whether the pass is one of
+/// them), stated when long.
+fn planned<'g>(
+    config: &'g Config,
+    pass: PassState,
+    global: &Global,
+) -> anyhow::Result<MovesPlan<'g>> {
+    let position = &config.position;
+    let plan = plan_moves(&config.game, position, pass, global.memory_limit)
+        .map_err(explain::for_position)?;
+    let what = format!("moves from {}", Tuple(position));
+    note_plan(&what, &plan.engine, Some(plan.moves), plan.bytes, global);
+    Ok(plan)
+}
+
 /// Whether the position (its first state) and each of `states` is P, from the labels
-/// picked out of one labelling run of the smallest space holding the position.
+/// picked out of one labelling run of the smallest space holding the position, with a
+/// progress bar.
 fn labels(
     config: &Config,
     engine: &Engine<'_>,
     states: &[(Vec<u32>, bool)],
+    global: &Global,
 ) -> anyhow::Result<(bool, Vec<bool>)> {
     let here = (config.position.clone(), config.game.has_pass());
     let all: Vec<(Vec<u32>, bool)> = std::iter::once(here).chain(states.iter().cloned()).collect();
-    let mut labels =
-        labels_of_states(engine, config.ending, &all)
-            .map_err(explain::for_position)
-            .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
+    let bar = Bar::new("moves", engine.positions(), global.quiet);
+    let labelled = labels_of_states(engine, config.ending, &all, &bar);
+    bar.finish();
+    let mut labels = labelled
+        .map_err(explain::for_position)
+        .with_context(|| format!("labelling the space of {}", Tuple(&config.position)))?;
     let here = labels.remove(0);
     Ok((here, labels))
 }
@@ -68,15 +120,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     if !config.game.is_sum() {
         return steps(&config, global);
     }
+    let plan = planned(&config, PassState::Used, global)?;
     // A position the ending has ended has no winning move, whatever moves are legal.
     let ended = ended_under(&config.game, config.ending, &config.position);
-    let engine =
-        engine_for_moves(&config.game, &config.position, PassState::Used, global.memory_limit)
-            .map_err(explain::for_position)?;
     let legal = if ended { Vec::new() } else { legal_moves(&config.game, &config.position) };
     let options: Vec<(Vec<u32>, bool)> =
         legal.iter().map(|m| (m.apply(&config.position), false)).collect();
-    let (lost, to_p) = labels(&config, &engine, &options)?;
+    let (lost, to_p) = labels(&config, &plan.engine, &options, global)?;
     let moves: Vec<Move> =
         legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(m, _)| m).collect();
     let here = Tuple(&config.position).to_string();
@@ -132,15 +182,14 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// position starts with its pass available): `position,option` rows in CSV.
 fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let (position, pass) = (&config.position, PassState::of(config.game.has_pass()));
-    let engine = engine_for_moves(&config.game, position, pass, global.memory_limit)
-        .map_err(explain::for_position)?;
+    let plan = planned(config, pass, global)?;
     let legal = legal_steps(&config.game, position, pass);
     let after = |s: &Step| {
         let (heaps, pass) = s.after(position, pass);
         (heaps, pass.is_available())
     };
     let options: Vec<(Vec<u32>, bool)> = legal.iter().map(after).collect();
-    let (lost, to_p) = labels(config, &engine, &options)?;
+    let (lost, to_p) = labels(config, &plan.engine, &options, global)?;
     let steps: Vec<_> = legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(s, _)| s).collect();
     output::write_to(&output::Target::Stdout, |out| {
         if config.csv {

@@ -1,6 +1,7 @@
 //! `nimtab period`: the least period of a game's Grundy sequence, certified by a theorem
 //! at the first heap size where its window fits (`--max` is an upper bound).
 
+use anyhow::bail;
 use nimtab::export::csv::write_period;
 use nimtab::sequence::period::{PeriodOutcome, Uncertified};
 use nimtab::sequence::Goal;
@@ -14,9 +15,12 @@ use crate::cli::{Global, Outcome};
 pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
-    game.require_sum("the period of the Grundy values of one heap")?;
+    game.require_heap_values()?;
     let prepared = long_run::prepare(&game, &a, Goal::Period, global)?;
-    let finished = prepared.run(&game)?;
+    let mut finished = prepared.run(&game)?;
+    if !finished.values_verified(global)? {
+        return Ok(Outcome::ClaimFailed);
+    }
     let outcome = finished
         .sequence
         .period()
@@ -28,6 +32,13 @@ pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         PeriodOutcome::NotCertified { checked_through, largest_value, reason } => {
+            if let Some(beyond) = finished.beyond_reach().filter(|_| checked_through < a.max) {
+                bail!(
+                    "no period certified for {} from heap sizes 0..={checked_through} (largest \
+                     Grundy value {largest_value}), and {beyond}",
+                    game.spec()
+                );
+            }
             let why = match reason {
                 Uncertified::NoTheorem => "no periodicity theorem covers this game".to_string(),
                 Uncertified::NotWithinData => {

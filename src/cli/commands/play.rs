@@ -3,16 +3,19 @@
 //! over many games.
 
 use anyhow::Context;
-use nimtab::analysis::moves::smallest_table;
+use nimtab::analysis::moves::smallest_engine;
 use nimtab::analysis::play::{Match, Opponent, PlayRecord, Side};
 use nimtab::analysis::steps::Step;
+use nimtab::engine::Work;
 use nimtab::model::position::Tuple;
 use nimtab::random::SplitMix64;
-use nimtab::{Ending, Game};
+use nimtab::{Ending, Game, Labels};
 
 use crate::cli::args::{self, PlayedGameArgs};
+use crate::cli::commands::moves::note_plan;
 use crate::cli::explain;
 use crate::cli::output;
+use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
 
 /// Arguments of `nimtab play`.
@@ -83,10 +86,25 @@ impl Config {
     }
 }
 
+/// The labels of the smallest space holding the start position (as
+/// [`nimtab::analysis::moves::smallest_table`] labels it), its plan stated when long and
+/// its progress shown.
+fn label_start(config: &Config, global: &Global) -> nimtab::Result<Labels> {
+    let engine = smallest_engine(&config.game, &config.start, global.memory_limit)?;
+    engine.ensure_supported(&[config.ending])?;
+    let run = engine.reserve(&[Work::Tables { endings: 1 }])?;
+    let what = format!("play from {}", Tuple(&config.start));
+    note_plan(&what, &engine, None, run.grant().bytes(), global);
+    let bar = Bar::new("play", engine.positions(), global.quiet);
+    let labelled = run.label_all(&[config.ending], &bar);
+    bar.finish();
+    Ok(labelled?.remove(0))
+}
+
 /// Runs `nimtab play`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
-    let labels = smallest_table(&config.game, config.ending, &config.start, global.memory_limit)
+    let labels = label_start(&config, global)
         .map_err(explain::for_position)
         .with_context(|| format!("labelling the space of {}", Tuple(&config.start)))?;
     let play = Match::new(&config.game, config.ending, &labels);

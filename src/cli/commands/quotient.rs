@@ -13,6 +13,7 @@ use nimtab::quotient::{
     check_against_tables, compute, Play, QuotientConfig, QuotientError, QuotientProgress,
     DEFAULT_MAX_ORDER,
 };
+use nimtab::sequence::human_bytes;
 use nimtab::{Engine, Progress, Space};
 
 use crate::cli::args::GameArg;
@@ -56,7 +57,13 @@ struct Config {
     target: Target,
 }
 
-/// Heap-by-heap progress through the progress bar, with the order so far.
+/// The largest heap from which the plan is stated before the work: a quotient of that
+/// many heaps may take minutes, one of fewer states its refusals alone.
+const STATED_FROM_HEAP: u32 = 100;
+
+/// Heap-by-heap progress through the progress bar, with the order so far. The search
+/// inside one heap and the states of a long check move the bar too, so that a heap that
+/// takes minutes shows it.
 struct HeapProgress<'a> {
     bar: &'a Bar,
     game: String,
@@ -71,7 +78,37 @@ impl QuotientProgress for HeapProgress<'_> {
     fn searching(&self, heap: u32, order: usize) {
         let game = &self.game;
         self.bar.set_message(&format!("quotient of {game}: heap {heap}, trying order {order}"));
+        self.bar.advance(0);
     }
+
+    fn exploring(&self, heap: u32, states: u64) {
+        let game = &self.game;
+        self.bar.set_message(&format!("quotient of {game}: heap {heap}, checking {states} states"));
+        self.bar.advance(0);
+    }
+}
+
+/// A refusal of the arguments, with the flag that gave a bad bound.
+fn flag_error(err: QuotientError) -> anyhow::Error {
+    let flag = match err {
+        QuotientError::MaxHeap { .. } => "--max-heap",
+        QuotientError::MaxOrder { .. } => "--max-order",
+        _ => return err.into(),
+    };
+    anyhow::Error::new(err).context(flag)
+}
+
+/// The plan of a long computation, on one line.
+fn plan(spec: &str, config: &QuotientConfig, global: &Global) -> String {
+    format!(
+        "nimtab: quotient of {spec} for heaps up to {}: at most {} elements (candidates of at \
+         most {} before reduction); memory budget {}, bound by {}",
+        config.max_heap,
+        config.max_order,
+        config.candidate_limit(),
+        human_bytes(global.memory_limit),
+        global.memory_source
+    )
 }
 
 /// Runs `nimtab quotient`: status 0 when the quotient is found (and its check holds), 1
@@ -82,6 +119,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             max_heap: a.max_heap,
             max_order: a.max_order,
             play: Play::Misere,
+            memory_limit: Some(global.memory_limit),
         },
         format: a.format,
         check: a.check,
@@ -96,6 +134,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         let space = Space::multisets(total).context("--check")?;
         let engine = Engine::builder(&game, space).memory_limit(global.memory_limit).build();
         engine.reserve(&[Work::Tables { endings: 1 }]).context("--check")?;
+    }
+    // Refused before the plan is stated: a refusal is one line.
+    config.quotient.check(&game).map_err(flag_error)?;
+    if !global.quiet && a.max_heap >= STATED_FROM_HEAP {
+        output::note(&plan(game.spec(), &config.quotient, global));
     }
     let bar = Bar::counting("quotient", u64::from(a.max_heap), "heaps", global.quiet);
     let progress = HeapProgress { bar: &bar, game: game.spec().to_string() };
@@ -121,15 +164,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             ));
             return Ok(Outcome::ClaimFailed);
         }
-        Err(err @ (QuotientError::MaxHeap { .. } | QuotientError::MaxOrder { .. })) => {
-            let flag = if matches!(err, QuotientError::MaxHeap { .. }) {
-                "--max-heap"
-            } else {
-                "--max-order"
-            };
-            return Err(anyhow::Error::new(err).context(flag));
+        Err(err @ QuotientError::BeyondMemory { .. }) => {
+            bail!("{err}, bound by {}; lower --max-heap or --max-order", global.memory_source)
         }
-        Err(err) => return Err(err.into()),
+        Err(err @ QuotientError::OutOfMemory { .. }) => {
+            bail!("{err}; lower --max-heap or --max-order")
+        }
+        Err(err) => return Err(flag_error(err)),
     };
     output::write_to(&config.target, |out| match config.format.as_str() {
         "json" => write_json(out, &quotient),

@@ -11,7 +11,7 @@ use nimtab::sweep::{
     add_summary, summarize, write_header, write_rows, Family, FamilyLimit, PartWriter, Shard,
     SummaryLine, Sweep, SweepError, SweepRow, SweepSpace, Test,
 };
-use nimtab::{Criterion, Error, Game, Mode};
+use nimtab::{Criterion, Error, Mode};
 
 use crate::cli::args::{RulesArg, SizeArgs};
 use crate::cli::commands::check::expression_error;
@@ -144,12 +144,12 @@ impl Config {
     }
 }
 
-/// Parses the claim and compiles it for every space of the sweep, so that a bad expression is shown with a caret before any work.
+/// Parses the claim and checks it against every space of the sweep, so that a bad
+/// expression is shown with a caret before any work.
 fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
     let expr = Expr::parse_claim(text).map_err(|e| expression_error(text, &e))?;
     for s in space.spaces() {
-        let grundy = Game::nim().grundy(s.max());
-        expr.compile(s, &grundy).map_err(|e| expression_error(text, &e))?;
+        expr.check_space(s).map_err(|e| expression_error(text, &e))?;
     }
     Ok(expr)
 }

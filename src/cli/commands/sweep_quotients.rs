@@ -94,7 +94,7 @@ pub fn run(
                 None
             }
         };
-        let run = sweep.run_batches(games, &bar, |rows| {
+        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
             let bytes = quotient_csv_bytes(&rows)?;
             match &mut part {
                 Some(part) => part.lines(w, &bytes, rows.len())?,

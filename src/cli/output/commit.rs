@@ -14,8 +14,9 @@ use anyhow::{bail, Context};
 
 use super::dir::{check_target, StagedDir};
 use super::file::StagedFile;
+use super::lock::wait_for_dir;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
-use super::recover::{finish_dead_commits, mark, ASIDE, MARKER};
+use super::recover::{finish_dead_commits, mark, remove_dead_stagings_beside, ASIDE, MARKER};
 use crate::cli::interrupt;
 
 /// Puts staged files and directories in place, all in one step that an interrupt cannot
@@ -55,18 +56,12 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
 fn lock_for(dir: &Path) -> (Vec<File>, bool) {
     let mut locks = Vec::new();
     if !dir.is_dir() {
-        locks.extend(lock(parent_of(dir)));
+        locks.extend(wait_for_dir(parent_of(dir)));
     }
-    let own = dir.is_dir().then(|| lock(dir)).flatten();
+    let own = dir.is_dir().then(|| wait_for_dir(dir)).flatten();
     let held = own.is_some();
     locks.extend(own);
     (locks, held)
-}
-
-fn lock(dir: &Path) -> Option<File> {
-    let handle = File::open(dir).ok()?;
-    handle.lock().ok()?;
-    Some(handle)
 }
 
 /// One rename of the commit.
@@ -111,6 +106,7 @@ impl Plan {
                 Found::Missing
                     if Found::here(&dir.dir).with_context(writing)? == Found::Missing =>
                 {
+                    remove_dead_stagings_beside(&dir.dir);
                     plan.renames.push(Rename {
                         from: dir.staging.clone(),
                         to: dir.dir.clone(),

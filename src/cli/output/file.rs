@@ -10,13 +10,19 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use super::paths::{follow_links, parent_of, remove_stale, shown, temp_name, Found};
+use super::paths::{
+    follow_links, own_stream, parent_of, remove_dead_file_temporaries, remove_stale, shown,
+    temp_name, Found, OwnStream,
+};
 use crate::cli::interrupt;
 
 /// Refuses an output file that cannot be created, before any work: its directory must
 /// exist and take a new file (a read-only one is found here, not after the work), and the
 /// path must be a regular file, a new one, a character device or a FIFO.
 pub fn check_file_target(path: &Path) -> anyhow::Result<()> {
+    if own_stream(path).is_some() {
+        return Ok(());
+    }
     let path = &follow_links(path);
     if path.file_name().is_none() {
         bail!("output path '{}' names no file", shown(path));
@@ -78,12 +84,18 @@ pub fn stage_file<T>(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
 ) -> anyhow::Result<(StagedFile, T)> {
+    if let Some(stream) = own_stream(path) {
+        let value =
+            write_to_stream(stream, write).with_context(|| format!("writing {}", shown(path)))?;
+        return Ok((StagedFile { path: path.to_path_buf(), temp: None }, value));
+    }
     let path = follow_links(path);
     if let Found::InPlace(_) = found(&path)? {
         let value =
             write_in_place(&path, write).with_context(|| format!("writing {}", shown(&path)))?;
         return Ok((StagedFile { path, temp: None }, value));
     }
+    remove_dead_file_temporaries(&path);
     let temp = temp_name(&path);
     let result = (|| -> io::Result<T> {
         let file = create_temporary(&temp)?;
@@ -126,6 +138,27 @@ fn write_in_place<T>(
     let value = write(&mut out)?;
     out.flush()?;
     Ok(value)
+}
+
+/// Writes to this process's own stdout or stderr, after what was printed there.
+fn write_to_stream<T>(
+    stream: OwnStream,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> io::Result<T> {
+    match stream {
+        OwnStream::Stdout => {
+            let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            let value = write(&mut out)?;
+            out.flush()?;
+            Ok(value)
+        }
+        OwnStream::Stderr => {
+            let mut out = BufWriter::with_capacity(1 << 16, io::stderr().lock());
+            let value = write(&mut out)?;
+            out.flush()?;
+            Ok(value)
+        }
+    }
 }
 
 /// Creates a registered temporary file; a stale one of the same name (left by a killed

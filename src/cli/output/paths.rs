@@ -86,15 +86,52 @@ pub fn parent_of(path: &Path) -> &Path {
     }
 }
 
+/// One of this process's own standard streams, named by a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnStream {
+    Stdout,
+    Stderr,
+}
+
+/// The standard stream `path` names, if it names one of this process's: `/dev/stdout`,
+/// `/dev/fd/1`, `/proc/self/fd/1` (or `/proc/PID/fd/1` with our PID), and the same for
+/// stderr. Such an output is written through the stream already open, after what the
+/// run printed there, whatever it is (a terminal, a pipe, a file the shell opened):
+/// opening the path again would start a file at its beginning, and renaming over it
+/// would take the file from under the shell.
+pub fn own_stream(path: &Path) -> Option<OwnStream> {
+    let text = path.to_str()?;
+    let pid = std::process::id().to_string();
+    let fd = text
+        .strip_prefix("/dev/fd/")
+        .or_else(|| text.strip_prefix("/proc/self/fd/"))
+        .or_else(|| text.strip_prefix("/proc/")?.strip_prefix(pid.as_str())?.strip_prefix("/fd/"));
+    match (text, fd) {
+        ("/dev/stdout", _) | (_, Some("1")) => Some(OwnStream::Stdout),
+        ("/dev/stderr", _) | (_, Some("2")) => Some(OwnStream::Stderr),
+        _ => None,
+    }
+}
+
 /// The path a chain of symbolic links ends at (the path itself if it is not a link).
+///
+/// A link of `/proc` that names an open pipe or socket (`/dev/stdout` is
+/// `/proc/self/fd/1`, which reads `pipe:[1234]`) holds a text that is no path, yet the
+/// system opens what it names through the link: the chain stops at such a link, which
+/// then stands for the pipe. A link to nothing (the file it names is still to be
+/// written) is followed.
 pub fn follow_links(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     for _ in 0..32 {
         let Ok(target) = std::fs::read_link(&path) else { break };
-        path = match path.parent() {
+        let next = match path.parent() {
             Some(dir) if target.is_relative() => dir.join(target),
             _ => target,
         };
+        if std::fs::symlink_metadata(&next).is_err() && std::fs::metadata(&path).is_ok() {
+            break;
+        }
+        path = next;
     }
     path
 }
@@ -121,6 +158,34 @@ pub fn staging_name(dir: &Path) -> PathBuf {
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     parent_of(&real).join(format!(".{name}.nimtab-tmp-{}", std::process::id()))
+}
+
+/// Whether the temporary named `name` was left by a process that no longer runs: its name
+/// is `prefix` followed by a process id, and `/proc` (mounted) has no such process. A
+/// temporary of a live process, or one whose process cannot be told, is never dead.
+pub fn left_by_dead_process(name: &str, prefix: &str) -> bool {
+    let Some(pid) = name.strip_prefix(prefix) else { return false };
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid).exists()
+}
+
+/// Removes the temporaries `.NAME.nimtab-tmp-PID` that killed runs left beside the output
+/// file `path`: regular files only, and only of processes no longer running.
+pub fn remove_dead_file_temporaries(path: &Path) {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.nimtab-tmp-");
+    let Ok(entries) = std::fs::read_dir(parent_of(path)) else { return };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        if left_by_dead_process(&file_name, &prefix)
+            && Found::here(&entry.path()).is_ok_and(|f| f == Found::Regular)
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Whether two existing paths lie on one file system (a rename cannot cross them).

@@ -5,13 +5,14 @@
 //! lock (which the dead run held until its staging directory was gone), moves in the
 //! files still staged and removes the rest: the directory holds that run's whole output,
 //! never a mix. A staging directory without the marker belongs to a run still working,
-//! or one that died before its commit; it is left alone.
+//! left alone, or to one that died before its commit (its process id no longer runs),
+//! removed.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::dir::check_target;
-use super::paths::{parent_of, staging_name};
+use super::paths::{left_by_dead_process, parent_of, staging_name};
 
 /// The marker's name inside a staging directory.
 pub const MARKER: &str = ".nimtab-commit";
@@ -37,9 +38,39 @@ pub fn finish_dead_commits(dir: &Path) -> io::Result<()> {
         if staging.join(MARKER).is_file() {
             move_in(&staging, &staging, dir)?;
             std::fs::remove_dir_all(&staging)?;
+        } else if died_before_its_commit(&staging) {
+            std::fs::remove_dir_all(&staging)?;
         }
     }
     Ok(())
+}
+
+/// Removes the staging directories that dead runs left beside the directory `dir`, which
+/// does not exist yet: this run creates it whole, so nothing of theirs is wanted.
+pub fn remove_dead_stagings_beside(dir: &Path) {
+    let beside = staging_name(dir);
+    let prefix = beside.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let Some((prefix, _)) = prefix.rsplit_once('-') else { return };
+    for staging in stagings(parent_of(&beside), &format!("{prefix}-")) {
+        // Marked or not: the directory is created by this run's commit.
+        if std::fs::symlink_metadata(&staging).is_ok_and(|m| m.is_dir()) && dead(&staging) {
+            let _ = std::fs::remove_dir_all(&staging);
+        }
+    }
+}
+
+/// Whether the staging directory `staging` was made by a process that no longer runs.
+fn dead(staging: &Path) -> bool {
+    let name = staging.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    name.rsplit_once('-')
+        .is_some_and(|(prefix, _)| left_by_dead_process(&name, &format!("{prefix}-")))
+}
+
+/// Whether the unmarked staging directory `staging` belongs to a process that no longer
+/// runs: it died before its commit, so nothing of it will go in place.
+fn died_before_its_commit(staging: &Path) -> bool {
+    let is_directory = std::fs::symlink_metadata(staging).is_ok_and(|m| m.is_dir());
+    is_directory && !staging.join(MARKER).is_file() && dead(staging)
 }
 
 /// The directories in `dir` whose names start with `prefix`.
@@ -79,7 +110,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_marked_commit_of_a_dead_run_is_finished_and_an_unmarked_one_left_alone() {
+    fn a_marked_commit_of_a_dead_run_is_finished_an_unmarked_one_removed_a_live_one_kept() {
         let root = std::env::temp_dir().join(format!("nimtab-recover-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         let dir = root.join("out");
@@ -94,10 +125,14 @@ mod tests {
         std::fs::write(dead.join("b.csv"), "new b").unwrap();
         std::fs::write(dead.join("plots/c.svg"), "new c").unwrap();
         mark(&dead).unwrap();
-        // A run still working (or one that died before its commit) has no marker.
-        let working = dir.join(".nimtab-tmp-4000001");
+        // A run still working (this process) has no marker, nor has one that died before
+        // its commit (a process id above the kernel's largest).
+        let working = dir.join(format!(".nimtab-tmp-{}", std::process::id()));
         std::fs::create_dir_all(&working).unwrap();
         std::fs::write(working.join("b.csv"), "other b").unwrap();
+        let died = dir.join(".nimtab-tmp-4194399");
+        std::fs::create_dir_all(&died).unwrap();
+        std::fs::write(died.join("b.csv"), "unfinished b").unwrap();
         finish_dead_commits(&dir).unwrap();
         let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
         assert_eq!(
@@ -105,6 +140,7 @@ mod tests {
             ("new a".into(), "new b".into(), "new c".into())
         );
         assert!(!dead.exists(), "the dead run's staging directory is gone");
+        assert!(!died.exists(), "the unmarked staging directory of a dead run is gone");
         assert_eq!(std::fs::read_to_string(working.join("b.csv")).unwrap(), "other b");
         std::fs::remove_dir_all(&root).unwrap();
     }

@@ -132,3 +132,19 @@ pub fn run_shell_in(dir: &Path, line: &str) -> (Option<i32>, String) {
     let (status, stdout, _) = finish(child, Duration::from_secs(120));
     (status, stdout)
 }
+
+/// What the binary keeps of an address-space limit for itself (its mappings, its
+/// threads' stacks, a reserve): the limit less the memory `info` says is available under
+/// it. `None` when another bound (a cgroup) is tighter here.
+pub fn memory_overhead() -> Option<u64> {
+    let limit_kib = 4_000_000;
+    let args = ["--threads", "2", "info", "--game", "nim", "--heaps", "1", "--max", "1"];
+    let info = output_of(limited(limit_kib).args(args), "");
+    assert_eq!(info.status, 0, "{}", info.stderr);
+    let line = info.stdout.lines().find(|l| l.starts_with("memory available"))?;
+    if !line.ends_with("bound by the address-space limit (ulimit -v)") {
+        return None;
+    }
+    let mib: f64 = line.split_whitespace().nth(2)?.parse().ok()?;
+    Some(limit_kib * 1024 - (mib * 1048576.0).round() as u64)
+}
