@@ -18,7 +18,7 @@ stage "virtual environment $venv"
 "$py" -m pip install -q --disable-pip-version-check \
   "dask[distributed]==2026.8.0" pytest==9.2.0 numpy==2.4.6 pandas==3.1.1 \
   xarray==2025.12.0 tqdm==4.67.1 matplotlib==3.10.8 \
-  nbclient==0.11.0 nbformat==5.11.1 ipykernel==7.4.0 mypy==2.4.1 numpydoc==1.11.0
+  nbclient==0.11.0 nbformat==5.11.1 ipykernel==7.4.0 ipywidgets==8.1.9 mypy==2.4.1 numpydoc==1.11.0
 
 stage "pip install ./python"
 "$py" -m pip install -q --disable-pip-version-check ./python

@@ -3,10 +3,15 @@ they differ, and the SJ conjecture over every subtraction set of 1..=6: the READ
 notebook example.
 
 Run from the repository root with nimtab and matplotlib installed:
-    python python/examples/p_positions.py
-It writes python/examples/p-positions.png.
+    python python/examples/p_positions.py [OUT.png]
+It writes the picture to OUT.png, by default p-positions.png in the system's temporary
+directory, so a run leaves the checkout as it was. The picture of docs/guide/python.md is
+refreshed with
+    python python/examples/p_positions.py python/examples/p-positions.png
 """
 
+import sys
+import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -17,7 +22,7 @@ import nimtab
 
 # One panel per rule (origin bottom left, P black), and one of the cells that differ.
 fig = nimtab.plot("subtract:1,3,4", 40, rules=["normal", "misere"], difference=("normal", "misere"))
-out = Path(__file__).with_name("p-positions.png")
+out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.gettempdir()) / "p-positions.png"
 fig.savefig(out, dpi=150, metadata={"Software": None})
 print("wrote", out)
 

@@ -1,5 +1,6 @@
-"""Pictures of the P-positions of two heaps (matplotlib, optional): the origin at the
-bottom left, a key, titles with counts, and a view of where two rules differ."""
+"""Pictures of the P-positions of two heaps (matplotlib, optional): as ``nimtab plot``
+draws them (``h1`` across, ``h2`` up from the origin at the bottom left, its title and
+its key), with counts, and a view of where two rules differ."""
 
 from typing import Optional, Sequence, Tuple
 
@@ -7,6 +8,9 @@ import numpy as np
 
 RULE_TITLES = {"normal": "normal play", "misere": "misère play", "sj": "SJ rule"}
 RULE_NAMES = {"normal": "normal", "misere": "misère", "sj": "SJ"}
+# The cells' grays and the key's words of ``nimtab plot`` (src/export/plot/).
+P_CELL, N_CELL = "#222222", "#eeeeee"
+LEGEND = ("P (player to move loses)", "N (player to move wins)")
 # Keys below the panels, clear of the cells.
 BELOW = dict(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="small", frameon=False)
 
@@ -30,9 +34,10 @@ def plot(
 ):
     """Draw the P-positions of two heaps of at most ``max`` stones (matplotlib).
 
-    One panel per rule, cell ``(h1, h2)`` black where P, ``h1`` across and ``h2`` up
-    from the origin at the bottom left, each title giving the rule and its count of
-    P-positions, and a key below.
+    One panel per rule, cell ``(h1, h2)`` dark where P, ``h1`` across and ``h2`` up
+    from the origin at the bottom left, as ``nimtab plot`` draws them: the figure's title
+    ``P-positions (h1, h2) of GAME``, each panel's its rule and count of P-positions,
+    and the command's key below.
 
     Parameters
     ----------
@@ -71,7 +76,7 @@ def plot(
     panels = len(tables) + (difference is not None)
     fig, axes = plt.subplots(1, panels, figsize=(3.6 * panels, 4.3), constrained_layout=True, squeeze=False)
     axes = axes[0]
-    labels = ListedColormap(["white", "black"])
+    labels = ListedColormap([N_CELL, P_CELL])
     extent = (-0.5, max + 0.5, -0.5, max + 0.5)
     for ax, (rule, table) in zip(axes, tables.items()):
         # imshow draws rows up the y axis: row h2, column h1.
@@ -97,10 +102,10 @@ def plot(
         ax.set_ylabel("h2")
     axes[0].legend(
         handles=[
-            Patch(facecolor="black", edgecolor="grey", label="P (previous player wins)"),
-            Patch(facecolor="white", edgecolor="grey", label="N"),
+            Patch(facecolor=P_CELL, edgecolor="grey", label=LEGEND[0]),
+            Patch(facecolor=N_CELL, edgecolor="grey", label=LEGEND[1]),
         ],
         **BELOW,
     )
-    fig.suptitle(f"{game}, two heaps of at most {max}")
+    fig.suptitle(f"P-positions (h1, h2) of {game}")
     return fig

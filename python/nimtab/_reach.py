@@ -30,7 +30,14 @@ class Moves(NamedTuple):
     over: bool
 
 
-def moves(game: str, position: Sequence[int], rule: str = "normal", pass_: bool = False) -> Moves:
+def moves(
+    game: str,
+    position: Sequence[int],
+    rules: Optional[str] = None,
+    pass_: bool = False,
+    *,
+    rule: Optional[str] = None,
+) -> Moves:
     """List every winning move from a position, as ``nimtab moves``.
 
     Parameters
@@ -39,11 +46,14 @@ def moves(game: str, position: Sequence[int], rule: str = "normal", pass_: bool 
         The game spec, as ``--game`` (the command's default is ``"nim"``).
     position : sequence of int
         The heap sizes (at least one).
-    rule : str
-        The ending rule: ``normal``, ``misere`` or ``sj`` (sums of heaps only).
+    rules : str, optional
+        The ending rule, one of ``normal`` (the default), ``misere`` or ``sj`` (sums of
+        heaps only): the word the other functions use, as ``--rules``.
     pass_ : bool
         Add one pass, shared by both players, as ``--pass``; the position starts with it
         available.
+    rule : str, optional
+        The older name of ``rules``, still accepted.
 
     Returns
     -------
@@ -59,9 +69,13 @@ def moves(game: str, position: Sequence[int], rule: str = "normal", pass_: bool 
     position = _checks.position(position)
     if not position:
         raise ValueError("a position needs at least one heap size")
-    rule = _checks.text("rule", rule)
+    if rule is not None:
+        if rules is not None:
+            raise TypeError("moves() takes rules or its older name rule, not both")
+        rules = rule
+    rules = _checks.text("rules", "normal" if rules is None else rules)
     pass_ = _checks.flag("pass_", pass_)
-    found, lost, over = _nimtab.moves(game, list(position), rule, with_pass=pass_)
+    found, lost, over = _nimtab.moves(game, list(position), rules, with_pass=pass_)
     return Moves(found, lost, over)
 
 

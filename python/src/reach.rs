@@ -119,7 +119,7 @@ pub fn moves<'py>(
         let ending = Ending::parse(&rule)?;
         let game = game_of(&game, with_pass)?;
         if ending == Ending::Sj {
-            game.require_sum("rule sj")?;
+            game.require_sum("rules sj")?;
         }
         if game.is_sum() {
             sum_moves(&game, ending, &position, progress)

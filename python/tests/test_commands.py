@@ -95,8 +95,8 @@ def test_solve_refuses_what_the_command_line_refuses():
 @pytest.mark.parametrize(
     "args,kwargs",
     [(["3", "4", "5"], dict(game="nim", position=[3, 4, 5])),
-     (["--rule", "misere", "1", "1", "4"], dict(game="nim", position=[1, 1, 4], rule="misere")),
-     (["--game", "subtract:1,3,4", "--rule", "sj", "6", "2"], dict(game="subtract:1,3,4", position=[6, 2], rule="sj")),
+     (["--rules", "misere", "1", "1", "4"], dict(game="nim", position=[1, 1, 4], rules="misere")),
+     (["--game", "subtract:1,3,4", "--rules", "sj", "6", "2"], dict(game="subtract:1,3,4", position=[6, 2], rules="sj")),
      (["--game", "wythoff", "4", "6"], dict(game="wythoff", position=[4, 6])),
      (["--game", "moore:2", "--pass", "1", "1", "3"], dict(game="moore:2", position=[1, 1, 3], pass_=True)),
      (["--game", "nim", "--pass", "1", "1"], dict(game="nim", position=[1, 1], pass_=True))],
@@ -121,13 +121,23 @@ def test_a_lost_or_finished_position_has_no_winning_move():
     _, _, note = cli("moves", "--game", "wythoff", "1", "2")
     assert "is a P-position" in note
     assert nimtab.moves("wythoff", (1, 2)) == nimtab.Moves([], True, False)
-    _, out, note = cli("moves", "--rule", "sj", "0", "0")
+    _, out, note = cli("moves", "--rules", "sj", "0", "0")
     assert out == b"" and "is over under the sj rule" in note
-    assert nimtab.moves("nim", [0, 0], rule="sj") == nimtab.Moves([], False, True)
-    assert nimtab.moves("nim", [0, 1], rule="misere") == nimtab.Moves([], True, False)
+    assert nimtab.moves("nim", [0, 0], rules="sj") == nimtab.Moves([], False, True)
+    assert nimtab.moves("nim", [0, 1], rules="misere") == nimtab.Moves([], True, False)
     with pytest.raises(ValueError) as e:
-        nimtab.moves("wythoff", [1, 2], rule="sj")
-    assert str(e.value) == cli_error("moves", "--game", "wythoff", "--rule", "sj", "1", "2").replace("--rule", "rule")
+        nimtab.moves("wythoff", [1, 2], rules="sj")
+    assert str(e.value) == cli_error("moves", "--game", "wythoff", "--rules", "sj", "1", "2").replace("--rules", "rules")
+
+
+def test_moves_takes_rules_as_the_other_functions_and_rule_as_its_older_name():
+    assert nimtab.moves("nim", [0, 1], "misere") == nimtab.moves("nim", [0, 1], rules="misere")
+    assert nimtab.moves("nim", [0, 1], rule="misere") == nimtab.Moves([], True, False)
+    assert nimtab.moves("nim", [0, 1]) == nimtab.moves("nim", [0, 1], rules="normal")
+    with pytest.raises(TypeError, match="moves\\(\\) takes rules or its older name rule, not both"):
+        nimtab.moves("nim", [0, 1], rules="normal", rule="misere")
+    with pytest.raises(TypeError, match="rules must be a string, got 3 \\(int\\)"):
+        nimtab.moves("nim", [0, 1], rules=3)
     with pytest.raises(ValueError, match="a position needs at least one heap size"):
         nimtab.moves("nim", [])
     with pytest.raises(ValueError, match="heap size must be a non-negative integer, got -1"):

@@ -241,7 +241,9 @@ def test_plot_puts_the_origin_bottom_left_with_a_key_counts_and_a_difference_pan
     assert image.origin == "lower"
     # Row h2, column h1: the cell (h1, h2) = (1, 0) is drawn at x = 1, y = 0.
     assert np.array_equal(np.asarray(image.get_array()), tables["normal"].T)
-    assert [t.get_text() for t in normal.get_legend().get_texts()] == ["P (previous player wins)", "N"]
+    # The key and the title as `nimtab plot` words them.
+    assert [t.get_text() for t in normal.get_legend().get_texts()] == ["P (player to move loses)", "N (player to move wins)"]
+    assert fig.get_suptitle() == "P-positions (h1, h2) of subtract:1,3,4"
     assert normal.get_xlabel() == "h1" and normal.get_ylabel() == "h2"
     with pytest.raises(ValueError, match="difference must be two of the rules"):
         nimtab.plot("nim", 5, rules="normal", difference=("normal", "sj"))

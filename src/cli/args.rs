@@ -86,7 +86,7 @@ pub struct SpaceArgs {
     size: SizeArgs,
 }
 
-/// `--game G --pass --rule R` of the commands that play from one position (defaults:
+/// `--game G --pass --rules R` of the commands that play from one position (defaults:
 /// Nim, normal play).
 #[derive(clap::Args, Debug)]
 pub struct PlayedGameArgs {
@@ -96,21 +96,32 @@ pub struct PlayedGameArgs {
     /// Add one pass, shared by both players; the position starts with it available.
     #[arg(long)]
     pass: bool,
-    /// Ending rule: normal, misere or sj (sums of heaps only).
-    #[arg(long, value_name = "R", default_value = "normal")]
+    /// One ending rule: normal, misere or sj (sums of heaps only; also taken as --rule R).
+    #[arg(long = "rules", alias = "rule", value_name = "R", default_value = "normal")]
     rule: String,
 }
 
 impl PlayedGameArgs {
     /// The game and the ending, validated together.
     pub fn parse(&self) -> anyhow::Result<(Game, Ending)> {
-        let ending = Ending::parse(&self.rule)?;
         let game = with_pass(Game::parse(&self.game)?, self.pass)?;
-        if ending == Ending::Sj {
-            game.require_sum("--rule sj")?;
-        }
+        let ending = one_ending(&self.rule, &game)?;
         Ok((game, ending))
     }
+}
+
+/// The one ending of a command that takes a single rule (`--rules R`, which these
+/// commands also accept as `--rule R`, the same word as the commands that take a list):
+/// a list is refused, and the SJ rule for a game that is not a sum of heaps.
+pub fn one_ending(rule: &str, game: &Game) -> anyhow::Result<Ending> {
+    if rule.contains(',') {
+        bail!("--rules '{rule}': this command takes one rule: normal, misere or sj");
+    }
+    let ending = Ending::parse(rule)?;
+    if ending == Ending::Sj {
+        game.require_sum("--rules sj")?;
+    }
+    Ok(ending)
 }
 
 /// `--rules R`: the endings a table command labels.

@@ -35,15 +35,19 @@ pub fn display(err: &anyhow::Error) -> Option<String> {
 }
 
 /// The one line of a usage error clap found: its first paragraph (the message, and the
-/// missing arguments or possible values it lists on the next lines), joined.
+/// missing arguments or possible values it lists on the next lines), joined, then its
+/// tips, after semicolons.
 pub fn usage_error(err: &clap::Error) -> String {
     let text = err.render().to_string();
-    let first = text.split("\n\n").next().unwrap_or("");
+    let mut paragraphs = text.split("\n\n");
+    let first = paragraphs.next().unwrap_or("");
     let words: Vec<&str> = first.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     if words.is_empty() {
         return "error: bad arguments".to_string();
     }
-    words.join(" ")
+    // clap's tips ("a similar argument exists: '--rules'") follow on the same line.
+    let tips = paragraphs.flat_map(str::lines).map(str::trim).filter(|l| l.starts_with("tip:"));
+    std::iter::once(words.join(" ")).chain(tips.map(str::to_string)).collect::<Vec<_>>().join("; ")
 }
 
 /// What to do about threads the system would not start.

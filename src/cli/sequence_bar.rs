@@ -5,7 +5,7 @@
 use std::io::{self, IsTerminal};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use nimtab::sequence::Status;
 
 /// A bar counting heaps.
@@ -22,9 +22,16 @@ impl SequenceBar {
     pub fn new(game: &str, done: u64, target: u64, quiet: bool) -> SequenceBar {
         let bar = ProgressBar::with_draw_target(Some(target), ProgressDrawTarget::hidden());
         let template = "{msg} [{bar:24}] {percent:>3}% {human_pos}/{human_len} heaps, \
-                        {per_sec}, eta {eta}";
-        let style =
-            ProgressStyle::with_template(template).expect("valid template").progress_chars("=> ");
+                        {rate}, eta {eta}";
+        // Whole heaps per second, grouped by thousands: indicatif's `{per_sec}` shows
+        // four decimals of a rate in the millions.
+        let rate = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{}/s", grouped(state.per_sec().round() as u64));
+        };
+        let style = ProgressStyle::with_template(template)
+            .expect("valid template")
+            .with_key("rate", rate)
+            .progress_chars("=> ");
         bar.set_style(style);
         bar.set_position(done);
         bar.reset_eta();
@@ -54,5 +61,31 @@ impl SequenceBar {
     /// Hides the bar for good.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// `n` with its digits grouped by thousands: `982,405`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn rates_are_whole_numbers_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(982_405), "982,405");
+        assert_eq!(grouped(1_234_567_890), "1,234,567,890");
     }
 }

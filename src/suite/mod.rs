@@ -98,7 +98,7 @@ impl SuitePlot {
             (Grid::ThreeHeapSlice(k), true) => format!("--heaps 3 --slice h3={k},pass={pass}"),
         };
         format!(
-            "nimtab plot --game {} --max {} --rule {} {grid} --scale {} --out {dir}/{}",
+            "nimtab plot --game {} --max {} --rules {} {grid} --scale {} --out {dir}/{}",
             self.game.spec(),
             self.max,
             self.ending,

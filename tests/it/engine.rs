@@ -173,8 +173,9 @@ fn info_states_the_bits_a_label_of_packed_tables() {
         "9",
     ]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("full      memory     0.00 MiB per rule table (1.00 bits a label)"));
-    assert!(r.stdout.contains("canonical memory     0.00 MiB per rule table (1.07 bits a label)"));
+    // 157 words are 1256 bytes, 12 words 96: sizes read in the unit that fits them.
+    assert!(r.stdout.contains("full      memory     1.23 KiB per rule table (1.00 bits a label)"));
+    assert!(r.stdout.contains("canonical memory     96 B per rule table (1.07 bits a label)"));
 }
 
 #[test]

@@ -114,7 +114,8 @@ fn a_memory_limit_is_a_refusal_that_names_it_not_an_abort() {
     let info = run_limited(400_000, &["info", "--game", "nim", "--heaps", "2", "--max", "3"]);
     assert_eq!(info.status, 0, "{}", info.stderr);
     let last = info.stdout.lines().last().unwrap();
-    assert!(last.ends_with("MiB, bound by the address-space limit (ulimit -v)"), "{last}");
+    assert!(last.ends_with(" bytes), bound by the address-space limit (ulimit -v)"), "{last}");
+    assert!(last.contains(" MiB ("), "{last}");
 }
 
 #[test]

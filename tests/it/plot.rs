@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use embedded_graphics::mono_font::MonoFont;
-use nimtab::export::plot::{cell_origin, cells, render, render_in, title, Format, Grid};
+use nimtab::export::plot::{cell_origin, cells, render, render_in, title, Format, Grid, LEGEND};
 use nimtab::model::position::PassState;
 use nimtab::{Ending, Game, Labels, Mode};
 
@@ -84,12 +84,13 @@ fn svg_cells_match_the_labels() {
         let scale = 7;
         let svg = String::from_utf8(render(&game, ending, max, grid, Format::Svg, scale).unwrap())
             .unwrap();
-        let (left, top) = cell_origin(Format::Svg, max, scale, 0, 0).unwrap();
+        // The grid's top-left cell is (0, max): h1 across, h2 up.
+        let (left, top) = cell_origin(Format::Svg, max, scale, 0, max).unwrap();
         let found: BTreeSet<(u32, u32)> = svg_p_rects(&svg)
             .into_iter()
             .map(|(x, y)| {
                 assert_eq!(((x - left) % scale, (y - top) % scale), (0, 0));
-                ((y - top) / scale, (x - left) / scale)
+                ((x - left) / scale, max - (y - top) / scale)
             })
             .collect();
         assert_eq!(
@@ -98,6 +99,73 @@ fn svg_cells_match_the_labels() {
             "{} {ending} {grid:?}",
             game.spec()
         );
+    }
+}
+
+#[test]
+fn pictures_put_the_origin_bottom_left_with_h1_across_and_h2_up() {
+    for format in [Format::Svg, Format::Png] {
+        let at = |h1, h2| cell_origin(format, 7, 4, h1, h2).unwrap();
+        let (x, y) = at(0, 0);
+        assert_eq!(at(1, 0), (x + 4, y), "{format:?}: h1 goes across");
+        assert_eq!(at(0, 1), (x, y - 4), "{format:?}: h2 goes up");
+        assert_eq!(at(7, 7), (x + 28, y - 28), "{format:?}");
+    }
+    // Nim's P-positions are the diagonal h1 = h2, so cell (0, 7) is N: dark only at the
+    // bottom left and top right corners of the grid.
+    let (width, _, pixels) =
+        decode(render(&Game::nim(), Ending::Normal, 7, Grid::TwoHeaps, Format::Png, 4).unwrap());
+    let gray = |(x, y): (u32, u32)| pixels[(y * width + x) as usize];
+    let at = |h1, h2| cell_origin(Format::Png, 7, 4, h1, h2).unwrap();
+    assert!(gray(at(0, 0)) < 128 && gray(at(7, 7)) < 128 && gray(at(0, 7)) > 128);
+    let svg = String::from_utf8(
+        render(&Game::nim(), Ending::Normal, 7, Grid::TwoHeaps, Format::Svg, 4).unwrap(),
+    )
+    .unwrap();
+    let (x, y) = cell_origin(Format::Svg, 7, 4, 0, 0).unwrap();
+    let rects = svg_p_rects(&svg);
+    assert_eq!(rects.iter().map(|r| r.1).max(), Some(y), "the lowest P cell is (0, 0)");
+    assert!(rects.contains(&(x, y)));
+}
+
+#[test]
+fn the_axis_names_sit_below_and_beside_the_grid_in_both_formats() {
+    use embedded_graphics::mono_font::iso_8859_1::FONT_6X13_ITALIC;
+    let (game, max, scale) = (Game::nim(), 7, 10);
+    let (left, bottom) = cell_origin(Format::Png, max, scale, 0, 0).unwrap();
+    let png =
+        decode(render(&game, Ending::Normal, max, Grid::TwoHeaps, Format::Png, scale).unwrap());
+    let (x1, y1) = text_at(&png, "h1", &FONT_6X13_ITALIC).expect("h1 is drawn");
+    let (x2, y2) = text_at(&png, "h2", &FONT_6X13_ITALIC).expect("h2 is drawn");
+    assert!(y1 > bottom + scale && x1 > left, "h1 below the grid: {x1},{y1}");
+    assert!(x2 < left && y2 < bottom, "h2 left of the grid: {x2},{y2}");
+    let svg = String::from_utf8(
+        render(&game, Ending::Normal, max, Grid::TwoHeaps, Format::Svg, scale).unwrap(),
+    )
+    .unwrap();
+    let (left, bottom) = cell_origin(Format::Svg, max, scale, 0, 0).unwrap();
+    let name = |n: &str| {
+        let line = svg.lines().find(|l| l.ends_with(&format!(">{n}</text>"))).unwrap();
+        let number = |a: &str| -> f64 {
+            let start = line.find(&format!(" {a}=\"")).unwrap() + a.len() + 3;
+            line[start..].split('"').next().unwrap().parse().unwrap()
+        };
+        (number("x"), number("y"))
+    };
+    assert!(name("h1").1 > f64::from(bottom + scale), "h1 below the grid");
+    assert!(name("h2").0 < f64::from(left), "h2 left of the grid");
+}
+
+#[test]
+fn both_formats_and_the_python_plot_share_the_legend() {
+    let svg = String::from_utf8(
+        render(&Game::nim(), Ending::Misere, 15, Grid::TwoHeaps, Format::Svg, 10).unwrap(),
+    )
+    .unwrap();
+    let python = std::fs::read_to_string("python/nimtab/_plot.py").unwrap();
+    for entry in LEGEND {
+        assert!(svg.contains(&format!(">{entry}</text>")), "{entry} is not in the SVG");
+        assert!(python.contains(&format!("\"{entry}\"")), "{entry} is not nimtab.plot's key");
     }
 }
 
@@ -187,9 +255,14 @@ impl embedded_graphics::prelude::DrawTarget for Mask {
     }
 }
 
-/// Whether `text` in `font` appears somewhere in the picture, pixel for pixel: its glyphs'
-/// ink is black there and the rest of its box is not.
+/// Whether `text` in `font` appears somewhere in the picture (see [`text_at`]).
 fn shows_text(png: &(u32, u32, Vec<u8>), text: &str, font: &MonoFont<'_>) -> bool {
+    text_at(png, text, font).is_some()
+}
+
+/// Where `text` in `font` first appears in the picture, pixel for pixel (the top-left
+/// corner of its box): its glyphs' ink is black there and the rest of its box is not.
+fn text_at(png: &(u32, u32, Vec<u8>), text: &str, font: &MonoFont<'_>) -> Option<(u32, u32)> {
     use embedded_graphics::mono_font::MonoTextStyle;
     use embedded_graphics::pixelcolor::BinaryColor;
     use embedded_graphics::prelude::{Drawable, Point};
@@ -200,14 +273,15 @@ fn shows_text(png: &(u32, u32, Vec<u8>), text: &str, font: &MonoFont<'_>) -> boo
     let style = MonoTextStyle::new(font, BinaryColor::On);
     Text::with_baseline(text, Point::zero(), style, Baseline::Top).draw(&mut mask).unwrap();
     let (width, height, pixels) = png;
-    (0..=height.saturating_sub(h)).any(|y| {
-        (0..=width.saturating_sub(w)).any(|x| {
-            mask.ink.iter().enumerate().all(|(i, &on)| {
-                let (dx, dy) = (i as u32 % w, i as u32 / w);
-                (pixels[((y + dy) * width + x + dx) as usize] == 0) == on
-            })
+    let drawn_at = |x: u32, y: u32| {
+        mask.ink.iter().enumerate().all(|(i, &on)| {
+            let (dx, dy) = (i as u32 % w, i as u32 / w);
+            (pixels[((y + dy) * width + x + dx) as usize] == 0) == on
         })
-    })
+    };
+    (0..=height.saturating_sub(h))
+        .flat_map(|y| (0..=width.saturating_sub(w)).map(move |x| (x, y)))
+        .find(|&(x, y)| drawn_at(x, y))
 }
 
 #[test]

@@ -96,3 +96,21 @@ fn long_periods_are_certified() {
         assert_eq!(r.stdout, long_period_row(code), "{spec}");
     }
 }
+
+#[test]
+fn the_guide_names_every_folder_the_suite_writes_and_counts_its_files() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("data/MANIFEST.csv")).unwrap();
+    let files: Vec<&str> = manifest.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let guide = std::fs::read_to_string(root.join("docs/guide/default-suite.md")).unwrap();
+    // The manifest lists every file but itself.
+    let count = format!("wrote data/ ({} files)", files.len() + 1);
+    assert!(guide.contains(&count), "the guide does not say '{count}'");
+    for file in files {
+        let folder = match file.rsplit_once('/') {
+            Some((folder, _)) if folder != "data" => format!("`{folder}/"),
+            _ => format!("`{file}`"),
+        };
+        assert!(guide.contains(&folder), "the guide does not name {folder} ({file})");
+    }
+}

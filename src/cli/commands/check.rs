@@ -13,7 +13,7 @@ use nimtab::export::text_table::{Align, TextTable};
 use nimtab::model::position::SpacedState;
 use nimtab::{Ending, Engine, Game, Label, Mode, Space};
 
-use crate::cli::args::SpaceArgs;
+use crate::cli::args::{one_ending, SpaceArgs};
 use crate::cli::explain::ExpressionError;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
@@ -24,8 +24,8 @@ use crate::cli::{Global, Outcome};
 pub struct Args {
     #[command(flatten)]
     space: SpaceArgs,
-    /// Rule: normal, misere or sj.
-    #[arg(long, value_name = "R")]
+    /// One rule: normal, misere or sj (also taken as --rule R).
+    #[arg(long = "rules", alias = "rule", value_name = "R")]
     rule: String,
     /// The claim: a position is P exactly when EXPR is true (e.g. 'xor == 0').
     ///
@@ -105,13 +105,10 @@ impl Config {
         if a.limit == 0 {
             bail!("--limit must be at least 1, got 0");
         }
-        let ending = Ending::parse(&a.rule)?;
         let claim = Expr::parse_claim(&a.claim_p).map_err(|e| expression_error(&a.claim_p, &e))?;
         let target = a.out.as_deref().map(|p| Target::new(Some(p))).transpose()?;
         let game = a.space.game()?;
-        if ending == Ending::Sj {
-            game.require_sum("--rule sj")?;
-        }
+        let ending = one_ending(&a.rule, &game)?;
         let multisets = a.space.multisets(&game)?;
         check_features(&claim, &game, a.grundy, multisets.is_some())?;
         a.space.refuse_grundy_with_total(a.grundy)?;

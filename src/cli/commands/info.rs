@@ -17,8 +17,9 @@ pub struct Args {
     canonical: bool,
 }
 
-fn mib(bytes: u64) -> String {
-    format!("{:.2} MiB", bytes as f64 / (1u64 << 20) as f64)
+/// Bytes in the unit that reads best (`538.02 MiB`, `4.00 TiB`), as every message says them.
+fn human(bytes: u64) -> String {
+    nimtab::sequence::human_bytes(bytes)
 }
 
 /// Runs `nimtab info`.
@@ -62,13 +63,20 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         text.push_str(&format!("full      memory     {line}\n"));
     }
     text.push_str(&format!("canonical memory     {}\n", memory_line(&game, sorted)));
-    text.push_str(&format!(
-        "memory available     {}, bound by {}\n",
-        mib(global.memory_limit),
-        global.memory_source
-    ));
+    text.push_str(&available(global));
     output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
     Ok(Outcome::Success)
+}
+
+/// The line of the memory available: in the unit that reads best, and to the byte (a
+/// script comparing a run's need with it needs every byte).
+fn available(global: &Global) -> String {
+    format!(
+        "memory available     {} ({} bytes), bound by {}\n",
+        human(global.memory_limit),
+        global.memory_limit,
+        global.memory_source
+    )
 }
 
 /// `info --total T`: the multiset space's size and the memory of its runs.
@@ -80,13 +88,12 @@ fn multiset_info(game: &Game, space: Space, global: &Global) -> anyhow::Result<O
         "game                 {}\ntotal                {total}\n\
          positions            {} (every multiset of non-empty heaps of total at most {total})\n\
          memory               {} for 1 rule, {} for 3 rules (packed bits and rank tables)\n\
-         memory available     {}, bound by {}\n",
+         {}",
         game.spec(),
         engine.positions(),
-        mib(need(1)?),
-        mib(need(3)?),
-        mib(global.memory_limit),
-        global.memory_source
+        human(need(1)?),
+        human(need(3)?),
+        available(global),
     );
     output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
     Ok(Outcome::Success)
@@ -109,10 +116,10 @@ fn memory_line(game: &Game, space: Space) -> String {
     format!(
         "{} per rule table ({:.2} bits a label), {} working per rule ({path}); verify of \
          {endings} rules needs {}, solve of {endings} rules {}",
-        mib(plan.table_bytes),
+        human(plan.table_bytes),
         plan.table_bytes as f64 * 8.0 / labels.max(1.0),
-        mib(plan.working_bytes),
-        mib(plan.bytes(&[Work::Stream { endings }])),
-        mib(plan.bytes(&[Work::Tables { endings }])),
+        human(plan.working_bytes),
+        human(plan.bytes(&[Work::Stream { endings }])),
+        human(plan.bytes(&[Work::Tables { endings }])),
     )
 }

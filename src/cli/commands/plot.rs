@@ -7,7 +7,7 @@ use nimtab::export::plot::{render_in, Format, Grid};
 use nimtab::model::position::PassState;
 use nimtab::{Ending, Game};
 
-use crate::cli::args::GameMaxArgs;
+use crate::cli::args::{one_ending, GameMaxArgs};
 use crate::cli::output;
 use crate::cli::{Global, Outcome};
 
@@ -16,8 +16,8 @@ use crate::cli::{Global, Outcome};
 pub struct Args {
     #[command(flatten)]
     game: GameMaxArgs,
-    /// Rule: normal, misere or sj.
-    #[arg(long, value_name = "R")]
+    /// One rule: normal, misere or sj (also taken as --rule R).
+    #[arg(long = "rules", alias = "rule", value_name = "R")]
     rule: String,
     /// 2 (the whole grid) or 3 (one slice, with --slice).
     #[arg(long, value_name = "2|3", default_value_t = 2)]
@@ -109,11 +109,8 @@ impl Config {
             Some(s) => s,
             None => (1024 / (a.game.max.saturating_add(1))).clamp(1, 12),
         };
-        let ending = Ending::parse(&a.rule)?;
         let game = a.game.game()?;
-        if ending == Ending::Sj {
-            game.require_sum("--rule sj")?;
-        }
+        let ending = one_ending(&a.rule, &game)?;
         game.check_heaps(a.heaps)?;
         let max = a.game.max;
         Ok(Config { game, ending, max, grid, pass, format, scale, out: a.out })

@@ -1,14 +1,14 @@
 //! `nimtab suite` (and `nimtab` alone): the default suite, its data files and REPORT.md.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
 use nimtab::analysis::verify::{prepare, Finding, Verifier};
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
-use nimtab::export::report::{render_report, RunInfo, Section};
+use nimtab::export::report::{render_report, Section};
 use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::model::position::PassState;
@@ -84,36 +84,38 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     for (name, bytes, command) in suite_takebreak::quotient_files(&quotients)? {
         generated.add(&name, bytes, &command);
     }
-    let run = RunInfo {
-        command: "nimtab".to_string(),
-        machine: nimtab::host::machine_description(),
-        threads: rayon::current_num_threads(),
-        seconds: started.elapsed().as_secs_f64(),
-    };
     let mut sections = vec![
-        plots_section(&a.data_dir, &pictures),
+        plots_section(&link_from_report(&a.report, &a.data_dir)?, &pictures),
         takebreak_section(&takebreak, &long),
         quotient_section(&quotients),
     ];
     sections.extend(game_sections(&findings));
     sections.extend(bench);
-    let report = render_report(&findings, &run, &sections);
+    let report = render_report(&findings, "nimtab", &sections);
     write_all(&a, &generated, &report)?;
     let failed = findings.iter().filter(|f| f.theorem_failed()).count();
     output::write_to(&output::Target::Stdout, |w| {
         w.write_all(summary_table(&findings).as_bytes())?;
         writeln!(
             w,
-            "\n{} comparisons; theorems: {}; wrote {}/ ({} files) and {} in {:.1} s",
+            "\n{} comparisons; theorems: {}; wrote {}/ ({} files) and {} in {:.1} s \
+             with {} on {}",
             findings.len(),
             if failed == 0 { "all held".to_string() } else { format!("{failed} FAILED") },
             a.data_dir.display(),
             generated.files.len() + 1,
             a.report.display(),
-            run.seconds
+            started.elapsed().as_secs_f64(),
+            threads_text(rayon::current_num_threads()),
+            nimtab::host::machine_description()
         )
     })?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// "1 thread", "2 threads".
+fn threads_text(threads: usize) -> String {
+    format!("{threads} thread{}", if threads == 1 { "" } else { "s" })
 }
 
 /// Labels every space of the suite and compares it with its criteria, with one progress
@@ -201,14 +203,34 @@ fn write_all(a: &Args, generated: &Generated, report: &str) -> anyhow::Result<()
     output::commit(vec![report], vec![staged])
 }
 
-/// The suite's pictures, linked from the report (paths relative to the report).
-fn plots_section(data_dir: &Path, pictures: &[(String, String)]) -> Section {
+/// The data directory as a link in the report: relative to the report's directory, so
+/// the report's bytes do not depend on where it was written from (`scripts/regenerate`
+/// writes both into a temporary directory and compares the report with `REPORT.md`).
+fn link_from_report(report: &Path, data_dir: &Path) -> anyhow::Result<String> {
+    let absolute = |path: &Path| {
+        std::path::absolute(path).with_context(|| format!("{}: no absolute path", path.display()))
+    };
+    let report = absolute(report)?;
+    let from: Vec<Component> = match report.parent() {
+        Some(dir) => dir.components().filter(|c| *c != Component::CurDir).collect(),
+        None => Vec::new(),
+    };
+    let to = absolute(data_dir)?;
+    let to: Vec<Component> = to.components().filter(|c| *c != Component::CurDir).collect();
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - shared];
+    parts.extend(to[shared..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    Ok(if parts.is_empty() { ".".to_string() } else { parts.join("/") })
+}
+
+/// The suite's pictures, linked from the report (`data_dir` relative to the report).
+fn plots_section(data_dir: &str, pictures: &[(String, String)]) -> Section {
     let mut body = String::from(
-        "P-positions drawn from the DP labels (dark = P; rows h1 downwards, columns h2 \
-         rightwards). Redraw any of them with the command in `data/MANIFEST.csv`.\n\n",
+        "P-positions drawn from the DP labels (dark = P; h1 across, h2 up from the origin \
+         at the bottom left). Redraw any of them with the command in `data/MANIFEST.csv`.\n\n",
     );
     for (title, name) in pictures {
-        body.push_str(&format!("![{title}]({}/{name})\n\n", data_dir.display()));
+        body.push_str(&format!("![{title}]({data_dir}/{name})\n\n"));
     }
     Section { title: "Pictures".to_string(), body }
 }
@@ -238,4 +260,20 @@ fn bench_section(path: &Path) -> anyhow::Result<Option<Section>> {
         title: "Benchmarks".to_string(),
         body: format!("Recorded by `scripts/bench` in `{}`.\n\n{body}", path.display()),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_from_report;
+    use std::path::Path;
+
+    #[test]
+    fn data_links_are_relative_to_the_report() {
+        let link = |report: &str, data: &str| link_from_report(Path::new(report), Path::new(data));
+        assert_eq!(link("REPORT.md", "data").unwrap(), "data");
+        assert_eq!(link("/tmp/x/REPORT.md", "/tmp/x/data").unwrap(), "data");
+        assert_eq!(link("./out/REPORT.md", "data").unwrap(), "../data");
+        assert_eq!(link("/a/b/REPORT.md", "/a/c/d").unwrap(), "../c/d");
+        assert_eq!(link("/a/REPORT.md", "/a").unwrap(), ".");
+    }
 }

@@ -1,9 +1,10 @@
 //! Pictures of P-positions: the 2-heap grid or one slice `h3 = K` of the 3-heap grid,
-//! one square cell per position (row `h1` downwards, column `h2` rightwards), as SVG or PNG.
-//! A game with a pass is drawn in one pass state (available, or used).
+//! one square cell per position (`h1` across, `h2` up, the origin at the bottom left, as
+//! the field draws them and as `nimtab.plot` does in Python), as SVG or PNG. A game with a
+//! pass is drawn in one pass state (available, or used).
 //!
 //! Both formats are deterministic byte for byte (`svg.rs`, `png.rs`) and carry a title
-//! naming the game, the ending and the slice, and labelled axes; the PNG also has a legend.
+//! naming the game, the ending and the slice, labelled axes and a legend.
 
 mod png;
 mod svg;
@@ -91,6 +92,10 @@ impl Format {
 pub const MAX_PLOT_SIZE: u32 = 1023;
 /// The largest image side in pixels.
 pub const MAX_IMAGE_SIDE: u32 = 16384;
+
+/// What a dark and a light cell mean: the legend of both formats, worded as Python's
+/// `nimtab.plot` words its key.
+pub const LEGEND: [&str; 2] = ["P (player to move loses)", "N (player to move wins)"];
 
 /// `cells[h1][h2]` is whether the position is P (with `h3 = K` for a slice).
 pub type Cells = Vec<Vec<bool>>;
@@ -223,13 +228,13 @@ pub fn render_in(
     }
 }
 
-/// The top-left pixel of cell `(h1, h2)` in an image drawn with these settings.
+/// The top-left pixel of cell `(h1, h2)` in an image drawn with these settings: `h1`
+/// across from the left, `h2` up from the bottom of the grid.
 ///
 /// # Errors
 /// [`PlotError::ZeroScale`] or [`PlotError::TooWide`].
 pub fn cell_origin(format: Format, max: u32, scale: u32, h1: u32, h2: u32) -> Result<(u32, u32)> {
-    let layout = Layout::new(format, max, scale)?;
-    Ok((layout.left + h2 * scale, layout.top + h1 * scale))
+    Ok(Layout::new(format, max, scale)?.cell_at(h1, h2))
 }
 
 /// The picture's title: game, ending and which positions.
@@ -278,8 +283,9 @@ impl Layout {
         let digits = max.to_string().len() as u32;
         let grid = u64::from(side) * u64::from(scale);
         let (left, top, margin, bottom, label) = match format {
-            // Room for the title, the h2 axis name and its ticks; the h1 name and ticks.
-            Format::Svg => (digits * 8 + 34, 64, 12, 12, digits * 8 + 4),
+            // Room for the title above; the h2 name and ticks to the left; the h1 ticks,
+            // its name and the legend below (`svg.rs` places them).
+            Format::Svg => (digits * 8 + 34, 30, 12, 58, digits * 8 + 4),
             Format::Png => png::margins(digits),
         };
         if grid + u64::from(left + margin) > u64::from(MAX_IMAGE_SIDE) {
@@ -303,5 +309,22 @@ impl Layout {
 
     fn ticks(&self) -> impl Iterator<Item = u32> {
         (0..self.side).step_by(self.step as usize)
+    }
+
+    /// The grid's side in pixels.
+    fn grid(&self) -> u32 {
+        self.side * self.cell
+    }
+
+    /// The top-left pixel of cell `(h1, h2)`: column `h1`, row `h2` counted up from the
+    /// bottom.
+    fn cell_at(&self, h1: u32, h2: u32) -> (u32, u32) {
+        (self.left + h1 * self.cell, self.top + (self.side - 1 - h2) * self.cell)
+    }
+
+    /// The centre of column `h1`'s cells (x) and of row `h2`'s (y), in pixels.
+    fn centres(&self, h: u32) -> (u32, u32) {
+        let (x, y) = self.cell_at(h, h);
+        (x + self.cell / 2, y + self.cell / 2)
     }
 }

@@ -11,7 +11,7 @@ use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Point, Size};
 use embedded_graphics::text::{Baseline, Text};
 use embedded_graphics::{Drawable, Pixel};
 
-use super::{Cells, Layout, PlotError, MAX_IMAGE_SIDE};
+use super::{Cells, Layout, PlotError, LEGEND, MAX_IMAGE_SIDE};
 
 /// Space around and between the parts of the picture, in pixels.
 const PAD: u32 = 4;
@@ -19,9 +19,10 @@ const PAD: u32 = 4;
 const TITLE_FONT: MonoFont<'static> = FONT_7X13;
 const AXIS_FONT: MonoFont<'static> = FONT_6X13_ITALIC;
 const SMALL_FONT: MonoFont<'static> = FONT_6X10;
-/// Where the title's and the h2 axis name's lines start, and the h2 ticks' line.
-const AXIS_Y: u32 = PAD + 13 + PAD;
-const TICKS_Y: u32 = AXIS_Y + 13 + 2;
+/// Below the grid, from its bottom edge: the h1 ticks' line, the h1 name's, the legend's.
+const TICKS_BELOW: u32 = 2;
+const NAME_BELOW: u32 = TICKS_BELOW + 10 + 2;
+const LEGEND_BELOW: u32 = NAME_BELOW + 13 + PAD;
 /// The side of a legend's square.
 const SWATCH: u32 = 10;
 
@@ -33,14 +34,14 @@ const FRAME: u8 = 136;
 const INK: u8 = 0;
 
 /// `(left, top, right, bottom, label)` in pixels for tick labels of `digits` digits:
-/// the title, the h2 name and ticks above the grid; the h1 name and ticks to its left;
+/// the title above the grid; the h2 name and ticks to its left; the h1 ticks and name and
 /// the legend below it.
 pub(super) fn margins(digits: u32) -> (u32, u32, u32, u32, u32) {
     let char_w = SMALL_FONT.character_size.width;
-    let h1_name = 2 * AXIS_FONT.character_size.width;
-    let left = PAD + h1_name + 2 * PAD + digits * char_w + PAD;
-    let top = TICKS_Y + SMALL_FONT.character_size.height + PAD;
-    (left, top, PAD, 2 * PAD + SWATCH + PAD, digits * char_w + PAD)
+    let h2_name = 2 * AXIS_FONT.character_size.width;
+    let left = PAD + h2_name + 2 * PAD + digits * char_w + PAD;
+    let top = PAD + TITLE_FONT.character_size.height + 2 * PAD;
+    (left, top, PAD, LEGEND_BELOW + SWATCH + PAD, digits * char_w + PAD)
 }
 
 /// A grayscale raster, and an `embedded-graphics` target to draw text on.
@@ -103,9 +104,8 @@ fn width_of(text: &str, font: &MonoFont<'_>) -> u32 {
     text.chars().count() as u32 * advance
 }
 
-/// The legend's entries: what a dark and a light cell mean.
-const LEGEND: [(u8, &str); 2] =
-    [(P_CELL, "P (player to move loses)"), (N_CELL, "N (player to move wins)")];
+/// The legend's entries: the gray of a P and an N cell, and what each means.
+const ENTRIES: [(u8, &str); 2] = [(P_CELL, LEGEND[0]), (N_CELL, LEGEND[1])];
 
 /// The title, cut to what fits in the largest image.
 fn fitted_title(title: &str) -> String {
@@ -119,47 +119,49 @@ fn fitted_title(title: &str) -> String {
 
 pub(super) fn png(cells: &Cells, layout: &Layout, title: &str) -> Result<Vec<u8>, PlotError> {
     let Layout { cell, left, top, width, height, .. } = *layout;
-    let grid = layout.side * cell;
+    let grid = layout.grid();
     let title = fitted_title(title);
     let legend: u32 =
-        LEGEND.iter().map(|(_, n)| SWATCH + PAD + width_of(n, &SMALL_FONT) + 3 * PAD).sum();
+        ENTRIES.iter().map(|(_, n)| SWATCH + PAD + width_of(n, &SMALL_FONT) + 3 * PAD).sum();
     // A small grid gets a wider image, so that the title and the legend fit.
     let width = width.max(width_of(&title, &TITLE_FONT) + 2 * PAD).max(left + legend);
     let mut raster = Raster { width, height, pixels: vec![WHITE; (width * height) as usize] };
     raster.fill(left, top, grid, grid, N_CELL);
-    for (h1, row) in cells.iter().enumerate() {
-        for (h2, &p) in row.iter().enumerate() {
+    for (h1, column) in cells.iter().enumerate() {
+        for (h2, &p) in column.iter().enumerate() {
             if p {
-                raster.fill(left + h2 as u32 * cell, top + h1 as u32 * cell, cell, cell, P_CELL);
+                let (x, y) = layout.cell_at(h1 as u32, h2 as u32);
+                raster.fill(x, y, cell, cell, P_CELL);
             }
         }
     }
     raster.text(&title, PAD, PAD, &TITLE_FONT);
-    let name_w = width_of("h2", &AXIS_FONT);
-    raster.text("h2", (left + grid / 2).saturating_sub(name_w / 2), AXIS_Y, &AXIS_FONT);
+    let name_w = width_of("h1", &AXIS_FONT);
+    let below = top + grid;
+    raster.text("h1", (left + grid / 2).saturating_sub(name_w / 2), below + NAME_BELOW, &AXIS_FONT);
     let name_h = AXIS_FONT.character_size.height;
-    raster.text("h1", PAD, (top + grid / 2).saturating_sub(name_h / 2), &AXIS_FONT);
+    raster.text("h2", PAD, (top + grid / 2).saturating_sub(name_h / 2), &AXIS_FONT);
     draw_ticks(&mut raster, layout);
     let mut x = left;
-    for (gray, name) in LEGEND {
-        x = raster.swatch(x, top + grid + 2 * PAD, gray, name) + 3 * PAD;
+    for (gray, name) in ENTRIES {
+        x = raster.swatch(x, below + LEGEND_BELOW, gray, name) + 3 * PAD;
     }
     encode(&raster)
 }
 
-/// Tick labels: h2 above the grid, centred on their column (kept inside the image), h1
+/// Tick labels: h1 below the grid, centred on their column (kept inside the image), h2
 /// right-aligned to the left of their row.
 fn draw_ticks(raster: &mut Raster, layout: &Layout) {
-    let Layout { cell, left, top, .. } = *layout;
+    let below = layout.top + layout.grid() + TICKS_BELOW;
     let text_h = SMALL_FONT.character_size.height;
     for h in layout.ticks() {
         let label = h.to_string();
         let wide = width_of(&label, &SMALL_FONT);
-        let center = h * cell + cell / 2;
-        let x = (left + center).saturating_sub(wide / 2).min(raster.width - wide);
-        raster.text(&label, x, TICKS_Y, &SMALL_FONT);
-        let y = (top + center).saturating_sub(text_h / 2);
-        raster.text(&label, left - PAD - wide, y, &SMALL_FONT);
+        let (column, row) = layout.centres(h);
+        let x = column.saturating_sub(wide / 2).min(raster.width - wide);
+        raster.text(&label, x, below, &SMALL_FONT);
+        let y = row.saturating_sub(text_h / 2);
+        raster.text(&label, layout.left - PAD - wide, y, &SMALL_FONT);
     }
 }
 

@@ -145,6 +145,7 @@ pub fn memory_overhead() -> Option<u64> {
     if !line.ends_with("bound by the address-space limit (ulimit -v)") {
         return None;
     }
-    let mib: f64 = line.split_whitespace().nth(2)?.parse().ok()?;
-    Some(limit_kib * 1024 - (mib * 1048576.0).round() as u64)
+    // `memory available     3.86 GiB (4144250880 bytes), bound by ...`
+    let bytes: u64 = line.split_once('(')?.1.split_whitespace().next()?.parse().ok()?;
+    Some(limit_kib * 1024 - bytes)
 }
