@@ -5,6 +5,7 @@
 //! usage or input error (one line on stderr naming the bad value).
 
 mod args;
+mod choices;
 mod commands;
 mod explain;
 mod input;

@@ -8,6 +8,8 @@ use anyhow::Context;
 use nimtab::contest::crosscheck::{CrosscheckPlan, ExpectedLabels, Mismatch, PlanError};
 use nimtab::contest::judge::Contest;
 
+use crate::cli::choices::ContestArg;
+
 use crate::cli::args::{self, CountRange};
 use crate::cli::supervise::run_program;
 use crate::cli::{output, Global, Outcome};
@@ -16,8 +18,8 @@ use crate::cli::{output, Global, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The contest format: p2197 (normal play) or shoi2008 (misère).
-    #[arg(long, value_name = "F", value_parser = ["p2197", "shoi2008"])]
-    format: String,
+    #[arg(long, value_name = "F", value_enum)]
+    format: ContestArg,
     /// The solution to check, run as `sh -c CMD` with each input on stdin.
     #[arg(long, value_name = "CMD")]
     program: String,
@@ -64,7 +66,7 @@ struct Config {
 
 impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
-        let contest = Contest::parse(&a.format)?;
+        let contest = Contest::from(a.format);
         let counts = a.heaps.counts();
         let plan = CrosscheckPlan {
             contest,

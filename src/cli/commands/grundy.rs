@@ -7,6 +7,7 @@ use anyhow::bail;
 use nimtab::export::sequence_tables::{sequence_bytes_at_least, write_sequence, SequenceFormat};
 use nimtab::sequence::{human_bytes, Goal, Sequence};
 
+use crate::cli::choices::{GrundyFormat, Snapshots};
 use crate::cli::long_run::{self, SequenceArgs};
 use crate::cli::output::{self, StagedDir, Target};
 use crate::cli::{Global, Outcome};
@@ -21,12 +22,12 @@ pub struct Args {
     sequence: SequenceArgs,
     /// csv (`heap,grundy`), bfile (OEIS b-file: `n a(n)` lines, no header) or freq
     /// (`value count` lines for heaps 1..max, values 0 to the largest).
-    #[arg(long, value_name = "F", default_value = "csv", value_parser = ["csv", "bfile", "freq"])]
-    format: String,
+    #[arg(long, value_name = "F", value_enum, default_value_t = GrundyFormat::Csv)]
+    format: GrundyFormat,
     /// With --format freq: also a table at every power of two N (heaps 1..N), as files
     /// freq/N in the directory --out, beside freq/max.
-    #[arg(long, value_name = "WHEN", value_parser = ["pow2"])]
-    snapshots: Option<String>,
+    #[arg(long, value_name = "WHEN", value_enum)]
+    snapshots: Option<Snapshots>,
     /// Write a csv or bfile table larger than 1 GiB.
     #[arg(long)]
     force: bool,
@@ -46,10 +47,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let game = a.sequence.game.game()?;
     game.require_heap_values()?;
     let max = nimtab::sequence::validate_sequence_max(a.sequence.max)?;
-    let format = match a.format.as_str() {
-        "csv" => Some(SequenceFormat::Csv),
-        "bfile" => Some(SequenceFormat::Bfile),
-        _ => None,
+    let format = match a.format {
+        GrundyFormat::Csv => Some(SequenceFormat::Csv),
+        GrundyFormat::Bfile => Some(SequenceFormat::Bfile),
+        GrundyFormat::Freq => None,
     };
     if let Some(format) = format {
         let bytes = sequence_bytes_at_least(max, format);
@@ -57,7 +58,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             bail!(
                 "the {} table of heaps 0..={max} would take at least {}, above the {} limit: \
                  use --format freq, a smaller --max, or --force",
-                a.format,
+                a.format.word(),
                 human_bytes(bytes),
                 human_bytes(OUTPUT_LIMIT)
             );
@@ -87,8 +88,8 @@ fn destination(a: &Args) -> anyhow::Result<Destination> {
     if a.snapshots.is_none() {
         return Ok(Destination::Table(Target::new(a.sequence.out.as_deref())?));
     }
-    if a.format != "freq" {
-        bail!("--snapshots is for --format freq, not --format {}", a.format);
+    if a.format != GrundyFormat::Freq {
+        bail!("--snapshots is for --format freq, not --format {}", a.format.word());
     }
     let Some(dir) = &a.sequence.out else {
         bail!("--snapshots needs --out DIR, the directory its freq/N files go to");

@@ -5,19 +5,21 @@ use std::io::Read;
 use anyhow::{bail, Context};
 use nimtab::contest::judge::{parse_input, Contest, Judge};
 
+use crate::cli::choices::ContestArg;
+
 use crate::cli::{output, Global, Outcome};
 
 /// Arguments of `nimtab judge`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The contest problem: p2197 (normal play) or shoi2008 (misère).
-    #[arg(value_name = "FORMAT", value_parser = ["p2197", "shoi2008"])]
-    format: String,
+    #[arg(value_name = "FORMAT", value_enum)]
+    format: ContestArg,
 }
 
 /// Runs `nimtab judge`.
 pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
-    let contest = Contest::parse(&a.format)?;
+    let contest = Contest::from(a.format);
     let limit = contest.max_input_bytes();
     let mut bytes = Vec::new();
     // One byte past the limit tells an input that is too long from one that fits.

@@ -13,6 +13,7 @@ use nimtab::sequence::human_bytes;
 use nimtab::{Ending, Engine, Game, Mode};
 
 use crate::cli::args::{self, PlayedGameArgs};
+use crate::cli::choices::MovesFormat;
 use crate::cli::explain;
 use crate::cli::output;
 use crate::cli::progress::Bar;
@@ -24,8 +25,8 @@ pub struct Args {
     #[command(flatten)]
     game: PlayedGameArgs,
     /// Output format.
-    #[arg(long, value_name = "F", default_value = "text", value_parser = ["text", "csv"])]
-    format: String,
+    #[arg(long, value_name = "F", value_enum, default_value_t = MovesFormat::Text)]
+    format: MovesFormat,
     /// Heap sizes of the position.
     #[arg(value_name = "H", required = true)]
     heaps: Vec<String>,
@@ -43,7 +44,7 @@ impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
         let position = args::parse_position(&a.heaps)?;
         let (game, ending) = a.game.parse()?;
-        Ok(Config { game, ending, csv: a.format == "csv", position })
+        Ok(Config { game, ending, csv: a.format == MovesFormat::Csv, position })
     }
 }
 

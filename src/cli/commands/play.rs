@@ -5,6 +5,8 @@
 use anyhow::Context;
 use nimtab::analysis::moves::smallest_engine;
 use nimtab::analysis::play::{Match, Opponent, PlayRecord, Side};
+
+use crate::cli::choices::OpponentArg;
 use nimtab::analysis::steps::Step;
 use nimtab::engine::Work;
 use nimtab::model::position::Tuple;
@@ -24,8 +26,8 @@ pub struct Args {
     #[command(flatten)]
     game: PlayedGameArgs,
     /// Who plays against the table.
-    #[arg(long, value_name = "O", default_value = "random", value_parser = ["random", "optimal"])]
-    opponent: String,
+    #[arg(long, value_name = "O", value_enum, default_value_t = OpponentArg::Random)]
+    opponent: OpponentArg,
     /// Seed of the random opponent.
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
@@ -58,7 +60,7 @@ impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
         let start = args::parse_position(&a.heaps)?;
         let (game, ending) = a.game.parse()?;
-        let opponent = if a.opponent == "optimal" { Opponent::Optimal } else { Opponent::Random };
+        let opponent = Opponent::from(a.opponent);
         // A game lasts at most as many moves as there are stones, and each move scans the
         // position's options: bound games x stones (about ten seconds at the limit).
         let stones: u64 = start.iter().map(|&h| u64::from(h)).sum::<u64>().max(1);

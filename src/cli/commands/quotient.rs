@@ -17,6 +17,7 @@ use nimtab::sequence::human_bytes;
 use nimtab::{Engine, Progress, Space};
 
 use crate::cli::args::GameArg;
+use crate::cli::choices::QuotientFormat;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -33,8 +34,8 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = DEFAULT_MAX_ORDER)]
     max_order: usize,
     /// text (a summary) or json (every element and the product table).
-    #[arg(long, value_name = "F", default_value = "text", value_parser = ["text", "json"])]
-    format: String,
+    #[arg(long, value_name = "F", value_enum, default_value_t = QuotientFormat::Text)]
+    format: QuotientFormat,
     /// Also check the quotient against the misère labels of every multiset of heaps of
     /// size at most N and total at most T.
     #[arg(long, value_name = "T", value_parser = parse_check)]
@@ -52,7 +53,7 @@ fn parse_check(text: &str) -> Result<u64, String> {
 /// The validated settings.
 struct Config {
     quotient: QuotientConfig,
-    format: String,
+    format: QuotientFormat,
     check: Option<u64>,
     target: Target,
 }
@@ -172,9 +173,9 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         Err(err) => return Err(flag_error(err)),
     };
-    output::write_to(&config.target, |out| match config.format.as_str() {
-        "json" => write_json(out, &quotient),
-        _ => write_summary(out, &quotient),
+    output::write_to(&config.target, |out| match config.format {
+        QuotientFormat::Json => write_json(out, &quotient),
+        QuotientFormat::Text => write_summary(out, &quotient),
     })?;
     let Some(total) = config.check else { return Ok(Outcome::Success) };
     let bar = Bar::new("checking against the tables", 0, global.quiet);
@@ -196,7 +197,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             if *table_p { "N" } else { "P" },
         ),
     };
-    if config.format == "json" || config.target != Target::Stdout {
+    if config.format == QuotientFormat::Json || config.target != Target::Stdout {
         output::note(&verdict);
     } else {
         output::line(format_args!("{verdict}"))?;

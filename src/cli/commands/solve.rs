@@ -8,6 +8,7 @@ use nimtab::export::labels_csv::{table_bytes, write_table, RowFilter};
 use nimtab::{Ending, Engine, Game, Space};
 
 use crate::cli::args::TableArgs;
+use crate::cli::choices::OnlyLabel;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -18,8 +19,8 @@ pub struct Args {
     #[command(flatten)]
     table: TableArgs,
     /// Keep only the rows labelled P or N (needs exactly one rule).
-    #[arg(long, value_name = "p|n", value_parser = ["p", "n"])]
-    only: Option<String>,
+    #[arg(long, value_name = "p|n", value_enum)]
+    only: Option<OnlyLabel>,
     /// Add a column with the normal-play Grundy value of the whole position (by the mex
     /// rule over its options).
     #[arg(long)]
@@ -43,14 +44,15 @@ impl Config {
     fn new(a: Args) -> anyhow::Result<Config> {
         let game = a.table.space.game()?;
         let endings = a.table.rules.endings(&game)?;
-        let filter = match a.only.as_deref() {
+        let filter = match a.only {
             None => RowFilter::All,
-            Some(p) if endings.len() != 1 => {
+            Some(only) if endings.len() != 1 => {
                 let names: Vec<&str> = endings.iter().map(|e| e.name()).collect();
+                let p = only.word();
                 bail!("--only {p} needs exactly one rule, got --rules '{}'", names.join(","))
             }
-            Some("p") => RowFilter::OnlyP,
-            Some(_) => RowFilter::OnlyN,
+            Some(OnlyLabel::P) => RowFilter::OnlyP,
+            Some(OnlyLabel::N) => RowFilter::OnlyN,
         };
         let target = Target::new(a.out.as_deref())?;
         let space = match a.table.space.multisets(&game)? {
