@@ -2,6 +2,7 @@
 //! tables, verifications and sweeps, run with the GIL released.
 
 mod check;
+mod family;
 mod quotient;
 mod quotient_sweep;
 mod reach;

@@ -12,7 +12,7 @@ use nimtab::sweep::{
     QuotientSweep, Shard, QUOTIENT_HEADER,
 };
 
-use crate::sweeps::family_of;
+use crate::family::family_of;
 use crate::{run_detached, value_error, CallProgress};
 
 /// Quotient rows as Python receives them: the library's header and one tuple of values

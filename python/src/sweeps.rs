@@ -7,11 +7,12 @@ use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
-    merge as merge_parts, write_header, write_rows, Family, FamilyLimit, PartWriter, QuotientSweep,
-    Shard, Sweep, SweepSpace, Test,
+    merge as merge_parts, write_header, write_rows, Family, PartWriter, QuotientSweep, Shard,
+    Sweep, SweepSpace, Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
+use crate::family::family_of;
 use crate::quotient_sweep::{quotient_bounds, quotient_sweep_bytes};
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
@@ -151,25 +152,6 @@ pub(crate) struct SweepArgs {
     pub force: bool,
     /// `--quotients N --max-order K`: a quotient sweep instead of a space.
     pub quotients: Option<(u32, usize)>,
-}
-
-/// The family of a sweep: a family text, a list of specs, or a games file's name and
-/// contents (the first given).
-pub(crate) fn family_of(
-    games: Option<&str>,
-    game_list: Option<&[String]>,
-    games_file: Option<&(String, String)>,
-    force: bool,
-) -> nimtab::sweep::Result<Family> {
-    let limit = if force { FamilyLimit::Forced } else { FamilyLimit::Usual };
-    Ok(match (games, game_list, games_file) {
-        (Some(text), _, _) => Family::parse(text, limit)?,
-        (None, Some(list), _) => Family::from_specs(list, limit)?,
-        (None, None, Some((name, contents))) => Family::from_lines(name, contents, limit)?,
-        (None, None, None) => {
-            return Err(nimtab::Error::Invalid("no games given".to_string()).into())
-        }
-    })
 }
 
 impl SweepArgs {

@@ -17,9 +17,9 @@ use anyhow::Context;
 use crate::cli::interrupt;
 use nimtab::sweep::Family;
 
-pub use commit::commit;
-pub use dir::{check_dir_target, write_dir, StagedDir};
-pub use file::{check_file_target, stage_file, write_file};
+pub use commit::{commit, write_dir, write_file};
+pub use dir::{check_dir_target, StagedDir};
+pub use file::{check_file_target, stage_file};
 pub use lock::Held;
 pub use paths::Found;
 

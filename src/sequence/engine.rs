@@ -16,6 +16,9 @@ use super::parallel::ModeRates;
 use super::ring::Ring;
 use super::rule::HeapRule;
 use super::store::Store;
+
+/// Slots of a row of marks for cells of at most two bytes: every XOR of two values fits.
+pub(crate) const ROW: usize = 1 << 16;
 use super::witness::WitnessList;
 
 /// Values kept in memory from heap 0 on, for the smaller parts of a block scan.
@@ -211,7 +214,7 @@ impl<C: Cell> Engine<C> {
     pub fn resize_for_h(&mut self) {
         let width = self.width();
         self.rare_bits = rare_bits(self.mask, width);
-        self.row.resize(width.max(super::heap::ROW), 0);
+        self.row.resize(width.max(ROW), 0);
         self.missing.resize(width, 0);
     }
 

@@ -10,7 +10,7 @@
 
 use super::cell::{Cell, SharedCell};
 use super::engine::Moves;
-use super::heap::ROW;
+use super::engine::ROW;
 use super::ring::Ring;
 
 /// Heaps a group, aligned to multiples of it, so that a sampled heap (which the marker

@@ -16,7 +16,7 @@
 //! mark, no read-modify-write), packed into a bitset once per heap.
 
 use super::cell::{Cell, SharedCell};
-use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
+use super::engine::{Engine, MarkList, Moves, Recorded, ROW, SAMPLE};
 use super::error::SequenceError;
 use super::ring::Ring;
 use super::store::Store;
@@ -59,9 +59,6 @@ fn valid_bits(w: usize, width: usize) -> u64 {
         (1u64 << (width % 64)) - 1
     }
 }
-
-/// Slots of a row of marks for cells of at most two bytes: every XOR of two values fits.
-pub(crate) const ROW: usize = 1 << 16;
 
 /// Marks into `row` (at least [`ROW`] bytes, or `2 h`) the values of every split
 /// `(a, rest - a)` of heap `n` with `a` among `parts` (the heaps, ascending, and their ring

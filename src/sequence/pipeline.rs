@@ -34,10 +34,11 @@ use super::cell::Cell;
 #[cfg(doc)]
 use super::claims::STEAL;
 use super::claims::{Claims, Taker};
+use super::engine::ROW;
 use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use super::error::SequenceError;
 use super::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
-use super::heap::{mark_parts, pack_row, Words, ROW};
+use super::heap::{mark_parts, pack_row, Words};
 use super::parallel::{Parallel, STRETCH};
 use super::ring::Ring;
 use super::store::Store;

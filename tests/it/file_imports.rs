@@ -71,7 +71,8 @@ fn expand(tree: &str) -> Vec<Vec<String>> {
 }
 
 /// The module paths a file's code names, from the crate root: its `use` trees and the
-/// `crate::` paths written inline (`nimtab::` in the binary is the same tree of files).
+/// `crate::` and `super::` paths written inline (`nimtab::` in the binary is the same
+/// tree of files).
 fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
     let mut paths = Vec::new();
     for statement in code.split(';') {
@@ -81,15 +82,21 @@ fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
         }
         paths.extend(expand(&statement[at + 4..]));
     }
-    let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
-        let before = rest[..at].chars().next_back();
-        rest = &rest[at..];
-        let len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
-        let path = &rest[..len.unwrap_or(rest.len())];
-        rest = &rest["crate::".len()..];
-        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            paths.push(path.split("::").map(str::to_string).collect());
+    // Paths written inline: `crate::engine::Work`, and `super::commit(…)`, which imports
+    // as much as a `use` does.
+    for start in ["crate::", "super::"] {
+        let mut rest = code;
+        while let Some(at) = rest.find(start) {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at..];
+            let len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
+            let path = rest[..len.unwrap_or(rest.len())].trim_end_matches(':');
+            rest = &rest[start.len()..];
+            // `super::{a, b}` is a `use` tree, read above.
+            let inline = path.contains("::");
+            if inline && !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                paths.push(path.split("::").map(str::to_string).collect());
+            }
         }
     }
     paths.into_iter().filter_map(|path| absolute(&path, module)).collect()
@@ -186,6 +193,11 @@ fn the_file_import_reader_expands_use_trees_and_finds_circles() {
     assert!(paths.contains(&vec!["sweep".into(), "part_rows".into(), "jobs".into()]), "{paths:?}");
     assert!(paths.contains(&vec!["sweep".into(), "error".into(), "Result".into()]), "{paths:?}");
     assert_eq!(paths.len(), 3, "{paths:?}");
+    // A path written inline imports as much: `super::commit(…)` names the module commit.
+    let code = code_of("fn f() { super::commit(x); let y = super::super::a::B; }");
+    let paths = named_paths(&code, &module);
+    assert!(paths.contains(&vec!["sweep".into(), "commit".into()]), "{paths:?}");
+    assert!(paths.contains(&vec!["a".into(), "B".into()]), "{paths:?}");
     let a = vec!["m".to_string(), "a".to_string()];
     let b = vec!["m".to_string(), "b".to_string()];
     let c = vec!["n".to_string()];

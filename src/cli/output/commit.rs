@@ -7,13 +7,13 @@
 //! the other, never interleaved.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
 use super::dir::{check_target, StagedDir};
-use super::file::StagedFile;
+use super::file::{stage_file, StagedFile};
 use super::lock::wait_for_dir;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
 use super::recover::{finish_dead_commits, mark, remove_dead_stagings_beside, ASIDE, MARKER};
@@ -271,6 +271,35 @@ fn takes_a_file(dir: &Path) -> io::Result<()> {
         File::create_new(&probe)?;
     }
     std::fs::remove_file(&probe)
+}
+
+/// Writes a file: [`stage_file`], then [`commit`].
+///
+/// A symbolic link is followed (the file it names is replaced, not the link), and a
+/// character device or FIFO (`/dev/null`) is written in place.
+pub fn write_file<T>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> anyhow::Result<T> {
+    let (staged, value) = stage_file(path, write)?;
+    commit(vec![staged], Vec::new())?;
+    Ok(value)
+}
+
+/// A file of a directory written by [`write_dir`]: its name and what writes its bytes.
+pub type DirFile<'a> = (&'a str, &'a dyn Fn(&mut Vec<u8>) -> std::io::Result<()>);
+
+/// Writes `files` into `dir`, each from its writer in order, and puts them in place
+/// together (as [`StagedDir`] and [`commit`] do).
+pub fn write_dir(dir: &Path, files: &[DirFile<'_>]) -> anyhow::Result<()> {
+    let mut staged = StagedDir::new(dir)?;
+    let mut bytes = Vec::new();
+    for (name, write) in files {
+        bytes.clear();
+        write(&mut bytes)?;
+        staged.add(name, &bytes)?;
+    }
+    commit(Vec::new(), vec![staged])
 }
 
 #[cfg(test)]

@@ -129,22 +129,6 @@ impl StagedDir {
     }
 }
 
-/// A file of a directory written by [`write_dir`]: its name and what writes its bytes.
-pub type DirFile<'a> = (&'a str, &'a dyn Fn(&mut Vec<u8>) -> std::io::Result<()>);
-
-/// Writes `files` into `dir`, each from its writer in order, and puts them in place
-/// together (as [`StagedDir`] and [`super::commit`] do).
-pub fn write_dir(dir: &Path, files: &[DirFile<'_>]) -> anyhow::Result<()> {
-    let mut staged = StagedDir::new(dir)?;
-    let mut bytes = Vec::new();
-    for (name, write) in files {
-        bytes.clear();
-        write(&mut bytes)?;
-        staged.add(name, &bytes)?;
-    }
-    super::commit(Vec::new(), vec![staged])
-}
-
 impl Drop for StagedDir {
     fn drop(&mut self) {
         if !self.placed {

@@ -114,19 +114,6 @@ pub fn stage_file<T>(
     }
 }
 
-/// Writes a file: [`stage_file`], then [`super::commit`].
-///
-/// A symbolic link is followed (the file it names is replaced, not the link), and a
-/// character device or FIFO (`/dev/null`) is written in place.
-pub fn write_file<T>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> anyhow::Result<T> {
-    let (staged, value) = stage_file(path, write)?;
-    super::commit(vec![staged], Vec::new())?;
-    Ok(value)
-}
-
 /// Writes to an existing character device or FIFO directly (a FIFO's open waits for a
 /// reader; an interrupt still ends the run).
 fn write_in_place<T>(
