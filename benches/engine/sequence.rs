@@ -5,8 +5,7 @@
 
 use std::time::Instant;
 
-use nimtab::sequence::plan::RING_LIMIT;
-use nimtab::sequence::{DiskStore, Goal, Observer, Parallel, Settings, Start, Status, Store};
+use nimtab::sequence::{DiskStore, Goal, Observer, Settings, Start, Status, Store};
 use nimtab::Game;
 
 use crate::measure::{cpu_seconds, peak_rss_mib};
@@ -66,13 +65,7 @@ pub fn measure(
             Start::Fresh(Store::Disk(DiskStore::new(file, &path)))
         }
     };
-    let settings = Settings {
-        goal: Goal::Values,
-        max,
-        parallel: Parallel::new(threads),
-        checkpoint_every: None,
-        ring_limit: RING_LIMIT,
-    };
+    let settings = Settings::new(Goal::Values, max).threads(threads);
     let place = if work_dir.is_some() { "disk" } else { "memory" };
     let mut clock = Clock {
         started: Instant::now(),

@@ -14,9 +14,7 @@ use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
 use nimtab::sequence::period::{Certificate, PeriodOutcome, Uncertified};
 use nimtab::sequence::plan::{DiskUse, Plan};
-use nimtab::sequence::{
-    validate_sequence_max, Goal, Observer, Parallel, Settings, Start, Status, Store,
-};
+use nimtab::sequence::{validate_sequence_max, Goal, Observer, Settings, Start, Status, Store};
 use nimtab::{host, Ending, Engine, Game};
 
 use crate::states::game_of;
@@ -201,13 +199,7 @@ pub fn period(
         }
         let reach_max = plan.reach.saturating_sub(1);
         let size = if game.heap_rule().is_some() { reach_max + 1 } else { 0 };
-        let settings = Settings {
-            goal: Goal::Period,
-            max: reach_max,
-            parallel: Parallel::new(rayon::current_num_threads()),
-            checkpoint_every: None,
-            ring_limit: nimtab::sequence::plan::RING_LIMIT,
-        };
+        let settings = Settings::new(Goal::Period, reach_max);
         let start = Start::Fresh(Store::in_memory(size));
         let mut observer = SequenceProgress(progress);
         let sequence =

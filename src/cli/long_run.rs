@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use nimtab::sequence::period::Certificate;
-use nimtab::sequence::plan::{free_space, DiskUse, Placement, Plan, RING_LIMIT};
+use nimtab::sequence::plan::{free_space, DiskUse, Placement, Plan};
 use nimtab::sequence::{
-    sample_heaps, validate_sequence_max, DiskStore, Goal, HeapRule, Observer, Parallel, Sequence,
+    sample_heaps, validate_sequence_max, DiskStore, Goal, HeapRule, Observer, Sequence,
     SequenceError, Settings, Start, Status, Store,
 };
 use nimtab::Game;
@@ -212,13 +212,7 @@ pub fn prepare(
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
     check_flags(args)?;
-    let settings = Settings {
-        goal,
-        max,
-        parallel: Parallel::new(rayon::current_num_threads()),
-        checkpoint_every: None,
-        ring_limit: RING_LIMIT,
-    };
+    let settings = Settings::new(goal, max);
     let mut after = AfterRun {
         unsaved_values: None,
         temporary: None,

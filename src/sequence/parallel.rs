@@ -217,13 +217,7 @@ mod tests {
 
     /// Grundy's game to `max` with a marker thread from the first block.
     fn two_threads(max: u64) -> Result<(), SequenceError> {
-        let settings = Settings {
-            goal: Goal::Values,
-            max,
-            parallel: Parallel::always(2),
-            checkpoint_every: None,
-            ring_limit: 1 << 22,
-        };
+        let settings = Settings::new(Goal::Values, max).parallel(Parallel::always(2));
         let start = Start::Fresh(Store::in_memory(max + 1));
         run(&HeapRule::grundys_game(), "", &settings, start, &mut NoObserver).map(|_| ())
     }

@@ -58,6 +58,41 @@ pub struct Settings {
     pub ring_limit: u64,
 }
 
+impl Settings {
+    /// A run for `goal` up to heap `max` on every thread of the current pool, without
+    /// checkpoints, with the window of [`super::plan::RING_LIMIT`] values; the methods
+    /// below change one of these.
+    pub fn new(goal: Goal, max: u64) -> Settings {
+        Settings {
+            goal,
+            max,
+            parallel: Parallel::new(rayon::current_num_threads()),
+            checkpoint_every: None,
+            ring_limit: super::plan::RING_LIMIT,
+        }
+    }
+
+    /// On `threads` threads (the two-thread path from two).
+    pub fn threads(self, threads: usize) -> Settings {
+        Settings { parallel: Parallel::new(threads), ..self }
+    }
+
+    /// With the two-thread path's tuning `parallel`.
+    pub fn parallel(self, parallel: Parallel) -> Settings {
+        Settings { parallel, ..self }
+    }
+
+    /// With a checkpoint at least every `every` (the values in a file).
+    pub fn checkpoint_every(self, every: Option<Duration>) -> Settings {
+        Settings { checkpoint_every: every, ..self }
+    }
+
+    /// With a window of at most `values` recent values.
+    pub fn ring_limit(self, values: u64) -> Settings {
+        Settings { ring_limit: values, ..self }
+    }
+}
+
 /// Where a run stands, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Status {
@@ -361,13 +396,7 @@ impl Run<'_> {
 /// # Panics
 /// Never in practice: a store in memory does not fail.
 pub fn values_in_memory(rule: &HeapRule, max: u64) -> Vec<u32> {
-    let settings = Settings {
-        goal: Goal::Values,
-        max,
-        parallel: Parallel::new(1),
-        checkpoint_every: None,
-        ring_limit: 1 << 22,
-    };
+    let settings = Settings::new(Goal::Values, max).threads(1);
     let start = Start::Fresh(Store::in_memory(max + 1));
     let mut sequence =
         run(rule, "", &settings, start, &mut NoObserver).expect("memory stores do not fail");

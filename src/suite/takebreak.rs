@@ -8,8 +8,7 @@ use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
 use crate::sequence::period::{find_period, Certificate, PeriodOutcome};
-use crate::sequence::plan::RING_LIMIT;
-use crate::sequence::{Goal, Observer, Parallel, Settings, Start, Store};
+use crate::sequence::{Goal, Observer, Settings, Start, Store};
 use crate::Result;
 
 /// The bound on the total of the suite's multiset spaces (1.3 million positions each).
@@ -52,13 +51,7 @@ pub fn long_periods(threads: usize, observer: &mut dyn Observer) -> Result<Vec<L
     let mut found = Vec::new();
     for code in LONG_PERIODS {
         let game = Game::octal(code)?;
-        let settings = Settings {
-            goal: Goal::Period,
-            max: LONG_PERIOD_MAX,
-            parallel: Parallel::new(threads),
-            checkpoint_every: None,
-            ring_limit: RING_LIMIT,
-        };
+        let settings = Settings::new(Goal::Period, LONG_PERIOD_MAX).threads(threads);
         let start = Start::Fresh(Store::in_memory(LONG_PERIOD_MAX + 1));
         let sequence = game.grundy_sequence(&settings, start, observer)?;
         let period = sequence.period().copied().expect("a period search reports its outcome");

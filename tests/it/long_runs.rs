@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::{
-    run as run_sequence, Checkpoint, DiskStore, Goal, NoObserver, Observer, Parallel,
-    SequenceError, Settings, Start, Store,
+    run as run_sequence, Checkpoint, DiskStore, Goal, NoObserver, Observer, SequenceError,
+    Settings, Start, Store,
 };
 use nimtab::Game;
 use sha2::{Digest, Sha256};
@@ -252,13 +252,8 @@ fn an_impossible_mask_reached_past_the_checks_is_a_typed_error_not_a_panic() {
         let mut options = std::fs::OpenOptions::new();
         options.read(true).write(true).create(create).truncate(create).open(&values).unwrap()
     };
-    let settings = |max| Settings {
-        goal: Goal::Values,
-        max,
-        parallel: Parallel::new(1),
-        checkpoint_every: Some(Duration::ZERO),
-        ring_limit: 1 << 22,
-    };
+    let settings =
+        |max| Settings::new(Goal::Values, max).threads(1).checkpoint_every(Some(Duration::ZERO));
     let start = Start::Fresh(Store::Disk(DiskStore::new(open(true), &values)));
     let mut last = LastCheckpoint::default();
     run_sequence(&rule, game.spec(), &settings(5000), start, &mut last).unwrap();
