@@ -42,6 +42,9 @@ pub enum Goal {
     Period,
 }
 
+/// Values the window of recent values may hold: `2^22` (8 MiB of two-byte cells).
+pub const RING_LIMIT: u64 = 1 << 22;
+
 /// How a run goes.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -60,7 +63,7 @@ pub struct Settings {
 
 impl Settings {
     /// A run for `goal` up to heap `max` on every thread of the current pool, without
-    /// checkpoints, with the window of [`super::plan::RING_LIMIT`] values; the methods
+    /// checkpoints, with the window of [`RING_LIMIT`] values; the methods
     /// below change one of these.
     pub fn new(goal: Goal, max: u64) -> Settings {
         Settings {
@@ -68,7 +71,7 @@ impl Settings {
             max,
             parallel: Parallel::new(rayon::current_num_threads()),
             checkpoint_every: None,
-            ring_limit: super::plan::RING_LIMIT,
+            ring_limit: RING_LIMIT,
         }
     }
 
