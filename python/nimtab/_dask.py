@@ -18,9 +18,9 @@ def default_shards(client, games: int) -> int:
 
 
 def sweep_on_cluster(client, args: dict, shards=None, progress: bool = True) -> bytes:
-    """Runs the sweep described by ``args`` (the arguments of ``_nimtab.sweep_csv``)
+    """Runs the sweep described by ``args`` (the request of ``_nimtab.sweep_csv``)
     as shard tasks on ``client`` and merges the parts; the bar counts shards done."""
-    games = _nimtab.sweep_games(**args)  # refuses a bad sweep before anything is sent
+    games = _nimtab.sweep_games(args)  # refuses a bad sweep before anything is sent
     count = default_shards(client, games) if shards is None else _checks.shard_count(shards, games)
     # pure=False: every call is new work, never a result cached from an earlier sweep.
     futures = client.map(sweep_part, range(1, count + 1), count=count, args=args, pure=False)

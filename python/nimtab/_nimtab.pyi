@@ -2,7 +2,7 @@
 ``nimtab`` check their arguments and call these; each releases the GIL while it runs and
 raises ValueError with the library's message."""
 
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -124,58 +124,23 @@ def check_rows(
     threads: Optional[int] = None,
     report: _Report = None,
 ) -> _Rows: ...
+# A sweep as one dict: games (or game_list, games_file), force, heaps_lo, heaps_hi, max,
+# total, rules, criteria, claim, canonical, quotients, max_order.
+_SweepRequest = Mapping[str, object]
+
 def sweep_csv(
-    games: Optional[str],
-    game_list: Optional[Sequence[str]],
-    heaps_lo: Optional[int],
-    heaps_hi: Optional[int],
-    max: Optional[int],
-    rules: str,
-    criteria: str,
-    claim: Optional[str] = None,
-    canonical: bool = False,
-    force: bool = False,
+    request: _SweepRequest,
     shard: Optional[Tuple[int, int]] = None,
     threads: Optional[int] = None,
-    total: Optional[int] = None,
     report: _Report = None,
-    games_file: Optional[Tuple[str, str]] = None,
-    quotients: Optional[int] = None,
-    max_order: Optional[int] = None,
 ) -> bytes: ...
 def sweep_rows(
-    games: Optional[str],
-    game_list: Optional[Sequence[str]],
-    heaps_lo: Optional[int],
-    heaps_hi: Optional[int],
-    max: Optional[int],
-    rules: str,
-    criteria: str,
-    claim: Optional[str] = None,
-    canonical: bool = False,
-    force: bool = False,
+    request: _SweepRequest,
     shard: Optional[Tuple[int, int]] = None,
     threads: Optional[int] = None,
-    total: Optional[int] = None,
     report: _Report = None,
-    games_file: Optional[Tuple[str, str]] = None,
 ) -> _Rows: ...
-def sweep_games(
-    games: Optional[str],
-    game_list: Optional[Sequence[str]],
-    heaps_lo: Optional[int],
-    heaps_hi: Optional[int],
-    max: Optional[int],
-    rules: str,
-    criteria: str,
-    claim: Optional[str] = None,
-    canonical: bool = False,
-    force: bool = False,
-    total: Optional[int] = None,
-    games_file: Optional[Tuple[str, str]] = None,
-    quotients: Optional[int] = None,
-    max_order: Optional[int] = None,
-) -> int: ...
+def sweep_games(request: _SweepRequest) -> int: ...
 def summary_rows(data: bytes) -> _Rows: ...
 def quotient_sweep_rows(
     games: Optional[str],

@@ -142,7 +142,7 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, tot
 
 def _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total,
                     games_file, quotients, max_order) -> Tuple[dict, Optional[dict]]:
-    """The arguments of ``_nimtab.sweep_csv``, and for a quotient sweep its family and
+    """The request of ``_nimtab.sweep_csv`` (a dict), and for a quotient sweep its family and
     bounds (else ``None``)."""
     if quotients is None:
         if max_order is not None:
@@ -248,9 +248,9 @@ def sweep_csv(
         if shards is not None:
             raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
         shard = None if shard is None else _checks.shard(shard)
-        count = _nimtab.sweep_games(**args)
+        count = _nimtab.sweep_games(args)
         with bar(progress, "sweep", count, "game") as report:
-            return _nimtab.sweep_csv(**args, shard=shard, threads=threads, report=report)
+            return _nimtab.sweep_csv(args, shard=shard, threads=threads, report=report)
     if shard is not None:
         raise ValueError("shard and client cannot be used together: the client runs every shard")
     from ._dask import sweep_on_cluster
@@ -312,12 +312,12 @@ def sweep(
     if client is None:
         if shards is not None:
             raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
-        count = _nimtab.sweep_games(**args)
+        count = _nimtab.sweep_games(args)
         with bar(progress, "sweep", count, "game") as report:
             if quotient_family is not None:
                 found = _nimtab.quotient_sweep_rows(**quotient_family, threads=threads, report=report)
                 return quotient_rows(found, as_frame)
-            summary = _nimtab.sweep_rows(**args, threads=threads, report=report)
+            summary = _nimtab.sweep_rows(args, threads=threads, report=report)
     else:
         data = sweep_csv(
             games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,

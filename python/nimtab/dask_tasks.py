@@ -13,7 +13,7 @@ def sweep_part(index: int, count: int, args: dict) -> bytes:
     count : int
         How many shards the sweep is cut into.
     args : dict
-        The sweep's keyword arguments for the compiled module's ``sweep_csv``.
+        The sweep's request (a dict) for the compiled module's ``sweep_csv``.
 
     Returns
     -------
@@ -22,7 +22,7 @@ def sweep_part(index: int, count: int, args: dict) -> bytes:
     """
     from . import _nimtab
 
-    return _nimtab.sweep_csv(**args, shard=(index, count))
+    return _nimtab.sweep_csv(args, shard=(index, count))
 
 
 def pid() -> int:

@@ -13,7 +13,7 @@ use nimtab::export::summary::{
 use nimtab::sweep::{Shard, SweepRow};
 use nimtab::{host, Ending, Label};
 
-use crate::sweeps::{SweepArgs, VerifyArgs};
+use crate::sweeps::{SweepRequest, VerifyArgs};
 use crate::{run_detached, value_error, CallProgress};
 
 /// Rows as Python receives them: the header (the library's), one tuple of values per
@@ -190,48 +190,19 @@ pub fn verify_rows<'py>(
     Ok((summary(py, &rows)?, counterexamples(py, &findings)?))
 }
 
-/// sweep_rows(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim,
-/// canonical, force, shard, threads, total, report, games_file) -> (header, rows, totals)
+/// sweep_rows(request, shard, threads, report) -> (header, rows, totals)
 ///
 /// The rows `nimtab sweep` writes (of shard i of n with `shard=(i, n)`), as typed values.
 #[pyfunction]
-#[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, shard = None, threads = None, total = None, report = None,
-    games_file = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, shard = None, threads = None, report = None))]
 pub fn sweep_rows<'py>(
     py: Python<'py>,
-    games: Option<String>,
-    game_list: Option<Vec<String>>,
-    heaps_lo: Option<usize>,
-    heaps_hi: Option<usize>,
-    max: Option<u32>,
-    rules: String,
-    criteria: String,
-    claim: Option<String>,
-    canonical: bool,
-    force: bool,
+    request: SweepRequest,
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
-    total: Option<u64>,
     report: Option<Bound<'py, PyAny>>,
-    games_file: Option<(String, String)>,
 ) -> PyResult<Rows<'py>> {
-    let heaps = heaps_lo.zip(heaps_hi);
-    let args = SweepArgs {
-        games,
-        game_list,
-        games_file,
-        heaps,
-        max,
-        total,
-        rules,
-        criteria,
-        claim,
-        canonical,
-        force,
-        quotients: None,
-    };
+    let args = request.args()?;
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<SweepRow>> {
         let sweep = args.sweep()?;
         let games = match shard.map(|(i, n)| Shard::new(i, n)).transpose()? {

@@ -134,7 +134,62 @@ fn verify_tuples(
     Ok(findings)
 }
 
-/// The settings of a sweep as Python passes them.
+/// A sweep as Python describes it: one dict (built and checked by `nimtab._summaries`),
+/// read once by key, so the functions that run, count or shard a sweep take it whole
+/// instead of repeating its fields as arguments. `rules` and `criteria` are required (the
+/// empty text for a quotient sweep); any other key left out is `None` (or false).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct SweepRequest {
+    #[pyo3(default)]
+    games: Option<String>,
+    #[pyo3(default)]
+    game_list: Option<Vec<String>>,
+    #[pyo3(default)]
+    games_file: Option<(String, String)>,
+    #[pyo3(default)]
+    heaps_lo: Option<usize>,
+    #[pyo3(default)]
+    heaps_hi: Option<usize>,
+    #[pyo3(default)]
+    max: Option<u32>,
+    #[pyo3(default)]
+    total: Option<u64>,
+    rules: String,
+    criteria: String,
+    #[pyo3(default)]
+    claim: Option<String>,
+    #[pyo3(default)]
+    canonical: bool,
+    #[pyo3(default)]
+    force: bool,
+    #[pyo3(default)]
+    quotients: Option<u32>,
+    #[pyo3(default)]
+    max_order: Option<usize>,
+}
+
+impl SweepRequest {
+    /// The sweep's settings, a quotient sweep's bounds checked.
+    pub(crate) fn args(self) -> PyResult<SweepArgs> {
+        Ok(SweepArgs {
+            games: self.games,
+            game_list: self.game_list,
+            games_file: self.games_file,
+            heaps: self.heaps_lo.zip(self.heaps_hi),
+            max: self.max,
+            total: self.total,
+            rules: self.rules,
+            criteria: self.criteria,
+            claim: self.claim,
+            canonical: self.canonical,
+            force: self.force,
+            quotients: quotient_bounds(self.quotients, self.max_order)?,
+        })
+    }
+}
+
+/// The settings of a sweep.
 pub(crate) struct SweepArgs {
     pub games: Option<String>,
     pub game_list: Option<Vec<String>>,
@@ -202,53 +257,24 @@ impl SweepArgs {
     }
 }
 
-/// sweep_csv(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim, canonical,
-/// force, shard, threads, total, report, games_file, quotients, max_order) -> bytes
+/// sweep_csv(request, shard, threads, report) -> bytes
 ///
 /// What `nimtab sweep` writes: the whole CSV, or with `shard=(i, n)` the part of shard i.
-/// The space is `heaps_lo..=heaps_hi` heaps of at most `max` (all three given), or with
-/// `total` (and those `None`) every multiset of heaps of total at most `total`; or with
-/// `quotients=N` (and no space, claim or canonical) each game's misère quotient for heaps
-/// up to N, as `--quotients N --max-order K` (`max_order`, default 4096).
+/// The request (a [`SweepRequest`] dict) names the games, and the space
+/// `heaps_lo..=heaps_hi` heaps of at most `max` (all three given), or with `total` (and
+/// those `None`) every multiset of heaps of total at most `total`; or with `quotients=N`
+/// (and no space, claim or canonical) each game's misère quotient for heaps up to N, as
+/// `--quotients N --max-order K` (`max_order`, default 4096).
 #[pyfunction]
-#[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, shard = None, threads = None, total = None, report = None,
-    games_file = None, quotients = None, max_order = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, shard = None, threads = None, report = None))]
 pub fn sweep_csv<'py>(
     py: Python<'py>,
-    games: Option<String>,
-    game_list: Option<Vec<String>>,
-    heaps_lo: Option<usize>,
-    heaps_hi: Option<usize>,
-    max: Option<u32>,
-    rules: String,
-    criteria: String,
-    claim: Option<String>,
-    canonical: bool,
-    force: bool,
+    request: SweepRequest,
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
-    total: Option<u64>,
     report: Option<Bound<'py, PyAny>>,
-    games_file: Option<(String, String)>,
-    quotients: Option<u32>,
-    max_order: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let args = SweepArgs {
-        games,
-        game_list,
-        games_file,
-        heaps: heaps_lo.zip(heaps_hi),
-        max,
-        total,
-        rules,
-        criteria,
-        claim,
-        canonical,
-        force,
-        quotients: quotient_bounds(quotients, max_order)?,
-    };
+    let args = request.args()?;
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<u8>> {
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
         if let Some(sweep) = args.quotient_sweep()? {
@@ -284,47 +310,13 @@ pub fn sweep_csv<'py>(
     Ok(PyBytes::new(py, &bytes))
 }
 
-/// sweep_games(games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim,
-/// canonical, force, total, games_file, quotients, max_order) -> int
+/// sweep_games(request) -> int
 ///
 /// Validates a sweep (every game parsed, the claim compiled, a quotient sweep's bounds)
 /// and returns its game count.
 #[pyfunction]
-#[pyo3(signature = (games, game_list, heaps_lo, heaps_hi, max, rules, criteria, claim = None,
-    canonical = false, force = false, total = None, games_file = None, quotients = None,
-    max_order = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn sweep_games(
-    py: Python<'_>,
-    games: Option<String>,
-    game_list: Option<Vec<String>>,
-    heaps_lo: Option<usize>,
-    heaps_hi: Option<usize>,
-    max: Option<u32>,
-    rules: String,
-    criteria: String,
-    claim: Option<String>,
-    canonical: bool,
-    force: bool,
-    total: Option<u64>,
-    games_file: Option<(String, String)>,
-    quotients: Option<u32>,
-    max_order: Option<usize>,
-) -> PyResult<usize> {
-    let args = SweepArgs {
-        games,
-        game_list,
-        games_file,
-        heaps: heaps_lo.zip(heaps_hi),
-        max,
-        total,
-        rules,
-        criteria,
-        claim,
-        canonical,
-        force,
-        quotients: quotient_bounds(quotients, max_order)?,
-    };
+pub fn sweep_games(py: Python<'_>, request: SweepRequest) -> PyResult<usize> {
+    let args = request.args()?;
     let count = run_detached(py, None, None, move |_| match args.quotient_sweep()? {
         Some(sweep) => Ok(sweep.games()),
         None => args.sweep().map(|s| s.games()),
