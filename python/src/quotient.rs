@@ -1,5 +1,6 @@
 //! Misère (or normal-play) quotients of sums of heaps, as numpy tables.
 
+use nimtab::Ending;
 use std::io::{self, Write};
 
 use numpy::ndarray::Array2;
@@ -9,7 +10,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use nimtab::host;
 use nimtab::quotient::json::write_json;
-use nimtab::quotient::{compute, Play, Quotient, QuotientConfig, QuotientProgress};
+use nimtab::quotient::{compute, Quotient, QuotientConfig, QuotientProgress};
 use nimtab::sequence::human_bytes;
 use nimtab::Game;
 
@@ -88,7 +89,7 @@ pub fn quotient<'py>(
     normal: bool,
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let play = if normal { Play::Normal } else { Play::Misere };
+    let play = if normal { Ending::Normal } else { Ending::Misere };
     let computed = run_detached(py, None, report.as_ref(), move |progress| {
         let game = Game::parse(&game).map_err(value_error)?;
         let config = QuotientConfig { max_heap, max_order, play, memory_limit: None };

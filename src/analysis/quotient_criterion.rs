@@ -10,7 +10,7 @@
 use crate::engine::NoProgress;
 use crate::model::ending::Ending;
 use crate::model::game::Game;
-use crate::quotient::{compute, Play, Quotient, QuotientConfig, QuotientError};
+use crate::quotient::{compute, Quotient, QuotientConfig, QuotientError};
 use crate::{Error, Result};
 
 /// What predicts the labels under one ending.
@@ -68,13 +68,9 @@ impl QuotientPrediction {
     }
 }
 
-/// The quotient's play under an ending; `None` for the SJ ending.
-fn play_of(ending: Ending) -> Option<Play> {
-    match ending {
-        Ending::Normal => Some(Play::Normal),
-        Ending::Misere => Some(Play::Misere),
-        Ending::Sj => None,
-    }
+/// The ending a quotient decides; `None` for the SJ ending, which none does.
+fn play_of(ending: Ending) -> Option<Ending> {
+    (ending != Ending::Sj).then_some(ending)
 }
 
 /// The prediction of each ending for the multisets of total at most `total`: the quotient

@@ -17,11 +17,12 @@
 //! bc ∈ P for all c)` when `Φ` generates `Q`; so `Q` is the quotient when, in addition,
 //! the `Φ(h)` generate `Q` and no two elements are related by `~`.
 
+use crate::model::ending::Ending;
 use std::collections::{HashMap, VecDeque};
 
 use crate::quotient::bits;
 use crate::quotient::memory::{Hold, Meter, Result};
-use crate::quotient::{Play, QuotientError, QuotientProgress};
+use crate::quotient::{QuotientError, QuotientProgress};
 
 /// States explored between two looks at whether the caller asks to stop.
 const POLL_STATES: usize = 1 << 12;
@@ -36,7 +37,7 @@ pub(crate) struct Claim<'a> {
     pub phi: &'a [u32],
     /// `options[h]`: pairs of heaps (0 is no heap).
     pub options: &'a [Vec<(u32, u32)>],
-    pub play: Play,
+    pub play: Ending,
 }
 
 impl Claim<'_> {
@@ -65,7 +66,7 @@ pub(crate) fn certify(
     meter: &Meter,
     progress: &dyn QuotientProgress,
 ) -> Result<()> {
-    if claim.p[0] != (claim.play == Play::Normal) {
+    if claim.p[0] != (claim.play == Ending::Normal) {
         return Err(fails("the empty position's class has the wrong outcome".into()));
     }
     let active: Vec<u32> = (1..claim.options.len() as u32)
@@ -283,7 +284,7 @@ mod tests {
             p: &p,
             phi: &phi,
             options: &options,
-            play: Play::Misere,
+            play: Ending::Misere,
         };
         match certify(&claim, &Meter::new(1 << 30), &NoProgress) {
             Ok(()) => Ok(()),
@@ -312,7 +313,7 @@ mod tests {
             p: &p,
             phi: &phi,
             options: &options,
-            play: Play::Misere,
+            play: Ending::Misere,
         };
         let refused = certify(&claim, &Meter::new(1 << 30), &NoProgress).unwrap_err();
         assert!(refused.to_string().contains("generate 2 of 4"), "{refused}");

@@ -15,12 +15,13 @@
 //! with the same `y` is not explored; the empty position's state is the exception, since
 //! (3) does not ask it for a move.
 
+use crate::model::ending::Ending;
 use crate::quotient::bits;
 use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::mark::{representatives, Reps};
 use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::HeapMonoid;
-use crate::quotient::{Play, QuotientError, QuotientProgress};
+use crate::quotient::{QuotientError, QuotientProgress};
 
 /// States explored between two looks at whether the caller asks to stop (and two
 /// reports of the count).
@@ -127,7 +128,7 @@ struct State {
 /// stop).
 pub(crate) struct Checking<'a, 'm> {
     pub options: HeapOptions<'a>,
-    pub play: Play,
+    pub play: Ending,
     pub meter: &'m Meter,
     pub progress: &'a dyn QuotientProgress,
 }
@@ -145,7 +146,7 @@ pub(crate) fn check<'m>(
 ) -> Result<Verdict<'m>> {
     let options = how.options;
     let max_heap = options.max_heap();
-    if p[0] != (how.play == Play::Normal) {
+    if p[0] != (how.play == Ending::Normal) {
         let counts = vec![0; max_heap as usize + 1];
         return Ok(Verdict::Fails(Failure { key: Key::EMPTY, counts }));
     }
@@ -274,7 +275,7 @@ mod tests {
         let meter = Meter::new(1 << 20);
         let how = Checking {
             options: HeapOptions::upto(&all, 1),
-            play: Play::Misere,
+            play: Ending::Misere,
             meter: &meter,
             progress: &crate::engine::NoProgress,
         };

@@ -6,11 +6,11 @@
 //! element is P when its representative has no option whose element is P. Every option
 //! of a position comes earlier in the order, so the options' elements are settled first.
 
+use crate::model::ending::Ending;
 use crate::quotient::bits;
 use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::memory::{Hold, Result};
 use crate::quotient::monoid::HeapMonoid;
-use crate::quotient::Play;
 
 /// No parent: the representative is the empty position.
 const ROOT: u32 = u32::MAX;
@@ -104,7 +104,7 @@ pub(crate) fn representatives(
 pub(crate) fn forced_p_portion(
     monoid: &HeapMonoid,
     options: HeapOptions<'_>,
-    play: Play,
+    play: Ending,
     hold: &mut Hold<'_>,
 ) -> Result<(Reps, Vec<bool>)> {
     let words = bits::words_for(monoid.size);
@@ -116,7 +116,7 @@ pub(crate) fn forced_p_portion(
     let mut set = vec![0u64; words];
     let reps = search(monoid, options, hold, |x, parent| {
         let is_p = match parent {
-            None => play == Play::Normal,
+            None => play == Ending::Normal,
             Some((from, h)) => {
                 set.fill(0);
                 let from_set = &option_sets[from as usize * words..][..words];
@@ -153,10 +153,10 @@ mod tests {
         let mut hold = meter.hold(0).unwrap();
         let cycle = Cycle { heap: 1, index: 2, period: 2 };
         let m = HeapMonoid::trivial(1).with_cycles(1, &[cycle], &mut hold).unwrap();
-        let (reps, p) = forced_p_portion(&m, options, Play::Misere, &mut hold).unwrap();
+        let (reps, p) = forced_p_portion(&m, options, Ending::Misere, &mut hold).unwrap();
         assert_eq!(p, vec![false, true, false, true]);
         assert_eq!(reps.counts(3, 1), vec![0, 3]);
-        let (_, normal) = forced_p_portion(&m, options, Play::Normal, &mut hold).unwrap();
+        let (_, normal) = forced_p_portion(&m, options, Ending::Normal, &mut hold).unwrap();
         assert_eq!(normal, vec![true, false, true, false]);
     }
 }

@@ -10,7 +10,7 @@
 //! position is P exactly when the product of `Φ` over its heaps lies in the P-portion.
 //! [`compute`] builds `Q` heap by heap (`solver.rs`) and then proves it
 //! (`certificate.rs`); [`Quotient::is_p`] predicts any position. Under normal play
-//! ([`Play::Normal`]) the same construction gives the group of Grundy values.
+//! ([`Ending::Normal`]) the same construction gives the group of Grundy values.
 //!
 //! ```
 //! use nimtab::quotient::{compute, QuotientConfig};
@@ -47,6 +47,7 @@ pub use tables::{check_against_tables, TableCheck};
 use crate::engine::error::size;
 use crate::engine::NoProgress;
 use crate::host::memory_limit;
+use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::sequence::human_bytes;
 
@@ -59,15 +60,6 @@ pub const DEFAULT_MAX_ORDER: usize = 4096;
 /// The largest order accepted: the product table has order² entries.
 pub const MAX_ORDER: usize = 1 << 16;
 
-/// Which play the quotient decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Play {
-    /// The player who moves last loses.
-    Misere,
-    /// The player who moves last wins: the quotient is the group of Grundy values.
-    Normal,
-}
-
 /// What to compute.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuotientConfig {
@@ -75,8 +67,9 @@ pub struct QuotientConfig {
     pub max_heap: u32,
     /// Stop when the quotient grows past this order.
     pub max_order: usize,
-    /// Misère (the default) or normal play.
-    pub play: Play,
+    /// Misère play (the default), or normal play (the quotient is then the group of
+    /// Grundy values); the SJ ending has no quotient and is refused.
+    pub play: Ending,
     /// Bytes the computation may hold at once; `None` for what the process may use
     /// ([`crate::host::memory_limit`]).
     pub memory_limit: Option<u64>,
@@ -92,7 +85,7 @@ impl QuotientConfig {
         QuotientConfig {
             max_heap,
             max_order: DEFAULT_MAX_ORDER,
-            play: Play::Misere,
+            play: Ending::Misere,
             memory_limit: None,
         }
     }
@@ -104,6 +97,9 @@ impl QuotientConfig {
     pub fn check(&self, game: &Game) -> Result<(), QuotientError> {
         if !game.is_sum() {
             return Err(QuotientError::NotASum { spec: game.spec().to_string() });
+        }
+        if self.play == Ending::Sj {
+            return Err(QuotientError::SjEnding);
         }
         if self.max_heap == 0 || self.max_heap > MAX_QUOTIENT_HEAP {
             let limit = MAX_QUOTIENT_HEAP;
@@ -165,6 +161,9 @@ pub enum QuotientError {
         /// The game's specification.
         spec: String,
     },
+    /// The SJ ending, which no quotient decides.
+    #[error("a quotient decides normal or misère play; the SJ ending has none")]
+    SjEnding,
     /// A largest heap of 0 or above [`MAX_QUOTIENT_HEAP`].
     #[error("the largest heap must be from 1 to {limit}, got {max_heap}")]
     MaxHeap {
@@ -257,7 +256,7 @@ pub enum QuotientError {
 pub struct Quotient {
     game: String,
     max_heap: u32,
-    play: Play,
+    play: Ending,
     order: usize,
     product: Vec<u32>,
     p: Vec<bool>,
@@ -280,7 +279,7 @@ impl Quotient {
         self.max_heap
     }
     /// Misère or normal play.
-    pub fn play(&self) -> Play {
+    pub fn play(&self) -> Ending {
         self.play
     }
     /// The number of elements.

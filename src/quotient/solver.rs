@@ -20,13 +20,14 @@
 //! failure moves strictly later each time. Freeing every heap of `w` always puts `w`
 //! first in its class, so a fitting choice exists; smaller choices are tried first.
 
+use crate::model::ending::Ending;
 use crate::quotient::bits;
 use crate::quotient::check::{check, Checking, Failure, LowerBounds, Verdict};
 use crate::quotient::heaps::HeapOptions;
 use crate::quotient::mark::{forced_p_portion, representatives};
 use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::{Cycle, HeapMonoid};
-use crate::quotient::{Play, QuotientConfig, QuotientError, QuotientProgress};
+use crate::quotient::{QuotientConfig, QuotientError, QuotientProgress};
 
 /// A reduced monoid with its P-portion that predicts every outcome of heaps `0..=n`.
 #[derive(Clone, Debug)]
@@ -63,7 +64,8 @@ pub(crate) fn solve<'m>(
     meter: &'m Meter,
     progress: &dyn QuotientProgress,
 ) -> Result<Held<'m, Solved>> {
-    let trivial = held(HeapMonoid::trivial(0), vec![config.play == Play::Normal], meter.hold(0)?)?;
+    let trivial =
+        held(HeapMonoid::trivial(0), vec![config.play == Ending::Normal], meter.hold(0)?)?;
     let mut solver = Solver {
         all,
         config,

@@ -1,9 +1,10 @@
 //! A quotient as a readable summary: order, P-portion, presentation, `Φ` of every heap,
 //! tameness and what the result covers.
 
+use crate::model::ending::Ending;
 use std::io::{self, Write};
 
-use crate::quotient::{Play, Quotient};
+use crate::quotient::Quotient;
 
 /// Writes the summary.
 ///
@@ -11,8 +12,10 @@ use crate::quotient::{Play, Quotient};
 /// Any error of `out`.
 pub fn write_summary(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     let play = match q.play() {
-        Play::Misere => "misère",
-        Play::Normal => "normal",
+        Ending::Misere => "misère",
+        Ending::Normal => "normal",
+        // Refused before any work (`QuotientError::SjEnding`).
+        Ending::Sj => "sj",
     };
     let name = |x: u32| q.elements()[x as usize].clone();
     writeln!(out, "game          {}", q.game())?;

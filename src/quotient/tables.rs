@@ -4,10 +4,9 @@
 
 use crate::engine::error::Result;
 use crate::engine::{Engine, Progress};
-use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::space::Space;
-use crate::quotient::{Play, Quotient};
+use crate::quotient::Quotient;
 
 /// What the check found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,10 +40,7 @@ pub fn check_against_tables(
     if let Some(bytes) = memory_limit {
         builder = builder.memory_limit(bytes);
     }
-    let ending = match quotient.play() {
-        Play::Misere => Ending::Misere,
-        Play::Normal => Ending::Normal,
-    };
+    let ending = quotient.play();
     let labels = builder.build().label_all(&[ending], progress)?.remove(0);
     let mut found = TableCheck { total, positions: 0, disagreements: 0, first_disagreement: None };
     for (rank, heaps) in space.iter().enumerate() {

@@ -3,6 +3,7 @@
 //! (`game,max_heap,order,p_portion_size,tame,preperiod,period,status`) in the family's
 //! order; shards and parts as for other sweeps.
 
+use crate::model::ending::Ending;
 use std::io::{self, Write};
 use std::ops::Range;
 
@@ -15,7 +16,7 @@ use super::{check_text, once_each, Family, Params, Shard, SweepError};
 use crate::engine::{NoProgress, Progress};
 use crate::model::game::Game;
 use crate::quotient::{
-    compute, Play, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
+    compute, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
 };
 
 /// What became of one game's quotient: the `status` column.
@@ -269,7 +270,7 @@ impl QuotientSweep {
         let config = QuotientConfig {
             max_heap: self.max_heap,
             max_order: self.max_order,
-            play: Play::Misere,
+            play: Ending::Misere,
             memory_limit: Some(memory_limit),
         };
         let status = match compute(game, &config, &Stopping(progress)) {

@@ -2,11 +2,10 @@
 //! prediction against the multiset tables on every quotient computed, algebraic
 //! properties, normal play, and the command's output and refusals.
 
+use nimtab::Ending;
 use std::collections::HashMap;
 
-use nimtab::quotient::{
-    check_against_tables, compute, Play, Quotient, QuotientConfig, QuotientError,
-};
+use nimtab::quotient::{check_against_tables, compute, Quotient, QuotientConfig, QuotientError};
 use nimtab::{Game, NoProgress};
 use proptest::prelude::*;
 
@@ -169,7 +168,7 @@ fn normal_play_gives_the_group_of_grundy_values() {
         [("nim", 5), ("octal:0.77", 20), ("octal:0.07", 20), ("subtract:1,3,4", 12)]
     {
         let game = Game::parse(spec).unwrap();
-        let config = QuotientConfig { play: Play::Normal, ..QuotientConfig::new(max_heap) };
+        let config = QuotientConfig { play: Ending::Normal, ..QuotientConfig::new(max_heap) };
         let q = compute(&game, &config, &NoProgress).unwrap();
         let grundy = game.grundy(max_heap);
         let largest = grundy.iter().copied().max().unwrap();
@@ -387,4 +386,21 @@ fn a_cancelled_quotient_stops_between_heaps_with_cancelled() {
     assert_eq!(*progress.done.lock().unwrap(), vec![1, 2, 3, 4, 5]);
     let whole = CancelAfter { after: u32::MAX, done: std::sync::Mutex::new(Vec::new()) };
     assert_eq!(compute(&game, &QuotientConfig::new(12), &whole).unwrap().max_heap(), 12);
+}
+
+#[test]
+fn a_quotient_is_of_normal_or_misere_play_and_the_sj_ending_is_refused_before_any_work() {
+    let game = Game::parse("octal:0.07").unwrap();
+    let config = QuotientConfig { play: Ending::Sj, ..QuotientConfig::new(10) };
+    let refused = compute(&game, &config, &NoProgress).unwrap_err();
+    assert!(matches!(refused, QuotientError::SjEnding), "{refused:?}");
+    assert_eq!(
+        refused.to_string(),
+        "a quotient decides normal or misère play; the SJ ending has none"
+    );
+    // Normal play is the group of Grundy values: order 2^k for values below 2^k.
+    let normal = QuotientConfig { play: Ending::Normal, ..QuotientConfig::new(10) };
+    let group = compute(&game, &normal, &NoProgress).unwrap();
+    assert_eq!(group.play(), Ending::Normal);
+    assert!(group.order().is_power_of_two(), "{}", group.order());
 }

@@ -1,6 +1,7 @@
 //! `nimtab quotient`: the misère quotient of a sum of heaps, proved, optionally checked
 //! against the exhaustive tables of the multiset engine.
 
+use nimtab::Ending;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
@@ -10,7 +11,7 @@ use nimtab::model::position::Spaced;
 use nimtab::quotient::json::write_json;
 use nimtab::quotient::summary::write_summary;
 use nimtab::quotient::{
-    check_against_tables, compute, Play, QuotientConfig, QuotientError, QuotientProgress,
+    check_against_tables, compute, QuotientConfig, QuotientError, QuotientProgress,
     DEFAULT_MAX_ORDER,
 };
 use nimtab::sequence::human_bytes;
@@ -119,7 +120,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         quotient: QuotientConfig {
             max_heap: a.max_heap,
             max_order: a.max_order,
-            play: Play::Misere,
+            play: Ending::Misere,
             memory_limit: Some(global.memory_limit),
         },
         format: a.format,
