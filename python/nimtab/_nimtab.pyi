@@ -83,32 +83,19 @@ def solve_multisets(
 def grundy(game: str, max: int) -> npt.NDArray[np.uint32]: ...
 def is_sum(game: str) -> bool: ...
 def require_sum(game: str, what: str, with_pass: bool = False) -> None: ...
+# A verification as one dict: game, heaps_lo, heaps_hi, max, rules, criteria, canonical,
+# total, limit, with_pass.
+_VerifyRequest = Mapping[str, object]
+
 def verify_csv(
-    game: str,
-    heaps_lo: Optional[int],
-    heaps_hi: Optional[int],
-    max: Optional[int],
-    rules: Optional[str] = None,
-    criteria: Optional[str] = None,
-    canonical: bool = False,
+    request: _VerifyRequest,
     threads: Optional[int] = None,
     report: _Report = None,
-    total: Optional[int] = None,
-    limit: int = 20,
 ) -> Tuple[bytes, bytes]: ...
 def verify_rows(
-    game: str,
-    heaps_lo: Optional[int],
-    heaps_hi: Optional[int],
-    max: Optional[int],
-    rules: Optional[str] = None,
-    criteria: Optional[str] = None,
-    canonical: bool = False,
+    request: _VerifyRequest,
     threads: Optional[int] = None,
     report: _Report = None,
-    total: Optional[int] = None,
-    limit: int = 20,
-    with_pass: bool = False,
 ) -> Tuple[_Rows, _Rows]: ...
 def check_rows(
     game: str,

@@ -88,20 +88,10 @@ def verify(
     criteria = _checks.names("criteria", criteria)
     threads = _checks.threads(threads)
     with bar(progress, f"verify {game}", None, "pos") as report:
-        summary, examples = _nimtab.verify_rows(
-            game,
-            lo,
-            hi,
-            max,
-            rules,
-            criteria,
-            canonical=canonical,
-            threads=threads,
-            report=report,
-            total=total,
-            limit=limit,
-            with_pass=pass_,
-        )
+        request = dict(game=game, heaps_lo=lo, heaps_hi=hi, max=max, rules=rules,
+                       criteria=criteria, canonical=canonical, total=total, limit=limit,
+                       with_pass=pass_)
+        summary, examples = _nimtab.verify_rows(request, threads=threads, report=report)
     found = frame(summary) if as_frame else rows(summary)
     if not counterexamples:
         return found

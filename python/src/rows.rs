@@ -13,7 +13,7 @@ use nimtab::export::summary::{
 use nimtab::sweep::{Shard, SweepRow};
 use nimtab::{host, Ending, Label};
 
-use crate::sweeps::{SweepRequest, VerifyArgs};
+use crate::sweeps::{SweepRequest, VerifyRequest};
 use crate::{run_detached, value_error, CallProgress};
 
 /// Rows as Python receives them: the header (the library's), one tuple of values per
@@ -156,34 +156,20 @@ fn counterexample<'py>(
         .into_pyobject(py)
 }
 
-/// verify_rows(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads,
-/// report, total, limit, with_pass) -> (summary rows, counterexample rows)
+/// verify_rows(request, threads, report) -> (summary rows, counterexample rows)
 ///
 /// The rows of `summary.csv` and `counterexamples.csv` that `nimtab verify --limit
-/// LIMIT` writes, each as `(header, rows, totals)`.
+/// LIMIT` writes for the request (a `VerifyRequest` dict), each as `(header, rows,
+/// totals)`.
 #[pyfunction]
-#[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules = None, criteria = None,
-    canonical = false, threads = None, report = None, total = None, limit = 20,
-    with_pass = false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, threads = None, report = None))]
 pub fn verify_rows<'py>(
     py: Python<'py>,
-    game: String,
-    heaps_lo: Option<usize>,
-    heaps_hi: Option<usize>,
-    max: Option<u32>,
-    rules: Option<String>,
-    criteria: Option<String>,
-    canonical: bool,
+    request: VerifyRequest,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
-    total: Option<u64>,
-    limit: usize,
-    with_pass: bool,
 ) -> PyResult<(Rows<'py>, Rows<'py>)> {
-    let heaps = heaps_lo.zip(heaps_hi);
-    let args = VerifyArgs { game, with_pass, heaps, max, total, rules, criteria };
-    let mode = crate::states::mode_of(canonical);
+    let (args, mode, limit) = request.args();
     let run = move |progress: &CallProgress| args.findings(mode, limit, progress);
     let findings = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     let rows: Vec<SummaryRow> = findings.iter().map(SummaryRow::of_finding).collect();

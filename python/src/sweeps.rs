@@ -17,34 +17,23 @@ use crate::quotient_sweep::{quotient_bounds, quotient_sweep_bytes};
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
 
-/// verify_csv(game, heaps_lo, heaps_hi, max, rules, criteria, canonical, threads, report,
-/// total, limit) -> (summary bytes, counterexamples bytes)
+/// verify_csv(request, threads, report) -> (summary bytes, counterexamples bytes)
 ///
 /// The `summary.csv` and `counterexamples.csv` that `nimtab verify --out DIR --limit
-/// LIMIT` writes for the same arguments: heap counts `heaps_lo..=heaps_hi` of at most
-/// `max`, or with `total` (and those `None`) every multiset of total at most `total`.
+/// LIMIT` writes for the same request (a [`VerifyRequest`] dict): heap counts
+/// `heaps_lo..=heaps_hi` of at most `max`, or with `total` (and those `None`) every
+/// multiset of total at most `total`.
 #[pyfunction]
-#[pyo3(signature = (game, heaps_lo, heaps_hi, max, rules = None, criteria = None,
-    canonical = false, threads = None, report = None, total = None, limit = 20))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, threads = None, report = None))]
 pub fn verify_csv<'py>(
     py: Python<'py>,
-    game: String,
-    heaps_lo: Option<usize>,
-    heaps_hi: Option<usize>,
-    max: Option<u32>,
-    rules: Option<String>,
-    criteria: Option<String>,
-    canonical: bool,
+    request: VerifyRequest,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
-    total: Option<u64>,
-    limit: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let heaps = heaps_lo.zip(heaps_hi);
-    let args = VerifyArgs { game, with_pass: false, heaps, max, total, rules, criteria };
+    let (args, mode, limit) = request.args();
     let run = move |progress: &CallProgress| -> nimtab::Result<(Vec<u8>, Vec<u8>)> {
-        let findings = args.findings(crate::states::mode_of(canonical), limit, progress)?;
+        let findings = args.findings(mode, limit, progress)?;
         let (mut summary, mut examples) = (Vec::new(), Vec::new());
         write_summary(&mut summary, &findings)?;
         write_counterexamples(&mut examples, &findings)?;
@@ -55,7 +44,46 @@ pub fn verify_csv<'py>(
     Ok((PyBytes::new(py, &summary), PyBytes::new(py, &examples)))
 }
 
-/// The settings of a verification as Python passes them.
+/// A verification as Python describes it: one dict read by key (`game` required; any
+/// other key left out is `None`, false, or a limit of 20), shared by `verify_csv` and
+/// `verify_rows` instead of a repeated signature.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct VerifyRequest {
+    game: String,
+    #[pyo3(default)]
+    heaps_lo: Option<usize>,
+    #[pyo3(default)]
+    heaps_hi: Option<usize>,
+    #[pyo3(default)]
+    max: Option<u32>,
+    #[pyo3(default)]
+    rules: Option<String>,
+    #[pyo3(default)]
+    criteria: Option<String>,
+    #[pyo3(default)]
+    canonical: bool,
+    #[pyo3(default)]
+    total: Option<u64>,
+    #[pyo3(default)]
+    limit: Option<usize>,
+    #[pyo3(default)]
+    with_pass: bool,
+}
+
+impl VerifyRequest {
+    /// The verification's settings, its mode and its counterexample limit.
+    pub(crate) fn args(self) -> (VerifyArgs, nimtab::Mode, usize) {
+        let heaps = self.heaps_lo.zip(self.heaps_hi);
+        let (game, max, total, rules, criteria) =
+            (self.game, self.max, self.total, self.rules, self.criteria);
+        let args =
+            VerifyArgs { game, with_pass: self.with_pass, heaps, max, total, rules, criteria };
+        (args, crate::states::mode_of(self.canonical), self.limit.unwrap_or(20))
+    }
+}
+
+/// The settings of a verification.
 pub(crate) struct VerifyArgs {
     pub game: String,
     /// Whether the game has a pass (`--pass`).

@@ -98,7 +98,8 @@ def test_verify_rows_match_summary_csv(tmp_path):
     # Criteria come in column order (xor, then sj), whatever order they were given in.
     assert [r["criterion"] for r in rows[:2]] == ["xor", "sj"]
     assert rows[1]["first_counterexample"] == (3,) and rows[1]["disagree"] == 1
-    assert nimtab._nimtab.verify_csv(GRAPH, 1, 3, 3, "misere,sj", "sj,xor")[0] == summary.encode()
+    request = dict(game=GRAPH, heaps_lo=1, heaps_hi=3, max=3, rules="misere,sj", criteria="sj,xor")
+    assert nimtab._nimtab.verify_csv(request)[0] == summary.encode()
 
 
 SWEEP = ["--games", "subtract:subsets(1..=4)", "--heaps", "1..=3", "--max", "15"]

@@ -30,7 +30,7 @@ def test_solve_uses_the_rules_the_command_line_picks_for_the_game(game, heaps):
 def test_verify_uses_the_rules_and_criteria_the_command_line_picks(game, heaps, tmp_path):
     cli("verify", "--game", game, "--heaps", heaps, "--max", "7", "--out", str(tmp_path))
     lo, _, hi = heaps.partition("..=")
-    data = nimtab._nimtab.verify_csv(game, int(lo), int(hi or lo), 7)
+    data = nimtab._nimtab.verify_csv(dict(game=game, heaps_lo=int(lo), heaps_hi=int(hi or lo), max=7))
     assert data == tuple((tmp_path / f).read_bytes() for f in ("summary.csv", "counterexamples.csv"))
     rows = nimtab.verify(game, (int(lo), int(hi or lo)), 7, progress=False)
     assert len(rows) == len((tmp_path / "summary.csv").read_text().splitlines()) - 1
@@ -200,10 +200,11 @@ def test_verify_gives_the_command_line_summary_and_counterexamples(args, kwargs,
     examples = (tmp_path / "counterexamples.csv").read_bytes()
     heaps, total = kwargs.get("heaps"), kwargs.get("total")
     lo, hi = heaps if heaps else (None, None)
-    raw = nimtab._nimtab.verify_csv(
-        kwargs["game"], lo, hi, kwargs.get("max"), kwargs.get("rules"), kwargs.get("criteria"),
-        total=total, limit=kwargs.get("limit", 20),
-    )
+    raw = nimtab._nimtab.verify_csv(dict(
+        game=kwargs["game"], heaps_lo=lo, heaps_hi=hi, max=kwargs.get("max"),
+        rules=kwargs.get("rules"), criteria=kwargs.get("criteria"), total=total,
+        limit=kwargs.get("limit", 20),
+    ))
     assert raw == (summary, examples)
     rows, found = nimtab.verify(**kwargs, counterexamples=True, progress=False)
     assert len(found) == len(examples.splitlines()) - 1 > 0
