@@ -230,31 +230,15 @@ fn out_dev_stdout_into_a_file_follows_what_the_command_prints_there() {
     // it (which would drop the summary and leave the shell's file unlinked).
     let dir = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_nimtab");
-    let args = "check --game nim --heaps 2 --max 3 --rule misere --claim-p 'xor == 0'";
+    let check = ["-q", "check", "--game", "nim", "--heaps", "2", "--max", "3", "--rule", "misere"];
+    let check = [&check[..], &["--claim-p", "xor == 0"]].concat();
+    let reference = run_in(dir.path(), &[&check[..], &["--out", "ref.csv"]].concat());
+    let table = std::fs::read_to_string(dir.path().join("ref.csv")).unwrap();
+    let quoted: Vec<String> = check.iter().map(|a| format!("'{a}'")).collect();
     for out in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
-        let line = format!("{bin} -q {args} --out {out} > out.txt; echo $? > status");
+        let line = format!("{bin} {} --out {out} > out.txt; echo $? > status", quoted.join(" "));
         let status = Command::new("sh").args(["-c", &line]).current_dir(dir.path()).status();
         assert!(status.unwrap().success());
-        let reference = run_in(
-            dir.path(),
-            &[
-                "-q",
-                "check",
-                "--game",
-                "nim",
-                "--heaps",
-                "2",
-                "--max",
-                "3",
-                "--rule",
-                "misere",
-                "--claim-p",
-                "xor == 0",
-                "--out",
-                "ref.csv",
-            ],
-        );
-        let table = std::fs::read_to_string(dir.path().join("ref.csv")).unwrap();
         let got = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
         assert_eq!(got, format!("{}{table}", reference.stdout), "{out}");
         assert_eq!(std::fs::read_to_string(dir.path().join("status")).unwrap(), "1\n");

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use super::paths::{
-    follow_links, own_stream, parent_of, remove_dead_file_temporaries, remove_stale, shown,
-    temp_name, Found, OwnStream,
+    follow_links, own_stream, parent_of, remove_stale, remove_temporaries_beside, shown, temp_name,
+    Found, Left, OwnStream,
 };
 use crate::cli::interrupt;
 
@@ -95,7 +95,7 @@ pub fn stage_file<T>(
             write_in_place(&path, write).with_context(|| format!("writing {}", shown(&path)))?;
         return Ok((StagedFile { path, temp: None }, value));
     }
-    remove_dead_file_temporaries(&path);
+    remove_temporaries_beside(&path, Left::ByDeadProcesses);
     let temp = temp_name(&path);
     let result = (|| -> io::Result<T> {
         let file = create_temporary(&temp)?;
@@ -132,20 +132,14 @@ fn write_to_stream<T>(
     stream: OwnStream,
     write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
 ) -> io::Result<T> {
-    match stream {
-        OwnStream::Stdout => {
-            let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            let value = write(&mut out)?;
-            out.flush()?;
-            Ok(value)
-        }
-        OwnStream::Stderr => {
-            let mut out = BufWriter::with_capacity(1 << 16, io::stderr().lock());
-            let value = write(&mut out)?;
-            out.flush()?;
-            Ok(value)
-        }
-    }
+    let stream: Box<dyn Write> = match stream {
+        OwnStream::Stdout => Box::new(io::stdout().lock()),
+        OwnStream::Stderr => Box::new(io::stderr().lock()),
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, stream);
+    let value = write(&mut out)?;
+    out.flush()?;
+    Ok(value)
 }
 
 /// Creates a registered temporary file; a stale one of the same name (left by a killed

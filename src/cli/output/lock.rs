@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use rustix::fs::{Mode, OFlags};
 
-use super::paths::{follow_links, parent_of, shown, Found};
+use super::paths::{follow_links, parent_of, remove_temporaries_beside, shown, Found, Left};
 
 /// Times the lock file is opened again when it was removed or replaced between its
 /// opening and its locking (its holder ending just then).
@@ -100,21 +100,7 @@ impl Held {
     /// (`.NAME.nimtab-tmp-PID`) and leave when killed outright: while this hold lasts no
     /// other run writes one. Only regular files with exactly that name are removed.
     pub fn remove_dead_temporaries(&self) {
-        let real = follow_links(&self.target);
-        let Some(name) = real.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-            return;
-        };
-        let prefix = format!(".{name}.nimtab-tmp-");
-        let Ok(entries) = std::fs::read_dir(parent_of(&real)) else { return };
-        for entry in entries.flatten() {
-            let file_name = entry.file_name().to_string_lossy().into_owned();
-            let dead = file_name
-                .strip_prefix(&prefix)
-                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
-            if dead && Found::here(&entry.path()).is_ok_and(|f| f == Found::Regular) {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
+        remove_temporaries_beside(&follow_links(&self.target), Left::ByAnyProcess);
     }
 }
 

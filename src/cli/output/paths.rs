@@ -172,17 +172,30 @@ pub fn left_by_dead_process(name: &str, prefix: &str) -> bool {
     proc.join("self").exists() && !proc.join(pid).exists()
 }
 
-/// Removes the temporaries `.NAME.nimtab-tmp-PID` that killed runs left beside the output
-/// file `path`: regular files only, and only of processes no longer running.
-pub fn remove_dead_file_temporaries(path: &Path) {
+/// Whose temporaries [`remove_temporaries_beside`] removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Left {
+    /// Those of processes no longer running (nothing holds the file they were for).
+    ByDeadProcesses,
+    /// Every one: the caller holds the file's lock, so no live run writes one.
+    ByAnyProcess,
+}
+
+/// Removes the temporaries `.NAME.nimtab-tmp-PID` that killed runs left beside the file
+/// `path` (`left` says whose): regular files only.
+pub fn remove_temporaries_beside(path: &Path, left: Left) {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let prefix = format!(".{name}.nimtab-tmp-");
     let Ok(entries) = std::fs::read_dir(parent_of(path)) else { return };
     for entry in entries.flatten() {
         let file_name = entry.file_name().to_string_lossy().into_owned();
-        if left_by_dead_process(&file_name, &prefix)
-            && Found::here(&entry.path()).is_ok_and(|f| f == Found::Regular)
-        {
+        let gone = match left {
+            Left::ByDeadProcesses => left_by_dead_process(&file_name, &prefix),
+            Left::ByAnyProcess => file_name
+                .strip_prefix(&prefix)
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())),
+        };
+        if gone && Found::here(&entry.path()).is_ok_and(|f| f == Found::Regular) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
