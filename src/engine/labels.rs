@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use bitvec::prelude::*;
 
-use crate::engine::layout::Layout;
 use crate::engine::multiset::MultisetTable;
+use crate::engine::tuples::layout::Layout;
 use crate::engine::visitor::RowVisitor;
 use crate::engine::TupleLabels;
 use crate::model::ending::Ending;

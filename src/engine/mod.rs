@@ -2,61 +2,36 @@
 //!
 //! A *row* is every position sharing the first `n - 1` heaps (the *prefix*); its bits are
 //! indexed by the last heap `hN`, in buffers of whole 64-bit words while labelled, packed
-//! end to end in the label tables (`layout.rs`, `label_table.rs`). Rows are
-//! processed in *layers* of equal prefix sum (`schedule.rs`): a move on a prefix heap
+//! end to end in the label tables (`tuples/layout.rs`, `tuples/label_table.rs`). Rows are
+//! processed in *layers* of equal prefix sum (`tuples/schedule.rs`): a move on a prefix heap
 //! lowers that sum, so all options of a row lie in earlier layers or in the row itself,
 //! and the rows of one layer are independent. Within a row, moves on the last heap are
-//! resolved left to right by a row solver: Nim's (`nim.rs`), subtraction sets with small
-//! elements (`subtract.rs`), or explicit option lists (`general.rs`).
+//! resolved left to right by a row solver: Nim's (`tuples/rows/nim.rs`), subtraction sets with
+//! small elements (`tuples/rows/subtract.rs`), or explicit option lists (`tuples/rows/general.rs`).
 //!
 //! Only the move rule produces the labels: a position is P iff it is not forced N by the
 //! ending and no option is P. No criterion is consulted.
 
-mod bands;
-mod batch;
 mod bits;
 pub(crate) mod error;
-mod explicit;
-mod general;
-mod label_table;
-mod labelling;
 mod labels;
-mod layer_crew;
-pub(crate) mod layout;
-mod lines;
 mod memory;
 mod multiset;
-mod nim;
-mod plan;
-mod planes;
 mod position_grundy;
-mod prefix_moves;
-mod reservation;
-mod row_kind;
-mod run;
-mod schedule;
-mod shared_rows;
-mod sorted_lines;
-mod sorted_lines_row;
-mod sorted_planes;
-mod sorted_slots;
-mod sorted_table_planes;
-mod sources;
-mod subtract;
-mod tuple_labels;
-mod tuples;
+mod sorted;
+pub(crate) mod tuples;
 mod visitor;
 
 pub use error::EngineError;
 pub use labels::Labels;
+pub use memory::reservation::Reservation;
 pub use memory::{Grant, MemoryPlan, Work};
 pub use position_grundy::GrundyValues;
-pub use reservation::Reservation;
-pub use row_kind::MultiHeapPath;
+pub use tuples::rows::row_kind::MultiHeapPath;
 pub use visitor::{NoProgress, PlaneView, Progress, RowView, RowVisitor, NO_P};
 
 pub(crate) use bits::valid_columns;
-pub(crate) use tuple_labels::TupleLabels;
+pub(crate) use tuples::tuple_labels::TupleLabels;
 pub(crate) use tuples::TupleEngine;
 
 use crate::engine::error::Result;
@@ -170,7 +145,7 @@ impl<'g> Engine<'g> {
         EngineBuilder {
             game,
             space,
-            parallel_threshold: schedule::PARALLEL_THRESHOLD,
+            parallel_threshold: tuples::schedule::PARALLEL_THRESHOLD,
             memory_limit: None,
             multi_heap_path: MultiHeapPath::Accumulators,
         }

@@ -8,12 +8,12 @@
 //! candidates, and no option of theirs counts). Every round gives at least one position
 //! its value (an unvalued position whose options all have values), so the rounds end;
 //! there are as many as the largest value plus one. Multi-heap games in full mode find a
-//! band of values per run instead (`bands.rs`).
+//! band of values per run instead (`tuples/rows/bands.rs`).
 
 use crate::engine::error::Result;
-use crate::engine::label_table::TableWords;
-use crate::engine::layout::Layout;
 use crate::engine::memory::{Grant, Keep, Work};
+use crate::engine::tuples::label_table::TableWords;
+use crate::engine::tuples::layout::Layout;
 use crate::engine::visitor::{NoProgress, Progress};
 use crate::engine::{Engine, TupleEngine};
 use crate::model::ending::Ending;
@@ -92,8 +92,8 @@ impl Engine<'_> {
 }
 
 impl TupleEngine<'_> {
-    /// Every state's value, by bands where they apply (`bands.rs`), else by rounds, drawn
-    /// from `grant`.
+    /// Every state's value, by bands where they apply (`tuples/rows/bands.rs`), else by rounds,
+    /// drawn from `grant`.
     pub(crate) fn values(&self, grant: &Grant, progress: &dyn Progress) -> Result<GrundyValues> {
         let values = match self.band_width() {
             Some(width) => {
@@ -117,7 +117,7 @@ impl TupleEngine<'_> {
         let (kept, lease) = (grant.lease(), grant.lease());
         let total = self.positions();
         let mut values = kept.vec(total as usize, 0u32)?;
-        let words = crate::engine::label_table::words_for(self.layout.positions()) as usize;
+        let words = crate::engine::tuples::label_table::words_for(self.layout.positions()) as usize;
         let mut excluded: Vec<Vec<u64>> =
             (0..self.pass_states()).map(|_| lease.zeroed_words(words)).collect::<Result<_>>()?;
         let mut buffers = self.buffers(&lease, &lease, 1, Keep::Tables)?;

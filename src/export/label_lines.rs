@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::engine::layout::Layout;
+use crate::engine::tuples::layout::Layout;
 use crate::engine::{GrundyValues, Labels};
 use crate::export::lines::{field_len, put8, put_blocks, Numbers, Out, CHUNK_BYTES, SLOW_NUMBER};
 use crate::export::table_memory;

@@ -1,7 +1,7 @@
 //! The memory the `solve` table's writer allocates: its digit table, the heaps' Grundy
 //! values and the buffers of the chunks it formats at once, planned before a run.
 
-use crate::engine::layout::{Layout, Rankers};
+use crate::engine::tuples::layout::{Layout, Rankers};
 use crate::export::lines::field_len;
 use crate::export::lines::{chunk_buffers, Numbers, CHUNK_BYTES, SLACK, SLOW_NUMBER};
 use crate::model::game::Game;

@@ -204,7 +204,7 @@ impl MemoryReading {
 }
 
 /// Threads a run on a pool of `pool` threads may start besides the calling one: the
-/// pool's, and a crew of `pool - 1` beside the caller (`engine/layer_crew.rs`).
+/// pool's, and a crew of `pool - 1` beside the caller (`engine/tuples/layer_crew.rs`).
 pub fn threads_of_a_run(pool: usize) -> u64 {
     2 * pool as u64
 }

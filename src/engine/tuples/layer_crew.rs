@@ -6,7 +6,7 @@
 //! the whole run: the threads take a layer's units from a shared counter and wait for
 //! each other at a barrier that spins (then yields, then sleeps in short naps) instead
 //! of sleeping on a lock at once. The crew is only used from outside rayon's pool
-//! (`schedule.rs` keeps fork-join inside it, where a barrier could wait for a thread busy
+//! (`tuples/schedule.rs` keeps fork-join inside it, where a barrier could wait for a thread busy
 //! with another job of the pool). The crew's threads begin only once all of them have
 //! started, so that a thread the system will not start stops the run before any work.
 

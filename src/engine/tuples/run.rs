@@ -3,10 +3,10 @@
 
 use crate::engine::bits;
 use crate::engine::error::{EngineError, Result};
-use crate::engine::label_table::{self, TableWords};
-use crate::engine::labelling::{Labelling, Track};
 use crate::engine::memory::{Grant, Keep, Lease};
-use crate::engine::shared_rows::SharedRows;
+use crate::engine::tuples::label_table::{self, TableWords};
+use crate::engine::tuples::labelling::{Labelling, Track};
+use crate::engine::tuples::shared_rows::SharedRows;
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::engine::TupleEngine;
 use crate::model::ending::Ending;
@@ -70,7 +70,7 @@ impl TupleEngine<'_> {
         };
         let acc_words = plan.working_bytes / 8 / self.pass_states() as u64;
         let (table_words, acc_words) = (self.length(table_words)?, self.length(acc_words)?);
-        // Rows of whole words need no atomics (`label_table.rs`).
+        // Rows of whole words need no atomics (`tuples/label_table.rs`).
         let whole_words = self.mode() == Mode::Full && self.space().radix().is_multiple_of(64);
         let mut buffers = Buffers { tables: Vec::new(), accumulators: Vec::new() };
         for _ in 0..tracks {

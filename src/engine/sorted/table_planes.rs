@@ -1,6 +1,6 @@
 //! Canonical table rows (subtraction sets, option lists) by sorted planes.
 //!
-//! As for Nim (`sorted_planes.rs`), the rows `(O, hk)` of one sorted outer prefix `O` run
+//! As for Nim (`sorted/planes.rs`), the rows `(O, hk)` of one sorted outer prefix `O` run
 //! together, `hk` rising from `max(O)`. Lowering a value `o` of `O` to `o'` reaches the
 //! row `(O with o lowered to o', re-sorted, hk)`: its prefix is sorted as written, so the
 //! rows of successive `hk` follow each other in the table, and these *streams* are ranked
@@ -10,11 +10,11 @@
 //! set, only in the plane's first few rows).
 //!
 //! Planes run in layers of equal outer sum; every row a plane reads is its own earlier
-//! row or belongs to a plane of smaller outer sum (`shared_rows.rs`).
+//! row or belongs to a plane of smaller outer sum (`tuples/shared_rows.rs`).
 
-use crate::engine::labelling::{Labelling, Scratch};
-use crate::engine::planes::PlaneJob;
-use crate::engine::sources::{distinct_values, replaced_start};
+use crate::engine::tuples::labelling::{Labelling, Scratch};
+use crate::engine::tuples::planes::PlaneJob;
+use crate::engine::tuples::sources::{distinct_values, replaced_start};
 use crate::engine::visitor::RowVisitor;
 use crate::engine::TupleEngine;
 use crate::model::canonical::CanonicalRanker;

@@ -8,17 +8,17 @@
 //! indices and every source of a plane therefore step by constants: ranks are computed
 //! once per plane, and the accumulators are read and written sequentially.
 //!
-//! Planes run in layers of equal outer sum (`shared_rows.rs` gives the argument): an
+//! Planes run in layers of equal outer sum (`tuples/shared_rows.rs` gives the argument): an
 //! accumulator `O` only receives rows `O + a` with `a < max(O)` from planes of smaller
 //! outer sum, and is read by no plane after `O`'s own, so its local buffer is not stored
 //! back.
 
 use crate::engine::bits::{bit, set_bit};
 use crate::engine::error::Result;
-use crate::engine::labelling::Labelling;
 use crate::engine::memory::Lease;
-use crate::engine::planes::PlaneJob;
-use crate::engine::sources::distinct_values;
+use crate::engine::tuples::labelling::Labelling;
+use crate::engine::tuples::planes::PlaneJob;
+use crate::engine::tuples::sources::distinct_values;
 use crate::engine::visitor::{PlaneView, RowView, RowVisitor, NO_P};
 use crate::model::canonical::CanonicalRanker;
 
@@ -40,7 +40,7 @@ pub(crate) struct PlaneScratch {
 }
 
 impl Labelling<'_, '_, '_> {
-    /// A task's buffers, its rows drawn from `lease` (`plan.rs` counts them).
+    /// A task's buffers, its rows drawn from `lease` (`memory/plan.rs` counts them).
     pub(crate) fn plane_scratch(&self, lease: &Lease<'_>) -> Result<PlaneScratch> {
         let layout = &self.engine.layout;
         let (k, w, tracks) = (layout.prefix_len(), layout.words_per_row(), self.tracks.len());

@@ -1,7 +1,7 @@
 //! Which row solver and which sources a game's rows get.
 
-use crate::engine::general::FlatOptions;
-use crate::engine::subtract;
+use crate::engine::tuples::rows::general::FlatOptions;
+use crate::engine::tuples::rows::subtract;
 use crate::model::game::{Game, GameKind, MoveRule};
 use crate::model::space::{Mode, TupleSpace};
 

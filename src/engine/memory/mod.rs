@@ -10,6 +10,9 @@
 //! dropped with it. Drawing more than the grant is a planning error, which debug builds
 //! (the tests) assert never happens.
 
+pub(crate) mod plan;
+pub(crate) mod reservation;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;

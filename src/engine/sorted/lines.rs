@@ -4,9 +4,9 @@
 //! position is the multiset `x = p + {h}`. Wythoff's and Moore's moves lower a few values
 //! of `x` and leave the rest, so the options that share what a move leaves are gathered
 //! in one accumulator keyed by that rest (a sorted tuple, ranked), as the full mode keys
-//! its lines by the prefix without a heap (`lines.rs`). Every row holds at most one P (a
-//! heap alone moves as in Nim), so an accumulator gains at most a bit or a value per row.
-//! The families, each per track:
+//! its lines by the prefix without a heap (`tuples/rows/lines.rs`). Every row holds at most one P
+//! (a heap alone moves as in Nim), so an accumulator gains at most a bit or a value per row. The
+//! families, each per track:
 //! - *lowered rows*: lowering up to `s` prefix values, the last heap kept; the option is
 //!   in the same column of a row of smaller sum. With `s = 1` a *line* per rest `y` of
 //!   `k - 1` values, the OR of the rows `y + {v}` so far (they come in order of `v`); with
@@ -28,7 +28,7 @@
 //! column: the row has no P when the line of `p - {max p}` is set at `max(p)`, or when the
 //! first P of `p` lies below `max(p)`.
 
-use crate::engine::layout::Rankers;
+use crate::engine::tuples::layout::Rankers;
 use crate::model::canonical::{multisets, CanonicalRanker};
 use crate::model::game::GameKind;
 use crate::model::space::TupleSpace;
@@ -213,7 +213,7 @@ impl SortedPlan {
         family.base + entry as usize * family.entry
     }
 
-    /// The start of the packed box row of the sorted prefix `part` (`label_table.rs`: the
+    /// The start of the packed box row of the sorted prefix `part` (`tuples/label_table.rs`: the
     /// index of its first sorted tuple minus its first column).
     pub(crate) fn packed_start(&self, part: &[u32], buf: &mut Vec<u32>) -> usize {
         let top = part.last().copied().unwrap_or(0);

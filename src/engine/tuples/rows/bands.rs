@@ -1,12 +1,12 @@
 //! Grundy values of multi-heap games in full mode, a band of values per run.
 //!
-//! The rounds of `grundy.rs` find one value per labelling run. Here a run finds every
+//! The rounds of `position_grundy.rs` find one value per labelling run. Here a run finds every
 //! value of a band `base..base + B` at once: each column carries, instead of a P bit, a
 //! *lane* of `B` bits, bit `b` set when some option has value `base + b`. The
-//! accumulators of `lines.rs` gather the lanes of the source rows (a union instead of an
-//! OR of P bits, the same transforms); along the row, the options of a column are every
-//! smaller column (a heap alone moves as in Nim), so a running union of the lanes of the
-//! columns before does; the pass adds the pass-used column's lane.
+//! accumulators of `tuples/rows/lines.rs` gather the lanes of the source rows (a union instead of
+//! an OR of P bits, the same transforms); along the row, the options of a column are every smaller
+//! column (a heap alone moves as in Nim), so a running union of the lanes of the columns before
+//! does; the pass adds the pass-used column's lane.
 //!
 //! A position not valued by an earlier run has value at least `base`, so every smaller
 //! value is among its options, and its value is `base` plus the first bit its options'
@@ -24,8 +24,8 @@
 use std::ops::{BitOr, BitOrAssign};
 
 use crate::engine::error::Result;
-use crate::engine::lines::{Accumulator, LinePlan};
 use crate::engine::memory::{Grant, Lease};
+use crate::engine::tuples::rows::lines::{Accumulator, LinePlan};
 use crate::engine::TupleEngine;
 use crate::model::enumerate::Tuples;
 
@@ -155,7 +155,7 @@ struct BandScratch<L> {
 }
 
 impl<L: Lane> Band<'_, '_, L> {
-    /// The row buffers of the runs, drawn from `lease` (`plan.rs` counts
+    /// The row buffers of the runs, drawn from `lease` (`memory/plan.rs` counts
     /// [`BAND_SCRATCH_LANES`] rows of lanes, a row per box and per track, and the values).
     fn scratch(&self, lease: &Lease<'_>) -> Result<BandScratch<L>> {
         let (r, tracks) = (self.r, self.tracks.len());

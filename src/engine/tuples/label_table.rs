@@ -17,12 +17,12 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::engine::bits;
-use crate::engine::shared_rows::{prefetch, SharedRows};
+use crate::engine::tuples::shared_rows::{prefetch, SharedRows};
 
 /// A label table shared by the tasks of a labelling (empty when neither kept nor needed).
 pub(crate) enum LabelTable<'a> {
     /// Full mode with `M + 1` a multiple of 64: every row is whole words, no word holds two
-    /// rows, so the rows are shared as the accumulators are (`shared_rows.rs`) and read
+    /// rows, so the rows are shared as the accumulators are (`tuples/shared_rows.rs`) and read
     /// by vector code; the packing is the same.
     Words(SharedRows<'a>),
     /// Rows that may share words: atomics.

@@ -1,7 +1,7 @@
 //! Sorted rows of Wythoff's game and Moore's Nim_K from the accumulators of
-//! `sorted_lines.rs`: a row's blocked columns read from them, its P the first free column
+//! `sorted/lines.rs`: a row's blocked columns read from them, its P the first free column
 //! (a heap alone moves as in Nim, so the row holds at most one P), and that P added to
-//! them (`sorted_slots.rs`).
+//! them (`sorted/slots.rs`).
 //!
 //! The accumulators are shared by the tasks of a layer as atomics. Rows far apart in a
 //! layer read rows of accumulators far apart, so a unit of work is a run of rows whose
@@ -16,38 +16,12 @@ use std::ops::RangeInclusive;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::engine::bits::{or_into, set_bit};
-use crate::engine::label_table::LabelTable;
-use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
-use crate::engine::sorted_slots::{column_of, Dead, Queued, RowAt, RowSlots, NONE};
+use crate::engine::sorted::slots::{
+    column_of, Dead, Queued, RowAt, RowSlots, SortedRows, Updates, NONE,
+};
+use crate::engine::tuples::label_table::LabelTable;
+use crate::engine::tuples::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::visitor::RowVisitor;
-
-/// First values in a unit when each makes one row (prefixes of two heaps): enough rows for
-/// reading a row ahead to pay, units small enough for the threads to share a layer evenly
-/// (its rows differ in length).
-pub(crate) const SORTED_UNIT_ROWS: u32 = 8;
-
-/// A task's buffers for sorted multi-heap rows.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct SortedRows {
-    /// The prefixes of the unit, one after another.
-    prefixes: Vec<u32>,
-    /// The prefix of the row after the one being labelled.
-    following: Vec<u32>,
-    /// The slots of the row being labelled and of the next (by the row's parity).
-    slots: [RowSlots; 2],
-    current: usize,
-    /// Updates keyed by other rests, by the parity of the row that found them.
-    queued: [Vec<Queued>; 2],
-}
-
-/// When a row's updates keyed by other rests are applied: before the next row reads (rows
-/// in index order, where the next row may be one of their readers), or after it (rows of
-/// one layer, none of which reads them), which leaves their words a row's time to load.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Updates {
-    BeforeNextRow,
-    AfterNextRow,
-}
 
 impl Labelling<'_, '_, '_> {
     /// Labels the rows of the layer `sum` whose first heaps are `firsts` (with no prefix,

@@ -8,9 +8,9 @@
 
 use crate::engine::bits::transpose64;
 use crate::engine::error::Result;
-use crate::engine::general::FlatOptions;
-use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
+use crate::engine::tuples::labelling::{block_pass_columns, Labelling, Scratch};
+use crate::engine::tuples::rows::general::FlatOptions;
 use crate::engine::visitor::RowVisitor;
 use crate::model::space::Mode;
 

@@ -4,9 +4,9 @@
 //! planes) of equal sum form a *layer* whose units depend only on earlier layers. Layers
 //! run one after another; the units of a layer run in parallel, each task with its own
 //! scratch buffers and visitor accumulator: by a crew of threads that meet at a barrier
-//! after each layer (`layer_crew.rs`), or inside rayon's pool by a fork-join per layer.
+//! after each layer (`tuples/layer_crew.rs`), or inside rayon's pool by a fork-join per layer.
 //! The barrier, or returning from the fork-join, is the synchronisation point the shared
-//! tables rely on (`shared_rows.rs`).
+//! tables rely on (`tuples/shared_rows.rs`).
 
 use std::ops::RangeInclusive;
 use std::sync::{Mutex, PoisonError};
@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use rayon::prelude::*;
 
 use crate::engine::error::{EngineError, Result};
-use crate::engine::layer_crew::{Crew, ANOTHER_PANICKED};
+use crate::engine::tuples::layer_crew::{Crew, ANOTHER_PANICKED};
 use crate::engine::visitor::{Progress, RowVisitor};
 
 /// Below this many positions per layer (on average), layers run on one thread: sharing
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn a_crew_whose_threads_the_system_will_not_start_is_an_error_before_any_work() {
-        use crate::engine::layer_crew::THREADS_ALLOWED;
+        use crate::engine::tuples::layer_crew::THREADS_ALLOWED;
         let units_done = AtomicU64::new(0);
         let work = |_: &mut (), _: &mut u64, _: u32, _: u64| {
             units_done.fetch_add(1, Relaxed);

@@ -6,9 +6,9 @@
 //! DP scans them, and a track stops reading once every column of its row is blocked.
 
 use crate::engine::bits::{block_at_or_above_first, first_set, or_shifted_into};
-use crate::engine::label_table::LabelTable;
-use crate::engine::labelling::{Labelling, Scratch};
-use crate::engine::nim::solve_nim_row;
+use crate::engine::tuples::label_table::LabelTable;
+use crate::engine::tuples::labelling::{Labelling, Scratch};
+use crate::engine::tuples::rows::nim::solve_nim_row;
 use crate::model::options::LastHeap;
 
 /// Sources read between two checks of whether the row is already all blocked.

@@ -5,7 +5,7 @@
 
 use bitvec::prelude::*;
 
-use crate::engine::layout::Layout;
+use crate::engine::tuples::layout::Layout;
 use crate::model::ending::Ending;
 use crate::model::enumerate::Tuples;
 use crate::model::position::PassState;

@@ -10,14 +10,14 @@
 //! rows of its lines). So they are shared as a raw pointer, and the engine keeps a
 //! discipline that makes every access free of data races.
 //!
-//! The label tables (`label_table.rs`) are packed, so neighbouring rows share words;
+//! The label tables (`tuples/label_table.rs`) are packed, so neighbouring rows share words;
 //! their words are atomics and need no `unsafe`. The same discipline is what makes
 //! their labels right: a row is read only once it is finished.
 //!
 //! # The discipline (what every use in the engine upholds)
-//! 1. **Between layers** the layer driver (`schedule.rs`) lets no task start layer
+//! 1. **Between layers** the layer driver (`tuples/schedule.rs`) lets no task start layer
 //!    `s + 1` before every task of layer `s` is done: its crew's threads meet at a
-//!    barrier whose arrivals are acquire-release (`layer_crew.rs`), or it returns from
+//!    barrier whose arrivals are acquire-release (`tuples/layer_crew.rs`), or it returns from
 //!    rayon's parallel fold (a join is a synchronisation point). Either way every write of
 //!    layer `s` happens before every access of layer `s + 1`.
 //! 2. **Within a layer**, each row is written by at most one task, and a row written in
@@ -26,44 +26,44 @@
 //!      tables, whose words are atomics, this is what keeps reads of finished rows): a
 //!      task writes the table row of the prefix it labels — its own row, unique in the
 //!      layer. In
-//!      full mode it reads the rows of the prefix with one heap lowered (`sources.rs`):
+//!      full mode it reads the rows of the prefix with one heap lowered (`tuples/sources.rs`):
 //!      every such prefix has a smaller sum, so it belongs to an earlier layer.
-//!    - *Canonical table rows by sorted planes* (`sorted_table_planes.rs`): a task
+//!    - *Canonical table rows by sorted planes* (`sorted/table_planes.rs`): a task
 //!      labels every row `(O, hk)` of a sorted outer prefix `O`, and layers are planes of
 //!      equal outer sum. It writes its own rows, and reads the rows of `O` with one value
 //!      lowered (then `hk`): plane `O - o + o'`, of smaller outer sum, an earlier layer;
 //!      or of `O` and a lowered `hk` re-sorted: its own earlier row when that is at least
 //!      `max(O)`, else a row of plane `O - max(O) + h`, of smaller outer sum.
-//!    - *Canonical Nim accumulators* (`sorted_planes.rs`): the row of a sorted tuple `Q`
+//!    - *Canonical Nim accumulators* (`sorted/planes.rs`): the row of a sorted tuple `Q`
 //!      (one heap fewer than a prefix) collects the P-columns of every row `Q + a`. The
 //!      plane of `O` reads the row `O` once, into a local buffer, and reads and writes
 //!      the rows `(O - o, hk)`. Another plane `O'` of the layer touching `(O - o, hk)` has
 //!      a row `(O - o, hk) + a'` with the same outer sum: `a' = o` and so `O' = O`. The
 //!      row `O` itself is written only by planes of smaller outer sum (rows `O + a` with
 //!      `a < max(O)`), all earlier layers.
-//!    - *Full-mode Nim planes* (`nim.rs`): a plane is every row sharing the first
+//!    - *Full-mode Nim planes* (`tuples/rows/nim.rs`): a plane is every row sharing the first
 //!      `k - 1` prefix heaps (the outer prefix `O`), and layers are planes of equal outer
 //!      sum. The plane of `O` reads and writes the accumulator rows of the lines through
 //!      it: for each outer heap `i`, the line "`O` without heap `i`" at every value of the
 //!      last prefix heap. Another plane `O'` of the layer touching the same line would
 //!      agree with `O` on every outer heap but `i` and have the same outer sum, so
 //!      `O' = O`.
-//!    - *Multi-heap lines, slants and diagonals* (`lines.rs`): the task labelling prefix
-//!      `P` reads, shifts in place (slants) and then sets bits of the accumulator row of
-//!      each line through `P`: along one prefix heap `i` (the row of `P` without `i`), or
-//!      along two prefix heaps `i`, `j` lowered together (the row of `P` without `i` and
-//!      `j`, and `P_i - P_j`). A prefix `P'` of the same layer on the same line is
-//!      `P + t e_i` or `P + t (e_i + e_j)` with an equal sum, so `t = 0` and `P' = P`.
-//!    - *Multi-heap boxes* (`lines.rs`): the task labelling `P` writes the box row of `P`
-//!      itself (its own, unique in the layer) and reads the box rows of `P - e_i`, whose
-//!      sum is one less: earlier layers.
-//!    - *Multi-heap source rows* (`prefix_moves.rs`, `explicit.rs`): a task reads the
-//!      table rows of the prefixes its moves reach and writes its own. A move that
-//!      changes a prefix heap lowers the prefix sum: in full mode directly; on sorted
-//!      tuples because the `n - 1` smallest heaps of an option never exceed those of the
-//!      position, order statistic by order statistic, and are all equal only when the
-//!      move changed the largest heap alone (a move in the row, which reads no table).
-//!    - *Accumulators of multi-heap games on sorted tuples* (`sorted_lines.rs`): several
+//!    - *Multi-heap lines, slants and diagonals* (`tuples/rows/lines.rs`): the task labelling
+//!      prefix `P` reads, shifts in place (slants) and then sets bits of the accumulator row of
+//!      each line through `P`: along one prefix heap `i` (the row of `P` without `i`), or along two
+//!      prefix heaps `i`, `j` lowered together (the row of `P` without `i` and `j`, and `P_i -
+//!      P_j`). A prefix `P'` of the same layer on the same line is `P + t e_i` or `P + t (e_i +
+//!      e_j)` with an equal sum, so `t = 0` and `P' = P`.
+//!    - *Multi-heap boxes* (`tuples/rows/lines.rs`): the task labelling `P` writes the box row of
+//!      `P` itself (its own, unique in the layer) and reads the box rows of `P - e_i`, whose sum is
+//!      one less: earlier layers.
+//!    - *Multi-heap source rows* (`tuples/rows/prefix_moves.rs`, `sorted/explicit.rs`): a task
+//!      reads the table rows of the prefixes its moves reach and writes its own. A move that
+//!      changes a prefix heap lowers the prefix sum: in full mode directly; on sorted tuples
+//!      because the `n - 1` smallest heaps of an option never exceed those of the position, order
+//!      statistic by order statistic, and are all equal only when the move changed the largest heap
+//!      alone (a move in the row, which reads no table).
+//!    - *Accumulators of multi-heap games on sorted tuples* (`sorted/lines.rs`): several
 //!      tasks of a layer may set bits of one of them, so their whole table is used only
 //!      through [`SharedRows::atomics`], never through rows: no access races.
 //!    - *The pass and the Grundy rounds* add no shared access: a pass-available track

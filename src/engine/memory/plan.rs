@@ -2,14 +2,14 @@
 //! accumulators, the endings' per-size tables, each task's scratch, the Grundy values'
 //! runs, and the fixed structures sized by the largest heap.
 
-use crate::engine::bands::BAND_SCRATCH_LANES;
-use crate::engine::batch::BATCH_ROWS;
-use crate::engine::label_table;
-use crate::engine::layout::Rankers;
-use crate::engine::lines::LinePlan;
 use crate::engine::memory::{Keep, MemoryPlan};
-use crate::engine::row_kind::RowKind;
-use crate::engine::sorted_lines::SortedPlan;
+use crate::engine::sorted::lines::SortedPlan;
+use crate::engine::tuples::batch::BATCH_ROWS;
+use crate::engine::tuples::label_table;
+use crate::engine::tuples::layout::Rankers;
+use crate::engine::tuples::rows::bands::BAND_SCRATCH_LANES;
+use crate::engine::tuples::rows::lines::LinePlan;
+use crate::engine::tuples::rows::row_kind::RowKind;
 use crate::engine::TupleEngine;
 use crate::model::canonical::multisets;
 use crate::model::game::{Game, GameKind, MoveRule};
@@ -23,7 +23,7 @@ impl TupleEngine<'_> {
     pub fn memory_plan(&self) -> MemoryPlan {
         let states = self.pass_states() as u64;
         let row_bytes = self.layout.words_per_row() as u64 * 8 * states;
-        // Label tables are packed: one bit per position (`label_table.rs`).
+        // Label tables are packed: one bit per position (`tuples/label_table.rs`).
         let table_bytes = label_table::words_for(self.layout.positions()) * 8 * states;
         let (working_bytes, needs_table) = match self.kind {
             RowKind::Nim => (self.accumulator_rows().saturating_mul(row_bytes), false),
@@ -86,8 +86,8 @@ impl TupleEngine<'_> {
     }
 
     /// Bytes of one task's scratch: a part for the run and a part per ending (its tracks'
-    /// rows), for the path the rows take (`labelling.rs`, `nim.rs`, `sorted_planes.rs`,
-    /// `batch.rs`).
+    /// rows), for the path the rows take (`tuples/labelling.rs`, `tuples/rows/nim.rs`,
+    /// `sorted/planes.rs`, `tuples/batch.rs`).
     fn scratch_bytes(&self) -> (u64, u64) {
         let (k, states) = (self.layout.prefix_len() as u64, self.pass_states() as u64);
         let (sizes, row) = (self.space().radix(), self.layout.words_per_row() as u64 * 8);
@@ -174,7 +174,7 @@ impl TupleEngine<'_> {
         options.min(self.positions().saturating_sub(1))
     }
 
-    /// Bytes of one band run's row buffers with lanes of `lane` bytes (`bands.rs`).
+    /// Bytes of one band run's row buffers with lanes of `lane` bytes (`tuples/rows/bands.rs`).
     pub(crate) fn band_scratch_bytes(&self, lane: u64) -> u64 {
         let (r, states) = (self.space().radix(), self.pass_states() as u64);
         let boxes = self.lines.as_ref().map_or(0, LinePlan::boxes) as u64;

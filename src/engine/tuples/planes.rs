@@ -3,16 +3,16 @@
 //! A *plane* is every row sharing the prefix's first `k - 1` heaps (the outer prefix); its
 //! rows differ in the last prefix heap. A plane's sources lie in planes of smaller outer
 //! sum or in the plane itself, so planes of equal outer sum are independent, as rows of
-//! equal prefix sum are (`shared_rows.rs` holds the argument for the accumulators they
+//! equal prefix sum are (`tuples/shared_rows.rs` holds the argument for the accumulators they
 //! share): they run in layers of equal outer sum, the planes of a layer in parallel, and
 //! each plane labels its rows in order of the last prefix heap.
 
 use crate::engine::error::Result;
-use crate::engine::labelling::Labelling;
-use crate::engine::layout::first_values;
 use crate::engine::memory::Lease;
-use crate::engine::row_kind::RowKind;
-use crate::engine::schedule::{run_layers, Schedule};
+use crate::engine::tuples::labelling::Labelling;
+use crate::engine::tuples::layout::first_values;
+use crate::engine::tuples::rows::row_kind::RowKind;
+use crate::engine::tuples::schedule::{run_layers, Schedule};
 use crate::engine::visitor::{Progress, RowVisitor};
 use crate::model::space::Mode;
 

@@ -16,8 +16,8 @@
 //! The row itself is a Nim row: a heap alone moves as in Nim in all these games.
 
 use crate::engine::bits::{block_at_or_above_first, first_set, or_into, shift_up_one};
-use crate::engine::labelling::{Labelling, Scratch, Track};
-use crate::engine::nim::solve_nim_row;
+use crate::engine::tuples::labelling::{Labelling, Scratch, Track};
+use crate::engine::tuples::rows::nim::solve_nim_row;
 use crate::model::game::GameKind;
 use crate::model::options::windowed_sets;
 use crate::model::space::TupleSpace;

@@ -1,5 +1,5 @@
 //! Where a sorted row of Wythoff's game or Moore's Nim_K finds its accumulators
-//! (`sorted_lines.rs`), and how its P is added to them.
+//! (`sorted/lines.rs`), and how its P is added to them.
 //!
 //! A line, pair row, box or minimum is written by one row of a layer only (two rows of one
 //! sum on the same line are the same row), so it is updated by a plain load and store;
@@ -15,11 +15,39 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::engine::bits::set_bit;
-use crate::engine::label_table::LabelTable;
-use crate::engine::shared_rows::prefetch;
-use crate::engine::sorted_lines::{
+use crate::engine::sorted::lines::{
     for_each_pair, for_each_part, for_each_value, Dominance, SortedPlan,
 };
+use crate::engine::tuples::label_table::LabelTable;
+use crate::engine::tuples::shared_rows::prefetch;
+
+/// First values in a unit when each makes one row (prefixes of two heaps): enough rows for
+/// reading a row ahead to pay, units small enough for the threads to share a layer evenly
+/// (its rows differ in length).
+pub(crate) const SORTED_UNIT_ROWS: u32 = 8;
+
+/// A task's buffers for sorted multi-heap rows.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SortedRows {
+    /// The prefixes of the unit, one after another.
+    pub prefixes: Vec<u32>,
+    /// The prefix of the row after the one being labelled.
+    pub following: Vec<u32>,
+    /// The slots of the row being labelled and of the next (by the row's parity).
+    pub slots: [RowSlots; 2],
+    pub current: usize,
+    /// Updates keyed by other rests, by the parity of the row that found them.
+    pub queued: [Vec<Queued>; 2],
+}
+
+/// When a row's updates keyed by other rests are applied: before the next row reads (rows
+/// in index order, where the next row may be one of their readers), or after it (rows of
+/// one layer, none of which reads them), which leaves their words a row's time to load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Updates {
+    BeforeNextRow,
+    AfterNextRow,
+}
 
 /// A dominance entry of a row: its own word (or packed row start), and the words it reads
 /// in `RowSlots::reads` (a box reads the boxes of its part lowered by one), or `None` for

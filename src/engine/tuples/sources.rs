@@ -3,7 +3,7 @@
 //! A move on a prefix heap lands in the row of the prefix with that heap lowered, in the
 //! same column, so "some option on a prefix heap is P" is an OR of whole source rows.
 
-use crate::engine::labelling::Scratch;
+use crate::engine::tuples::labelling::Scratch;
 use crate::engine::TupleEngine;
 use crate::model::canonical::CanonicalRanker;
 
@@ -31,7 +31,7 @@ pub(crate) fn distinct_values(sorted: &[u32]) -> impl Iterator<Item = usize> + '
     (0..sorted.len()).filter(|&i| i + 1 == sorted.len() || sorted[i] != sorted[i + 1])
 }
 
-/// The start in a packed table (`label_table.rs`) of the row of the sorted prefix
+/// The start in a packed table (`tuples/label_table.rs`) of the row of the sorted prefix
 /// `sorted` with element `i` replaced by the smaller `value`, re-sorted: the rank of its
 /// first sorted tuple (the prefix and its largest value again) minus that value.
 pub(crate) fn replaced_start(

@@ -1,14 +1,27 @@
 //! The tuple engine: the retrograde DP over every tuple or the sorted tuples of a space.
 
-use super::general::FlatOptions;
-use super::layout::{Layout, Rankers};
-use super::lines::LinePlan;
-use super::memory;
-use super::row_kind::{reach_below, row_kind, RowKind};
-use super::sorted_lines::SortedPlan;
-use super::TupleLabels;
-use super::{bits, plan, Settings};
+pub(crate) mod batch;
+pub(crate) mod label_table;
+pub(crate) mod labelling;
+pub(crate) mod layer_crew;
+pub(crate) mod layout;
+pub(crate) mod planes;
+pub(crate) mod rows;
+pub(crate) mod run;
+pub(crate) mod schedule;
+pub(crate) mod shared_rows;
+pub(crate) mod sources;
+pub(crate) mod tuple_labels;
+
 use crate::engine::error::{EngineError, Result};
+use crate::engine::memory::{self, plan};
+use crate::engine::sorted::lines::SortedPlan;
+use crate::engine::tuples::layout::{Layout, Rankers};
+use crate::engine::tuples::rows::general::FlatOptions;
+use crate::engine::tuples::rows::lines::LinePlan;
+use crate::engine::tuples::rows::row_kind::{reach_below, row_kind, RowKind};
+use crate::engine::tuples::tuple_labels::TupleLabels;
+use crate::engine::{bits, Settings};
 use crate::model::canonical::CanonicalRanker;
 use crate::model::ending::Ending;
 use crate::model::game::Game;

@@ -6,18 +6,18 @@
 //! right after the pass-used one: its row is labelled in the same task, just after the
 //! pass-used row of the same columns, which is one of its options.
 
-use crate::engine::batch::{rows_per_unit, Batch};
 use crate::engine::bits::{clear_below, first_set, or_into, set_bit};
 use crate::engine::error::Result;
-use crate::engine::general::solve_general_row;
-use crate::engine::label_table::{for_each_row_word, LabelTable};
 use crate::engine::memory::Lease;
-use crate::engine::row_kind::RowKind;
-use crate::engine::schedule::{run_layers, Schedule};
-use crate::engine::shared_rows::SharedRows;
-use crate::engine::sorted_lines_row::{SortedRows, Updates, SORTED_UNIT_ROWS};
-use crate::engine::sources::general_sources_full;
-use crate::engine::subtract::solve_subtract_row;
+use crate::engine::sorted::slots::{SortedRows, Updates, SORTED_UNIT_ROWS};
+use crate::engine::tuples::batch::{rows_per_unit, Batch};
+use crate::engine::tuples::label_table::{for_each_row_word, LabelTable};
+use crate::engine::tuples::rows::general::solve_general_row;
+use crate::engine::tuples::rows::row_kind::RowKind;
+use crate::engine::tuples::rows::subtract::solve_subtract_row;
+use crate::engine::tuples::schedule::{run_layers, Schedule};
+use crate::engine::tuples::shared_rows::SharedRows;
+use crate::engine::tuples::sources::general_sources_full;
 use crate::engine::visitor::{Progress, RowView, RowVisitor};
 use crate::engine::TupleEngine;
 use crate::model::options::LastHeap;
@@ -72,7 +72,7 @@ pub(crate) struct Scratch {
     pub enumeration: Vec<u32>,
     pub prefix: Vec<u32>,
     pub other: Vec<u32>,
-    /// Table rows that block this row, by their starts (`label_table.rs`); the same for
+    /// Table rows that block this row, by their starts (`tuples/label_table.rs`); the same for
     /// every track.
     pub sources: Vec<usize>,
     /// Canonical table rows: `(column, row start)` pairs to preload below the prefix max.
@@ -180,7 +180,7 @@ impl Labelling<'_, '_, '_> {
         run_layers(schedule, visitor, progress, units, || self.scratch(lease), work)
     }
 
-    /// Whether the layers would be shared by several threads (`schedule.rs`): not on one
+    /// Whether the layers would be shared by several threads (`tuples/schedule.rs`): not on one
     /// thread, with small layers, or with a prefix of at most one heap (a row a layer).
     fn layers_in_parallel(&self) -> bool {
         let layout = &self.engine.layout;
@@ -194,7 +194,7 @@ impl Labelling<'_, '_, '_> {
         self.engine.batches()
     }
 
-    /// A task's scratch, its rows and index lists drawn from `lease` (`plan.rs` counts
+    /// A task's scratch, its rows and index lists drawn from `lease` (`memory/plan.rs` counts
     /// them).
     pub(crate) fn scratch(&self, lease: &Lease<'_>) -> Result<Scratch> {
         let e = self.engine;

@@ -7,7 +7,7 @@
 //! at most one P: the first free column none of whose other options is P.
 
 use crate::engine::bits::{bit, set_bit};
-use crate::engine::labelling::{Labelling, Scratch, Track};
+use crate::engine::tuples::labelling::{Labelling, Scratch, Track};
 
 impl Labelling<'_, '_, '_> {
     /// A row of sorted tuples (first column `lo`) of a multi-heap game, on every track.

@@ -9,8 +9,8 @@
 
 use crate::engine::bits::{first_set, or_into};
 use crate::engine::error::Result;
-use crate::engine::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::memory::Lease;
+use crate::engine::tuples::labelling::{block_pass_columns, Labelling, Scratch};
 use crate::engine::visitor::{RowView, RowVisitor};
 
 /// A task's row buffers for full-mode planes, `words_per_row` words per track each.
@@ -35,7 +35,7 @@ impl Labelling<'_, '_, '_> {
         }
     }
 
-    /// A task's row buffers for full-mode planes, drawn from `lease` (`plan.rs` counts
+    /// A task's row buffers for full-mode planes, drawn from `lease` (`memory/plan.rs` counts
     /// them).
     pub(crate) fn plane_rows(&self, lease: &Lease<'_>) -> Result<PlaneRows> {
         let words = self.engine.layout.words_per_row() * self.tracks.len();
