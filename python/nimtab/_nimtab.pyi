@@ -130,12 +130,7 @@ def sweep_rows(
 def sweep_games(request: _SweepRequest) -> int: ...
 def summary_rows(data: bytes) -> _Rows: ...
 def quotient_sweep_rows(
-    games: Optional[str],
-    game_list: Optional[Sequence[str]],
-    games_file: Optional[Tuple[str, str]],
-    force: bool,
-    quotients: int,
-    max_order: Optional[int] = None,
+    request: _SweepRequest,
     threads: Optional[int] = None,
     report: _Report = None,
 ) -> _QuotientRows: ...

@@ -131,19 +131,18 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, tot
 
 
 def _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total,
-                    games_file, quotients, max_order) -> Tuple[dict, Optional[dict]]:
-    """The request of ``_nimtab.sweep_csv`` (a dict), and for a quotient sweep its family and
-    bounds (else ``None``)."""
+                    games_file, quotients, max_order) -> Tuple[dict, bool]:
+    """The request of ``_nimtab.sweep_csv`` (a dict), and whether it is a quotient sweep."""
     if quotients is None:
         if max_order is not None:
             raise ValueError("the argument 'max_order' cannot be used without 'quotients'")
-        return _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file), None
+        return _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, total, games_file), False
     given = dict(heaps=heaps, max=max, total=total, criteria=criteria, claim=claim)
     refuse_with_quotients(given, _checks.names("rules", rules), _checks.flag("canonical", canonical))
     family = dict(**_family_args(games, games_file, force), **quotient_bounds(quotients, max_order))
     # No space, rules or criteria: the sweep is the family's quotients.
     space = dict(heaps_lo=None, heaps_hi=None, max=None, rules="", criteria="", total=None)
-    return dict(**family, **space), family
+    return dict(**family, **space), True
 
 
 def sweep_csv(
@@ -296,16 +295,16 @@ def sweep(
     """
     as_frame = _checks.flag("as_frame", as_frame)
     progress = _checks.flag("progress", progress)
-    args, quotient_family = _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical,
-                                            force, total, games_file, quotients, max_order)
+    args, of_quotients = _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical,
+                                         force, total, games_file, quotients, max_order)
     threads = _checks.threads(threads)
     if client is None:
         if shards is not None:
             raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
         count = _nimtab.sweep_games(args)
         with bar(progress, "sweep", count, "game") as report:
-            if quotient_family is not None:
-                found = _nimtab.quotient_sweep_rows(**quotient_family, threads=threads, report=report)
+            if of_quotients:
+                found = _nimtab.quotient_sweep_rows(args, threads=threads, report=report)
                 return quotient_rows(found, as_frame)
             summary = _nimtab.sweep_rows(args, threads=threads, report=report)
     else:
@@ -315,7 +314,7 @@ def sweep(
             max_order=max_order,
         )
         # The cluster's parts are merged (and checked) as the command's bytes.
-        if quotient_family is not None:
+        if of_quotients:
             return quotient_rows(_nimtab.quotient_rows_of_csv(data), as_frame)
         summary = _nimtab.summary_rows(data)
     return frame(summary) if as_frame else rows(summary)

@@ -2,7 +2,6 @@
 //! tables, verifications and sweeps, run with the GIL released.
 
 mod check;
-mod family;
 mod quotient;
 mod quotient_sweep;
 mod reach;

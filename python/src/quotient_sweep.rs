@@ -1,18 +1,14 @@
-//! Quotient sweeps (`nimtab sweep --quotients N --max-order K`): the command's bytes,
-//! whole or one shard's part, and its rows as typed Python values built from the
-//! library's `QuotientRow`s.
+//! Quotient sweeps (`nimtab sweep --quotients N --max-order K`): their bounds, and their
+//! rows as typed Python values built from the library's `QuotientRow`s.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use nimtab::host;
 use nimtab::quotient::DEFAULT_MAX_ORDER;
-use nimtab::sweep::{
-    quotient_csv_bytes, write_quotient_header, PartWriter, QuotientRow, QuotientStatus,
-    QuotientSweep, Shard, QUOTIENT_HEADER,
-};
+use nimtab::sweep::{PlannedSweep, QuotientRow, QuotientStatus, QUOTIENT_HEADER};
 
-use crate::family::family_of;
+use crate::sweeps::SweepDict;
 use crate::{run_detached, value_error, CallProgress};
 
 /// Quotient rows as Python receives them: the library's header and one tuple of values
@@ -32,40 +28,6 @@ pub(crate) fn quotient_bounds(
         (None, None) => Ok(None),
         (Some(n), k) => Ok(Some((n, k.unwrap_or(DEFAULT_MAX_ORDER)))),
     }
-}
-
-/// The bytes `nimtab sweep --quotients N --max-order K` writes: the whole CSV, or with
-/// `shard` that shard's part.
-pub(crate) fn quotient_sweep_bytes(
-    sweep: &QuotientSweep,
-    shard: Option<Shard>,
-    progress: &CallProgress,
-) -> nimtab::sweep::Result<Vec<u8>> {
-    let games = match shard {
-        Some(shard) => sweep.shard_games(shard),
-        None => 0..sweep.games(),
-    };
-    let mut out = Vec::new();
-    let mut part = match shard {
-        Some(shard) => Some(PartWriter::start_with(&mut out, &sweep.part_head(shard))?),
-        None => {
-            write_quotient_header(&mut out)?;
-            None
-        }
-    };
-    // Batch by batch: the bytes, not every game's rows, are what is kept.
-    sweep.run_batches(games, host::memory_limit(), progress, |rows| {
-        let bytes = quotient_csv_bytes(&rows)?;
-        match &mut part {
-            Some(part) => part.lines(&mut out, &bytes, rows.len())?,
-            None => out.extend_from_slice(&bytes),
-        }
-        Ok(())
-    })?;
-    if let Some(part) = part {
-        part.finish(&mut out)?;
-    }
-    Ok(out)
 }
 
 /// One row's values in the order of [`QUOTIENT_HEADER`]: counts as int, `tame` as bool,
@@ -90,30 +52,24 @@ fn typed<'py>(py: Python<'py>, rows: &[QuotientRow]) -> PyResult<QuotientRows<'p
     Ok((QUOTIENT_HEADER.to_vec(), list))
 }
 
-/// quotient_sweep_rows(games, game_list, games_file, force, quotients, max_order,
-/// threads, report) -> (header, rows)
+/// quotient_sweep_rows(request, threads, report) -> (header, rows)
 ///
 /// The rows `nimtab sweep --quotients N --max-order K` writes, as typed values, one per
-/// game in the family's order.
+/// game in the family's order, for a sweep request with `quotients` (a [`SweepDict`]).
 #[pyfunction]
-#[pyo3(signature = (games, game_list, games_file, force, quotients, max_order = None,
-    threads = None, report = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, threads = None, report = None))]
 pub fn quotient_sweep_rows<'py>(
     py: Python<'py>,
-    games: Option<String>,
-    game_list: Option<Vec<String>>,
-    games_file: Option<(String, String)>,
-    force: bool,
-    quotients: u32,
-    max_order: Option<usize>,
+    request: SweepDict,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<QuotientRows<'py>> {
-    let max_order = max_order.unwrap_or(DEFAULT_MAX_ORDER);
+    let request = request.request()?;
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<QuotientRow>> {
-        let family = family_of(games.as_deref(), game_list.as_deref(), games_file.as_ref(), force)?;
-        let sweep = QuotientSweep::new(family, quotients, max_order)?;
+        let PlannedSweep::Quotients(sweep) = request.plan()? else {
+            let message = "a quotient sweep needs quotients";
+            return Err(nimtab::Error::Invalid(message.to_string()).into());
+        };
         sweep.run(0..sweep.games(), host::memory_limit(), progress)
     };
     let rows = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;

@@ -10,10 +10,10 @@ use nimtab::analysis::verify::Finding;
 use nimtab::export::summary::{
     multiset_space_cells, summary_header, COUNTEREXAMPLE_HEADER, NO_CRITERION,
 };
-use nimtab::sweep::{Shard, SweepRow};
+use nimtab::sweep::{PlannedSweep, Shard, SweepRow};
 use nimtab::{host, Ending, Label};
 
-use crate::sweeps::{SweepRequest, VerifyRequest};
+use crate::sweeps::{SweepDict, VerifyRequest};
 use crate::{run_detached, value_error, CallProgress};
 
 /// Rows as Python receives them: the header (the library's), one tuple of values per
@@ -183,14 +183,17 @@ pub fn verify_rows<'py>(
 #[pyo3(signature = (request, shard = None, threads = None, report = None))]
 pub fn sweep_rows<'py>(
     py: Python<'py>,
-    request: SweepRequest,
+    request: SweepDict,
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Rows<'py>> {
-    let args = request.args()?;
+    let request = request.request()?;
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<SweepRow>> {
-        let sweep = args.sweep()?;
+        let PlannedSweep::Table(sweep) = request.plan()? else {
+            let message = "a quotient sweep's rows come from quotient_sweep_rows";
+            return Err(nimtab::Error::Invalid(message.to_string()).into());
+        };
         let games = match shard.map(|(i, n)| Shard::new(i, n)).transpose()? {
             Some(shard) => sweep.shard_games(shard),
             None => 0..sweep.games(),

@@ -3,17 +3,15 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
-    merge as merge_parts, write_header, write_rows, Family, PartWriter, QuotientSweep, Shard,
-    Sweep, SweepSpace, Test,
+    merge as merge_parts, Games, PlannedSweep, Shard, SweepKind, SweepRequest, SweepSpace,
+    TestRequest,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
-use crate::family::family_of;
-use crate::quotient_sweep::{quotient_bounds, quotient_sweep_bytes};
+use crate::quotient_sweep::quotient_bounds;
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
 
@@ -163,12 +161,13 @@ fn verify_tuples(
 }
 
 /// A sweep as Python describes it: one dict (built and checked by `nimtab._summaries`),
-/// read once by key, so the functions that run, count or shard a sweep take it whole
-/// instead of repeating its fields as arguments. `rules` and `criteria` are required (the
-/// empty text for a quotient sweep); any other key left out is `None` (or false).
+/// read once by key and turned into the library's [`SweepRequest`], so the functions that
+/// run, count or shard a sweep take it whole instead of repeating its fields as arguments.
+/// `rules` and `criteria` are required (the empty text for a quotient sweep); any other
+/// key left out is `None` (or false).
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub(crate) struct SweepRequest {
+pub(crate) struct SweepDict {
     #[pyo3(default)]
     games: Option<String>,
     #[pyo3(default)]
@@ -197,98 +196,66 @@ pub(crate) struct SweepRequest {
     max_order: Option<usize>,
 }
 
-impl SweepRequest {
-    /// The sweep's settings, a quotient sweep's bounds checked.
-    pub(crate) fn args(self) -> PyResult<SweepArgs> {
-        Ok(SweepArgs {
-            games: self.games,
-            game_list: self.game_list,
-            games_file: self.games_file,
-            heaps: self.heaps_lo.zip(self.heaps_hi),
-            max: self.max,
-            total: self.total,
-            rules: self.rules,
-            criteria: self.criteria,
-            claim: self.claim,
-            canonical: self.canonical,
-            force: self.force,
-            quotients: quotient_bounds(self.quotients, self.max_order)?,
-        })
-    }
-}
-
-/// The settings of a sweep.
-pub(crate) struct SweepArgs {
-    pub games: Option<String>,
-    pub game_list: Option<Vec<String>>,
-    /// A games file's name and contents, one spec or pattern a line.
-    pub games_file: Option<(String, String)>,
-    /// Heap counts and largest heap of a tuple space, or `None` with `total`.
-    pub heaps: Option<(usize, usize)>,
-    pub max: Option<u32>,
-    /// The multisets of total at most `total`, instead of `heaps` and `max`.
-    pub total: Option<u64>,
-    pub rules: String,
-    pub criteria: String,
-    pub claim: Option<String>,
-    pub canonical: bool,
-    pub force: bool,
-    /// `--quotients N --max-order K`: a quotient sweep instead of a space.
-    pub quotients: Option<(u32, usize)>,
-}
-
-impl SweepArgs {
-    fn family(&self) -> nimtab::sweep::Result<Family> {
-        let (games, list) = (self.games.as_deref(), self.game_list.as_deref());
-        family_of(games, list, self.games_file.as_ref(), self.force)
-    }
-
-    /// The quotient sweep these arguments ask for, if they ask for one; a space, a claim
-    /// or canonical do not apply to it.
-    fn quotient_sweep(&self) -> nimtab::sweep::Result<Option<QuotientSweep>> {
-        let Some((max_heap, max_order)) = self.quotients else { return Ok(None) };
-        let with_space = self.heaps.is_some() || self.max.is_some() || self.total.is_some();
-        if with_space || self.claim.is_some() || self.canonical {
-            let message = "quotients cannot be used with heaps, max, total, claim or canonical";
-            return Err(nimtab::Error::Invalid(message.to_string()).into());
-        }
-        Ok(Some(QuotientSweep::new(self.family()?, max_heap, max_order)?))
-    }
-
-    pub fn sweep(&self) -> nimtab::sweep::Result<Sweep> {
-        let family = self.family()?;
-        let space = self.space()?;
-        let endings = Ending::parse_list(&self.rules)?;
-        let test = match &self.claim {
-            Some(text) => {
-                Test::Claim(Expr::parse_claim(text).map_err(nimtab::sweep::SweepError::Claim)?)
-            }
-            None => Test::Criteria(Criterion::parse_list(&self.criteria)?),
+impl SweepDict {
+    /// The library's request: the games, and quotients (no space, claim or canonical) or a
+    /// table over a space.
+    pub(crate) fn request(self) -> PyResult<SweepRequest> {
+        let games = match (self.games, self.game_list, self.games_file) {
+            (Some(text), _, _) => Games::Text(text),
+            (None, Some(list), _) => Games::List(list),
+            (None, None, Some((name, contents))) => Games::File { name, contents },
+            (None, None, None) => return Err(value_error("no games given")),
         };
-        Sweep::new(family, space, &endings, test)
+        let heaps = self.heaps_lo.zip(self.heaps_hi);
+        let kind = match quotient_bounds(self.quotients, self.max_order)? {
+            Some((max_heap, max_order)) => {
+                let with_space = heaps.is_some() || self.max.is_some() || self.total.is_some();
+                if with_space || self.claim.is_some() || self.canonical {
+                    return Err(value_error(
+                        "quotients cannot be used with heaps, max, total, claim or canonical",
+                    ));
+                }
+                SweepKind::Quotients { max_heap, max_order }
+            }
+            None => SweepKind::Table {
+                space: space(heaps, self.max, self.total, self.canonical)?,
+                endings: Ending::parse_list(&self.rules).map_err(value_error)?,
+                test: match self.claim {
+                    Some(text) => TestRequest::Claim(text),
+                    None => TestRequest::Criteria(
+                        Criterion::parse_list(&self.criteria).map_err(value_error)?,
+                    ),
+                },
+            },
+        };
+        Ok(SweepRequest { games, force: self.force, kind })
     }
+}
 
-    /// Tuples of `heaps` heaps of at most `max`, or the multisets of total at most `total`.
-    fn space(&self) -> nimtab::sweep::Result<SweepSpace> {
-        let invalid = |m: &str| Err(nimtab::Error::Invalid(m.to_string()).into());
-        match (self.heaps, self.max, self.total) {
-            (None, None, Some(_)) if self.canonical => {
-                invalid("canonical applies to tuples of heaps, not to a total")
-            }
-            (None, None, Some(total)) => SweepSpace::total(total),
-            (Some((lo, hi)), Some(max), None) => {
-                SweepSpace::heaps(lo, hi, max, crate::states::mode_of(self.canonical))
-            }
-            (_, _, Some(_)) => invalid("give either heaps and max, or total, not both"),
-            _ => invalid("give heaps and max (tuples of heaps), or total (multisets)"),
+/// Tuples of `heaps` heaps of at most `max`, or the multisets of total at most `total`.
+fn space(
+    heaps: Option<(usize, usize)>,
+    max: Option<u32>,
+    total: Option<u64>,
+    canonical: bool,
+) -> PyResult<SweepSpace> {
+    match (heaps, max, total) {
+        (None, None, Some(_)) if canonical => {
+            Err(value_error("canonical applies to tuples of heaps, not to a total"))
         }
+        (None, None, Some(total)) => SweepSpace::total(total).map_err(value_error),
+        (Some((lo, hi)), Some(max), None) => {
+            SweepSpace::heaps(lo, hi, max, crate::states::mode_of(canonical)).map_err(value_error)
+        }
+        (_, _, Some(_)) => Err(value_error("give either heaps and max, or total, not both")),
+        _ => Err(value_error("give heaps and max (tuples of heaps), or total (multisets)")),
     }
 }
 
 /// sweep_csv(request, shard, threads, report) -> bytes
 ///
 /// What `nimtab sweep` writes: the whole CSV, or with `shard=(i, n)` the part of shard i.
-/// The request (a [`SweepRequest`] dict) names the games, and the space
+/// The request (a [`SweepDict`]) names the games, and the space
 /// `heaps_lo..=heaps_hi` heaps of at most `max` (all three given), or with `total` (and
 /// those `None`) every multiset of heaps of total at most `total`; or with `quotients=N`
 /// (and no space, claim or canonical) each game's misère quotient for heaps up to N, as
@@ -297,41 +264,24 @@ impl SweepArgs {
 #[pyo3(signature = (request, shard = None, threads = None, report = None))]
 pub fn sweep_csv<'py>(
     py: Python<'py>,
-    request: SweepRequest,
+    request: SweepDict,
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let args = request.args()?;
+    let request = request.request()?;
     let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<u8>> {
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
-        if let Some(sweep) = args.quotient_sweep()? {
-            return quotient_sweep_bytes(&sweep, shard, progress);
-        }
-        let sweep = args.sweep()?;
-        let games = match shard {
-            Some(shard) => sweep.shard_games(shard),
-            None => 0..sweep.games(),
-        };
         let mut out = Vec::new();
-        let mut part = match shard {
-            Some(shard) => Some(PartWriter::start(&mut out, &sweep, shard)?),
-            None => {
-                write_header(&mut out)?;
-                None
+        let memory = host::memory_limit();
+        match request.plan()? {
+            PlannedSweep::Table(sweep) => {
+                sweep.write_csv(shard, &mut out, memory, progress, |_| {})
             }
-        };
-        // Batch by batch: the bytes, not every game's rows, are what is kept.
-        sweep.run_batches(games, host::memory_limit(), progress, |rows| {
-            match &mut part {
-                Some(part) => part.rows(&mut out, &rows)?,
-                None => write_rows(&mut out, &rows)?,
+            PlannedSweep::Quotients(sweep) => {
+                sweep.write_csv(shard, &mut out, memory, progress, |_| {})
             }
-            Ok(())
-        })?;
-        if let Some(part) = part {
-            part.finish(&mut out)?;
-        }
+        }?;
         Ok(out)
     };
     let bytes = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
@@ -343,12 +293,9 @@ pub fn sweep_csv<'py>(
 /// Validates a sweep (every game parsed, the claim compiled, a quotient sweep's bounds)
 /// and returns its game count.
 #[pyfunction]
-pub fn sweep_games(py: Python<'_>, request: SweepRequest) -> PyResult<usize> {
-    let args = request.args()?;
-    let count = run_detached(py, None, None, move |_| match args.quotient_sweep()? {
-        Some(sweep) => Ok(sweep.games()),
-        None => args.sweep().map(|s| s.games()),
-    })?;
+pub fn sweep_games(py: Python<'_>, request: SweepDict) -> PyResult<usize> {
+    let request = request.request()?;
+    let count = run_detached(py, None, None, move |_| request.plan().map(|s| s.games()))?;
     count.map_err(value_error)
 }
 

@@ -4,12 +4,11 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use nimtab::analysis::expr::Expr;
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::quotient::DEFAULT_MAX_ORDER;
+use nimtab::quotient::{QuotientError, DEFAULT_MAX_ORDER};
 use nimtab::sweep::{
-    add_summary, summarize, write_header, write_rows, Family, FamilyLimit, PartWriter, Shard,
-    SummaryLine, Sweep, SweepError, SweepRow, SweepSpace, Test,
+    add_summary, summarize, Games, PlannedSweep, Shard, SummaryLine, Sweep, SweepError, SweepKind,
+    SweepRequest, SweepRow, SweepSpace, TestRequest,
 };
 use nimtab::{Criterion, Error, Mode};
 
@@ -126,32 +125,41 @@ struct Config {
     strict: bool,
 }
 
-impl Config {
-    fn new(a: Args) -> anyhow::Result<Config> {
-        let endings = a.rules.listed_or_all()?;
-        let space = a.space.space()?;
-        let test = match &a.claim_p {
-            Some(text) => Test::Claim(claim(text, &space)?),
-            None => Test::Criteria(
-                Criterion::parse_list(&a.criteria)
-                    .with_context(|| format!("--criteria '{}'", a.criteria))?,
-            ),
-        };
-        let target = Target::new(a.out.as_deref())?;
-        let family = family(&a)?;
-        let sweep = Sweep::new(family, space, &endings, test)?;
-        Ok(Config { sweep, shard: a.shard, target, strict: a.strict })
-    }
+/// The library's request for these flags: the games (a games file read here), and a
+/// table or quotients.
+fn request(a: &Args) -> anyhow::Result<SweepRequest> {
+    let kind = match a.quotients {
+        Some(max_heap) => {
+            SweepKind::Quotients { max_heap, max_order: a.max_order.unwrap_or(DEFAULT_MAX_ORDER) }
+        }
+        None => SweepKind::Table {
+            space: a.space.space()?,
+            endings: a.rules.listed_or_all()?,
+            test: match &a.claim_p {
+                Some(text) => TestRequest::Claim(text.clone()),
+                None => TestRequest::Criteria(
+                    Criterion::parse_list(&a.criteria)
+                        .with_context(|| format!("--criteria '{}'", a.criteria))?,
+                ),
+            },
+        },
+    };
+    Ok(SweepRequest { games: games(a)?, force: a.force, kind })
 }
 
-/// Parses the claim and checks it against every space of the sweep, so that a bad
-/// expression is shown with a caret before any work.
-fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
-    let expr = Expr::parse_claim(text).map_err(|e| expression_error(text, &e))?;
-    for s in space.spaces() {
-        expr.check_space(s).map_err(|e| expression_error(text, &e))?;
+/// A planning error in the flags' words: a claim shown with a caret, a quotient bound
+/// named by its flag.
+fn flag_error(error: SweepError, a: &Args) -> anyhow::Error {
+    match error {
+        SweepError::Claim(e) => expression_error(a.claim_p.as_deref().unwrap_or(""), &e),
+        SweepError::Quotient(e @ QuotientError::MaxHeap { .. }) => {
+            anyhow::Error::new(e).context("--quotients")
+        }
+        SweepError::Quotient(e @ QuotientError::MaxOrder { .. }) => {
+            anyhow::Error::new(e).context("--max-order")
+        }
+        e => e.into(),
     }
-    Ok(expr)
 }
 
 /// What the batches of a run add up to: the summary lines, the failed theorems.
@@ -174,18 +182,17 @@ impl Totals {
     }
 }
 
-/// The family of `--games` or `--games-file`.
-fn family(a: &Args) -> anyhow::Result<Family> {
-    let limit = if a.force { FamilyLimit::Forced } else { FamilyLimit::Usual };
+/// The games of `--games` or `--games-file`.
+fn games(a: &Args) -> anyhow::Result<Games> {
     Ok(match (&a.games, &a.games_file) {
         (_, Some(path)) => {
             let bytes = input::read_bounded(path, "--games-file", Stdin::Taken, MAX_GAMES_FILE)?;
             let contents = String::from_utf8(bytes).ok().with_context(|| {
                 format!("--games-file {}: it is not text (not UTF-8)", path.display())
             })?;
-            Family::from_lines(&path.display().to_string(), &contents, limit)?
+            Games::File { name: path.display().to_string(), contents }
         }
-        (Some(text), None) => Family::parse(text, limit)?,
+        (Some(text), None) => Games::Text(text.clone()),
         (None, None) => unreachable!("clap requires --games or --games-file"),
     })
 }
@@ -195,17 +202,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     if a.quotients.is_none() && a.max_order.is_some() {
         anyhow::bail!("--max-order: it applies only with --quotients");
     }
-    if let Some(max_heap) = a.quotients {
-        let target = Target::new(a.out.as_deref())?;
-        let family = family(&a)?;
-        let settings = sweep_quotients::Settings {
-            max_heap,
-            max_order: a.max_order.unwrap_or(DEFAULT_MAX_ORDER),
-            strict: a.strict,
-        };
-        return sweep_quotients::run(family, settings, a.shard, &target, global);
-    }
-    let config = Config::new(a)?;
+    let target = Target::new(a.out.as_deref())?;
+    let planned = request(&a)?.plan().map_err(|e| flag_error(e, &a))?;
+    let sweep = match planned {
+        PlannedSweep::Quotients(sweep) => {
+            return sweep_quotients::run(&sweep, a.strict, a.shard, &target, global)
+        }
+        PlannedSweep::Table(sweep) => sweep,
+    };
+    let config = Config { sweep, shard: a.shard, target, strict: a.strict };
     if !global.quiet {
         output::note_repeated_entries(config.sweep.family(), config.sweep.repeats());
     }
@@ -240,32 +245,15 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
     // The library's error, kept typed while the writer only carries an I/O error.
     let mut failure: Option<SweepError> = None;
     let written = output::write_to(&config.target, |w| {
-        let mut part = match config.shard {
-            Some(shard) => Some(PartWriter::start(w, sweep, shard)?),
-            None => {
-                write_header(w)?;
-                None
-            }
-        };
-        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
-            match &mut part {
-                Some(part) => part.rows(w, &rows)?,
-                None => write_rows(w, &rows)?,
-            }
-            totals.add(&rows);
-            Ok(())
-        });
+        let run =
+            sweep.write_csv(config.shard, w, global.memory_limit, &bar, |rows| totals.add(rows));
         match run {
-            Ok(()) => {}
-            Err(SweepError::Space(Error::Io(e))) => return Err(e),
+            Ok(()) => Ok(()),
+            Err(SweepError::Space(Error::Io(e))) => Err(e),
             Err(e) => {
                 failure = Some(e);
-                return Err(std::io::Error::other("the sweep stopped"));
+                Err(std::io::Error::other("the sweep stopped"))
             }
-        }
-        match part {
-            Some(part) => part.finish(w),
-            None => Ok(()),
         }
     });
     bar.finish();

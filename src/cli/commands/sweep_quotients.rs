@@ -2,26 +2,12 @@
 //! row per game; `--shard I/N` writes one part of it for `nimtab merge`.
 
 use anyhow::Context;
-use nimtab::quotient::QuotientError;
-use nimtab::sweep::{
-    quotient_csv_bytes, write_quotient_header, Family, PartWriter, QuotientRow, QuotientStatus,
-    QuotientSweep, Shard, SweepError,
-};
+use nimtab::sweep::{QuotientRow, QuotientStatus, QuotientSweep, Shard, SweepError};
 use nimtab::Error;
 
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
-
-/// The quotient settings of the command line.
-pub struct Settings {
-    /// `--quotients N`.
-    pub max_heap: u32,
-    /// `--max-order K`.
-    pub max_order: usize,
-    /// `--strict`: status 1 if a quotient fails its proof.
-    pub strict: bool,
-}
 
 /// Counts of rows by status, and the games whose proof failed.
 #[derive(Default)]
@@ -61,22 +47,12 @@ impl Totals {
 /// Runs the quotient sweep: status 0, or 1 under `--strict` when a quotient failed its
 /// proof.
 pub fn run(
-    family: Family,
-    settings: Settings,
+    sweep: &QuotientSweep,
+    strict: bool,
     shard: Option<Shard>,
     target: &Target,
     global: &Global,
 ) -> anyhow::Result<Outcome> {
-    let sweep = match QuotientSweep::new(family, settings.max_heap, settings.max_order) {
-        Ok(sweep) => sweep,
-        Err(SweepError::Quotient(e @ QuotientError::MaxHeap { .. })) => {
-            return Err(anyhow::Error::new(e).context("--quotients"))
-        }
-        Err(SweepError::Quotient(e @ QuotientError::MaxOrder { .. })) => {
-            return Err(anyhow::Error::new(e).context("--max-order"))
-        }
-        Err(e) => return Err(e.into()),
-    };
     if !global.quiet {
         output::note_repeated_entries(sweep.family(), sweep.repeats());
     }
@@ -87,30 +63,10 @@ pub fn run(
     let bar = Bar::counting("quotients", games.len() as u64, "games", global.quiet);
     let mut totals = Totals::default();
     output::write_to(target, |w| {
-        let mut part = match shard {
-            Some(shard) => Some(PartWriter::start_with(w, &sweep.part_head(shard))?),
-            None => {
-                write_quotient_header(w)?;
-                None
-            }
-        };
-        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
-            let bytes = quotient_csv_bytes(&rows)?;
-            match &mut part {
-                Some(part) => part.lines(w, &bytes, rows.len())?,
-                None => w.write_all(&bytes)?,
-            }
-            totals.add(&rows);
-            Ok(())
-        });
-        match run {
-            Ok(()) => {}
-            Err(SweepError::Space(Error::Io(e))) => return Err(e),
-            Err(e) => return Err(std::io::Error::other(e.to_string())),
-        }
-        match part {
-            Some(part) => part.finish(w),
-            None => Ok(()),
+        match sweep.write_csv(shard, w, global.memory_limit, &bar, |rows| totals.add(rows)) {
+            Ok(()) => Ok(()),
+            Err(SweepError::Space(Error::Io(e))) => Err(e),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
         }
     })
     .context("sweep --quotients")?;
@@ -128,7 +84,7 @@ pub fn run(
             "nimtab: internal error: the quotient of {game} failed its proof (status proof_failed)"
         ));
     }
-    if settings.strict && !totals.proof_failed.is_empty() {
+    if strict && !totals.proof_failed.is_empty() {
         return Ok(Outcome::ClaimFailed);
     }
     Ok(Outcome::Success)

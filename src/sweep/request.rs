@@ -1,0 +1,304 @@
+//! A sweep as a front end asks for it (the command line's flags, Python's dict), checked
+//! once here, and the one way a planned sweep writes its CSV or its shard's part.
+
+use std::io::Write;
+
+use crate::analysis::criteria::Criterion;
+use crate::analysis::expr::Expr;
+use crate::engine::Progress;
+use crate::model::ending::Ending;
+use crate::sweep::error::{Result, SweepError};
+use crate::sweep::family::{Family, FamilyLimit};
+use crate::sweep::part_format::PartWriter;
+use crate::sweep::parts::{write_header, write_rows};
+use crate::sweep::quotients::{
+    quotient_csv_bytes, write_quotient_header, QuotientRow, QuotientSweep,
+};
+use crate::sweep::{Shard, Sweep, SweepRow, SweepSpace, Test};
+use crate::Error;
+
+/// Where a sweep's games come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Games {
+    /// A family text: specs separated by `;`, or a pattern.
+    Text(String),
+    /// Game specs (or patterns), one an entry.
+    List(Vec<String>),
+    /// A games file, read by the front end.
+    File {
+        /// The file's name, for messages.
+        name: String,
+        /// Its text, one spec or pattern a line (`#` starts a comment).
+        contents: String,
+    },
+}
+
+/// What a sweep does with its games.
+#[derive(Clone, Debug)]
+pub enum SweepKind {
+    /// The criteria (or a claim) on every game, over a space, under some endings.
+    Table {
+        /// The tuples or multisets every game is checked on.
+        space: SweepSpace,
+        /// The endings, at least one.
+        endings: Vec<Ending>,
+        /// The criteria or the claim.
+        test: TestRequest,
+    },
+    /// Each game's misère quotient.
+    Quotients {
+        /// Heaps up to this size (`--quotients N`).
+        max_heap: u32,
+        /// A quotient past this many elements is a row of its own status.
+        max_order: usize,
+    },
+}
+
+/// The test of a table sweep as given: criteria names, or a claim's text (compiled and
+/// checked against the space when the sweep is planned).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TestRequest {
+    /// These criteria, each compared with the labels.
+    Criteria(Vec<Criterion>),
+    /// P exactly when this expression holds (the claim language of `check`).
+    Claim(String),
+}
+
+/// A whole sweep request: the games, whether more than the usual number may run, and
+/// what to do with them.
+#[derive(Clone, Debug)]
+pub struct SweepRequest {
+    /// The family's games.
+    pub games: Games,
+    /// Allow a family past the usual limit (`--force`).
+    pub force: bool,
+    /// A table or quotients.
+    pub kind: SweepKind,
+}
+
+/// A sweep checked and ready to run.
+#[derive(Debug)]
+pub enum PlannedSweep {
+    /// Criteria or a claim over a space.
+    Table(Sweep),
+    /// Misère quotients.
+    Quotients(QuotientSweep),
+}
+
+impl SweepRequest {
+    /// The family of games, parsed.
+    ///
+    /// # Errors
+    /// [`SweepError::Family`] and the other errors of [`Family::parse`].
+    pub fn family(&self) -> Result<Family> {
+        let limit = if self.force { FamilyLimit::Forced } else { FamilyLimit::Usual };
+        match &self.games {
+            Games::Text(text) => Family::parse(text, limit),
+            Games::List(list) => Family::from_specs(list, limit),
+            Games::File { name, contents } => Family::from_lines(name, contents, limit),
+        }
+    }
+
+    /// Every game parsed and the test checked against the space, before any work.
+    ///
+    /// # Errors
+    /// Those of [`SweepRequest::family`], [`Sweep::new`] and [`QuotientSweep::new`];
+    /// [`SweepError::Claim`] for a claim that does not parse (a front end that shows the
+    /// claim with a caret reads the error's position).
+    pub fn plan(&self) -> Result<PlannedSweep> {
+        match &self.kind {
+            SweepKind::Table { space, endings, test } => {
+                // The claim first: a typing error in it is shown before any game is read.
+                let test = match test {
+                    TestRequest::Criteria(list) => Test::Criteria(list.clone()),
+                    TestRequest::Claim(text) => {
+                        Test::Claim(Expr::parse_claim(text).map_err(SweepError::Claim)?)
+                    }
+                };
+                let family = self.family()?;
+                Ok(PlannedSweep::Table(Sweep::new(family, space.clone(), endings, test)?))
+            }
+            &SweepKind::Quotients { max_heap, max_order } => {
+                let family = self.family()?;
+                Ok(PlannedSweep::Quotients(QuotientSweep::new(family, max_heap, max_order)?))
+            }
+        }
+    }
+}
+
+impl PlannedSweep {
+    /// The games the sweep runs.
+    pub fn games(&self) -> usize {
+        match self {
+            PlannedSweep::Table(sweep) => sweep.games(),
+            PlannedSweep::Quotients(sweep) => sweep.games(),
+        }
+    }
+}
+
+impl Sweep {
+    /// Writes the sweep's CSV to `out` (with `shard`, that shard's part for `merge`), batch
+    /// by batch, so that only one batch of rows is held; `each` sees every batch's rows.
+    ///
+    /// # Errors
+    /// Those of [`Sweep::run_batches`]; a write error as [`Error::Io`].
+    pub fn write_csv(
+        &self,
+        shard: Option<Shard>,
+        out: &mut dyn Write,
+        memory_limit: u64,
+        progress: &dyn Progress,
+        mut each: impl FnMut(&[SweepRow]),
+    ) -> Result<()> {
+        let games = match shard {
+            Some(shard) => self.shard_games(shard),
+            None => 0..self.games(),
+        };
+        let mut part = match shard {
+            Some(shard) => Some(PartWriter::start(out, self, shard).map_err(Error::Io)?),
+            None => {
+                write_header(out).map_err(Error::Io)?;
+                None
+            }
+        };
+        self.run_batches(games, memory_limit, progress, |rows| {
+            match &mut part {
+                Some(part) => part.rows(out, &rows).map_err(Error::Io)?,
+                None => write_rows(out, &rows).map_err(Error::Io)?,
+            }
+            each(&rows);
+            Ok(())
+        })?;
+        match part {
+            Some(part) => Ok(part.finish(out).map_err(Error::Io)?),
+            None => Ok(()),
+        }
+    }
+}
+
+impl QuotientSweep {
+    /// Writes the quotient sweep's CSV to `out` (with `shard`, that shard's part), batch
+    /// by batch; `each` sees every batch's rows.
+    ///
+    /// # Errors
+    /// Those of [`QuotientSweep::run_batches`]; a write error as [`Error::Io`].
+    pub fn write_csv(
+        &self,
+        shard: Option<Shard>,
+        out: &mut dyn Write,
+        memory_limit: u64,
+        progress: &dyn Progress,
+        mut each: impl FnMut(&[QuotientRow]),
+    ) -> Result<()> {
+        let games = match shard {
+            Some(shard) => self.shard_games(shard),
+            None => 0..self.games(),
+        };
+        let mut part = match shard {
+            Some(shard) => {
+                Some(PartWriter::start_with(out, &self.part_head(shard)).map_err(Error::Io)?)
+            }
+            None => {
+                write_quotient_header(out).map_err(Error::Io)?;
+                None
+            }
+        };
+        self.run_batches(games, memory_limit, progress, |rows| {
+            let bytes = quotient_csv_bytes(&rows).map_err(Error::Io)?;
+            match &mut part {
+                Some(part) => part.lines(out, &bytes, rows.len()).map_err(Error::Io)?,
+                None => out.write_all(&bytes).map_err(Error::Io)?,
+            }
+            each(&rows);
+            Ok(())
+        })?;
+        match part {
+            Some(part) => Ok(part.finish(out).map_err(Error::Io)?),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+    use crate::model::space::Mode;
+    use crate::quotient::QuotientError;
+    use crate::sweep::{merge, write_csv as write_whole};
+
+    const MEMORY: u64 = 1 << 30;
+
+    fn table(games: Games, test: TestRequest) -> SweepRequest {
+        let space = SweepSpace::heaps(2, 3, 7, Mode::Full).unwrap();
+        let endings = vec![Ending::Normal, Ending::Misere];
+        SweepRequest { games, force: false, kind: SweepKind::Table { space, endings, test } }
+    }
+
+    fn criteria() -> TestRequest {
+        TestRequest::Criteria(vec![Criterion::Xor, Criterion::AntiNim])
+    }
+
+    #[test]
+    fn a_family_text_a_list_and_a_file_plan_the_same_games() {
+        let text = table(Games::Text("nim;subtract:1,2".into()), criteria());
+        let list = table(Games::List(vec!["nim".into(), "subtract:1,2".into()]), criteria());
+        let contents = "# two games\nnim\nsubtract:1,2\n".to_string();
+        let file = table(Games::File { name: "g.txt".into(), contents }, criteria());
+        let specs = |r: &SweepRequest| r.family().unwrap().specs().to_vec();
+        assert_eq!(specs(&text), ["nim", "subtract:1,2"]);
+        assert_eq!(specs(&list), specs(&text));
+        assert_eq!(specs(&file), specs(&text));
+    }
+
+    #[test]
+    fn the_written_csv_is_the_rows_of_the_run_and_its_parts_merge_into_it() {
+        let request = table(Games::Text("subtract:subsets(1..=3)".into()), criteria());
+        let PlannedSweep::Table(sweep) = request.plan().unwrap() else { panic!("a table") };
+        let mut written = Vec::new();
+        let mut seen = 0;
+        sweep
+            .write_csv(None, &mut written, MEMORY, &NoProgress, |rows| seen += rows.len())
+            .unwrap();
+        let rows = sweep.run(0..sweep.games(), MEMORY, &NoProgress).unwrap();
+        let mut whole = Vec::new();
+        write_whole(&mut whole, &rows).unwrap();
+        assert_eq!(String::from_utf8(written.clone()).unwrap(), String::from_utf8(whole).unwrap());
+        assert_eq!(seen, rows.len());
+        let parts: Vec<(String, Vec<u8>)> = (1..=3)
+            .map(|i| {
+                let mut part = Vec::new();
+                let shard = Some(Shard::new(i, 3).unwrap());
+                sweep.write_csv(shard, &mut part, MEMORY, &NoProgress, |_| {}).unwrap();
+                (format!("part {i}"), part)
+            })
+            .collect();
+        assert_eq!(merge(&parts).unwrap(), written);
+    }
+
+    #[test]
+    fn a_bad_claim_is_refused_before_the_family_is_read() {
+        let request = table(Games::Text("not-a-game".into()), TestRequest::Claim("h1 ==".into()));
+        assert!(matches!(request.plan(), Err(SweepError::Claim(_))), "{:?}", request.plan());
+    }
+
+    #[test]
+    fn a_quotient_request_checks_its_bounds_and_writes_one_row_a_game() {
+        let games = Games::Text("octal:0.?7".into());
+        let kind = SweepKind::Quotients { max_heap: 0, max_order: 64 };
+        let request = SweepRequest { games: games.clone(), force: false, kind };
+        let refused = request.plan();
+        assert!(matches!(refused, Err(SweepError::Quotient(QuotientError::MaxHeap { .. }))));
+        let kind = SweepKind::Quotients { max_heap: 12, max_order: 64 };
+        let PlannedSweep::Quotients(sweep) =
+            SweepRequest { games, force: false, kind }.plan().unwrap()
+        else {
+            panic!("quotients")
+        };
+        let mut out = Vec::new();
+        sweep.write_csv(None, &mut out, MEMORY, &NoProgress, |_| {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 1 + sweep.games(), "{text}");
+        assert!(text.starts_with("game,max_heap,order,"), "{text}");
+    }
+}
