@@ -10,7 +10,7 @@ use nimtab::analysis::verify::Finding;
 use nimtab::export::summary::{
     multiset_space_cells, summary_header, COUNTEREXAMPLE_HEADER, NO_CRITERION,
 };
-use nimtab::sweep::{PlannedSweep, Shard, SweepRow};
+use nimtab::sweep::{PlannedSweep, Shard, SweepOutput, SweepRow};
 use nimtab::{host, Ending, Label};
 
 use crate::sweeps::{SweepDict, VerifyRequest};
@@ -194,16 +194,8 @@ pub fn sweep_rows<'py>(
             let message = "a quotient sweep's rows come from quotient_sweep_rows";
             return Err(nimtab::Error::Invalid(message.to_string()).into());
         };
-        let games = match shard.map(|(i, n)| Shard::new(i, n)).transpose()? {
-            Some(shard) => sweep.shard_games(shard),
-            None => 0..sweep.games(),
-        };
-        let mut rows = Vec::new();
-        sweep.run_batches(games, host::memory_limit(), progress, |batch| {
-            rows.extend(batch);
-            Ok(())
-        })?;
-        Ok(rows)
+        let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
+        sweep.run(sweep.games_of(shard), host::memory_limit(), progress)
     };
     let rows = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     let rows: Vec<SummaryRow> = rows.iter().map(SummaryRow::of_sweep).collect();

@@ -6,8 +6,8 @@ use pyo3::types::PyBytes;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
-    merge as merge_parts, Games, PlannedSweep, Shard, SweepKind, SweepRequest, SweepSpace,
-    TestRequest,
+    merge as merge_parts, Games, PlannedSweep, Shard, SweepKind, SweepOutput, SweepRequest,
+    SweepSpace, TestRequest,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 

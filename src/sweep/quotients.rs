@@ -10,9 +10,9 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::Result;
-use super::part_format::{Fingerprint, PartHead, QUOTIENT_HEADER};
+use super::part_format::{Fingerprint, PartHead, PartWriter, QUOTIENT_HEADER};
 use super::run::BATCH_GAMES;
-use super::{check_text, once_each, Family, Params, Shard, SweepError};
+use super::{check_text, once_each, Family, Params, Shard, SweepError, SweepOutput};
 use crate::engine::{NoProgress, Progress};
 use crate::model::game::Game;
 use crate::quotient::{
@@ -204,62 +204,11 @@ impl QuotientSweep {
         progress: &dyn Progress,
     ) -> Result<Vec<QuotientRow>> {
         let mut rows = Vec::with_capacity(games.len());
-        self.run_batches(games, memory_limit, progress, |batch| {
+        self.run_batches(games, memory_limit, progress, &mut |batch| {
             rows.extend(batch);
             Ok(())
         })?;
         Ok(rows)
-    }
-
-    /// [`QuotientSweep::run`] a batch of [`BATCH_GAMES`] games at a time, each batch's rows
-    /// handed to `each`. Once `progress` is cancelled no further game is started, and the
-    /// games running stop within a few thousand steps of their search.
-    ///
-    /// # Errors
-    /// The first error `each` returns; [`crate::EngineError::Cancelled`] when cancelled.
-    ///
-    /// # Panics
-    /// If `games` reaches past the family.
-    pub fn run_batches(
-        &self,
-        games: Range<usize>,
-        memory_limit: u64,
-        progress: &dyn Progress,
-        mut each: impl FnMut(Vec<QuotientRow>) -> Result<()>,
-    ) -> Result<()> {
-        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
-        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
-        let mut start = games.start;
-        while start < games.end {
-            let end = games.end.min(start + BATCH_GAMES);
-            // A game skipped after a cancel has no row: the whole batch is dropped.
-            let beside: Option<Vec<Outcome>> = (start..end)
-                .into_par_iter()
-                .map(|i| self.outcome(&self.games[i], share, progress))
-                .collect();
-            let mut rows = Vec::with_capacity(end - start);
-            for (outcome, i) in
-                beside.ok_or(crate::EngineError::Cancelled)?.into_iter().zip(start..)
-            {
-                let row = match outcome {
-                    Outcome::Row(row) => row,
-                    Outcome::NeedsMore => {
-                        match self.outcome(&self.games[i], memory_limit, progress) {
-                            Some(Outcome::Row(row)) => row,
-                            Some(Outcome::NeedsMore) => {
-                                self.row(&self.games[i], QuotientStatus::Memory)
-                            }
-                            None => return Err(crate::EngineError::Cancelled.into()),
-                        }
-                    }
-                };
-                progress.advance(1);
-                rows.push(row);
-            }
-            each(rows)?;
-            start = end;
-        }
-        Ok(())
     }
 
     /// One game's outcome within `memory_limit`; `None` once `progress` is cancelled.
@@ -306,6 +255,71 @@ enum Outcome {
     Row(QuotientRow),
     /// It needed more memory.
     NeedsMore,
+}
+
+impl SweepOutput for QuotientSweep {
+    type Row = QuotientRow;
+
+    fn games_of(&self, shard: Option<Shard>) -> Range<usize> {
+        shard.map_or(0..self.games(), |shard| self.shard_games(shard))
+    }
+
+    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartWriter>> {
+        let Some(shard) = shard else {
+            return write_quotient_header(out).map(|()| None);
+        };
+        PartWriter::start_with(out, &self.part_head(shard)).map(Some)
+    }
+
+    /// [`QuotientSweep::run`] a batch of [`BATCH_GAMES`] games at a time, each batch's rows
+    /// handed to `each`. Once `progress` is cancelled no further game is started, and the
+    /// games running stop within a few thousand steps of their search
+    /// ([`crate::EngineError::Cancelled`]).
+    fn run_batches(
+        &self,
+        games: Range<usize>,
+        memory_limit: u64,
+        progress: &dyn Progress,
+        each: &mut dyn FnMut(Vec<QuotientRow>) -> Result<()>,
+    ) -> Result<()> {
+        assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
+        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
+        let mut start = games.start;
+        while start < games.end {
+            let end = games.end.min(start + BATCH_GAMES);
+            // A game skipped after a cancel has no row: the whole batch is dropped.
+            let beside: Option<Vec<Outcome>> = (start..end)
+                .into_par_iter()
+                .map(|i| self.outcome(&self.games[i], share, progress))
+                .collect();
+            let mut rows = Vec::with_capacity(end - start);
+            for (outcome, i) in
+                beside.ok_or(crate::EngineError::Cancelled)?.into_iter().zip(start..)
+            {
+                let row = match outcome {
+                    Outcome::Row(row) => row,
+                    Outcome::NeedsMore => {
+                        match self.outcome(&self.games[i], memory_limit, progress) {
+                            Some(Outcome::Row(row)) => row,
+                            Some(Outcome::NeedsMore) => {
+                                self.row(&self.games[i], QuotientStatus::Memory)
+                            }
+                            None => return Err(crate::EngineError::Cancelled.into()),
+                        }
+                    }
+                };
+                progress.advance(1);
+                rows.push(row);
+            }
+            each(rows)?;
+            start = end;
+        }
+        Ok(())
+    }
+
+    fn csv(rows: &[QuotientRow]) -> io::Result<Vec<u8>> {
+        quotient_csv_bytes(rows)
+    }
 }
 
 /// A game's quotient search, stopped when the sweep is cancelled.

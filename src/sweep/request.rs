@@ -1,7 +1,8 @@
 //! A sweep as a front end asks for it (the command line's flags, Python's dict), checked
 //! once here, and the one way a planned sweep writes its CSV or its shard's part.
 
-use std::io::Write;
+use std::io::{self, Write};
+use std::ops::Range;
 
 use crate::analysis::criteria::Criterion;
 use crate::analysis::expr::Expr;
@@ -10,11 +11,8 @@ use crate::model::ending::Ending;
 use crate::sweep::error::{Result, SweepError};
 use crate::sweep::family::{Family, FamilyLimit};
 use crate::sweep::part_format::PartWriter;
-use crate::sweep::parts::{write_header, write_rows};
-use crate::sweep::quotients::{
-    quotient_csv_bytes, write_quotient_header, QuotientRow, QuotientSweep,
-};
-use crate::sweep::{Shard, Sweep, SweepRow, SweepSpace, Test};
+use crate::sweep::quotients::QuotientSweep;
+use crate::sweep::{Shard, Sweep, SweepSpace, Test};
 use crate::Error;
 
 /// Where a sweep's games come from.
@@ -136,87 +134,92 @@ impl PlannedSweep {
     }
 }
 
-impl Sweep {
+/// The two kinds of sweep as their output sees them: rows of their own kind, run batch by
+/// batch over a range of games, each batch written as CSV lines after a header, or into a
+/// shard's part after its head. [`SweepOutput::write_csv`] is the one writer of both.
+pub trait SweepOutput {
+    /// One row of the sweep's CSV.
+    type Row;
+
+    /// The games of `shard`, or every game.
+    fn games_of(&self, shard: Option<Shard>) -> Range<usize>;
+
+    /// Writes the CSV header (no part), or the head of `shard`'s part.
+    ///
+    /// # Errors
+    /// The writer's I/O error.
+    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartWriter>>;
+
+    /// Runs `games` a batch of [`BATCH_GAMES`](crate::sweep::BATCH_GAMES) games at a
+    /// time, handing each batch's rows to `each` in the family's order.
+    ///
+    /// # Errors
+    /// Those of the sweep's run, and the first error `each` returns.
+    ///
+    /// # Panics
+    /// If `games` reaches past the family.
+    fn run_batches(
+        &self,
+        games: Range<usize>,
+        memory_limit: u64,
+        progress: &dyn Progress,
+        each: &mut dyn FnMut(Vec<Self::Row>) -> Result<()>,
+    ) -> Result<()>;
+
+    /// Rows as CSV lines.
+    ///
+    /// # Errors
+    /// An I/O error of the CSV writer.
+    fn csv(rows: &[Self::Row]) -> io::Result<Vec<u8>>;
+
     /// Writes the sweep's CSV to `out` (with `shard`, that shard's part for `merge`), batch
     /// by batch, so that only one batch of rows is held; `each` sees every batch's rows.
     ///
     /// # Errors
-    /// Those of [`Sweep::run_batches`]; a write error as [`Error::Io`].
-    pub fn write_csv(
+    /// Those of the sweep's run; a write error as [`Error::Io`].
+    fn write_csv(
         &self,
         shard: Option<Shard>,
         out: &mut dyn Write,
         memory_limit: u64,
         progress: &dyn Progress,
-        mut each: impl FnMut(&[SweepRow]),
-    ) -> Result<()> {
-        let games = match shard {
-            Some(shard) => self.shard_games(shard),
-            None => 0..self.games(),
+        each: impl FnMut(&[Self::Row]),
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        let games = self.games_of(shard);
+        let part = self.start(out, shard).map_err(Error::Io)?;
+        let run = |batch: &mut dyn FnMut(Vec<Self::Row>) -> Result<()>| {
+            self.run_batches(games, memory_limit, progress, batch)
         };
-        let mut part = match shard {
-            Some(shard) => Some(PartWriter::start(out, self, shard).map_err(Error::Io)?),
-            None => {
-                write_header(out).map_err(Error::Io)?;
-                None
-            }
-        };
-        self.run_batches(games, memory_limit, progress, |rows| {
-            match &mut part {
-                Some(part) => part.rows(out, &rows).map_err(Error::Io)?,
-                None => write_rows(out, &rows).map_err(Error::Io)?,
-            }
-            each(&rows);
-            Ok(())
-        })?;
-        match part {
-            Some(part) => Ok(part.finish(out).map_err(Error::Io)?),
-            None => Ok(()),
-        }
+        write_batches::<Self>(out, part, run, each)
     }
 }
 
-impl QuotientSweep {
-    /// Writes the quotient sweep's CSV to `out` (with `shard`, that shard's part), batch
-    /// by batch; `each` sees every batch's rows.
-    ///
-    /// # Errors
-    /// Those of [`QuotientSweep::run_batches`]; a write error as [`Error::Io`].
-    pub fn write_csv(
-        &self,
-        shard: Option<Shard>,
-        out: &mut dyn Write,
-        memory_limit: u64,
-        progress: &dyn Progress,
-        mut each: impl FnMut(&[QuotientRow]),
-    ) -> Result<()> {
-        let games = match shard {
-            Some(shard) => self.shard_games(shard),
-            None => 0..self.games(),
-        };
-        let mut part = match shard {
-            Some(shard) => {
-                Some(PartWriter::start_with(out, &self.part_head(shard)).map_err(Error::Io)?)
-            }
-            None => {
-                write_quotient_header(out).map_err(Error::Io)?;
-                None
-            }
-        };
-        self.run_batches(games, memory_limit, progress, |rows| {
-            let bytes = quotient_csv_bytes(&rows).map_err(Error::Io)?;
-            match &mut part {
-                Some(part) => part.lines(out, &bytes, rows.len()).map_err(Error::Io)?,
-                None => out.write_all(&bytes).map_err(Error::Io)?,
-            }
-            each(&rows);
-            Ok(())
-        })?;
-        match part {
-            Some(part) => Ok(part.finish(out).map_err(Error::Io)?),
-            None => Ok(()),
+/// The one way rows reach a sweep's output, after its header or its part's head: `run`
+/// hands over the rows batch by batch, each written as CSV lines (through the part, which
+/// counts and hashes them) and shown to `each`; a part ends with its count and hash.
+fn write_batches<S: SweepOutput>(
+    out: &mut dyn Write,
+    mut part: Option<PartWriter>,
+    run: impl FnOnce(&mut dyn FnMut(Vec<S::Row>) -> Result<()>) -> Result<()>,
+    mut each: impl FnMut(&[S::Row]),
+) -> Result<()> {
+    run(&mut |rows: Vec<S::Row>| {
+        let bytes = S::csv(&rows).map_err(Error::Io)?;
+        match &mut part {
+            Some(part) => part.lines(out, &bytes, rows.len()),
+            None => out.write_all(&bytes),
         }
+        .map_err(Error::Io)?;
+        each(&rows);
+        Ok(())
+    })?;
+    if let Some(part) = part {
+        part.finish(out).map_err(Error::Io)?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

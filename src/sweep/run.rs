@@ -1,12 +1,15 @@
 //! Running a sweep: games in parallel (work stealing), each game's spaces through the
 //! engine (itself parallel inside), rows collected in the family's order.
 
+use std::io::{self, Write};
 use std::ops::Range;
 
 use rayon::prelude::*;
 
 use super::error::Result;
-use super::{Sweep, SweepError, SweepRow, Test};
+use super::part_format::PartWriter;
+use super::parts::{csv_bytes, write_header};
+use super::{Shard, Sweep, SweepError, SweepOutput, SweepRow, Test};
 use crate::analysis::claim::{claim_work, test_claim, ClaimError};
 use crate::analysis::verify::{prepare, verify};
 use crate::engine::{Engine, Progress};
@@ -23,26 +26,33 @@ enum Slot {
     Alone,
 }
 
-/// Games per batch of [`Sweep::run_batches`]: a batch's rows are all that is kept in
+/// Games per batch of [`SweepOutput::run_batches`]: a batch's rows are all that is kept in
 /// memory at once, whatever the family's size.
 pub const BATCH_GAMES: usize = 1024;
 
-impl Sweep {
+impl SweepOutput for Sweep {
+    type Row = SweepRow;
+
+    fn games_of(&self, shard: Option<Shard>) -> Range<usize> {
+        shard.map_or(0..self.games(), |shard| self.shard_games(shard))
+    }
+
+    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartWriter>> {
+        match shard {
+            Some(shard) => PartWriter::start(out, self, shard).map(Some),
+            None => write_header(out).map(|()| None),
+        }
+    }
+
     /// Checks the games `games` like [`Sweep::run`], a batch of [`BATCH_GAMES`] games at a
     /// time, and hands each batch's rows to `each` in the family's order. Every game is
     /// checked to fit in memory before the first batch starts.
-    ///
-    /// # Errors
-    /// The errors of [`Sweep::run`], and the first error `each` returns.
-    ///
-    /// # Panics
-    /// If `games` reaches past the family.
-    pub fn run_batches(
+    fn run_batches(
         &self,
         games: Range<usize>,
         memory_limit: u64,
         progress: &dyn Progress,
-        mut each: impl FnMut(Vec<SweepRow>) -> Result<()>,
+        each: &mut dyn FnMut(Vec<SweepRow>) -> Result<()>,
     ) -> Result<()> {
         let slots = self.slots(games.clone(), memory_limit)?;
         let mut start = games.start;
@@ -55,6 +65,12 @@ impl Sweep {
         Ok(())
     }
 
+    fn csv(rows: &[SweepRow]) -> io::Result<Vec<u8>> {
+        csv_bytes(rows)
+    }
+}
+
+impl Sweep {
     /// Where each game of `games` runs; an error if one does not fit even alone.
     fn slots(&self, games: Range<usize>, memory_limit: u64) -> Result<Vec<Slot>> {
         assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());

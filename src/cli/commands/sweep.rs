@@ -8,7 +8,7 @@ use nimtab::export::text_table::{Align, TextTable};
 use nimtab::quotient::{QuotientError, DEFAULT_MAX_ORDER};
 use nimtab::sweep::{
     add_summary, summarize, Games, PlannedSweep, Shard, SummaryLine, Sweep, SweepError, SweepKind,
-    SweepRequest, SweepRow, SweepSpace, TestRequest,
+    SweepOutput, SweepRequest, SweepRow, SweepSpace, TestRequest,
 };
 use nimtab::{Criterion, Error, Mode};
 

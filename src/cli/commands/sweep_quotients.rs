@@ -2,7 +2,7 @@
 //! row per game; `--shard I/N` writes one part of it for `nimtab merge`.
 
 use anyhow::Context;
-use nimtab::sweep::{QuotientRow, QuotientStatus, QuotientSweep, Shard, SweepError};
+use nimtab::sweep::{QuotientRow, QuotientStatus, QuotientSweep, Shard, SweepError, SweepOutput};
 use nimtab::Error;
 
 use crate::cli::output::{self, Target};
