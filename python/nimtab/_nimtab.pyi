@@ -97,17 +97,11 @@ def verify_rows(
     threads: Optional[int] = None,
     report: _Report = None,
 ) -> Tuple[_Rows, _Rows]: ...
+# A check as one dict, every key given: game, claim, heaps_lo, heaps_hi, max, rules (or
+# None), canonical, with_pass, grundy, limit.
+_CheckRequest = Mapping[str, object]
 def check_rows(
-    game: str,
-    claim: str,
-    heaps_lo: int,
-    heaps_hi: int,
-    max: int,
-    rules: Optional[str] = None,
-    canonical: bool = False,
-    with_pass: bool = False,
-    grundy: bool = False,
-    limit: int = 20,
+    request: _CheckRequest,
     threads: Optional[int] = None,
     report: _Report = None,
 ) -> _Rows: ...

@@ -404,11 +404,10 @@ def check(
         return sweep([game], None, None, rules, claim=claim, threads=threads,
                      as_frame=as_frame, total=total, progress=progress)
     with bar(progress, f"check {game}", None, "pos") as report:
-        found = _nimtab.check_rows(
-            game, claim, lo, hi, max, _checks.names("rules", rules), canonical=canonical,
-            with_pass=pass_, grundy=grundy, limit=limit, threads=threads,
-            report=report,
-        )
+        request = dict(game=game, claim=claim, heaps_lo=lo, heaps_hi=hi, max=max,
+                       rules=_checks.names("rules", rules), canonical=canonical,
+                       with_pass=pass_, grundy=grundy, limit=limit)
+        found = _nimtab.check_rows(request, threads=threads, report=report)
     return frame(found) if as_frame else rows(found)
 
 

@@ -45,11 +45,15 @@ fn check_features(claim: &Expr, game: &Game, grundy: bool) -> Result<(), String>
 /// What one heap count gives: its count and one tally per ending.
 type Tallies = Vec<(usize, Vec<(Ending, Tally)>)>;
 
-/// The settings of a check as Python passes them.
-struct CheckArgs {
+/// A check as Python describes it: one dict read by key, every key given (`rules` may be
+/// `None`), instead of a long signature.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct CheckRequest {
     game: String,
     claim: String,
-    heaps: (usize, usize),
+    heaps_lo: usize,
+    heaps_hi: usize,
     max: u32,
     rules: Option<String>,
     canonical: bool,
@@ -58,7 +62,7 @@ struct CheckArgs {
     limit: usize,
 }
 
-impl CheckArgs {
+impl CheckRequest {
     /// Every space checked (the claim's heaps, the memory of its run) and the claim
     /// compiled for each before any is labelled; then space after space, the claim's
     /// tally under each ending.
@@ -69,7 +73,7 @@ impl CheckArgs {
         check_features(&claim, &game, self.grundy)?;
         let mode = mode_of(self.canonical);
         let mut spaces = Vec::new();
-        for n in self.heaps.0..=self.heaps.1 {
+        for n in self.heaps_lo..=self.heaps_hi {
             let space = Space::in_mode(n, self.max, mode).map_err(text)?;
             game.check_heaps(n).map_err(text)?;
             claim.check_space(&space).map_err(|e| claim_error(&e))?;
@@ -114,34 +118,22 @@ impl CheckArgs {
     }
 }
 
-/// check_rows(game, claim, heaps_lo, heaps_hi, max, rules, canonical, with_pass, grundy,
-/// limit, threads, report) -> (header, rows, totals)
+/// check_rows(request, threads, report) -> (header, rows, totals)
 ///
-/// The claim's tally per (heap count, rule), as rows of `summary.csv` with the claim in
-/// `criterion`; with a pass every position is tested in both pass states (the feature
-/// `pass` says which), and a counterexample's position ends with `pass=0` or `pass=1`.
+/// The claim's tally per (heap count, rule) for a [`CheckRequest`] dict, as rows of
+/// `summary.csv` with the claim in `criterion`; with a pass every position is tested in
+/// both pass states (the feature `pass` says which), and a counterexample's position ends
+/// with `pass=0` or `pass=1`.
 #[pyfunction]
-#[pyo3(signature = (game, claim, heaps_lo, heaps_hi, max, rules = None, canonical = false,
-    with_pass = false, grundy = false, limit = 20, threads = None, report = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, threads = None, report = None))]
 pub fn check_rows<'py>(
     py: Python<'py>,
-    game: String,
-    claim: String,
-    heaps_lo: usize,
-    heaps_hi: usize,
-    max: u32,
-    rules: Option<String>,
-    canonical: bool,
-    with_pass: bool,
-    grundy: bool,
-    limit: usize,
+    request: CheckRequest,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Rows<'py>> {
-    let heaps = (heaps_lo, heaps_hi);
-    let args = CheckArgs { game, claim, heaps, max, rules, canonical, with_pass, grundy, limit };
-    let run = move |progress: &CallProgress| args.run(progress);
+    let max = request.max;
+    let run = move |progress: &CallProgress| request.run(progress);
     let (game, claim, tallies) =
         run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     let rows: Vec<SummaryRow> = tallies

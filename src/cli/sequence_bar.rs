@@ -83,9 +83,10 @@ mod tests {
 
     #[test]
     fn rates_are_whole_numbers_grouped_by_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(982_405), "982,405");
-        assert_eq!(grouped(1_234_567_890), "1,234,567,890");
+        let cases =
+            [(0, "0"), (999, "999"), (982_405, "982,405"), (1_234_567_890, "1,234,567,890")];
+        for (rate, shown) in cases {
+            assert_eq!(grouped(rate), shown);
+        }
     }
 }

@@ -113,10 +113,9 @@ pub enum PassState {
 impl PassState {
     /// `Available` if `available`, else `Used` (a state read from a flag or a column).
     pub fn of(available: bool) -> PassState {
-        if available {
-            PassState::Available
-        } else {
-            PassState::Used
+        match available {
+            true => PassState::Available,
+            false => PassState::Used,
         }
     }
 

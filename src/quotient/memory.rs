@@ -61,16 +61,16 @@ impl Meter {
     }
 }
 
+/// Bytes of `len` values of `T`.
+fn bytes_of<T>(len: usize) -> u64 {
+    (len as u64).saturating_mul(std::mem::size_of::<T>() as u64)
+}
+
 /// Bytes held from a [`Meter`] until dropped.
 #[derive(Debug)]
 pub(crate) struct Hold<'m> {
     meter: &'m Meter,
     bytes: u64,
-}
-
-/// Bytes of `len` values of `T`.
-fn bytes_of<T>(len: usize) -> u64 {
-    (len as u64).saturating_mul(std::mem::size_of::<T>() as u64)
 }
 
 impl<'m> Hold<'m> {

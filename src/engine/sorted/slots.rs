@@ -78,6 +78,7 @@ pub(crate) struct RowSlots {
     pub boxes: Vec<Entry>,
     /// Lowered prefix values and the last heap: least first Ps.
     pub with_last: Vec<Entry>,
+    /// The words the boxes read, each box's run named by its [`Entry::reads`].
     pub reads: Vec<usize>,
     /// Rows OR-ed into the row as they are: lines and pairs rows.
     pub rows: Vec<usize>,

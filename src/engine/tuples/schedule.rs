@@ -295,6 +295,19 @@ mod tests {
         assert!(finished.iter().enumerate().all(|(s, f)| f.load(Relaxed) == s as u64 % 9));
     }
 
+    /// 100 layers of four units each, on three tasks' scratch, each unit worked by `work`.
+    fn four_units_a_layer<'a>(work: UnitWork<'a, (), u64>) -> Layers<'a, Sum, ()> {
+        Layers {
+            schedule: Schedule { layers: 100, positions: 1 << 40, parallel_threshold: 0 },
+            visitor: &Sum,
+            progress: &NoProgress,
+            units: &|_| 0..=3,
+            scratches: Mutex::new(vec![(); 3]),
+            new_scratch: &|| Ok(()),
+            work,
+        }
+    }
+
     #[test]
     fn a_crew_whose_threads_the_system_will_not_start_is_an_error_before_any_work() {
         use crate::engine::tuples::layer_crew::THREADS_ALLOWED;
@@ -303,15 +316,7 @@ mod tests {
             units_done.fetch_add(1, Relaxed);
             1
         };
-        let all = Layers {
-            schedule: Schedule { layers: 100, positions: 1 << 40, parallel_threshold: 0 },
-            visitor: &Sum,
-            progress: &NoProgress,
-            units: &|_| 0..=3,
-            scratches: Mutex::new(vec![(); 3]),
-            new_scratch: &|| Ok(()),
-            work: &work,
-        };
+        let all = four_units_a_layer(&work);
         // The first of the two threads starts, the second is refused.
         THREADS_ALLOWED.with(|allowed| allowed.set(1));
         let refused = all.by_crew(3);
@@ -331,15 +336,7 @@ mod tests {
             assert!(!(sum == 40 && unit == 2), "a bug in a row solver");
             1
         };
-        let all = Layers {
-            schedule: Schedule { layers: 100, positions: 1 << 40, parallel_threshold: 0 },
-            visitor: &Sum,
-            progress: &NoProgress,
-            units: &|_| 0..=3,
-            scratches: Mutex::new(vec![(); 3]),
-            new_scratch: &|| Ok(()),
-            work: &work,
-        };
+        let all = four_units_a_layer(&work);
         let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| all.by_crew(3)))
             .expect_err("the crew panics");
         assert_eq!(panic_message(panic.as_ref()), Some("a bug in a row solver"));
