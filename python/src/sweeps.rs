@@ -3,11 +3,12 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use nimtab::analysis::expr::Expr;
 use nimtab::analysis::verify::verify;
 use nimtab::export::summary::{write_counterexamples, write_summary};
 use nimtab::sweep::{
-    merge as merge_parts, Games, PlannedSweep, Shard, SweepKind, SweepOutput, SweepRequest,
-    SweepSpace, TestRequest,
+    merge as merge_parts, Games, PlannedSweep, Shard, SweepError, SweepKind, SweepOutput,
+    SweepRequest, SweepSpace, Test,
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
@@ -221,10 +222,12 @@ impl SweepDict {
                 space: space(heaps, self.max, self.total, self.canonical)?,
                 endings: Ending::parse_list(&self.rules).map_err(value_error)?,
                 test: match self.claim {
-                    Some(text) => TestRequest::Claim(text),
-                    None => TestRequest::Criteria(
-                        Criterion::parse_list(&self.criteria).map_err(value_error)?,
+                    Some(text) => Test::Claim(
+                        Expr::parse_claim(&text).map_err(|e| value_error(SweepError::Claim(e)))?,
                     ),
+                    None => {
+                        Test::Criteria(Criterion::parse_list(&self.criteria).map_err(value_error)?)
+                    }
                 },
             },
         };

@@ -36,7 +36,7 @@ pub use quotients::{
     quotient_csv_bytes, quotient_rows, write_quotient_header, QuotientRow, QuotientStatus,
     QuotientSweep,
 };
-pub use request::{Games, PlannedSweep, SweepKind, SweepOutput, SweepRequest, TestRequest};
+pub use request::{Games, PlannedSweep, SweepKind, SweepOutput, SweepRequest};
 pub use run::BATCH_GAMES;
 pub use shard::{Shard, MAX_SHARDS};
 

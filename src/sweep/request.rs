@@ -4,11 +4,9 @@
 use std::io::{self, Write};
 use std::ops::Range;
 
-use crate::analysis::criteria::Criterion;
-use crate::analysis::expr::Expr;
 use crate::engine::Progress;
 use crate::model::ending::Ending;
-use crate::sweep::error::{Result, SweepError};
+use crate::sweep::error::Result;
 use crate::sweep::family::{Family, FamilyLimit};
 use crate::sweep::part_format::PartWriter;
 use crate::sweep::quotients::QuotientSweep;
@@ -40,8 +38,9 @@ pub enum SweepKind {
         space: SweepSpace,
         /// The endings, at least one.
         endings: Vec<Ending>,
-        /// The criteria or the claim.
-        test: TestRequest,
+        /// The criteria or the claim (parsed by the front end, which shows its errors in
+        /// its own words).
+        test: Test,
     },
     /// Each game's misère quotient.
     Quotients {
@@ -50,16 +49,6 @@ pub enum SweepKind {
         /// A quotient past this many elements is a row of its own status.
         max_order: usize,
     },
-}
-
-/// The test of a table sweep as given: criteria names, or a claim's text (compiled and
-/// checked against the space when the sweep is planned).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TestRequest {
-    /// These criteria, each compared with the labels.
-    Criteria(Vec<Criterion>),
-    /// P exactly when this expression holds (the claim language of `check`).
-    Claim(String),
 }
 
 /// A whole sweep request: the games, whether more than the usual number may run, and
@@ -100,21 +89,12 @@ impl SweepRequest {
     /// Every game parsed and the test checked against the space, before any work.
     ///
     /// # Errors
-    /// Those of [`SweepRequest::family`], [`Sweep::new`] and [`QuotientSweep::new`];
-    /// [`SweepError::Claim`] for a claim that does not parse (a front end that shows the
-    /// claim with a caret reads the error's position).
+    /// Those of [`SweepRequest::family`], [`Sweep::new`] and [`QuotientSweep::new`].
     pub fn plan(&self) -> Result<PlannedSweep> {
         match &self.kind {
             SweepKind::Table { space, endings, test } => {
-                // The claim first: a typing error in it is shown before any game is read.
-                let test = match test {
-                    TestRequest::Criteria(list) => Test::Criteria(list.clone()),
-                    TestRequest::Claim(text) => {
-                        Test::Claim(Expr::parse_claim(text).map_err(SweepError::Claim)?)
-                    }
-                };
                 let family = self.family()?;
-                Ok(PlannedSweep::Table(Sweep::new(family, space.clone(), endings, test)?))
+                Ok(PlannedSweep::Table(Sweep::new(family, space.clone(), endings, test.clone())?))
             }
             &SweepKind::Quotients { max_heap, max_order } => {
                 let family = self.family()?;
@@ -225,21 +205,24 @@ fn write_batches<S: SweepOutput>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::criteria::Criterion;
+    use crate::analysis::expr::Expr;
     use crate::engine::NoProgress;
     use crate::model::space::Mode;
     use crate::quotient::QuotientError;
+    use crate::sweep::SweepError;
     use crate::sweep::{merge, write_csv as write_whole};
 
     const MEMORY: u64 = 1 << 30;
 
-    fn table(games: Games, test: TestRequest) -> SweepRequest {
+    fn table(games: Games, test: Test) -> SweepRequest {
         let space = SweepSpace::heaps(2, 3, 7, Mode::Full).unwrap();
         let endings = vec![Ending::Normal, Ending::Misere];
         SweepRequest { games, force: false, kind: SweepKind::Table { space, endings, test } }
     }
 
-    fn criteria() -> TestRequest {
-        TestRequest::Criteria(vec![Criterion::Xor, Criterion::AntiNim])
+    fn criteria() -> Test {
+        Test::Criteria(vec![Criterion::Xor, Criterion::AntiNim])
     }
 
     #[test]
@@ -280,8 +263,9 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_claim_is_refused_before_the_family_is_read() {
-        let request = table(Games::Text("not-a-game".into()), TestRequest::Claim("h1 ==".into()));
+    fn a_claim_a_sweep_cannot_evaluate_is_refused_at_planning() {
+        let claim = Test::Claim(Expr::parse_claim("grundy == 0").unwrap());
+        let request = table(Games::Text("nim".into()), claim);
         assert!(matches!(request.plan(), Err(SweepError::Claim(_))), "{:?}", request.plan());
     }
 

@@ -4,11 +4,12 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
+use nimtab::analysis::expr::Expr;
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::quotient::{QuotientError, DEFAULT_MAX_ORDER};
 use nimtab::sweep::{
     add_summary, summarize, Games, PlannedSweep, Shard, SummaryLine, Sweep, SweepError, SweepKind,
-    SweepOutput, SweepRequest, SweepRow, SweepSpace, TestRequest,
+    SweepOutput, SweepRequest, SweepRow, SweepSpace, Test,
 };
 use nimtab::{Criterion, Error, Mode};
 
@@ -132,26 +133,35 @@ fn request(a: &Args) -> anyhow::Result<SweepRequest> {
         Some(max_heap) => {
             SweepKind::Quotients { max_heap, max_order: a.max_order.unwrap_or(DEFAULT_MAX_ORDER) }
         }
-        None => SweepKind::Table {
-            space: a.space.space()?,
-            endings: a.rules.listed_or_all()?,
-            test: match &a.claim_p {
-                Some(text) => TestRequest::Claim(text.clone()),
-                None => TestRequest::Criteria(
+        None => {
+            let endings = a.rules.listed_or_all()?;
+            let space = a.space.space()?;
+            let test = match &a.claim_p {
+                Some(text) => Test::Claim(claim(text, &space)?),
+                None => Test::Criteria(
                     Criterion::parse_list(&a.criteria)
                         .with_context(|| format!("--criteria '{}'", a.criteria))?,
                 ),
-            },
-        },
+            };
+            SweepKind::Table { space, endings, test }
+        }
     };
     Ok(SweepRequest { games: games(a)?, force: a.force, kind })
 }
 
-/// A planning error in the flags' words: a claim shown with a caret, a quotient bound
-/// named by its flag.
-fn flag_error(error: SweepError, a: &Args) -> anyhow::Error {
+/// Parses the claim and checks it against every space of the sweep, so that a bad
+/// expression is shown with a caret before any work.
+fn claim(text: &str, space: &SweepSpace) -> anyhow::Result<Expr> {
+    let expr = Expr::parse_claim(text).map_err(|e| expression_error(text, &e))?;
+    for s in space.spaces() {
+        expr.check_space(s).map_err(|e| expression_error(text, &e))?;
+    }
+    Ok(expr)
+}
+
+/// A planning error in the flags' words: a quotient bound named by its flag.
+fn flag_error(error: SweepError) -> anyhow::Error {
     match error {
-        SweepError::Claim(e) => expression_error(a.claim_p.as_deref().unwrap_or(""), &e),
         SweepError::Quotient(e @ QuotientError::MaxHeap { .. }) => {
             anyhow::Error::new(e).context("--quotients")
         }
@@ -203,7 +213,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         anyhow::bail!("--max-order: it applies only with --quotients");
     }
     let target = Target::new(a.out.as_deref())?;
-    let planned = request(&a)?.plan().map_err(|e| flag_error(e, &a))?;
+    let planned = request(&a)?.plan().map_err(flag_error)?;
     let sweep = match planned {
         PlannedSweep::Quotients(sweep) => {
             return sweep_quotients::run(&sweep, a.strict, a.shard, &target, global)
