@@ -105,8 +105,9 @@ def check_rows(
     threads: Optional[int] = None,
     report: _Report = None,
 ) -> _Rows: ...
-# A sweep as one dict: games (or game_list, games_file), force, heaps_lo, heaps_hi, max,
-# total, rules, criteria, claim, canonical, quotients, max_order.
+# A sweep as one dict, every key given (None where it does not apply): games, game_list,
+# games_file, force, heaps_lo, heaps_hi, max, total, rules, criteria, claim, canonical,
+# quotients, max_order.
 _SweepRequest = Mapping[str, object]
 
 def sweep_csv(

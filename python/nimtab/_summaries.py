@@ -127,6 +127,8 @@ def _sweep_args(games, heaps, max, rules, criteria, claim, canonical, force, tot
         claim=None if claim is None else _checks.text("claim", claim),
         canonical=_checks.flag("canonical", canonical),
         total=total,
+        quotients=None,
+        max_order=None,
     )
 
 
@@ -141,7 +143,8 @@ def _any_sweep_args(games, heaps, max, rules, criteria, claim, canonical, force,
     refuse_with_quotients(given, _checks.names("rules", rules), _checks.flag("canonical", canonical))
     family = dict(**_family_args(games, games_file, force), **quotient_bounds(quotients, max_order))
     # No space, rules or criteria: the sweep is the family's quotients.
-    space = dict(heaps_lo=None, heaps_hi=None, max=None, rules="", criteria="", total=None)
+    space = dict(heaps_lo=None, heaps_hi=None, max=None, rules="", criteria="", total=None,
+                 claim=None, canonical=False)
     return dict(**family, **space), True
 
 

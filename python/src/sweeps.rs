@@ -164,36 +164,24 @@ fn verify_tuples(
 /// A sweep as Python describes it: one dict (built and checked by `nimtab._summaries`),
 /// read once by key and turned into the library's [`SweepRequest`], so the functions that
 /// run, count or shard a sweep take it whole instead of repeating its fields as arguments.
-/// `rules` and `criteria` are required (the empty text for a quotient sweep); any other
-/// key left out is `None` (or false).
+/// Every key is given: `None` (or false) where it does not apply, `rules` and `criteria`
+/// the empty text for a quotient sweep.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub(crate) struct SweepDict {
-    #[pyo3(default)]
     games: Option<String>,
-    #[pyo3(default)]
     game_list: Option<Vec<String>>,
-    #[pyo3(default)]
     games_file: Option<(String, String)>,
-    #[pyo3(default)]
     heaps_lo: Option<usize>,
-    #[pyo3(default)]
     heaps_hi: Option<usize>,
-    #[pyo3(default)]
     max: Option<u32>,
-    #[pyo3(default)]
     total: Option<u64>,
     rules: String,
     criteria: String,
-    #[pyo3(default)]
     claim: Option<String>,
-    #[pyo3(default)]
     canonical: bool,
-    #[pyo3(default)]
     force: bool,
-    #[pyo3(default)]
     quotients: Option<u32>,
-    #[pyo3(default)]
     max_order: Option<usize>,
 }
 
