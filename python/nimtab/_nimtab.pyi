@@ -32,7 +32,6 @@ __all__ = [
     "period",
     "quotient",
     "quotient_rows_of_csv",
-    "quotient_sweep_rows",
     "require_sum",
     "solve",
     "solve_multisets",
@@ -121,14 +120,9 @@ def sweep_rows(
     shard: Optional[Tuple[int, int]] = None,
     threads: Optional[int] = None,
     report: _Report = None,
-) -> _Rows: ...
+) -> Any: ...  # _Rows, or _QuotientRows for a request with quotients
 def sweep_games(request: _SweepRequest) -> int: ...
 def summary_rows(data: bytes) -> _Rows: ...
-def quotient_sweep_rows(
-    request: _SweepRequest,
-    threads: Optional[int] = None,
-    report: _Report = None,
-) -> _QuotientRows: ...
 def quotient_rows_of_csv(data: bytes) -> _QuotientRows: ...
 def merge(parts: Sequence[bytes]) -> bytes: ...
 def quotient(

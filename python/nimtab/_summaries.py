@@ -306,10 +306,10 @@ def sweep(
             raise ValueError("shards needs a client: give shard=(i, n) to run one shard here")
         count = _nimtab.sweep_games(args)
         with bar(progress, "sweep", count, "game") as report:
-            if of_quotients:
-                found = _nimtab.quotient_sweep_rows(args, threads=threads, report=report)
-                return quotient_rows(found, as_frame)
-            summary = _nimtab.sweep_rows(args, threads=threads, report=report)
+            found = _nimtab.sweep_rows(args, threads=threads, report=report)
+        if of_quotients:
+            return quotient_rows(found, as_frame)
+        summary = found
     else:
         data = sweep_csv(
             games, heaps, max, rules, criteria, claim, canonical, force, threads, client, shards,

@@ -187,7 +187,6 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweeps::sweep_games, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::merge, m)?)?;
     m.add_function(wrap_pyfunction!(quotient::quotient, m)?)?;
-    m.add_function(wrap_pyfunction!(quotient_sweep::quotient_sweep_rows, m)?)?;
     m.add_function(wrap_pyfunction!(quotient_sweep::quotient_rows_of_csv, m)?)?;
     m.add_function(wrap_pyfunction!(states::solve_table, m)?)?;
     m.add_function(wrap_pyfunction!(states::solve_multisets, m)?)?;

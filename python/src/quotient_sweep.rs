@@ -4,12 +4,10 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use nimtab::host;
 use nimtab::quotient::DEFAULT_MAX_ORDER;
-use nimtab::sweep::{PlannedSweep, QuotientRow, QuotientStatus, QUOTIENT_HEADER};
+use nimtab::sweep::{QuotientRow, QuotientStatus, QUOTIENT_HEADER};
 
-use crate::sweeps::SweepDict;
-use crate::{run_detached, value_error, CallProgress};
+use crate::value_error;
 
 /// Quotient rows as Python receives them: the library's header and one tuple of values
 /// per row, in its order.
@@ -44,36 +42,12 @@ fn values<'py>(py: Python<'py>, row: &QuotientRow) -> PyResult<Bound<'py, PyTupl
 }
 
 /// The rows as Python receives them.
-fn typed<'py>(py: Python<'py>, rows: &[QuotientRow]) -> PyResult<QuotientRows<'py>> {
+pub(crate) fn typed<'py>(py: Python<'py>, rows: &[QuotientRow]) -> PyResult<QuotientRows<'py>> {
     let list = PyList::empty(py);
     for row in rows {
         list.append(values(py, row)?)?;
     }
     Ok((QUOTIENT_HEADER.to_vec(), list))
-}
-
-/// quotient_sweep_rows(request, threads, report) -> (header, rows)
-///
-/// The rows `nimtab sweep --quotients N --max-order K` writes, as typed values, one per
-/// game in the family's order, for a sweep request with `quotients` (a [`SweepDict`]).
-#[pyfunction]
-#[pyo3(signature = (request, threads = None, report = None))]
-pub fn quotient_sweep_rows<'py>(
-    py: Python<'py>,
-    request: SweepDict,
-    threads: Option<usize>,
-    report: Option<Bound<'py, PyAny>>,
-) -> PyResult<QuotientRows<'py>> {
-    let request = request.request()?;
-    let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<QuotientRow>> {
-        let PlannedSweep::Quotients(sweep) = request.plan()? else {
-            let message = "a quotient sweep needs quotients";
-            return Err(nimtab::Error::Invalid(message.to_string()).into());
-        };
-        sweep.run(0..sweep.games(), host::memory_limit(), progress)
-    };
-    let rows = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
-    typed(py, &rows)
 }
 
 /// The row of a record as a quotient sweep writes it (its cells already checked by the

@@ -10,9 +10,10 @@ use nimtab::analysis::verify::Finding;
 use nimtab::export::summary::{
     multiset_space_cells, summary_header, COUNTEREXAMPLE_HEADER, NO_CRITERION,
 };
-use nimtab::sweep::{PlannedSweep, Shard, SweepOutput, SweepRow};
+use nimtab::sweep::{PlannedSweep, QuotientRow, Shard, SweepOutput, SweepRow};
 use nimtab::{host, Ending, Label};
 
+use crate::quotient_sweep::typed;
 use crate::sweeps::{SweepDict, VerifyRequest};
 use crate::{run_detached, value_error, CallProgress};
 
@@ -176,9 +177,11 @@ pub fn verify_rows<'py>(
     Ok((summary(py, &rows)?, counterexamples(py, &findings)?))
 }
 
-/// sweep_rows(request, shard, threads, report) -> (header, rows, totals)
+/// sweep_rows(request, shard, threads, report) -> (header, rows, totals) or (header, rows)
 ///
-/// The rows `nimtab sweep` writes (of shard i of n with `shard=(i, n)`), as typed values.
+/// The rows `nimtab sweep` writes (of shard i of n with `shard=(i, n)`), as typed values:
+/// for criteria or a claim, the rows of `summary.csv` with their totals; for a quotient
+/// sweep (`quotients=N`), one row per game with the columns of `sweep --quotients`.
 #[pyfunction]
 #[pyo3(signature = (request, shard = None, threads = None, report = None))]
 pub fn sweep_rows<'py>(
@@ -187,19 +190,33 @@ pub fn sweep_rows<'py>(
     shard: Option<(usize, usize)>,
     threads: Option<usize>,
     report: Option<Bound<'py, PyAny>>,
-) -> PyResult<Rows<'py>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let request = request.request()?;
-    let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Vec<SweepRow>> {
-        let PlannedSweep::Table(sweep) = request.plan()? else {
-            let message = "a quotient sweep's rows come from quotient_sweep_rows";
-            return Err(nimtab::Error::Invalid(message.to_string()).into());
-        };
+    let run = move |progress: &CallProgress| -> nimtab::sweep::Result<Found> {
         let shard = shard.map(|(i, n)| Shard::new(i, n)).transpose()?;
-        sweep.run(sweep.games_of(shard), host::memory_limit(), progress)
+        let memory = host::memory_limit();
+        Ok(match request.plan()? {
+            PlannedSweep::Table(sweep) => {
+                Found::Table(sweep.run(sweep.games_of(shard), memory, progress)?)
+            }
+            PlannedSweep::Quotients(sweep) => {
+                Found::Quotients(sweep.run(sweep.games_of(shard), memory, progress)?)
+            }
+        })
     };
-    let rows = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
-    let rows: Vec<SummaryRow> = rows.iter().map(SummaryRow::of_sweep).collect();
-    summary(py, &rows)
+    match run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)? {
+        Found::Table(rows) => {
+            let rows: Vec<SummaryRow> = rows.iter().map(SummaryRow::of_sweep).collect();
+            Ok(summary(py, &rows)?.into_pyobject(py)?.into_any())
+        }
+        Found::Quotients(rows) => Ok(typed(py, &rows)?.into_pyobject(py)?.into_any()),
+    }
+}
+
+/// The rows a sweep found, of either kind.
+enum Found {
+    Table(Vec<SweepRow>),
+    Quotients(Vec<QuotientRow>),
 }
 
 /// One cell of a summary written by `nimtab sweep`, typed as [`SummaryRow::values`] types
