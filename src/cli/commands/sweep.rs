@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use nimtab::analysis::expr::Expr;
+use nimtab::export::format::{streamed, Bytes};
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::quotient::DEFAULT_MAX_ORDER;
 use nimtab::sweep::{
@@ -217,7 +218,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             output::note_lines(summary.trim_end());
         }
     } else {
-        output::write_to(&Target::Stdout, |w| w.write_all(summary.as_bytes()))?;
+        output::write_to(&Target::Stdout, Bytes(summary.as_bytes()))?;
     }
     note_theorem_failures(&totals);
     if config.strict && totals.failures > 0 {
@@ -239,35 +240,38 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
     let mut totals = Totals::default();
     // The library's error, kept typed while the writer only carries an I/O error.
     let mut failure: Option<SweepError> = None;
-    let written = output::write_to(&config.target, |w| {
-        let mut part = match config.shard {
-            Some(shard) => Some(PartWriter::start(w, sweep, shard)?),
-            None => {
-                write_header(w)?;
-                None
+    let written = output::write_to(
+        &config.target,
+        streamed(|w| {
+            let mut part = match config.shard {
+                Some(shard) => Some(PartWriter::start(w, sweep, shard)?),
+                None => {
+                    write_header(w)?;
+                    None
+                }
+            };
+            let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
+                match &mut part {
+                    Some(part) => part.rows(w, &rows)?,
+                    None => write_rows(w, &rows)?,
+                }
+                totals.add(&rows);
+                Ok(())
+            });
+            match run {
+                Ok(()) => {}
+                Err(SweepError::Space(Error::Io(e))) => return Err(e),
+                Err(e) => {
+                    failure = Some(e);
+                    return Err(std::io::Error::other("the sweep stopped"));
+                }
             }
-        };
-        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
-            match &mut part {
-                Some(part) => part.rows(w, &rows)?,
-                None => write_rows(w, &rows)?,
+            match part {
+                Some(part) => part.finish(w),
+                None => Ok(()),
             }
-            totals.add(&rows);
-            Ok(())
-        });
-        match run {
-            Ok(()) => {}
-            Err(SweepError::Space(Error::Io(e))) => return Err(e),
-            Err(e) => {
-                failure = Some(e);
-                return Err(std::io::Error::other("the sweep stopped"));
-            }
-        }
-        match part {
-            Some(part) => part.finish(w),
-            None => Ok(()),
-        }
-    });
+        }),
+    );
     bar.finish();
     match (written, failure) {
         (_, Some(e)) => Err(e.into()),

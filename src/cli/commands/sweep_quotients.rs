@@ -2,6 +2,7 @@
 //! row per game; `--shard I/N` writes one part of it for `nimtab merge`.
 
 use anyhow::Context;
+use nimtab::export::format::streamed;
 use nimtab::quotient::QuotientError;
 use nimtab::sweep::{
     quotient_csv_bytes, write_quotient_header, Family, PartWriter, QuotientRow, QuotientStatus,
@@ -86,33 +87,36 @@ pub fn run(
     };
     let bar = Bar::counting("quotients", games.len() as u64, "games", global.quiet);
     let mut totals = Totals::default();
-    output::write_to(target, |w| {
-        let mut part = match shard {
-            Some(shard) => Some(PartWriter::start_with(w, &sweep.part_head(shard))?),
-            None => {
-                write_quotient_header(w)?;
-                None
+    output::write_to(
+        target,
+        streamed(|w| {
+            let mut part = match shard {
+                Some(shard) => Some(PartWriter::start_with(w, &sweep.part_head(shard))?),
+                None => {
+                    write_quotient_header(w)?;
+                    None
+                }
+            };
+            let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
+                let bytes = quotient_csv_bytes(&rows)?;
+                match &mut part {
+                    Some(part) => part.lines(w, &bytes, rows.len())?,
+                    None => w.write_all(&bytes)?,
+                }
+                totals.add(&rows);
+                Ok(())
+            });
+            match run {
+                Ok(()) => {}
+                Err(SweepError::Space(Error::Io(e))) => return Err(e),
+                Err(e) => return Err(std::io::Error::other(e.to_string())),
             }
-        };
-        let run = sweep.run_batches(games, global.memory_limit, &bar, |rows| {
-            let bytes = quotient_csv_bytes(&rows)?;
-            match &mut part {
-                Some(part) => part.lines(w, &bytes, rows.len())?,
-                None => w.write_all(&bytes)?,
+            match part {
+                Some(part) => part.finish(w),
+                None => Ok(()),
             }
-            totals.add(&rows);
-            Ok(())
-        });
-        match run {
-            Ok(()) => {}
-            Err(SweepError::Space(Error::Io(e))) => return Err(e),
-            Err(e) => return Err(std::io::Error::other(e.to_string())),
-        }
-        match part {
-            Some(part) => part.finish(w),
-            None => Ok(()),
-        }
-    })
+        }),
+    )
     .context("sweep --quotients")?;
     bar.finish();
     let line = totals.line();

@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use nimtab::export::format::{streamed, Format};
 
 use super::dir::{check_target, StagedDir};
 use super::file::{stage_file, StagedFile};
@@ -277,27 +278,21 @@ fn takes_a_file(dir: &Path) -> io::Result<()> {
 ///
 /// A symbolic link is followed (the file it names is replaced, not the link), and a
 /// character device or FIFO (`/dev/null`) is written in place.
-pub fn write_file<T>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> anyhow::Result<T> {
-    let (staged, value) = stage_file(path, write)?;
+pub fn write_file<F: Format>(path: &Path, format: F) -> anyhow::Result<F::Written> {
+    let (staged, value) = stage_file(path, format)?;
     commit(vec![staged], Vec::new())?;
     Ok(value)
 }
 
 /// A file of a directory written by [`write_dir`]: its name and what writes its bytes.
-pub type DirFile<'a> = (&'a str, &'a dyn Fn(&mut Vec<u8>) -> std::io::Result<()>);
+pub type DirFile<'a> = (&'a str, &'a dyn Fn(&mut dyn Write) -> io::Result<()>);
 
 /// Writes `files` into `dir`, each from its writer in order, and puts them in place
 /// together (as [`StagedDir`] and [`commit`] do).
 pub fn write_dir(dir: &Path, files: &[DirFile<'_>]) -> anyhow::Result<()> {
     let mut staged = StagedDir::new(dir)?;
-    let mut bytes = Vec::new();
     for (name, write) in files {
-        bytes.clear();
-        write(&mut bytes)?;
-        staged.add(name, &bytes)?;
+        staged.add(name, streamed(|out| write(out)))?;
     }
     commit(Vec::new(), vec![staged])
 }
@@ -305,6 +300,7 @@ pub fn write_dir(dir: &Path, files: &[DirFile<'_>]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nimtab::export::format::Bytes;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("nimtab-commit-{name}-{}", std::process::id()));
@@ -332,7 +328,7 @@ mod tests {
         }
         let mut staged = StagedDir::new(&out).unwrap();
         for name in ["a.csv", "new/d.csv", "b.csv", "c.csv"] {
-            staged.add(name, b"new").unwrap();
+            staged.add(name, Bytes(b"new")).unwrap();
         }
         // The last rename fails (its staged file is gone), after three have been done.
         std::fs::remove_file(staged.staging.join("c.csv")).unwrap();
@@ -354,8 +350,8 @@ mod tests {
         std::fs::write(&report, "old").unwrap();
         let stage = || {
             let mut staged = StagedDir::new(&out).unwrap();
-            staged.add("a.csv", b"new").unwrap();
-            let (file, ()) = super::super::stage_file(&report, |w| w.write_all(b"new")).unwrap();
+            staged.add("a.csv", Bytes(b"new")).unwrap();
+            let (file, ()) = super::super::stage_file(&report, Bytes(b"new")).unwrap();
             (file, staged)
         };
         // The report's place is taken by a directory after it was staged: found before any
@@ -382,7 +378,7 @@ mod tests {
         let root = scratch("whole");
         let out = root.join("out");
         let mut staged = StagedDir::new(&out).unwrap();
-        staged.add("sub/a.csv", b"new").unwrap();
+        staged.add("sub/a.csv", Bytes(b"new")).unwrap();
         commit(Vec::new(), vec![staged]).unwrap();
         assert_eq!(std::fs::read_to_string(out.join("sub/a.csv")).unwrap(), "new");
         assert_eq!(listing(&root), ["out"]);

@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 
+use super::format::Format;
 use crate::quotient::Quotient;
 
 /// `text` as a JSON string.
@@ -27,13 +28,21 @@ fn list(values: impl Iterator<Item = String>) -> String {
     format!("[{}]", values.collect::<Vec<_>>().join(","))
 }
 
-/// Writes the quotient as one JSON object, one key a line (the product table one row a
-/// line, each formatted as it is written: the whole table as text would be several times
-/// the size of the quotient), ending with a newline.
-///
-/// # Errors
-/// Any error of `out`.
-pub fn write_json(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
+/// The quotient as one JSON object, one key a line (the product table one row a line,
+/// each formatted as it is written: the whole table as text would be several times the
+/// size of the quotient), ending with a newline.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotientJson<'a>(pub &'a Quotient);
+
+impl Format for QuotientJson<'_> {
+    type Written = ();
+
+    fn write_to(self, out: &mut dyn Write) -> io::Result<()> {
+        write_json(out, self.0)
+    }
+}
+
+fn write_json(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     let order = q.order() as u32;
     let period = match q.period() {
         Some(p) => format!("{{\"preperiod\":{},\"period\":{}}}", p.preperiod, p.period),

@@ -1,16 +1,25 @@
 //! A quotient as a readable summary: order, P-portion, presentation, `Φ` of every heap,
 //! tameness and what the result covers.
 
-use crate::model::ending::Ending;
 use std::io::{self, Write};
 
+use super::format::Format;
+use crate::model::ending::Ending;
 use crate::quotient::Quotient;
 
-/// Writes the summary.
-///
-/// # Errors
-/// Any error of `out`.
-pub fn write_summary(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
+/// The quotient's summary, a line per fact.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotientSummary<'a>(pub &'a Quotient);
+
+impl Format for QuotientSummary<'_> {
+    type Written = ();
+
+    fn write_to(self, out: &mut dyn Write) -> io::Result<()> {
+        write_summary(out, self.0)
+    }
+}
+
+fn write_summary(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     let play = match q.play() {
         Ending::Misere => "misère",
         Ending::Normal => "normal",
