@@ -18,9 +18,9 @@ use nimtab::export::format::Format;
 use crate::cli::interrupt;
 use nimtab::sweep::Family;
 
-pub use commit::{commit, write_dir, write_file};
+pub use commit::{commit, save, write_dir, write_file};
 pub use dir::{check_dir_target, StagedDir};
-pub use file::{check_file_target, stage_file};
+pub use file::{check_file_target, stage_file, stage_regular_file};
 pub use lock::Held;
 pub use paths::Found;
 

@@ -18,11 +18,26 @@ use super::file::{stage_file, StagedFile};
 use super::lock::wait_for_dir;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
 use super::recover::{finish_dead_commits, mark, remove_dead_stagings_beside, ASIDE, MARKER};
-use crate::cli::interrupt;
+use crate::cli::interrupt::{self, Placing};
 
 /// Puts staged files and directories in place, all in one step that an interrupt cannot
-/// split; on an error nothing is replaced and every staged temporary is removed.
-pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::Result<()> {
+/// split; on an error nothing is replaced and every staged temporary is removed. After
+/// it, an interrupt no longer ends the run: its output is complete.
+pub fn commit(files: Vec<StagedFile>, dirs: Vec<StagedDir>) -> anyhow::Result<()> {
+    commit_placing(files, dirs, Placing::Output)
+}
+
+/// Puts a file the run goes on from (a checkpoint) in place, as [`commit`] does, except
+/// that an interrupt still ends the run afterwards.
+pub fn save(file: StagedFile) -> anyhow::Result<()> {
+    commit_placing(vec![file], Vec::new(), Placing::Progress)
+}
+
+fn commit_placing(
+    mut files: Vec<StagedFile>,
+    mut dirs: Vec<StagedDir>,
+    placing: Placing,
+) -> anyhow::Result<()> {
     // Waiting for another run's lock happens before the interrupt lock is taken, so an
     // interrupt still ends a run that waits.
     let locks: Vec<(Vec<File>, bool)> = dirs.iter().map(|d| lock_for(&d.dir)).collect();
@@ -32,10 +47,12 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
         .filter_map(|f| f.temp.clone())
         .chain(dirs.iter().map(|d| d.staging.clone()))
         .collect();
-    interrupt::commit(&temporaries, || {
+    let mut placed = None;
+    interrupt::commit(&temporaries, placing, || {
         let plan = Plan::new(&files, &dirs, &locked)?;
         plan.run()?;
         plan.clean_up();
+        placed = Some(plan);
         Ok::<(), anyhow::Error>(())
     })?;
     // Renamed into place: nothing of them is left to remove.
@@ -45,7 +62,7 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
     for dir in &mut dirs {
         dir.placed = !dir.staging.exists();
     }
-    Ok(())
+    placed.map_or(Ok(()), |plan| plan.sync())
 }
 
 /// Locks taken for a directory of outputs: the directory's own, and while it does not
@@ -91,6 +108,11 @@ struct Plan {
     stagings: Vec<PathBuf>,
     /// Files set aside beside their place, removed after the last rename.
     asides: Vec<PathBuf>,
+    /// The directories files are renamed into, opened before the first rename (once a
+    /// file is in, nothing that fails for want of a file descriptor is left to do), and
+    /// synced after the last, so that the renames outlast a power cut. A directory that
+    /// cannot be opened for reading is not synced.
+    directories: Vec<(PathBuf, File)>,
 }
 
 impl Plan {
@@ -99,7 +121,12 @@ impl Plan {
     /// directory receiving a file able to take one. A directory whose lock is held
     /// (`locked`, in the order of `dirs`) first gets the commits of dead runs finished.
     fn new(files: &[StagedFile], dirs: &[StagedDir], locked: &[bool]) -> anyhow::Result<Plan> {
-        let mut plan = Plan { renames: Vec::new(), stagings: Vec::new(), asides: Vec::new() };
+        let mut plan = Plan {
+            renames: Vec::new(),
+            stagings: Vec::new(),
+            asides: Vec::new(),
+            directories: Vec::new(),
+        };
         let mut receiving = Vec::new();
         for (dir, &locked) in dirs.iter().zip(locked) {
             let writing = || format!("writing {}", shown(&dir.dir));
@@ -145,7 +172,11 @@ impl Plan {
                     )
                 }
             }
-            receiving.push(parent_of(&file.path).to_path_buf());
+            let dir = parent_of(&file.path).to_path_buf();
+            if let Ok(opened) = File::open(&dir) {
+                plan.directories.push((dir.clone(), opened));
+            }
+            receiving.push(dir);
             let aside = beside(&file.path, "old");
             plan.asides.push(aside.clone());
             plan.renames.push(Rename { from: temp.clone(), to: file.path.clone(), aside });
@@ -180,6 +211,14 @@ impl Plan {
                 let e = anyhow::Error::new(e);
                 return Err(e.context(format!("writing {} ({outcome})", shown(&rename.to))));
             }
+        }
+        Ok(())
+    }
+
+    /// Syncs the directories files were renamed into.
+    fn sync(&self) -> anyhow::Result<()> {
+        for (dir, opened) in &self.directories {
+            opened.sync_all().with_context(|| format!("syncing directory {}", shown(dir)))?;
         }
         Ok(())
     }

@@ -93,6 +93,29 @@ pub fn stage_file<F: Format>(path: &Path, format: F) -> anyhow::Result<(StagedFi
             write_in_place(&path, format).with_context(|| format!("writing {}", shown(&path)))?;
         return Ok((StagedFile { path, temp: None }, value));
     }
+    stage_beside(path, format)
+}
+
+/// Writes a file that must be a regular file (a checkpoint) in its format, under its
+/// temporary name, synced, for a commit to rename: anything else in its place (a
+/// directory, a device, a FIFO) is refused, never written into nor replaced.
+pub fn stage_regular_file<F: Format>(
+    path: &Path,
+    format: F,
+) -> anyhow::Result<(StagedFile, F::Written)> {
+    let path = follow_links(path);
+    match Found::at(&path).with_context(|| format!("writing {}", shown(&path)))? {
+        Found::Missing | Found::Regular => stage_beside(path, format),
+        Found::Directory => bail!("{} is a directory, not a regular file", shown(&path)),
+        Found::InPlace(what) | Found::Refused(what) => {
+            bail!("{} is {what}, which nimtab never replaces", shown(&path))
+        }
+    }
+}
+
+/// Writes the file `path` (links followed) under its temporary name beside it, synced;
+/// first removes the temporaries dead runs left there.
+fn stage_beside<F: Format>(path: PathBuf, format: F) -> anyhow::Result<(StagedFile, F::Written)> {
     remove_temporaries_beside(&path, Left::ByDeadProcesses);
     let temp = temp_name(&path);
     let result = (|| -> io::Result<F::Written> {
