@@ -16,7 +16,6 @@ use anyhow::Context;
 use nimtab::export::format::Format;
 
 use crate::cli::interrupt;
-use nimtab::sweep::Family;
 
 pub use commit::{commit, save, write_dir, write_file};
 pub use dir::{check_dir_target, StagedDir};
@@ -82,27 +81,6 @@ pub fn note(text: &str) {
     interrupt::holding(|| {
         let _ = writeln!(io::stderr().lock(), "{}", escape(text));
     });
-}
-
-/// Notes the games of a family listed more than once (the first five pairs, and how many
-/// more): each runs once, under its first spelling.
-pub(crate) fn note_repeated_entries(family: &Family, repeats: &[(usize, usize)]) {
-    if repeats.is_empty() {
-        return;
-    }
-    let entry = |i: usize| format!("{} ({})", family.specs()[i], family.origin(i));
-    let mut pairs: Vec<String> = repeats
-        .iter()
-        .take(5)
-        .map(|&(repeat, first)| format!("{} is {}", entry(repeat), entry(first)))
-        .collect();
-    if repeats.len() > pairs.len() {
-        pairs.push(format!("and {} more", repeats.len() - pairs.len()));
-    }
-    note(&format!(
-        "nimtab: the same game listed twice runs once, under its first spelling: {}",
-        pairs.join("; ")
-    ));
 }
 
 /// Writes a display of several lines to stderr (an expression under its error, with a

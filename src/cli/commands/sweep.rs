@@ -16,6 +16,7 @@ use nimtab::{Criterion, Error, Mode};
 
 use crate::cli::args::{RulesArg, SizeArgs};
 use crate::cli::commands::check::expression_error;
+use crate::cli::commands::sweep_family::note_repeated_entries;
 use crate::cli::commands::sweep_quotients;
 use crate::cli::input::{self, Stdin};
 use crate::cli::output::{self, Target};
@@ -208,7 +209,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     let config = Config::new(a)?;
     if !global.quiet {
-        output::note_repeated_entries(config.sweep.family(), config.sweep.repeats());
+        note_repeated_entries(config.sweep.family(), config.sweep.repeats());
     }
     let totals = write_rows_in_batches(&config, global)?;
     let summary = summary_text(&totals.lines);

@@ -10,6 +10,7 @@ use nimtab::sweep::{
 };
 use nimtab::Error;
 
+use crate::cli::commands::sweep_family::note_repeated_entries;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -79,7 +80,7 @@ pub fn run(
         Err(e) => return Err(e.into()),
     };
     if !global.quiet {
-        output::note_repeated_entries(sweep.family(), sweep.repeats());
+        note_repeated_entries(sweep.family(), sweep.repeats());
     }
     let games = match shard {
         Some(shard) => sweep.shard_games(shard),
