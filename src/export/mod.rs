@@ -18,5 +18,6 @@ pub mod report;
 pub mod report_games;
 pub mod sequence_tables;
 pub mod summary;
+pub mod sweep_part;
 pub(crate) mod table_memory;
 pub mod text_table;

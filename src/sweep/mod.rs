@@ -21,12 +21,13 @@ mod quotients;
 mod run;
 mod shard;
 
+pub use crate::export::sweep_part::{Params, PartHead, QUOTIENT_HEADER};
 pub use error::{Result, SweepError};
 pub use family::{Family, FamilyLimit};
 pub use merge::{merge, merge_into, PartSource};
 pub use part_format::{
-    read_part_bytes, read_part_header, Params, PartHead, PartHeader, PartWriter, MAX_HEADER_LINE,
-    MAX_ROW_LINE, MAX_SWEEP_TEXT, QUOTIENT_HEADER,
+    read_part_bytes, read_part_header, PartHeader, PartWriter, MAX_HEADER_LINE, MAX_ROW_LINE,
+    MAX_SWEEP_TEXT,
 };
 pub use parts::{
     add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
@@ -46,7 +47,7 @@ use crate::analysis::criteria::Criterion;
 use crate::analysis::criteria::MULTISET_CRITERIA;
 use crate::analysis::expr::{Expr, ExprError, Feature};
 use crate::analysis::tally::Tally;
-use crate::export::summary::multiset_space_cells;
+use crate::export::summary::{multiset_space_cells, summary_header};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
@@ -314,6 +315,22 @@ impl Sweep {
             space: self.space.describe(),
             endings: names.join(","),
             test: self.test.describe(),
+        }
+    }
+
+    /// The head of shard `shard`'s part: the rows it announces are the shard's games times
+    /// [`Sweep::rows_per_game`].
+    pub fn part_head(&self, shard: Shard) -> PartHead {
+        let games = self.shard_games(shard);
+        PartHead {
+            fingerprint: self.fingerprint(),
+            shard: shard.to_string(),
+            rows: games.len() as u64 * self.rows_per_game() as u64,
+            games,
+            total_games: self.games(),
+            family: self.family().describe(),
+            params: self.params(),
+            header: summary_header().join(","),
         }
     }
 

@@ -10,10 +10,11 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::Result;
-use super::part_format::{Fingerprint, PartHead, QUOTIENT_HEADER};
+use super::part_format::Fingerprint;
 use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError};
 use crate::engine::{NoProgress, Progress};
+use crate::export::sweep_part::{PartHead, QUOTIENT_HEADER};
 use crate::model::game::Game;
 use crate::quotient::{
     compute, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
@@ -175,7 +176,7 @@ impl QuotientSweep {
         let games = self.shard_games(shard);
         PartHead {
             fingerprint: self.fingerprint(),
-            shard,
+            shard: shard.to_string(),
             rows: games.len() as u64,
             games,
             total_games: self.games(),
