@@ -129,6 +129,31 @@ impl Format for SweepPart<'_> {
     }
 }
 
+/// Rows of cells as CSV lines without a header (a sweep's rows, a quotient sweep's),
+/// formatted in memory so that the writer's errors reach the caller as they are.
+///
+/// # Errors
+/// The CSV writer's error.
+pub fn csv_lines<R>(rows: impl IntoIterator<Item = R>) -> io::Result<Vec<u8>>
+where
+    R: IntoIterator,
+    R::Item: AsRef<[u8]>,
+{
+    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    for cells in rows {
+        csv.write_record(cells)?;
+    }
+    csv.into_inner().map_err(|e| io::Error::other(e.to_string()))
+}
+
+/// Writes the header line of a quotient sweep's CSV.
+///
+/// # Errors
+/// The writer's I/O error.
+pub fn write_quotient_header<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
+    writeln!(out, "{}", QUOTIENT_HEADER.join(","))
+}
+
 /// `bytes` in lowercase hex.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

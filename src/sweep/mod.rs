@@ -21,7 +21,7 @@ mod quotients;
 mod run;
 mod shard;
 
-pub use crate::export::sweep_part::{Params, PartHead, QUOTIENT_HEADER};
+pub use crate::export::sweep_part::{write_quotient_header, Params, PartHead, QUOTIENT_HEADER};
 pub use error::{Result, SweepError};
 pub use family::{Family, FamilyLimit};
 pub use merge::{merge, merge_into, PartSource};
@@ -33,8 +33,7 @@ pub use parts::{
     add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
 };
 pub use quotients::{
-    quotient_csv_bytes, quotient_rows, write_quotient_header, QuotientRow, QuotientStatus,
-    QuotientSweep,
+    quotient_csv_bytes, quotient_rows, QuotientRow, QuotientStatus, QuotientSweep,
 };
 pub use run::BATCH_GAMES;
 pub use shard::{Shard, MAX_SHARDS};

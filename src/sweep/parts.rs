@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::{Shard, Sweep, SweepRow};
 use crate::export::format::Format;
 use crate::export::summary::{first_counterexample_cell, summary_header, NO_CRITERION};
-use crate::export::sweep_part::SweepPart;
+use crate::export::sweep_part::{csv_lines, SweepPart};
 use crate::model::ending::Ending;
 
 /// Writes the rows as CSV: the header of `summary.csv`, then one row per comparison with
@@ -39,11 +39,7 @@ pub fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Resu
 /// The rows as CSV bytes, formatted in memory so that the writer's errors reach the
 /// caller as they are.
 pub(super) fn csv_bytes(rows: &[SweepRow]) -> io::Result<Vec<u8>> {
-    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    for r in rows {
-        csv.write_record(row_cells(r))?;
-    }
-    csv.into_inner().map_err(|e| io::Error::other(e.to_string()))
+    csv_lines(rows.iter().map(row_cells))
 }
 
 /// A row's cells in the order of [`summary_header`], as `summary.csv` writes a finding.

@@ -4,7 +4,7 @@
 //! order; shards and parts as for other sweeps.
 
 use crate::model::ending::Ending;
-use std::io::{self, Write};
+use std::io;
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -14,7 +14,7 @@ use super::part_format::Fingerprint;
 use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError};
 use crate::engine::{NoProgress, Progress};
-use crate::export::sweep_part::{PartHead, QUOTIENT_HEADER};
+use crate::export::sweep_part::{csv_lines, PartHead, QUOTIENT_HEADER};
 use crate::model::game::Game;
 use crate::quotient::{
     compute, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
@@ -325,19 +325,7 @@ impl QuotientProgress for Stopping<'_> {
 /// # Errors
 /// The CSV writer's error.
 pub fn quotient_csv_bytes(rows: &[QuotientRow]) -> io::Result<Vec<u8>> {
-    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    for r in rows {
-        csv.write_record(r.cells())?;
-    }
-    csv.into_inner().map_err(|e| io::Error::other(e.to_string()))
-}
-
-/// Writes the header line of a quotient sweep's CSV.
-///
-/// # Errors
-/// The writer's I/O error.
-pub fn write_quotient_header<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
-    writeln!(out, "{}", QUOTIENT_HEADER.join(","))
+    csv_lines(rows.iter().map(QuotientRow::cells))
 }
 
 /// The largest heap of a part's space line `quotients of heaps up to N, max order K`,
