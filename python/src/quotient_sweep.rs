@@ -5,11 +5,12 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
+use nimtab::export::sweep_part::PartLines;
 use nimtab::host;
 use nimtab::quotient::DEFAULT_MAX_ORDER;
 use nimtab::sweep::{
-    quotient_csv_bytes, write_quotient_header, PartWriter, QuotientRow, QuotientStatus,
-    QuotientSweep, Shard, QUOTIENT_HEADER,
+    quotient_csv_bytes, write_quotient_header, QuotientRow, QuotientStatus, QuotientSweep, Shard,
+    QUOTIENT_HEADER,
 };
 
 use crate::family::family_of;
@@ -47,7 +48,7 @@ pub(crate) fn quotient_sweep_bytes(
     };
     let mut out = Vec::new();
     let mut part = match shard {
-        Some(shard) => Some(PartWriter::start_with(&mut out, &sweep.part_head(shard))?),
+        Some(shard) => Some(PartLines::start(&mut out, &sweep.part_head(shard))?),
         None => {
             write_quotient_header(&mut out)?;
             None

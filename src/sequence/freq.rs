@@ -76,13 +76,10 @@ mod tests {
     #[test]
     fn counts_are_kept_per_value_and_read_back_whole() {
         let mut freq = Frequencies::new();
-        for v in [3, 0, 3, 1] {
-            freq.add(v);
-        }
         freq.add_many(5, 2);
-        let counts: Vec<u64> = (0..=5).map(|v| freq.count(v)).collect();
-        assert_eq!(counts, [1, 1, 0, 2, 0, 2]);
-        assert_eq!((freq.heaps(), freq.largest()), (6, 5));
+        freq.add(0);
+        let seen = (freq.count(5), freq.count(0), freq.count(3), freq.heaps(), freq.largest());
+        assert_eq!(seen, (2, 1, 0, 3, 5));
         assert_eq!(Frequencies::from_counts(freq.counts().to_vec()), freq);
     }
 }

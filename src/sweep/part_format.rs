@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use super::parts::csv_bytes;
 use super::{Shard, Sweep, SweepError, SweepRow};
 use crate::export::summary::summary_header;
-use crate::export::sweep_part::{hex, Params, PartHead, PartLines, PART_MARK, QUOTIENT_HEADER};
+use crate::export::sweep_part::{hex, Params, PartLines, PART_MARK, QUOTIENT_HEADER};
 
 /// What the fingerprint's digest starts with: the version of the part format.
 const FINGERPRINT_DOMAIN: &[u8] = b"nimtab sweep 2\n";
@@ -54,7 +54,8 @@ impl Fingerprint {
 }
 
 /// Writes a sweep's part from its rows (the bytes are [`PartLines`]'): the head, then
-/// rows batch by batch, then the last line.
+/// rows batch by batch, then the last line. A quotient sweep's rows, already CSV lines,
+/// go to [`PartLines`] directly.
 #[derive(Debug)]
 pub struct PartWriter(PartLines);
 
@@ -69,15 +70,7 @@ impl PartWriter {
         sweep: &Sweep,
         shard: Shard,
     ) -> io::Result<PartWriter> {
-        PartWriter::start_with(out, &sweep.part_head(shard))
-    }
-
-    /// Writes a part's head: the five comment lines and the CSV header.
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn start_with<W: Write + ?Sized>(out: &mut W, head: &PartHead) -> io::Result<PartWriter> {
-        PartLines::start(out, head).map(PartWriter)
+        PartLines::start(out, &sweep.part_head(shard)).map(PartWriter)
     }
 
     /// Writes rows (the next in the shard's order).
@@ -86,19 +79,6 @@ impl PartWriter {
     /// The writer's I/O error.
     pub fn rows<W: Write + ?Sized>(&mut self, out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
         self.0.lines(out, &csv_bytes(rows)?, rows.len())
-    }
-
-    /// Writes `count` rows already formatted as CSV lines (the next in the shard's order).
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn lines<W: Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        bytes: &[u8],
-        count: usize,
-    ) -> io::Result<()> {
-        self.0.lines(out, bytes, count)
     }
 
     /// Writes the last line: the count of rows written and their SHA-256.

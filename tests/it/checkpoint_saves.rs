@@ -4,9 +4,9 @@
 
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::support::cli::{command, finish, send_signal};
+use crate::support::cli::{command, finish, send_signal, wait_for};
 
 /// A run far too long to end by itself during a test, checkpointed to `ck` in `dir` after
 /// every segment.
@@ -19,15 +19,6 @@ fn long_checkpointed_run(dir: &Path) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-/// Waits until `path` exists (the run's first checkpoint is saved).
-fn wait_for(path: &Path) {
-    let started = Instant::now();
-    while !path.exists() {
-        assert!(started.elapsed() < Duration::from_secs(60), "{} never appeared", path.display());
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]

@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use nimtab::engine::Work;
-use nimtab::export::quotient_json::QuotientJson;
-use nimtab::export::quotient_summary::QuotientSummary;
+use nimtab::export::quotient::QuotientOutput;
 use nimtab::model::multiset::MAX_TOTAL;
 use nimtab::model::position::Spaced;
 use nimtab::quotient::{
@@ -174,10 +173,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         Err(err) => return Err(flag_error(err)),
     };
-    match config.format {
-        QuotientFormat::Json => output::write_to(&config.target, QuotientJson(&quotient))?,
-        QuotientFormat::Text => output::write_to(&config.target, QuotientSummary(&quotient))?,
-    }
+    let written = match config.format {
+        QuotientFormat::Json => QuotientOutput::Json(&quotient),
+        QuotientFormat::Text => QuotientOutput::Summary(&quotient),
+    };
+    output::write_to(&config.target, written)?;
     let Some(total) = config.check else { return Ok(Outcome::Success) };
     let bar = Bar::new("checking against the tables", 0, global.quiet);
     let found = check_against_tables(&game, &quotient, total, Some(global.memory_limit), &bar)

@@ -3,10 +3,11 @@
 
 use anyhow::Context;
 use nimtab::export::format::streamed;
+use nimtab::export::sweep_part::PartLines;
 use nimtab::quotient::QuotientError;
 use nimtab::sweep::{
-    quotient_csv_bytes, write_quotient_header, Family, PartWriter, QuotientRow, QuotientStatus,
-    QuotientSweep, Shard, SweepError,
+    quotient_csv_bytes, write_quotient_header, Family, QuotientRow, QuotientStatus, QuotientSweep,
+    Shard, SweepError,
 };
 use nimtab::Error;
 
@@ -92,7 +93,7 @@ pub fn run(
         target,
         streamed(|w| {
             let mut part = match shard {
-                Some(shard) => Some(PartWriter::start_with(w, &sweep.part_head(shard))?),
+                Some(shard) => Some(PartLines::start(w, &sweep.part_head(shard))?),
                 None => {
                     write_quotient_header(w)?;
                     None
