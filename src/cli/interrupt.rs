@@ -9,7 +9,8 @@
 //!   temporary that exists, and none can appear after it ran;
 //! - the renames that put output in place (the commit) run under the lock, and once they
 //!   are done an interrupt is ignored: the files are complete, the rest of the run only
-//!   prints, and it ends with its own exit status;
+//!   prints, and it ends with its own exit status (a checkpoint's renames run under the
+//!   lock too, but the run goes on, so an interrupt still ends it);
 //! - the exit and every note on stderr take the lock too, so a run never prints
 //!   "interrupted" and exits 0, and says nothing after the message.
 

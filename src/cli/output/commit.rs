@@ -215,10 +215,16 @@ impl Plan {
         Ok(())
     }
 
-    /// Syncs the directories files were renamed into.
+    /// Syncs the directories files were renamed into. A file system that cannot sync a
+    /// directory (it says so with `EINVAL`) is left as it is: the renames are done.
     fn sync(&self) -> anyhow::Result<()> {
         for (dir, opened) in &self.directories {
-            opened.sync_all().with_context(|| format!("syncing directory {}", shown(dir)))?;
+            match opened.sync_all() {
+                Err(e) if e.kind() != io::ErrorKind::InvalidInput => {
+                    return Err(e).with_context(|| format!("syncing directory {}", shown(dir)));
+                }
+                _ => {}
+            }
         }
         Ok(())
     }
