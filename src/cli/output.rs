@@ -1,6 +1,7 @@
 //! Where results go: stdout, or files written under temporary names and put in place
-//! only when complete; and notes on stderr. Every output location is checked before any
-//! work, and interrupts are handled in `interrupt.rs`.
+//! only when complete (each written from one `export::format::Format`); and notes on
+//! stderr. Every output location is checked before any work, and interrupts are handled
+//! in `interrupt.rs`.
 
 mod commit;
 mod dir;
