@@ -8,8 +8,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use nimtab::export::format::Format;
+use nimtab::export::quotient::QuotientOutput;
 use nimtab::host;
-use nimtab::quotient::json::write_json;
 use nimtab::quotient::{compute, Quotient, QuotientConfig, QuotientProgress};
 use nimtab::sequence::human_bytes;
 use nimtab::Game;
@@ -47,7 +48,7 @@ impl Write for Counting {
 /// hundreds of millions of entries, and its JSON several bytes each.
 fn python_tables(q: &Quotient) -> PyResult<(Vec<u8>, Vec<u32>)> {
     let mut counted = Counting(0);
-    write_json(&mut counted, q).map_err(value_error)?;
+    QuotientOutput::Json(q).write_to(&mut counted).map_err(value_error)?;
     let cells = q.order() * q.order();
     let need = counted.0.saturating_add(cells as u64 * 4);
     let budget = host::memory_budget();
@@ -65,7 +66,7 @@ fn python_tables(q: &Quotient) -> PyResult<(Vec<u8>, Vec<u32>)> {
     }
     let mut json = Vec::new();
     json.try_reserve_exact(counted.0 as usize).map_err(|_| refused())?;
-    write_json(&mut json, q).map_err(value_error)?;
+    QuotientOutput::Json(q).write_to(&mut json).map_err(value_error)?;
     let mut product = Vec::new();
     product.try_reserve_exact(cells).map_err(|_| refused())?;
     let order = q.order() as u32;

@@ -9,7 +9,8 @@
 //!   temporary that exists, and none can appear after it ran;
 //! - the renames that put output in place (the commit) run under the lock, and once they
 //!   are done an interrupt is ignored: the files are complete, the rest of the run only
-//!   prints, and it ends with its own exit status;
+//!   prints, and it ends with its own exit status (a checkpoint's renames run under the
+//!   lock too, but the run goes on, so an interrupt still ends it);
 //! - the exit and every note on stderr take the lock too, so a run never prints
 //!   "interrupted" and exits 0, and says nothing after the message.
 
@@ -185,11 +186,21 @@ pub fn discard(path: &Path) {
     state.temporaries.retain(|p| p != path);
 }
 
-/// Puts the output in place: runs `renames` under the lock and, if they succeeded,
-/// forgets `temporaries` (renamed or removed) and from then on ignores interrupts. After
-/// a failure they stay registered until their owners remove them.
+/// What a commit puts in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placing {
+    /// The run's output: from then on an interrupt changes nothing and is ignored.
+    Output,
+    /// A file the run goes on from (a checkpoint): an interrupt still ends the run.
+    Progress,
+}
+
+/// Puts files in place: runs `renames` under the lock and, if they succeeded, forgets
+/// `temporaries` (renamed or removed); once the output is placed, interrupts are ignored.
+/// After a failure they stay registered until their owners remove them.
 pub fn commit<E: From<io::Error>>(
     temporaries: &[PathBuf],
+    placing: Placing,
     renames: impl FnOnce() -> Result<(), E>,
 ) -> Result<(), E> {
     let mut state = state();
@@ -199,7 +210,7 @@ pub fn commit<E: From<io::Error>>(
     let result = renames();
     if result.is_ok() {
         state.temporaries.retain(|p| !temporaries.contains(p));
-        state.committed = true;
+        state.committed |= placing == Placing::Output;
     }
     result
 }

@@ -380,7 +380,7 @@ impl Observer for RunObserver {
 
     fn save_checkpoint(&mut self, bytes: &[u8]) -> Result<(), SequenceError> {
         let Some(path) = &self.checkpoint else { return Ok(()) };
-        checkpoints::save_atomically(path, bytes)?;
+        checkpoints::save(path, bytes)?;
         if let Some(values) = self.unsaved_values.take() {
             interrupt::keep(&values);
         }

@@ -1,6 +1,7 @@
 //! Where results go: stdout, or files written under temporary names and put in place
-//! only when complete; and notes on stderr. Every output location is checked before any
-//! work, and interrupts are handled in `interrupt.rs`.
+//! only when complete (each written from one `export::format::Format`); and notes on
+//! stderr. Every output location is checked before any work, and interrupts are handled
+//! in `interrupt.rs`.
 
 mod commit;
 mod dir;
@@ -13,13 +14,13 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use nimtab::export::format::Format;
 
 use crate::cli::interrupt;
-use nimtab::sweep::Family;
 
-pub use commit::{commit, write_dir, write_file};
+pub use commit::{commit, save, write_dir, write_file};
 pub use dir::{check_dir_target, StagedDir};
-pub use file::{check_file_target, stage_file};
+pub use file::{check_file_target, stage_file, stage_regular_file};
 pub use lock::Held;
 pub use paths::Found;
 
@@ -46,20 +47,17 @@ impl Target {
     }
 }
 
-/// Writes through `write` to the target; a file appears under its name only when complete.
-pub fn write_to<T>(
-    target: &Target,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> anyhow::Result<T> {
+/// Writes `format` to the target; a file appears under its name only when complete.
+pub fn write_to<F: Format>(target: &Target, format: F) -> anyhow::Result<F::Written> {
     match target {
         Target::Stdout => {
             let stdout = io::stdout();
             let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-            let value = write(&mut out).context("writing to stdout")?;
+            let value = format.write_to(&mut out).context("writing to stdout")?;
             out.flush().context("writing to stdout")?;
             Ok(value)
         }
-        Target::File(path) => write_file(path, write),
+        Target::File(path) => write_file(path, format),
     }
 }
 
@@ -86,27 +84,6 @@ pub fn note(text: &str) {
     });
 }
 
-/// Notes the games of a family listed more than once (the first five pairs, and how many
-/// more): each runs once, under its first spelling.
-pub(crate) fn note_repeated_entries(family: &Family, repeats: &[(usize, usize)]) {
-    if repeats.is_empty() {
-        return;
-    }
-    let entry = |i: usize| format!("{} ({})", family.specs()[i], family.origin(i));
-    let mut pairs: Vec<String> = repeats
-        .iter()
-        .take(5)
-        .map(|&(repeat, first)| format!("{} is {}", entry(repeat), entry(first)))
-        .collect();
-    if repeats.len() > pairs.len() {
-        pairs.push(format!("and {} more", repeats.len() - pairs.len()));
-    }
-    note(&format!(
-        "nimtab: the same game listed twice runs once, under its first spelling: {}",
-        pairs.join("; ")
-    ));
-}
-
 /// Writes a display of several lines to stderr (an expression under its error, with a
 /// caret), each line's control characters escaped.
 pub fn note_lines(text: &str) {
@@ -126,17 +103,21 @@ pub fn line(text: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nimtab::export::format::Bytes;
 
     #[test]
     fn a_failed_write_leaves_neither_the_file_nor_its_temporary() {
         let dir = std::env::temp_dir().join(format!("nimtab-output-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("out.csv");
-        let result = write_file(&path, |w| {
-            w.write_all(&[b'x'; 100_000])?;
-            // What a full disk reports part-way through a write.
-            Err::<(), _>(io::Error::from_raw_os_error(28))
-        });
+        let result = write_file(
+            &path,
+            nimtab::export::format::streamed(|w| {
+                w.write_all(&[b'x'; 100_000])?;
+                // What a full disk reports part-way through a write.
+                Err::<(), _>(io::Error::from_raw_os_error(28))
+            }),
+        );
         let message = format!("{:#}", result.unwrap_err());
         assert!(message.contains("out.csv") && message.contains("No space left"), "{message}");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
@@ -152,12 +133,12 @@ mod tests {
         std::fs::write(&target, b"old").unwrap();
         let link = dir.join("link.csv");
         std::os::unix::fs::symlink("target.csv", &link).unwrap();
-        write_file(&link, |w| w.write_all(b"new")).unwrap();
+        write_file(&link, Bytes(b"new")).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         std::fs::remove_dir_all(&dir).unwrap();
         // /dev/null stays a device.
-        write_file(Path::new("/dev/null"), |w| w.write_all(b"x")).unwrap();
+        write_file(Path::new("/dev/null"), Bytes(b"x")).unwrap();
         assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
     }
 
@@ -166,7 +147,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("nimtab-output-ok-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("out.csv");
-        write_file(&path, |w| w.write_all(b"a,b\n")).unwrap();
+        write_file(&path, Bytes(b"a,b\n")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"a,b\n");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -30,14 +30,12 @@ mod bits;
 mod certificate;
 mod check;
 mod heaps;
-pub mod json;
 mod mark;
 mod memory;
 mod monoid;
 mod period;
 mod presentation;
 mod solver;
-pub mod summary;
 mod tables;
 mod tame;
 

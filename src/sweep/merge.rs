@@ -6,9 +6,10 @@
 use std::io::{self, BufRead, Write};
 
 use super::error::Result;
-use super::part_format::{cannot_read, read_part_header, Fingerprint, Params, PartHeader};
+use super::part_format::{cannot_read, read_part_header, Fingerprint, PartHeader};
 use super::part_rows::{jobs, part_line, Jobs, PartRows};
 use super::SweepError;
+use crate::export::sweep_part::Params;
 
 /// Where one part's bytes come from: opened once per reading of the parts, each time
 /// from its first byte.

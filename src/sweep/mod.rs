@@ -6,7 +6,7 @@
 //! whatever the thread count. A family entry that names a game listed before it (another
 //! spelling of the same rule) is run once. A sweep splits into [`Shard`]s, contiguous
 //! ranges of games of equal size; each shard's rows are written as a *part*
-//! ([`PartWriter`]) and [`merge`] checks the parts and turns them back into the bytes of
+//! ([`SweepOutput::write_csv`]) and [`merge`] checks the parts and turns them back into the bytes of
 //! the whole run ([`write_csv`]). A [`QuotientSweep`] computes the misère quotient of every
 //! game of a family instead, one row per game, with the same shards, parts and merge.
 
@@ -22,19 +22,18 @@ mod request;
 mod run;
 mod shard;
 
+pub use crate::export::sweep_part::{write_quotient_header, Params, PartHead, QUOTIENT_HEADER};
 pub use error::{Result, SweepError};
 pub use family::{Family, FamilyLimit};
 pub use merge::{merge, merge_into, PartSource};
 pub use part_format::{
-    read_part_bytes, read_part_header, Params, PartHead, PartHeader, PartWriter, MAX_HEADER_LINE,
-    MAX_ROW_LINE, MAX_SWEEP_TEXT, QUOTIENT_HEADER,
+    read_part_bytes, read_part_header, PartHeader, MAX_HEADER_LINE, MAX_ROW_LINE, MAX_SWEEP_TEXT,
 };
 pub use parts::{
     add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
 };
 pub use quotients::{
-    quotient_csv_bytes, quotient_rows, write_quotient_header, QuotientRow, QuotientStatus,
-    QuotientSweep,
+    quotient_csv_bytes, quotient_rows, QuotientRow, QuotientStatus, QuotientSweep,
 };
 pub use request::{Games, PlannedSweep, SweepKind, SweepOutput, SweepRequest};
 pub use run::BATCH_GAMES;
@@ -48,7 +47,7 @@ use crate::analysis::criteria::Criterion;
 use crate::analysis::criteria::MULTISET_CRITERIA;
 use crate::analysis::expr::{Expr, ExprError, Feature};
 use crate::analysis::tally::Tally;
-use crate::export::summary::multiset_space_cells;
+use crate::export::summary::{multiset_space_cells, summary_header};
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::model::multiset::MultisetSpace;
@@ -316,6 +315,22 @@ impl Sweep {
             space: self.space.describe(),
             endings: names.join(","),
             test: self.test.describe(),
+        }
+    }
+
+    /// The head of shard `shard`'s part: the rows it announces are the shard's games times
+    /// [`Sweep::rows_per_game`].
+    pub fn part_head(&self, shard: Shard) -> PartHead {
+        let games = self.shard_games(shard);
+        PartHead {
+            fingerprint: self.fingerprint(),
+            shard: shard.to_string(),
+            rows: games.len() as u64 * self.rows_per_game() as u64,
+            games,
+            total_games: self.games(),
+            family: self.family().describe(),
+            params: self.params(),
+            header: summary_header().join(","),
         }
     }
 

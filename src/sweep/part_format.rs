@@ -1,23 +1,15 @@
-//! The part of one shard of a sweep: five comment lines (the sweep's fingerprint and the
-//! shard; the family; the space, rules and test, which decide the rows), the CSV header,
-//! the rows, and a last line with their count and SHA-256. [`PartWriter`] writes it;
-//! [`read_part_header`] reads the head back for the merge.
+//! A part of a sweep (its bytes are `export::sweep_part`'s, written by
+//! [`SweepOutput::write_csv`](crate::sweep::SweepOutput::write_csv)): its fingerprint, and
+//! [`read_part_header`] reading the head back for the merge.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Read};
 use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
-use super::parts::csv_bytes;
-use super::{Shard, Sweep, SweepError, SweepRow};
+use super::{Shard, SweepError};
 use crate::export::summary::summary_header;
-
-/// The columns of a quotient sweep's CSV.
-pub const QUOTIENT_HEADER: [&str; 8] =
-    ["game", "max_heap", "order", "p_portion_size", "tame", "preperiod", "period", "status"];
-
-/// The first words of a part's first line.
-pub(super) const PART_MARK: &str = "# nimtab sweep ";
+use crate::export::sweep_part::{hex, Params, PART_MARK, QUOTIENT_HEADER};
 
 /// What the fingerprint's digest starts with: the version of the part format.
 const FINGERPRINT_DOMAIN: &[u8] = b"nimtab sweep 2\n";
@@ -33,22 +25,6 @@ pub const MAX_ROW_LINE: usize = 2 << 20;
 /// The longest game spec or claim a sweep takes (256 KiB), so that a part's lines are
 /// bounded.
 pub const MAX_SWEEP_TEXT: usize = 256 << 10;
-
-/// The family line shows at most this many bytes of the family's text (a list given from
-/// Python may hold millions of specs); it describes, the fingerprint decides.
-const FAMILY_SHOWN: usize = 4096;
-
-/// The lines of a part that decide its rows besides the games, as written after `# `:
-/// `space heaps 1..=3, max 31`, `rules normal,misere`, `criteria xor,sj` or `claim EXPR`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Params {
-    /// The space, as [`super::SweepSpace::describe`] words it.
-    pub space: String,
-    /// The endings' names, comma-separated (the `# rules` line).
-    pub endings: String,
-    /// `criteria NAMES` or `claim EXPR`.
-    pub test: String,
-}
 
 /// The sweep's fingerprint, computed as the games come: a digest of the parameters and
 /// of every game's spec (as its rows name it) in the family's order.
@@ -75,140 +51,6 @@ impl Fingerprint {
     pub(super) fn finish(self) -> String {
         hex(&self.0.finalize()[..8])
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Writes a part: the head, then rows batch by batch, then the last line, keeping the
-/// rows' count and digest as they go.
-#[derive(Debug)]
-pub struct PartWriter {
-    shard: Shard,
-    rows: u64,
-    digest: Sha256,
-}
-
-/// What a part's head says, as a sweep of rows or of quotients fills it in.
-#[derive(Clone, Debug)]
-pub struct PartHead {
-    /// The sweep's fingerprint.
-    pub fingerprint: String,
-    /// The shard.
-    pub shard: Shard,
-    /// The shard's games.
-    pub games: Range<usize>,
-    /// The sweep's games.
-    pub total_games: usize,
-    /// The rows the shard's games have.
-    pub rows: u64,
-    /// The family's text.
-    pub family: String,
-    /// The space, rules and test lines.
-    pub params: Params,
-    /// The CSV header line.
-    pub header: String,
-}
-
-impl PartWriter {
-    /// Writes the head of `shard`'s part of `sweep`: the five comment lines and the CSV
-    /// header. The rows it announces are the shard's games times [`Sweep::rows_per_game`].
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn start<W: Write + ?Sized>(
-        out: &mut W,
-        sweep: &Sweep,
-        shard: Shard,
-    ) -> io::Result<PartWriter> {
-        let games = sweep.shard_games(shard);
-        let head = PartHead {
-            fingerprint: sweep.fingerprint(),
-            shard,
-            rows: games.len() as u64 * sweep.rows_per_game() as u64,
-            games,
-            total_games: sweep.games(),
-            family: sweep.family().describe(),
-            params: sweep.params(),
-            header: summary_header().join(","),
-        };
-        PartWriter::start_with(out, &head)
-    }
-
-    /// Writes a part's head: the five comment lines and the CSV header.
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn start_with<W: Write + ?Sized>(out: &mut W, head: &PartHead) -> io::Result<PartWriter> {
-        let (games, params) = (&head.games, &head.params);
-        writeln!(
-            out,
-            "{PART_MARK}{} part {}: games {}..{} of {}, {} rows",
-            head.fingerprint, head.shard, games.start, games.end, head.total_games, head.rows,
-        )?;
-        writeln!(out, "# family {}", shown_family(&head.family))?;
-        writeln!(out, "# space {}", params.space)?;
-        writeln!(out, "# rules {}", params.endings)?;
-        writeln!(out, "# {}", params.test)?;
-        writeln!(out, "{}", head.header)?;
-        Ok(PartWriter { shard: head.shard, rows: 0, digest: Sha256::new() })
-    }
-
-    /// Writes rows (the next in the shard's order).
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn rows<W: Write + ?Sized>(&mut self, out: &mut W, rows: &[SweepRow]) -> io::Result<()> {
-        self.lines(out, &csv_bytes(rows)?, rows.len())
-    }
-
-    /// Writes `count` rows already formatted as CSV lines (the next in the shard's order).
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn lines<W: Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        bytes: &[u8],
-        count: usize,
-    ) -> io::Result<()> {
-        self.digest.update(bytes);
-        self.rows += count as u64;
-        out.write_all(bytes)
-    }
-
-    /// Writes the last line: the count of rows written and their SHA-256.
-    ///
-    /// # Errors
-    /// The writer's I/O error.
-    pub fn finish<W: Write + ?Sized>(self, out: &mut W) -> io::Result<()> {
-        let digest = hex(&self.digest.finalize());
-        writeln!(out, "{}", last_line(self.shard, self.rows, &digest))
-    }
-}
-
-/// The last line of a part: `# end of part I/N: R rows, sha256 HEX`.
-pub(super) fn last_line(shard: Shard, rows: u64, digest: &str) -> String {
-    format!("# end of part {shard}: {rows} rows, sha256 {digest}")
-}
-
-/// The family's text on one line: control characters escaped, cut short past
-/// [`FAMILY_SHOWN`] bytes.
-fn shown_family(text: &str) -> String {
-    let mut shown = String::new();
-    for c in text.chars() {
-        if shown.len() >= FAMILY_SHOWN {
-            shown.push_str(" ...");
-            break;
-        }
-        if c.is_control() {
-            shown.extend(c.escape_debug());
-        } else {
-            shown.push(c);
-        }
-    }
-    shown
 }
 
 /// What a part's head says.
@@ -435,13 +277,5 @@ mod tests {
         ] {
             assert!(parse_first_line(bad).is_none(), "{bad}");
         }
-    }
-
-    #[test]
-    fn long_or_odd_families_are_shown_on_one_short_line() {
-        assert_eq!(shown_family("nim;\u{1b}[31m"), "nim;\\u{1b}[31m");
-        let long = "nim;".repeat(10_000);
-        let shown = shown_family(&long);
-        assert!(shown.len() < FAMILY_SHOWN + 10 && shown.ends_with(" ..."), "{}", shown.len());
     }
 }

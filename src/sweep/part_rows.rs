@@ -8,13 +8,13 @@ use sha2::{Digest, Sha256};
 
 use super::error::Result;
 use super::part_format::{
-    cannot_read, last_line, read_line, Fingerprint, Line, Params, PartHeader, HEAD_LINES,
-    MAX_ROW_LINE, QUOTIENT_HEADER,
+    cannot_read, read_line, Fingerprint, Line, PartHeader, HEAD_LINES, MAX_ROW_LINE,
 };
 use super::quotients::{check_quotient_cells, parse_quotient_space};
 use super::{SweepError, SweepSpace};
 use crate::analysis::criteria::Criterion;
 use crate::export::summary::{multiset_space_cells, summary_header};
+use crate::export::sweep_part::{last_line, Params, QUOTIENT_HEADER};
 use crate::model::ending::Ending;
 use crate::model::space::Mode;
 

@@ -1,11 +1,13 @@
 //! Sweep output: rows as CSV in the summary's columns (the whole run's, or a shard's
-//! part, `part_format.rs`), and the count of games that hold and fail.
+//! part, `export::sweep_part`), and the count of games that hold and fail.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use super::{PartWriter, Shard, Sweep, SweepRow};
+use super::{Shard, Sweep, SweepRow};
+use crate::export::format::Format;
 use crate::export::summary::{first_counterexample_cell, summary_header, NO_CRITERION};
+use crate::export::sweep_part::{csv_lines, SweepPart};
 use crate::model::ending::Ending;
 
 /// Writes the rows as CSV: the header of `summary.csv`, then one row per comparison with
@@ -37,11 +39,7 @@ pub fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[SweepRow]) -> io::Resu
 /// The rows as CSV bytes, formatted in memory so that the writer's errors reach the
 /// caller as they are.
 pub(super) fn csv_bytes(rows: &[SweepRow]) -> io::Result<Vec<u8>> {
-    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    for r in rows {
-        csv.write_record(row_cells(r))?;
-    }
-    csv.into_inner().map_err(|e| io::Error::other(e.to_string()))
+    csv_lines(rows.iter().map(row_cells))
 }
 
 /// A row's cells in the order of [`summary_header`], as `summary.csv` writes a finding.
@@ -66,20 +64,19 @@ fn row_cells(r: &SweepRow) -> [String; 10] {
     ]
 }
 
-/// Writes the part of one shard whole: its head, the rows, its last line
-/// ([`PartWriter`] writes one batch of rows at a time).
+/// Writes the part of one shard whole ([`SweepPart`]: its head, the rows, its last line;
+/// [`super::SweepOutput::write_csv`] writes one batch of rows at a time).
 ///
 /// # Errors
 /// The writer's I/O error.
-pub fn write_part<W: Write + ?Sized>(
-    out: &mut W,
+pub fn write_part(
+    out: &mut dyn Write,
     sweep: &Sweep,
     shard: Shard,
     rows: &[SweepRow],
 ) -> io::Result<()> {
-    let mut part = PartWriter::start(out, sweep, shard)?;
-    part.rows(out, rows)?;
-    part.finish(out)
+    let (head, bytes) = (sweep.part_head(shard), csv_bytes(rows)?);
+    SweepPart { head: &head, rows: &bytes, count: rows.len() }.write_to(out)
 }
 
 /// How many games hold and fail for one (ending, criterion or claim).

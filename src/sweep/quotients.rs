@@ -10,10 +10,13 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::Result;
-use super::part_format::{Fingerprint, PartHead, PartWriter, QUOTIENT_HEADER};
+use super::part_format::Fingerprint;
 use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError, SweepOutput};
 use crate::engine::{NoProgress, Progress};
+use crate::export::sweep_part::{
+    csv_lines, write_quotient_header, PartHead, PartLines, QUOTIENT_HEADER,
+};
 use crate::model::game::Game;
 use crate::quotient::{
     compute, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
@@ -175,7 +178,7 @@ impl QuotientSweep {
         let games = self.shard_games(shard);
         PartHead {
             fingerprint: self.fingerprint(),
-            shard,
+            shard: shard.to_string(),
             rows: games.len() as u64,
             games,
             total_games: self.games(),
@@ -264,11 +267,11 @@ impl SweepOutput for QuotientSweep {
         shard.map_or(0..self.games(), |shard| self.shard_games(shard))
     }
 
-    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartWriter>> {
+    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartLines>> {
         let Some(shard) = shard else {
             return write_quotient_header(out).map(|()| None);
         };
-        PartWriter::start_with(out, &self.part_head(shard)).map(Some)
+        PartLines::start(out, &self.part_head(shard)).map(Some)
     }
 
     /// [`QuotientSweep::run`] a batch of [`BATCH_GAMES`] games at a time, each batch's rows
@@ -338,19 +341,7 @@ impl QuotientProgress for Stopping<'_> {
 /// # Errors
 /// The CSV writer's error.
 pub fn quotient_csv_bytes(rows: &[QuotientRow]) -> io::Result<Vec<u8>> {
-    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    for r in rows {
-        csv.write_record(r.cells())?;
-    }
-    csv.into_inner().map_err(|e| io::Error::other(e.to_string()))
-}
-
-/// Writes the header line of a quotient sweep's CSV.
-///
-/// # Errors
-/// The writer's I/O error.
-pub fn write_quotient_header<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
-    writeln!(out, "{}", QUOTIENT_HEADER.join(","))
+    csv_lines(rows.iter().map(QuotientRow::cells))
 }
 
 /// The largest heap of a part's space line `quotients of heaps up to N, max order K`,

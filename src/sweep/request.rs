@@ -5,10 +5,10 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use crate::engine::Progress;
+use crate::export::sweep_part::PartLines;
 use crate::model::ending::Ending;
 use crate::sweep::error::Result;
 use crate::sweep::family::{Family, FamilyLimit};
-use crate::sweep::part_format::PartWriter;
 use crate::sweep::quotients::QuotientSweep;
 use crate::sweep::{Shard, Sweep, SweepSpace, Test};
 use crate::Error;
@@ -128,7 +128,7 @@ pub trait SweepOutput {
     ///
     /// # Errors
     /// The writer's I/O error.
-    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartWriter>>;
+    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartLines>>;
 
     /// Runs `games` a batch of [`BATCH_GAMES`](crate::sweep::BATCH_GAMES) games at a
     /// time, handing each batch's rows to `each` in the family's order.
@@ -182,7 +182,7 @@ pub trait SweepOutput {
 /// counts and hashes them) and shown to `each`; a part ends with its count and hash.
 fn write_batches<S: SweepOutput>(
     out: &mut dyn Write,
-    mut part: Option<PartWriter>,
+    mut part: Option<PartLines>,
     run: impl FnOnce(&mut dyn FnMut(Vec<S::Row>) -> Result<()>) -> Result<()>,
     mut each: impl FnMut(&[S::Row]),
 ) -> Result<()> {

@@ -7,13 +7,13 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::Result;
-use super::part_format::PartWriter;
 use super::parts::{csv_bytes, write_header};
 use super::{Shard, Sweep, SweepError, SweepOutput, SweepRow, Test};
 use crate::analysis::claim::{claim_work, test_claim, ClaimError};
 use crate::analysis::verify::{prepare, verify};
 use crate::engine::{Engine, Progress};
 use crate::export::summary::NO_CRITERION;
+use crate::export::sweep_part::PartLines;
 use crate::model::game::Game;
 use crate::model::space::Space;
 
@@ -37,9 +37,9 @@ impl SweepOutput for Sweep {
         shard.map_or(0..self.games(), |shard| self.shard_games(shard))
     }
 
-    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartWriter>> {
+    fn start(&self, out: &mut dyn Write, shard: Option<Shard>) -> io::Result<Option<PartLines>> {
         match shard {
-            Some(shard) => PartWriter::start(out, self, shard).map(Some),
+            Some(shard) => PartLines::start(out, &self.part_head(shard)).map(Some),
             None => write_header(out).map(|()| None),
         }
     }

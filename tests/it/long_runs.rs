@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::{
@@ -17,7 +17,9 @@ use nimtab::sequence::{
 use nimtab::Game;
 use sha2::{Digest, Sha256};
 
-use crate::support::cli::{command, finish, limited, memory_overhead, output_of, run, run_in, Run};
+use crate::support::cli::{
+    command, finish, limited, memory_overhead, output_of, run, run_in, wait_for, Run,
+};
 
 /// A finished checkpoint `c.ckpt` of `game` to heap `max` in `dir` (values in
 /// `c.ckpt.values`).
@@ -80,15 +82,6 @@ fn a_checkpoint_or_values_file_held_by_another_run_is_refused_naming_it_and_left
     let whole = run(&["grundy", "--game", "octal:0.014", "--max", "9000", "--format", "freq"]);
     assert!(r.stdout == whole.stdout, "the resumed output differs");
     assert!(!dir.path().join(".c.ckpt.nimtab-lock").exists(), "the lock file stayed");
-}
-
-/// Waits (a hang guard of a minute, not a speed test) until `path` exists.
-fn wait_for(path: &Path) {
-    let started = Instant::now();
-    while !path.exists() {
-        assert!(started.elapsed() < Duration::from_secs(60), "{} never appeared", path.display());
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]

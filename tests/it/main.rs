@@ -4,6 +4,7 @@
 mod support;
 
 mod check;
+mod checkpoint_saves;
 mod classes;
 mod crosscheck;
 mod devices;

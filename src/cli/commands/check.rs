@@ -8,6 +8,7 @@ use nimtab::analysis::claim::{claim_work, test_claim_with};
 use nimtab::analysis::expr::{Expr, ExprError, Feature, Program};
 use nimtab::analysis::tally::Tally;
 use nimtab::engine::Work;
+use nimtab::export::format::{streamed, Bytes};
 use nimtab::export::summary::{write_counterexample_rows, COUNTEREXAMPLE_HEADER};
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::model::position::SpacedState;
@@ -201,10 +202,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     };
     let holds = tallies.iter().all(|(_, t)| t.holds());
     match &config.target {
-        Some(target) => output::write_to(target, write_csv)?,
+        Some(target) => output::write_to(target, streamed(&write_csv))?,
         None if !holds => {
             output::line(format_args!(""))?;
-            output::write_to(&Target::Stdout, write_csv)?;
+            output::write_to(&Target::Stdout, streamed(&write_csv))?;
         }
         None => {}
     }
@@ -253,5 +254,5 @@ fn print_summary(config: &Config, tallies: &[(&Space, Tally)]) -> anyhow::Result
     } else {
         writeln!(out, "the claim fails on {disagree} of {positions} positions")?;
     }
-    output::write_to(&Target::Stdout, |w| w.write_all(&out))
+    output::write_to(&Target::Stdout, Bytes(&out))
 }

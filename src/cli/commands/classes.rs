@@ -1,6 +1,7 @@
 //! `nimtab classes`: misère Nim's classes S0..T2 counted, their moves tallied, and the
 //! classic claims about them checked against the DP labels.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use nimtab::analysis::classes::class_report;
@@ -84,8 +85,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     output::write_dir(
         &config.dir,
         &[
-            (FILES[0], &|w: &mut Vec<u8>| write_classes(w, &report)),
-            (FILES[1], &|w: &mut Vec<u8>| write_transitions(w, &report)),
+            (FILES[0], &|w: &mut dyn Write| write_classes(w, &report)),
+            (FILES[1], &|w: &mut dyn Write| write_transitions(w, &report)),
         ],
     )?;
     let mut failed = false;

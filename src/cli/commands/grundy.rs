@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
+use nimtab::export::format::streamed;
+use nimtab::export::freq::FrequencyTable;
 use nimtab::export::sequence_tables::{sequence_bytes_at_least, write_sequence, SequenceFormat};
 use nimtab::sequence::{human_bytes, Goal, Sequence};
 
@@ -72,11 +74,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let sequence = &mut finished.sequence;
     match (destination, format) {
         (Destination::Table(target), Some(format)) => {
-            output::write_to(&target, |out| write_sequence(out, sequence, format))?;
+            output::write_to(&target, streamed(|out| write_sequence(out, sequence, format)))?;
         }
         (Destination::Table(target), None) => {
             let table = sequence.frequencies_at(&[max])?.remove(0);
-            output::write_to(&target, |out| table.write(out))?;
+            output::write_to(&target, FrequencyTable(&table))?;
         }
         (Destination::Snapshots(dir), _) => write_snapshots(&dir, sequence)?,
     }
@@ -119,9 +121,7 @@ fn write_snapshots(dir: &Path, sequence: &mut Sequence) -> anyhow::Result<()> {
     let tables = sequence.frequencies_at(&points)?;
     let mut staged = StagedDir::new(dir)?;
     for (n, table) in points.iter().zip(&tables) {
-        let mut bytes = Vec::new();
-        table.write(&mut bytes)?;
-        staged.add(&format!("freq/{n}"), &bytes)?;
+        staged.add(&format!("freq/{n}"), FrequencyTable(table))?;
     }
     output::commit(Vec::new(), vec![staged])
 }

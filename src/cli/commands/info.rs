@@ -1,6 +1,7 @@
 //! `nimtab info`: the size of a space and the memory its tables need.
 
 use nimtab::engine::Work;
+use nimtab::export::format::Bytes;
 use nimtab::{Ending, Engine, Game, Mode, Space};
 
 use crate::cli::args::SpaceArgs;
@@ -64,7 +65,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     }
     text.push_str(&format!("canonical memory     {}\n", memory_line(&game, sorted)));
     text.push_str(&available(global));
-    output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
+    output::write_to(&output::Target::Stdout, Bytes(text.as_bytes()))?;
     Ok(Outcome::Success)
 }
 
@@ -95,7 +96,7 @@ fn multiset_info(game: &Game, space: Space, global: &Global) -> anyhow::Result<O
         human(need(3)?),
         available(global),
     );
-    output::write_to(&output::Target::Stdout, |w| w.write_all(text.as_bytes()))?;
+    output::write_to(&output::Target::Stdout, Bytes(text.as_bytes()))?;
     Ok(Outcome::Success)
 }
 

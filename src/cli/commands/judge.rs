@@ -4,6 +4,7 @@ use std::io::Read;
 
 use anyhow::{bail, Context};
 use nimtab::contest::judge::{parse_input, Contest, Judge};
+use nimtab::export::format::streamed;
 
 use crate::cli::choices::ContestArg;
 
@@ -43,11 +44,14 @@ pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     // The whole input is checked before the first answer, so bad input prints no answers.
     let cases = parse_input(&text).context("bad contest input")?;
     let judge = Judge::new(contest)?;
-    output::write_to(&output::Target::Stdout, |out| {
-        for heaps in &cases {
-            writeln!(out, "{}", judge.answer(heaps))?;
-        }
-        Ok(())
-    })?;
+    output::write_to(
+        &output::Target::Stdout,
+        streamed(|out| {
+            for heaps in &cases {
+                writeln!(out, "{}", judge.answer(heaps))?;
+            }
+            Ok(())
+        }),
+    )?;
     Ok(Outcome::Success)
 }

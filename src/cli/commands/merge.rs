@@ -5,6 +5,7 @@ use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
 
 use anyhow::bail;
+use nimtab::export::format::streamed;
 use nimtab::input::waits_at_open;
 use nimtab::sweep::{merge_into, read_part_bytes, PartSource, SweepError};
 use nimtab::Error;
@@ -98,14 +99,17 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let sources: Vec<&dyn PartSource> = sources.iter().map(AsRef::as_ref).collect();
     // The library's error, kept typed while the writer only carries an I/O error.
     let mut failure: Option<SweepError> = None;
-    let written = output::write_to(&target, |w| match merge_into(&sources, w) {
-        Ok(()) => Ok(()),
-        Err(SweepError::Space(Error::Io(e))) => Err(e),
-        Err(e) => {
-            failure = Some(e);
-            Err(io::Error::other("the merge stopped"))
-        }
-    });
+    let written = output::write_to(
+        &target,
+        streamed(|w| match merge_into(&sources, w) {
+            Ok(()) => Ok(()),
+            Err(SweepError::Space(Error::Io(e))) => Err(e),
+            Err(e) => {
+                failure = Some(e);
+                Err(io::Error::other("the merge stopped"))
+            }
+        }),
+    );
     match (written, failure) {
         (_, Some(e)) => return Err(e.into()),
         (Err(e), None) => return Err(e),

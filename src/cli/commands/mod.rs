@@ -17,5 +17,6 @@ pub mod split;
 pub mod suite;
 pub mod suite_takebreak;
 pub mod sweep;
+pub mod sweep_family;
 pub mod sweep_quotients;
 pub mod verify;

@@ -7,6 +7,7 @@ use nimtab::analysis::moves::{
     MoveDifference, MovesPlan,
 };
 use nimtab::analysis::steps::{legal_steps, Step};
+use nimtab::export::format::streamed;
 use nimtab::model::game::MoveRule;
 use nimtab::model::position::{PassState, Spaced, Tuple};
 use nimtab::sequence::human_bytes;
@@ -131,19 +132,22 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let moves: Vec<Move> =
         legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(m, _)| m).collect();
     let here = Tuple(&config.position).to_string();
-    output::write_to(&output::Target::Stdout, |out| {
-        if config.csv {
-            writeln!(out, "heap,from,to,take")?;
-        }
-        for m in &moves {
+    output::write_to(
+        &output::Target::Stdout,
+        streamed(|out| {
             if config.csv {
-                writeln!(out, "{},{},{},{}", m.heap + 1, m.from, m.to, m.take())?;
-            } else {
-                writeln!(out, "{}", m.describe(&config.position))?;
+                writeln!(out, "heap,from,to,take")?;
             }
-        }
-        Ok(())
-    })?;
+            for m in &moves {
+                if config.csv {
+                    writeln!(out, "{},{},{},{}", m.heap + 1, m.from, m.to, m.take())?;
+                } else {
+                    writeln!(out, "{}", m.describe(&config.position))?;
+                }
+            }
+            Ok(())
+        }),
+    )?;
     if lost {
         output::note(&format!(
             "nimtab: {here} is a P-position: lost for the player to move ({})",
@@ -192,19 +196,22 @@ fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let options: Vec<(Vec<u32>, bool)> = legal.iter().map(after).collect();
     let (lost, to_p) = labels(config, &plan.engine, &options, global)?;
     let steps: Vec<_> = legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(s, _)| s).collect();
-    output::write_to(&output::Target::Stdout, |out| {
-        if config.csv {
-            writeln!(out, "position,option")?;
-        }
-        for step in &steps {
+    output::write_to(
+        &output::Target::Stdout,
+        streamed(|out| {
             if config.csv {
-                writeln!(out, "{},{}", Spaced(position), step.csv_cell())?;
-            } else {
-                writeln!(out, "{}", step.describe(position))?;
+                writeln!(out, "position,option")?;
             }
-        }
-        Ok(())
-    })?;
+            for step in &steps {
+                if config.csv {
+                    writeln!(out, "{},{}", Spaced(position), step.csv_cell())?;
+                } else {
+                    writeln!(out, "{}", step.describe(position))?;
+                }
+            }
+            Ok(())
+        }),
+    )?;
     let here = Tuple(position).to_string();
     let with_pass = if pass.is_available() { " with the pass available" } else { "" };
     if lost {

@@ -3,6 +3,7 @@
 
 use anyhow::bail;
 use nimtab::export::csv::write_period;
+use nimtab::export::format::streamed;
 use nimtab::sequence::period::{PeriodOutcome, Uncertified};
 use nimtab::sequence::Goal;
 
@@ -28,7 +29,7 @@ pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
         .ok_or_else(|| anyhow::anyhow!("the period search of {} did not run", game.spec()))?;
     match outcome {
         PeriodOutcome::Certified(found) => {
-            output::write_to(&target, |out| write_period(out, game.spec(), &found))?;
+            output::write_to(&target, streamed(|out| write_period(out, game.spec(), &found)))?;
             Ok(Outcome::Success)
         }
         PeriodOutcome::NotCertified { checked_through, largest_value, reason } => {

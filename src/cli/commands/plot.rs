@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
+use nimtab::export::format::Bytes;
 use nimtab::export::plot::{render_in, Format, Grid};
 use nimtab::model::position::PassState;
 use nimtab::{Ending, Game};
@@ -122,6 +123,6 @@ pub fn run(a: Args, _global: &Global) -> anyhow::Result<Outcome> {
     let config = Config::new(a)?;
     let (game, grid) = (&config.game, (config.grid, config.pass));
     let bytes = render_in(game, config.ending, config.max, grid, config.format, config.scale)?;
-    output::write_file(&config.out, |out| out.write_all(&bytes))?;
+    output::write_file(&config.out, Bytes(&bytes))?;
     Ok(Outcome::Success)
 }

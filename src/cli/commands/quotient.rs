@@ -6,10 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use nimtab::engine::Work;
+use nimtab::export::quotient::QuotientOutput;
 use nimtab::model::multiset::MAX_TOTAL;
 use nimtab::model::position::Spaced;
-use nimtab::quotient::json::write_json;
-use nimtab::quotient::summary::write_summary;
 use nimtab::quotient::{
     check_against_tables, compute, QuotientConfig, QuotientError, QuotientProgress,
     DEFAULT_MAX_ORDER,
@@ -174,10 +173,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         Err(err) => return Err(flag_error(err)),
     };
-    output::write_to(&config.target, |out| match config.format {
-        QuotientFormat::Json => write_json(out, &quotient),
-        QuotientFormat::Text => write_summary(out, &quotient),
-    })?;
+    let written = match config.format {
+        QuotientFormat::Json => QuotientOutput::Json(&quotient),
+        QuotientFormat::Text => QuotientOutput::Summary(&quotient),
+    };
+    output::write_to(&config.target, written)?;
     let Some(total) = config.check else { return Ok(Outcome::Success) };
     let bar = Bar::new("checking against the tables", 0, global.quiet);
     let found = check_against_tables(&game, &quotient, total, Some(global.memory_limit), &bar)

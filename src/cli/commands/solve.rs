@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use nimtab::engine::Work;
+use nimtab::export::format::streamed;
 use nimtab::export::labels_csv::{table_bytes, write_table, RowFilter};
 use nimtab::{Ending, Engine, Game, Space};
 
@@ -97,8 +98,11 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     } else {
         None
     };
-    output::write_to(&config.target, |out| {
-        write_table(out, &config.game, &tables, values.as_ref(), config.filter).map(|_| ())
-    })?;
+    output::write_to(
+        &config.target,
+        streamed(|out| {
+            write_table(out, &config.game, &tables, values.as_ref(), config.filter).map(|_| ())
+        }),
+    )?;
     Ok(Outcome::Success)
 }

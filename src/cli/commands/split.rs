@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::bail;
 use nimtab::analysis::split::{parity_counterexample, PartitionLabels, SplitOutcome, MAX_STONES};
 use nimtab::export::csv::write_split;
+use nimtab::export::format::streamed;
 use nimtab::Game;
 
 use crate::cli::args::{self, CountRange};
@@ -43,7 +44,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let lo = a.stones.lo as u32;
     let table = PartitionLabels::new(&game, hi)?;
     let outcomes: Vec<SplitOutcome> = (lo..=hi).map(|n| table.outcome(n)).collect();
-    output::write_to(&target, |out| write_split(out, &outcomes))?;
+    output::write_to(&target, streamed(|out| write_split(out, &outcomes)))?;
     // With the CSV on stdout, the verdict goes to stderr so the CSV stays clean.
     let verdict = match parity_counterexample(&outcomes) {
         None => format!("holds  A wins iff the number of stones is even ({lo}..={hi} stones)"),

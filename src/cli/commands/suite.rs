@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use nimtab::analysis::verify::{prepare, Finding, Verifier};
+use nimtab::export::format::{streamed, Bytes};
 use nimtab::export::manifest::{write_manifest, ManifestEntry};
 use nimtab::export::plot::{render_in, title_in, Format};
 use nimtab::export::report::{render_report, Section};
@@ -94,22 +95,25 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let report = render_report(&findings, "nimtab", &sections);
     write_all(&a, &generated, &report)?;
     let failed = findings.iter().filter(|f| f.theorem_failed()).count();
-    output::write_to(&output::Target::Stdout, |w| {
-        w.write_all(summary_table(&findings).as_bytes())?;
-        writeln!(
-            w,
-            "\n{} comparisons; theorems: {}; wrote {}/ ({} files) and {} in {:.1} s \
+    output::write_to(
+        &output::Target::Stdout,
+        streamed(|w| {
+            w.write_all(summary_table(&findings).as_bytes())?;
+            writeln!(
+                w,
+                "\n{} comparisons; theorems: {}; wrote {}/ ({} files) and {} in {:.1} s \
              with {} on {}",
-            findings.len(),
-            if failed == 0 { "all held".to_string() } else { format!("{failed} FAILED") },
-            a.data_dir.display(),
-            generated.files.len() + 1,
-            a.report.display(),
-            started.elapsed().as_secs_f64(),
-            threads_text(rayon::current_num_threads()),
-            nimtab::host::machine_description()
-        )
-    })?;
+                findings.len(),
+                if failed == 0 { "all held".to_string() } else { format!("{failed} FAILED") },
+                a.data_dir.display(),
+                generated.files.len() + 1,
+                a.report.display(),
+                started.elapsed().as_secs_f64(),
+                threads_text(rayon::current_num_threads()),
+                nimtab::host::machine_description()
+            )
+        }),
+    )?;
     Ok(if failed == 0 { Outcome::Success } else { Outcome::ClaimFailed })
 }
 
@@ -193,13 +197,13 @@ fn write_all(a: &Args, generated: &Generated, report: &str) -> anyhow::Result<()
     let mut staged = output::StagedDir::beside(&a.data_dir)?;
     let mut manifest = Vec::new();
     for (name, content, command) in &generated.files {
-        staged.add(name, content)?;
+        staged.add(name, Bytes(content))?;
         manifest.push(ManifestEntry::new(&format!("data/{name}"), content, command));
     }
     let mut bytes = Vec::new();
     write_manifest(&mut bytes, &manifest)?;
-    staged.add("MANIFEST.csv", &bytes)?;
-    let (report, ()) = output::stage_file(&a.report, |w| w.write_all(report.as_bytes()))?;
+    staged.add("MANIFEST.csv", Bytes(&bytes))?;
+    let (report, ()) = output::stage_file(&a.report, Bytes(report.as_bytes()))?;
     output::commit(vec![report], vec![staged])
 }
 

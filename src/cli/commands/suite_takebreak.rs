@@ -3,8 +3,9 @@
 //! values, certified periods, misère P-positions of small totals, misère quotients).
 
 use nimtab::export::csv::write_period;
+use nimtab::export::format::Format;
 use nimtab::export::labels_csv::{write_table, RowFilter};
-use nimtab::quotient::json::write_json;
+use nimtab::export::quotient::QuotientOutput;
 use nimtab::sequence::period::PeriodOutcome;
 use nimtab::suite::quotients::{
     suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
@@ -90,7 +91,7 @@ pub fn quotient_files(facts: &[QuotientFacts]) -> anyhow::Result<Vec<(String, Ve
     let mut files = Vec::new();
     for f in facts {
         let mut bytes = Vec::new();
-        write_json(&mut bytes, &f.quotient)?;
+        QuotientOutput::Json(&f.quotient).write_to(&mut bytes)?;
         let stem = grundy_file_name(&f.game).trim_end_matches(".csv").to_string();
         let command = format!(
             "nimtab quotient --game {} --max-heap {} --format json",

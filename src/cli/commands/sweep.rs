@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use nimtab::analysis::expr::Expr;
+use nimtab::export::format::{streamed, Bytes};
 use nimtab::export::text_table::{Align, TextTable};
 use nimtab::quotient::{QuotientError, DEFAULT_MAX_ORDER};
 use nimtab::sweep::{
@@ -15,6 +16,7 @@ use nimtab::{Criterion, Error, Mode};
 
 use crate::cli::args::{RulesArg, SizeArgs};
 use crate::cli::commands::check::expression_error;
+use crate::cli::commands::sweep_family::note_repeated_entries;
 use crate::cli::commands::sweep_quotients;
 use crate::cli::input::{self, Stdin};
 use crate::cli::output::{self, Target};
@@ -222,7 +224,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     };
     let config = Config { sweep, shard: a.shard, target, strict: a.strict };
     if !global.quiet {
-        output::note_repeated_entries(config.sweep.family(), config.sweep.repeats());
+        note_repeated_entries(config.sweep.family(), config.sweep.repeats());
     }
     let totals = write_rows_in_batches(&config, global)?;
     let summary = summary_text(&totals.lines);
@@ -232,7 +234,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             output::note_lines(summary.trim_end());
         }
     } else {
-        output::write_to(&Target::Stdout, |w| w.write_all(summary.as_bytes()))?;
+        output::write_to(&Target::Stdout, Bytes(summary.as_bytes()))?;
     }
     note_theorem_failures(&totals);
     if config.strict && totals.failures > 0 {
@@ -254,18 +256,21 @@ fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Tot
     let mut totals = Totals::default();
     // The library's error, kept typed while the writer only carries an I/O error.
     let mut failure: Option<SweepError> = None;
-    let written = output::write_to(&config.target, |w| {
-        let run =
-            sweep.write_csv(config.shard, w, global.memory_limit, &bar, |rows| totals.add(rows));
-        match run {
-            Ok(()) => Ok(()),
-            Err(SweepError::Space(Error::Io(e))) => Err(e),
-            Err(e) => {
-                failure = Some(e);
-                Err(std::io::Error::other("the sweep stopped"))
+    let written = output::write_to(
+        &config.target,
+        streamed(|w| {
+            let run = sweep
+                .write_csv(config.shard, w, global.memory_limit, &bar, |rows| totals.add(rows));
+            match run {
+                Ok(()) => Ok(()),
+                Err(SweepError::Space(Error::Io(e))) => Err(e),
+                Err(e) => {
+                    failure = Some(e);
+                    Err(std::io::Error::other("the sweep stopped"))
+                }
             }
-        }
-    });
+        }),
+    );
     bar.finish();
     match (written, failure) {
         (_, Some(e)) => Err(e.into()),

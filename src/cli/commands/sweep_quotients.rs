@@ -2,9 +2,11 @@
 //! row per game; `--shard I/N` writes one part of it for `nimtab merge`.
 
 use anyhow::Context;
+use nimtab::export::format::streamed;
 use nimtab::sweep::{QuotientRow, QuotientStatus, QuotientSweep, Shard, SweepError, SweepOutput};
 use nimtab::Error;
 
+use crate::cli::commands::sweep_family::note_repeated_entries;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -54,7 +56,7 @@ pub fn run(
     global: &Global,
 ) -> anyhow::Result<Outcome> {
     if !global.quiet {
-        output::note_repeated_entries(sweep.family(), sweep.repeats());
+        note_repeated_entries(sweep.family(), sweep.repeats());
     }
     let games = match shard {
         Some(shard) => sweep.shard_games(shard),
@@ -62,13 +64,16 @@ pub fn run(
     };
     let bar = Bar::counting("quotients", games.len() as u64, "games", global.quiet);
     let mut totals = Totals::default();
-    output::write_to(target, |w| {
-        match sweep.write_csv(shard, w, global.memory_limit, &bar, |rows| totals.add(rows)) {
-            Ok(()) => Ok(()),
-            Err(SweepError::Space(Error::Io(e))) => Err(e),
-            Err(e) => Err(std::io::Error::other(e.to_string())),
-        }
-    })
+    output::write_to(
+        target,
+        streamed(|w| {
+            match sweep.write_csv(shard, w, global.memory_limit, &bar, |rows| totals.add(rows)) {
+                Ok(()) => Ok(()),
+                Err(SweepError::Space(Error::Io(e))) => Err(e),
+                Err(e) => Err(std::io::Error::other(e.to_string())),
+            }
+        }),
+    )
     .context("sweep --quotients")?;
     bar.finish();
     let line = totals.line();

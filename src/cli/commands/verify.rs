@@ -1,9 +1,11 @@
 //! `nimtab verify`: compare the DP labels with the criteria that apply to the game.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use nimtab::analysis::verify::{prepare, Finding};
+use nimtab::export::format::streamed;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::{Criterion, Ending, Engine, Game, Mode, Space};
 
@@ -151,17 +153,20 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         output::write_dir(
             dir,
             &[
-                (FILES[0], &|w: &mut Vec<u8>| write_summary(w, &findings)),
-                (FILES[1], &|w: &mut Vec<u8>| write_counterexamples(w, &findings)),
+                (FILES[0], &|w: &mut dyn Write| write_summary(w, &findings)),
+                (FILES[1], &|w: &mut dyn Write| write_counterexamples(w, &findings)),
             ],
         )?;
     }
-    output::write_to(&output::Target::Stdout, |w| {
-        if canonical {
-            writeln!(w, "counts (canonical: sorted tuples only)")?;
-        }
-        w.write_all(summary_table(&findings).as_bytes())
-    })?;
+    output::write_to(
+        &output::Target::Stdout,
+        streamed(|w| {
+            if canonical {
+                writeln!(w, "counts (canonical: sorted tuples only)")?;
+            }
+            w.write_all(summary_table(&findings).as_bytes())
+        }),
+    )?;
     for f in findings.iter().filter(|f| f.not_compared.is_some()) {
         output::note(&format!(
             "nimtab: criterion {} under {} rule for {} not compared: {}",

@@ -1,15 +1,16 @@
 //! The files of a checkpointed run: the hold on the checkpoint and its values file (one
 //! run at a time), the values file created or reopened and checked, and each checkpoint
-//! written atomically.
+//! written through the staging writer.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use nimtab::export::format::Bytes;
 use nimtab::sequence::{Checkpoint, DiskStore, HeapRule, SequenceError, Store};
 
 use crate::cli::interrupt;
-use crate::cli::output::{Found, Held};
+use crate::cli::output::{self, Found, Held};
 
 /// A checkpoint file is read only up to this size (one holds a few kilobytes).
 const CHECKPOINT_LIMIT: u64 = 64 << 20;
@@ -129,47 +130,19 @@ pub fn resume(
     Ok((checkpoint, store, held))
 }
 
-/// Writes `bytes` to `path` under a temporary name beside it (removed if interrupted),
-/// synced, renamed over `path` and the directory synced: a checkpoint is the old one or
-/// the new one whatever happens, a full disk included.
-pub fn save_atomically(path: &Path, bytes: &[u8]) -> Result<(), SequenceError> {
-    let temp = temporary_of(path);
-    let result = (|| -> io::Result<()> {
-        // The directory is opened first: once the new checkpoint is renamed in, nothing
-        // that can fail for want of a file descriptor is left to do.
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let dir = std::fs::File::open(dir)?;
-        let mut file = match interrupt::create_temporary_file(&temp) {
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                // Our own process id's, left by a killed run: removed only if regular.
-                if Found::here(&temp)? != Found::Regular {
-                    return Err(e);
-                }
-                std::fs::remove_file(&temp)?;
-                interrupt::create_temporary_file(&temp)?
-            }
-            other => other?,
-        };
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, path)?;
-        dir.sync_all()
-    })();
-    interrupt::discard(&temp);
-    result.map_err(|source| SequenceError::File {
+/// Writes the checkpoint `path` through the staging writer: under its temporary name
+/// beside it (removed if interrupted), synced, renamed over it by the commit, and the
+/// directory synced: a checkpoint is the old one or the new one whatever happens, a full
+/// disk included. Anything but a regular file in its place is refused, never replaced.
+/// An interrupt still ends the run after a save.
+pub fn save(path: &Path, bytes: &[u8]) -> Result<(), SequenceError> {
+    let saved = output::stage_regular_file(path, Bytes(bytes))
+        .and_then(|(staged, ())| output::save(staged));
+    saved.map_err(|e| SequenceError::File {
         action: "writing checkpoint",
         path: path.to_path_buf(),
-        source,
+        source: e
+            .downcast::<io::Error>()
+            .unwrap_or_else(|e| io::Error::other(e.root_cause().to_string())),
     })
-}
-
-/// `.NAME.nimtab-tmp-PID` beside the checkpoint `path`: the name
-/// [`Held::remove_dead_temporaries`] knows.
-fn temporary_of(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".{name}.nimtab-tmp-{}", std::process::id()))
 }

@@ -11,17 +11,33 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use nimtab::export::format::{streamed, Format};
 
 use super::dir::{check_target, StagedDir};
 use super::file::{stage_file, StagedFile};
 use super::lock::wait_for_dir;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
 use super::recover::{finish_dead_commits, mark, remove_dead_stagings_beside, ASIDE, MARKER};
-use crate::cli::interrupt;
+use crate::cli::interrupt::{self, Placing};
 
 /// Puts staged files and directories in place, all in one step that an interrupt cannot
-/// split; on an error nothing is replaced and every staged temporary is removed.
-pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::Result<()> {
+/// split; on an error nothing is replaced and every staged temporary is removed. After
+/// it, an interrupt no longer ends the run: its output is complete.
+pub fn commit(files: Vec<StagedFile>, dirs: Vec<StagedDir>) -> anyhow::Result<()> {
+    commit_placing(files, dirs, Placing::Output)
+}
+
+/// Puts a file the run goes on from (a checkpoint) in place, as [`commit`] does, except
+/// that an interrupt still ends the run afterwards.
+pub fn save(file: StagedFile) -> anyhow::Result<()> {
+    commit_placing(vec![file], Vec::new(), Placing::Progress)
+}
+
+fn commit_placing(
+    mut files: Vec<StagedFile>,
+    mut dirs: Vec<StagedDir>,
+    placing: Placing,
+) -> anyhow::Result<()> {
     // Waiting for another run's lock happens before the interrupt lock is taken, so an
     // interrupt still ends a run that waits.
     let locks: Vec<(Vec<File>, bool)> = dirs.iter().map(|d| lock_for(&d.dir)).collect();
@@ -31,10 +47,12 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
         .filter_map(|f| f.temp.clone())
         .chain(dirs.iter().map(|d| d.staging.clone()))
         .collect();
-    interrupt::commit(&temporaries, || {
+    let mut placed = None;
+    interrupt::commit(&temporaries, placing, || {
         let plan = Plan::new(&files, &dirs, &locked)?;
         plan.run()?;
         plan.clean_up();
+        placed = Some(plan);
         Ok::<(), anyhow::Error>(())
     })?;
     // Renamed into place: nothing of them is left to remove.
@@ -44,7 +62,7 @@ pub fn commit(mut files: Vec<StagedFile>, mut dirs: Vec<StagedDir>) -> anyhow::R
     for dir in &mut dirs {
         dir.placed = !dir.staging.exists();
     }
-    Ok(())
+    placed.map_or(Ok(()), |plan| plan.sync())
 }
 
 /// Locks taken for a directory of outputs: the directory's own, and while it does not
@@ -90,6 +108,11 @@ struct Plan {
     stagings: Vec<PathBuf>,
     /// Files set aside beside their place, removed after the last rename.
     asides: Vec<PathBuf>,
+    /// The directories files are renamed into, opened before the first rename (once a
+    /// file is in, nothing that fails for want of a file descriptor is left to do), and
+    /// synced after the last, so that the renames outlast a power cut. A directory that
+    /// cannot be opened for reading is not synced.
+    directories: Vec<(PathBuf, File)>,
 }
 
 impl Plan {
@@ -98,7 +121,12 @@ impl Plan {
     /// directory receiving a file able to take one. A directory whose lock is held
     /// (`locked`, in the order of `dirs`) first gets the commits of dead runs finished.
     fn new(files: &[StagedFile], dirs: &[StagedDir], locked: &[bool]) -> anyhow::Result<Plan> {
-        let mut plan = Plan { renames: Vec::new(), stagings: Vec::new(), asides: Vec::new() };
+        let mut plan = Plan {
+            renames: Vec::new(),
+            stagings: Vec::new(),
+            asides: Vec::new(),
+            directories: Vec::new(),
+        };
         let mut receiving = Vec::new();
         for (dir, &locked) in dirs.iter().zip(locked) {
             let writing = || format!("writing {}", shown(&dir.dir));
@@ -144,7 +172,11 @@ impl Plan {
                     )
                 }
             }
-            receiving.push(parent_of(&file.path).to_path_buf());
+            let dir = parent_of(&file.path).to_path_buf();
+            if let Ok(opened) = File::open(&dir) {
+                plan.directories.push((dir.clone(), opened));
+            }
+            receiving.push(dir);
             let aside = beside(&file.path, "old");
             plan.asides.push(aside.clone());
             plan.renames.push(Rename { from: temp.clone(), to: file.path.clone(), aside });
@@ -178,6 +210,20 @@ impl Plan {
                 };
                 let e = anyhow::Error::new(e);
                 return Err(e.context(format!("writing {} ({outcome})", shown(&rename.to))));
+            }
+        }
+        Ok(())
+    }
+
+    /// Syncs the directories files were renamed into. A file system that cannot sync a
+    /// directory (it says so with `EINVAL`) is left as it is: the renames are done.
+    fn sync(&self) -> anyhow::Result<()> {
+        for (dir, opened) in &self.directories {
+            match opened.sync_all() {
+                Err(e) if e.kind() != io::ErrorKind::InvalidInput => {
+                    return Err(e).with_context(|| format!("syncing directory {}", shown(dir)));
+                }
+                _ => {}
             }
         }
         Ok(())
@@ -277,27 +323,21 @@ fn takes_a_file(dir: &Path) -> io::Result<()> {
 ///
 /// A symbolic link is followed (the file it names is replaced, not the link), and a
 /// character device or FIFO (`/dev/null`) is written in place.
-pub fn write_file<T>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> anyhow::Result<T> {
-    let (staged, value) = stage_file(path, write)?;
+pub fn write_file<F: Format>(path: &Path, format: F) -> anyhow::Result<F::Written> {
+    let (staged, value) = stage_file(path, format)?;
     commit(vec![staged], Vec::new())?;
     Ok(value)
 }
 
 /// A file of a directory written by [`write_dir`]: its name and what writes its bytes.
-pub type DirFile<'a> = (&'a str, &'a dyn Fn(&mut Vec<u8>) -> std::io::Result<()>);
+pub type DirFile<'a> = (&'a str, &'a dyn Fn(&mut dyn Write) -> io::Result<()>);
 
 /// Writes `files` into `dir`, each from its writer in order, and puts them in place
 /// together (as [`StagedDir`] and [`commit`] do).
 pub fn write_dir(dir: &Path, files: &[DirFile<'_>]) -> anyhow::Result<()> {
     let mut staged = StagedDir::new(dir)?;
-    let mut bytes = Vec::new();
     for (name, write) in files {
-        bytes.clear();
-        write(&mut bytes)?;
-        staged.add(name, &bytes)?;
+        staged.add(name, streamed(|out| write(out)))?;
     }
     commit(Vec::new(), vec![staged])
 }
@@ -305,6 +345,7 @@ pub fn write_dir(dir: &Path, files: &[DirFile<'_>]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nimtab::export::format::Bytes;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("nimtab-commit-{name}-{}", std::process::id()));
@@ -332,7 +373,7 @@ mod tests {
         }
         let mut staged = StagedDir::new(&out).unwrap();
         for name in ["a.csv", "new/d.csv", "b.csv", "c.csv"] {
-            staged.add(name, b"new").unwrap();
+            staged.add(name, Bytes(b"new")).unwrap();
         }
         // The last rename fails (its staged file is gone), after three have been done.
         std::fs::remove_file(staged.staging.join("c.csv")).unwrap();
@@ -354,8 +395,8 @@ mod tests {
         std::fs::write(&report, "old").unwrap();
         let stage = || {
             let mut staged = StagedDir::new(&out).unwrap();
-            staged.add("a.csv", b"new").unwrap();
-            let (file, ()) = super::super::stage_file(&report, |w| w.write_all(b"new")).unwrap();
+            staged.add("a.csv", Bytes(b"new")).unwrap();
+            let (file, ()) = super::super::stage_file(&report, Bytes(b"new")).unwrap();
             (file, staged)
         };
         // The report's place is taken by a directory after it was staged: found before any
@@ -382,7 +423,7 @@ mod tests {
         let root = scratch("whole");
         let out = root.join("out");
         let mut staged = StagedDir::new(&out).unwrap();
-        staged.add("sub/a.csv", b"new").unwrap();
+        staged.add("sub/a.csv", Bytes(b"new")).unwrap();
         commit(Vec::new(), vec![staged]).unwrap();
         assert_eq!(std::fs::read_to_string(out.join("sub/a.csv")).unwrap(), "new");
         assert_eq!(listing(&root), ["out"]);

@@ -2,10 +2,11 @@
 //! its files are written into a staging directory, then put in place all together by
 //! [`super::commit`].
 
-use std::io::Write;
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use nimtab::export::format::Format;
 
 use super::paths::{parent_of, same_file_system, shown, staging_inside, staging_name, Found};
 use crate::cli::interrupt;
@@ -115,13 +116,14 @@ impl StagedDir {
         StagedDir { dir: dir.to_path_buf(), staging, files: Vec::new(), placed: false }
     }
 
-    /// Writes `bytes` as the file `name` (a relative path, `/` between parts), synced.
-    pub fn add(&mut self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    /// Writes the file `name` (a relative path, `/` between parts) in its format, synced.
+    pub fn add(&mut self, name: &str, format: impl Format<Written = ()>) -> anyhow::Result<()> {
         let path = self.staging.join(name);
         let result = (|| -> std::io::Result<()> {
-            let mut file = interrupt::create_in_staging(&path)?;
-            file.write_all(bytes)?;
-            file.sync_all()
+            let file = interrupt::create_in_staging(&path)?;
+            let mut out = BufWriter::with_capacity(1 << 16, file);
+            format.write_to(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()
         })();
         result.with_context(|| format!("writing {}", shown(&self.dir.join(name))))?;
         self.files.push(PathBuf::from(name));

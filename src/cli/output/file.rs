@@ -9,6 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use nimtab::export::format::Format;
 
 use super::paths::{
     follow_links, own_stream, parent_of, remove_stale, remove_temporaries_beside, shown, temp_name,
@@ -77,30 +78,50 @@ impl Drop for StagedFile {
     }
 }
 
-/// Writes an output file's contents through `write`: a character device or FIFO in
-/// place, anything else under its temporary name, synced, for [`super::commit`] to
-/// rename. On an error nothing is left.
-pub fn stage_file<T>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> anyhow::Result<(StagedFile, T)> {
+/// Writes an output file's contents in its format: a character device or FIFO in place,
+/// anything else under its temporary name, synced, for [`super::commit`] to rename. On an
+/// error nothing is left.
+pub fn stage_file<F: Format>(path: &Path, format: F) -> anyhow::Result<(StagedFile, F::Written)> {
     if let Some(stream) = own_stream(path) {
         let value =
-            write_to_stream(stream, write).with_context(|| format!("writing {}", shown(path)))?;
+            write_to_stream(stream, format).with_context(|| format!("writing {}", shown(path)))?;
         return Ok((StagedFile { path: path.to_path_buf(), temp: None }, value));
     }
     let path = follow_links(path);
     if let Found::InPlace(_) = found(&path)? {
         let value =
-            write_in_place(&path, write).with_context(|| format!("writing {}", shown(&path)))?;
+            write_in_place(&path, format).with_context(|| format!("writing {}", shown(&path)))?;
         return Ok((StagedFile { path, temp: None }, value));
     }
+    stage_beside(path, format)
+}
+
+/// Writes a file that must be a regular file (a checkpoint) in its format, under its
+/// temporary name, synced, for a commit to rename: anything else in its place (a
+/// directory, a device, a FIFO) is refused, never written into nor replaced.
+pub fn stage_regular_file<F: Format>(
+    path: &Path,
+    format: F,
+) -> anyhow::Result<(StagedFile, F::Written)> {
+    let path = follow_links(path);
+    match Found::at(&path).with_context(|| format!("writing {}", shown(&path)))? {
+        Found::Missing | Found::Regular => stage_beside(path, format),
+        Found::Directory => bail!("{} is a directory, not a regular file", shown(&path)),
+        Found::InPlace(what) | Found::Refused(what) => {
+            bail!("{} is {what}, which nimtab never replaces", shown(&path))
+        }
+    }
+}
+
+/// Writes the file `path` (links followed) under its temporary name beside it, synced;
+/// first removes the temporaries dead runs left there.
+fn stage_beside<F: Format>(path: PathBuf, format: F) -> anyhow::Result<(StagedFile, F::Written)> {
     remove_temporaries_beside(&path, Left::ByDeadProcesses);
     let temp = temp_name(&path);
-    let result = (|| -> io::Result<T> {
+    let result = (|| -> io::Result<F::Written> {
         let file = create_temporary(&temp)?;
         let mut out = BufWriter::with_capacity(1 << 16, file);
-        let value = write(&mut out)?;
+        let value = format.write_to(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         Ok(value)
@@ -116,28 +137,22 @@ pub fn stage_file<T>(
 
 /// Writes to an existing character device or FIFO directly (a FIFO's open waits for a
 /// reader; an interrupt still ends the run).
-fn write_in_place<T>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> io::Result<T> {
+fn write_in_place<F: Format>(path: &Path, format: F) -> io::Result<F::Written> {
     let file = std::fs::OpenOptions::new().write(true).open(path)?;
     let mut out = BufWriter::with_capacity(1 << 16, file);
-    let value = write(&mut out)?;
+    let value = format.write_to(&mut out)?;
     out.flush()?;
     Ok(value)
 }
 
 /// Writes to this process's own stdout or stderr, after what was printed there.
-fn write_to_stream<T>(
-    stream: OwnStream,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
-) -> io::Result<T> {
+fn write_to_stream<F: Format>(stream: OwnStream, format: F) -> io::Result<F::Written> {
     let stream: Box<dyn Write> = match stream {
         OwnStream::Stdout => Box::new(io::stdout().lock()),
         OwnStream::Stderr => Box::new(io::stderr().lock()),
     };
     let mut out = BufWriter::with_capacity(1 << 16, stream);
-    let value = write(&mut out)?;
+    let value = format.write_to(&mut out)?;
     out.flush()?;
     Ok(value)
 }

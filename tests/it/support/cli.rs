@@ -149,3 +149,12 @@ pub fn memory_overhead() -> Option<u64> {
     let bytes: u64 = line.split_once('(')?.1.split_whitespace().next()?.parse().ok()?;
     Some(limit_kib * 1024 - bytes)
 }
+
+/// Waits (a hang guard of a minute, not a speed test) until `path` exists.
+pub fn wait_for(path: &Path) {
+    let started = Instant::now();
+    while !path.exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "{} never appeared", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,63 @@
+//! Saving a checkpoint goes through the one staging writer: what is put in the
+//! checkpoint's place while the run goes (a FIFO) is refused, never replaced, and an
+//! interrupt after a save still ends the run with status 130.
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use crate::support::cli::{command, finish, send_signal, wait_for};
+
+/// A run far too long to end by itself during a test, checkpointed to `ck` in `dir` after
+/// every segment.
+fn long_checkpointed_run(dir: &Path) -> Child {
+    command()
+        .args(["-q", "grundy", "--game", "octal:0.161", "--max", "2^30", "--format", "freq"])
+        .args(["--checkpoint", "ck", "--checkpoint-every", "0"])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_fifo_put_in_a_running_checkpoints_place_stops_the_run_and_stays_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let child = long_checkpointed_run(dir.path());
+    wait_for(&ck);
+    // A save may rename a new checkpoint in between the removal and the mkfifo.
+    let made = (0..100).any(|_| {
+        let _ = std::fs::remove_file(&ck);
+        let mkfifo = std::process::Command::new("mkfifo").arg(&ck).stderr(Stdio::null()).status();
+        mkfifo.unwrap().success()
+    });
+    assert!(made, "mkfifo never won the race with the run's saves");
+    let (status, _, stderr) = finish(child, Duration::from_secs(30));
+    let kind = std::fs::symlink_metadata(&ck).unwrap().file_type();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind), "the FIFO was replaced");
+    assert_eq!(status, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("writing checkpoint ck") && stderr.contains("a FIFO, which nimtab never"),
+        "{stderr}"
+    );
+    let temporaries = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains("nimtab-tmp"))
+        .count();
+    assert_eq!(temporaries, 0, "a temporary was left beside the checkpoint");
+}
+
+#[test]
+fn an_interrupt_after_a_checkpoint_was_saved_still_ends_the_run_with_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = long_checkpointed_run(dir.path());
+    wait_for(&dir.path().join("ck"));
+    std::thread::sleep(Duration::from_millis(300));
+    send_signal(child.id(), "INT");
+    let (status, _, stderr) = finish(child, Duration::from_secs(60));
+    assert_eq!(status, Some(130), "{stderr}");
+    assert_eq!(stderr, "nimtab: interrupted; no partial output was left\n");
+}
