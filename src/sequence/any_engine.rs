@@ -1,13 +1,13 @@
 //! The engine at the cell width the values need: one byte while every value fits, two
 //! bytes, then four; rebuilt wider from the store when a larger value appears.
 
+use super::engine::heap::Words;
 use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::heap::Words;
-use super::parallel::{MarkerPolicy, Parallel, Way, STRETCH};
-use super::pipeline;
-use super::store::Store;
+use super::two_threads::parallel::{MarkerPolicy, Parallel, Way, STRETCH};
+use super::two_threads::pipeline;
+use super::values::store::Store;
 
 /// The engine, by cell width.
 pub(crate) enum AnyEngine {
@@ -107,7 +107,7 @@ impl AnyEngine {
 /// Heaps up to `end` on one thread, or with a second thread marking ahead when it pays
 /// (measured: see `ModeRates`); by stretches, the witness list rebuilt (and the mark list
 /// made from it) before each.
-fn run_heaps<C: super::cell::Cell>(
+fn run_heaps<C: super::values::cell::Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,
@@ -133,7 +133,11 @@ fn run_heaps<C: super::cell::Cell>(
 
 /// Whether a marker thread pays for the heaps up to `end`: two threads allowed, enough
 /// heaps, and enough parts of the mark list large enough for the marker.
-fn marker_worth_it<C: super::cell::Cell>(parallel: Parallel, engine: &Engine<C>, end: u64) -> bool {
+fn marker_worth_it<C: super::values::cell::Cell>(
+    parallel: Parallel,
+    engine: &Engine<C>,
+    end: u64,
+) -> bool {
     let smallest = parallel.min_marker_part();
     let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
     parallel.threads >= 2
@@ -142,7 +146,7 @@ fn marker_worth_it<C: super::cell::Cell>(parallel: Parallel, engine: &Engine<C>,
 }
 
 /// Heaps up to `end` on the calling thread.
-fn run_alone<C: super::cell::Cell>(
+fn run_alone<C: super::values::cell::Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,

@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::cell::Width;
-use super::disk_store::hex;
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::layout::Layout;
 use super::period::{Certificate, Periodicity};
 use super::rule::HeapRule;
+use super::values::cell::Width;
+use super::values::disk_store::hex;
+use super::values::layout::Layout;
 
 /// The first line of every checkpoint.
 const MAGIC: &str = "nimtab sequence checkpoint";

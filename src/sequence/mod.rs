@@ -11,42 +11,32 @@
 //! witness list or the thread count (they only decide the speed).
 
 mod any_engine;
-mod cell;
 pub mod checkpoint;
-mod claims;
-pub mod disk_store;
 mod engine;
 mod error;
 pub mod freq;
-mod group;
-mod heap;
-mod layout;
-mod mask;
-mod parallel;
 pub mod period;
-mod pipeline;
 pub mod plan;
 mod resume_check;
-mod ring;
 mod rule;
 mod run;
 mod sequence_values;
 mod spot_check;
-pub mod store;
-mod witness;
+mod two_threads;
+pub mod values;
 
-pub use cell::Width;
 pub use checkpoint::Checkpoint;
-pub use disk_store::DiskStore;
 pub use error::{human_bytes, human_bytes_apart, SequenceError};
 pub use freq::Frequencies;
-pub use layout::Layout;
-pub use parallel::{MarkerPolicy, Parallel};
 pub use rule::HeapRule;
 pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
 pub use sequence_values::{Extension, Sequence};
 pub use spot_check::{sample_heaps, WrongValue};
-pub use store::Store;
+pub use two_threads::parallel::{MarkerPolicy, Parallel};
+pub use values::cell::Width;
+pub use values::disk_store::DiskStore;
+pub use values::layout::Layout;
+pub use values::store::Store;
 
 /// The largest heap size a sequence is computed to: `2^40`.
 pub const MAX_SEQUENCE_HEAP: u64 = 1 << 40;

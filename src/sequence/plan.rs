@@ -13,11 +13,11 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::disk_store::DISK_STORE_RESIDENT;
 use super::error::{human_bytes, human_bytes_apart, SequenceError};
 use super::period::period_check_bytes;
 pub use super::run::RING_LIMIT;
 use super::run::{Goal, PERIOD_EXTENSION_LIMIT};
+use super::values::disk_store::DISK_STORE_RESIDENT;
 
 /// The working set of a run besides its values, its rare heaps and a period check: the
 /// window (`RING_LIMIT` two-byte cells), the first `2^16` values, the witness scores (4

@@ -12,12 +12,12 @@ use std::fs::File;
 use std::path::Path;
 
 use super::checkpoint::Checkpoint;
-use super::disk_store::DiskStore;
+use super::engine::mask::is_rare;
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::mask::is_rare;
 use super::period::{find_period_by, Certificate, PeriodOutcome};
 use super::rule::HeapRule;
+use super::values::disk_store::DiskStore;
 use super::MAX_SEQUENCE_HEAP;
 
 impl Checkpoint {

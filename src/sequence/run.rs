@@ -9,16 +9,16 @@ use std::time::{Duration, Instant};
 
 use super::any_engine::AnyEngine;
 use super::checkpoint::Checkpoint;
-use super::disk_store::DiskStore;
+use super::engine::mask::fewest_rare_mask;
 use super::engine::{Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::mask::fewest_rare_mask;
-use super::parallel::Parallel;
 use super::period::{find_period, find_period_by, Certificate, PeriodOutcome, Periodicity};
 use super::rule::HeapRule;
 use super::sequence_values::{Extension, Sequence};
-use super::store::Store;
+use super::two_threads::parallel::Parallel;
+use super::values::disk_store::DiskStore;
+use super::values::store::Store;
 
 /// Heaps of one segment at most: progress is reported and a checkpoint may be written
 /// between segments (the witness list is rebuilt more often, by stretches).

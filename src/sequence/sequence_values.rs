@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use super::error::SequenceError;
 use super::freq::Frequencies;
 use super::period::{PeriodOutcome, Periodicity};
-use super::store::Store;
+use super::values::store::Store;
 
 /// How values beyond the computed ones follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

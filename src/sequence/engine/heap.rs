@@ -15,12 +15,12 @@
 //! the order of the search only decide the speed. Marks are bytes of a row (a store per
 //! mark, no read-modify-write), packed into a bitset once per heap.
 
-use super::cell::{Cell, SharedCell};
-use super::engine::{Engine, MarkList, Moves, Recorded, ROW, SAMPLE};
-use super::error::SequenceError;
-use super::ring::Ring;
-use super::store::Store;
-use super::witness::coprime_stride;
+use crate::sequence::engine::ring::Ring;
+use crate::sequence::engine::witness::coprime_stride;
+use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, ROW, SAMPLE};
+use crate::sequence::error::SequenceError;
+use crate::sequence::values::cell::{Cell, SharedCell};
+use crate::sequence::values::store::Store;
 
 /// Consecutive smaller parts a block scan probes before jumping elsewhere.
 const SCAN_BLOCK: u64 = 64;

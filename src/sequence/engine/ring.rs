@@ -2,7 +2,7 @@
 //! `capacity` values, written by the thread that computes values and read by every thread
 //! that marks options (a heap's options reach back only as far as its largest part).
 
-use super::cell::{Cell, SharedCell};
+use crate::sequence::values::cell::{Cell, SharedCell};
 
 /// The last `capacity` values (a power of two), value `n` in slot `n mod capacity`.
 pub(crate) struct Ring<C: Cell> {

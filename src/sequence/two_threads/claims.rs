@@ -12,7 +12,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::heap::Words;
+use crate::sequence::engine::heap::Words;
 
 /// Heaps the finisher takes after one the marker had not claimed yet: enough that the
 /// marker, skipping them, gets ahead again rather than being met at every heap.

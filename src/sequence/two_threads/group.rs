@@ -8,10 +8,10 @@
 //! [`GROUP`] heaps reads the part once and its partners as one slice, about four
 //! instructions a mark.
 
-use super::cell::{Cell, SharedCell};
-use super::engine::Moves;
-use super::engine::ROW;
-use super::ring::Ring;
+use crate::sequence::engine::ring::Ring;
+use crate::sequence::engine::Moves;
+use crate::sequence::engine::ROW;
+use crate::sequence::values::cell::{Cell, SharedCell};
 
 /// Heaps a group, aligned to multiples of it, so that a sampled heap (which the marker
 /// skips) is the first of its group. On `octal:0.161` a group of sixteen marked a heap
@@ -106,7 +106,7 @@ pub(crate) fn mark_group<C: Cell>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sequence::heap::mark_parts;
+    use crate::sequence::engine::heap::mark_parts;
     use crate::sequence::rule::HeapRule;
 
     /// `octal:0.161`: take 1 or 3 tokens as a whole heap; take 2 and leave one or two heaps.

@@ -2,7 +2,7 @@
 //! bytes wide and a new, wider segment starts when a larger value appears, so nothing
 //! written is ever rewritten (a file of values only grows).
 
-use super::cell::Width;
+use crate::sequence::values::cell::Width;
 
 /// One run of values of one width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

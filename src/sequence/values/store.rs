@@ -1,9 +1,9 @@
 //! Where the values of a run live: in memory (one or two bytes a value, in segments as in
 //! a file) or in a file on disk.
 
-use super::disk_store::DiskStore;
-use super::error::SequenceError;
-use super::layout::Layout;
+use crate::sequence::error::SequenceError;
+use crate::sequence::values::disk_store::DiskStore;
+use crate::sequence::values::layout::Layout;
 
 /// Values held in memory, laid out as a values file would be.
 #[derive(Debug, Default)]

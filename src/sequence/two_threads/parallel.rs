@@ -150,10 +150,10 @@ impl ModeRates {
 mod tests {
     use super::*;
     use crate::sequence::error::SequenceError;
-    use crate::sequence::pipeline::{MARKER_PANICS_AT, MARKER_REFUSED};
     use crate::sequence::rule::HeapRule;
     use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
-    use crate::sequence::store::Store;
+    use crate::sequence::two_threads::pipeline::{MARKER_PANICS_AT, MARKER_REFUSED};
+    use crate::sequence::values::store::Store;
 
     /// The ways of the next `calls` calls, each recorded at the rate `rate` gives its way.
     fn ways(rates: &mut ModeRates, calls: usize, rate: impl Fn(Way) -> f64) -> Vec<Way> {

@@ -6,20 +6,25 @@
 //! (the partners of every part up to the ring's *reach*), and the store for anything else
 //! (parts beyond the reach, the middle of a block scan).
 
+pub(crate) mod heap;
+pub(crate) mod mask;
+pub(crate) mod ring;
+pub(crate) mod witness;
+
 use std::sync::Arc;
 
-use super::cell::Cell;
-use super::error::SequenceError;
-use super::freq::Frequencies;
-use super::mask::{is_rare, rare_bits};
-use super::parallel::ModeRates;
-use super::ring::Ring;
-use super::rule::HeapRule;
-use super::store::Store;
+use crate::sequence::engine::mask::{is_rare, rare_bits};
+use crate::sequence::engine::ring::Ring;
+use crate::sequence::error::SequenceError;
+use crate::sequence::freq::Frequencies;
+use crate::sequence::rule::HeapRule;
+use crate::sequence::two_threads::parallel::ModeRates;
+use crate::sequence::values::cell::Cell;
+use crate::sequence::values::store::Store;
 
 /// Slots of a row of marks for cells of at most two bytes: every XOR of two values fits.
 pub(crate) const ROW: usize = 1 << 16;
-use super::witness::WitnessList;
+use crate::sequence::engine::witness::WitnessList;
 
 /// Values kept in memory from heap 0 on, for the smaller parts of a block scan.
 const HEAD: u64 = 1 << 16;

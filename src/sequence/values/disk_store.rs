@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::cell::Width;
-use super::error::SequenceError;
-use super::layout::Layout;
+use crate::sequence::error::SequenceError;
+use crate::sequence::values::cell::Width;
+use crate::sequence::values::layout::Layout;
 
 /// Bytes buffered before a write.
 const WRITE_BUFFER: usize = 1 << 20;
@@ -289,7 +289,7 @@ pub fn width_name(width: Width) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sequence::store::Store;
+    use crate::sequence::values::store::Store;
 
     fn temp_file(name: &str) -> (File, PathBuf) {
         let path =

@@ -30,18 +30,18 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use super::cell::Cell;
+use crate::sequence::engine::heap::{mark_parts, pack_row, Words};
+use crate::sequence::engine::ring::Ring;
+use crate::sequence::engine::ROW;
+use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
+use crate::sequence::error::SequenceError;
 #[cfg(doc)]
-use super::claims::STEAL;
-use super::claims::{Claims, Taker};
-use super::engine::ROW;
-use super::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
-use super::error::SequenceError;
-use super::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
-use super::heap::{mark_parts, pack_row, Words};
-use super::parallel::{Parallel, STRETCH};
-use super::ring::Ring;
-use super::store::Store;
+use crate::sequence::two_threads::claims::STEAL;
+use crate::sequence::two_threads::claims::{Claims, Taker};
+use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
+use crate::sequence::two_threads::parallel::{Parallel, STRETCH};
+use crate::sequence::values::cell::Cell;
+use crate::sequence::values::store::Store;
 
 #[cfg(test)]
 thread_local! {
