@@ -132,22 +132,10 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let moves: Vec<Move> =
         legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(m, _)| m).collect();
     let here = Tuple(&config.position).to_string();
-    output::write_to(
-        &output::Target::Stdout,
-        streamed(|out| {
-            if config.csv {
-                writeln!(out, "heap,from,to,take")?;
-            }
-            for m in &moves {
-                if config.csv {
-                    writeln!(out, "{},{},{},{}", m.heap + 1, m.from, m.to, m.take())?;
-                } else {
-                    writeln!(out, "{}", m.describe(&config.position))?;
-                }
-            }
-            Ok(())
-        }),
-    )?;
+    print_lines(config.csv.then_some("heap,from,to,take"), &moves, |m| match config.csv {
+        true => format!("{},{},{},{}", m.heap + 1, m.from, m.to, m.take()),
+        false => m.describe(&config.position),
+    })?;
     if lost {
         output::note(&format!(
             "nimtab: {here} is a P-position: lost for the player to move ({})",
@@ -196,22 +184,10 @@ fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
     let options: Vec<(Vec<u32>, bool)> = legal.iter().map(after).collect();
     let (lost, to_p) = labels(config, &plan.engine, &options, global)?;
     let steps: Vec<_> = legal.into_iter().zip(to_p).filter(|&(_, p)| p).map(|(s, _)| s).collect();
-    output::write_to(
-        &output::Target::Stdout,
-        streamed(|out| {
-            if config.csv {
-                writeln!(out, "position,option")?;
-            }
-            for step in &steps {
-                if config.csv {
-                    writeln!(out, "{},{}", Spaced(position), step.csv_cell())?;
-                } else {
-                    writeln!(out, "{}", step.describe(position))?;
-                }
-            }
-            Ok(())
-        }),
-    )?;
+    print_lines(config.csv.then_some("position,option"), &steps, |step| match config.csv {
+        true => format!("{},{}", Spaced(position), step.csv_cell()),
+        false => step.describe(position),
+    })?;
     let here = Tuple(position).to_string();
     let with_pass = if pass.is_available() { " with the pass available" } else { "" };
     if lost {
@@ -226,4 +202,24 @@ fn steps(config: &Config, global: &Global) -> anyhow::Result<Outcome> {
         ));
     }
     Ok(Outcome::Success)
+}
+
+/// Prints `header` (if any) and one line per item to stdout.
+fn print_lines<T>(
+    header: Option<&str>,
+    items: &[T],
+    line: impl Fn(&T) -> String,
+) -> anyhow::Result<()> {
+    output::write_to(
+        &output::Target::Stdout,
+        streamed(|out| {
+            if let Some(header) = header {
+                writeln!(out, "{header}")?;
+            }
+            for item in items {
+                writeln!(out, "{}", line(item))?;
+            }
+            Ok(())
+        }),
+    )
 }
