@@ -1,61 +1,55 @@
-//! How many threads one sequence may use, and which way a call runs: alone, or with a
+//! The two-thread path's one tuning value, and which way a call runs: alone, or with a
 //! second thread (the marker of `pipeline.rs`) where it measured faster.
 
-/// How many threads one sequence may use, and from what size of work a marker thread is
-/// started.
+/// The two-thread path's tuning: how large a call and its mark list must be for a marker
+/// thread, how many heaps a block holds and how many blocks the marker may run ahead.
+///
+/// [`Tuning::default`] holds the measured values: blocks of 128 heaps, the marker at most
+/// 3 blocks ahead (slack for the heaps whose search is long), a marker only for calls of
+/// at least two stretches (8192 heaps) with at least 128 parts to mark, and then only
+/// where it was measured faster than one thread alone (see `ModeRates`). These gave
+/// 1.5-1.8x on two cores for the octal games of `benches/results.md`. The thread count
+/// is not part of it: that is [`Settings::threads`](super::Settings::threads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Parallel {
-    /// Threads (1: everything on the calling thread; 2 or more: a marker thread too).
-    pub threads: usize,
+pub struct Tuning {
     /// Parts the mark list must have for a second thread to pay for its hand-offs.
-    pub min_marker_parts: usize,
+    min_marker_parts: usize,
     /// Heaps a call must have to start a marker thread for it.
-    pub min_heaps: u64,
-    /// Whether the marker runs where it pays or always.
-    pub policy: MarkerPolicy,
+    min_heaps: u64,
+    /// Whether the marker runs always, not only where it was measured faster.
+    forced: bool,
     /// Heaps a block: the finisher tells the marker how far it is once a block (taken as a
     /// power of two from 1 to 4096, at most the one given, so that blocks fill a stretch).
-    pub block: u64,
+    block: u64,
     /// Blocks the marker may run ahead of the finisher (taken as 1 to 64); it marks only
     /// the parts of at least `ahead + 1` blocks.
-    pub ahead: u64,
+    ahead: u64,
 }
 
-/// When a marker thread runs, once the work is large enough for one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MarkerPolicy {
-    /// When it was measured faster than one thread alone (and now and then the other way,
-    /// to measure again).
-    WhenFaster,
-    /// Always (tests, so that the two-thread path runs).
-    Always,
-}
-
-impl Parallel {
-    /// `threads` threads, a marker thread only where it pays.
-    pub fn new(threads: usize) -> Parallel {
-        Parallel {
-            threads,
+impl Default for Tuning {
+    /// The measured tuning: a marker thread only where it pays.
+    fn default() -> Tuning {
+        Tuning {
             min_marker_parts: MIN_MARKER_PARTS,
             min_heaps: MIN_HEAPS,
-            policy: MarkerPolicy::WhenFaster,
+            forced: false,
             block: BLOCK,
             ahead: AHEAD,
         }
     }
+}
 
-    /// `threads` threads, a marker thread for every call with any part to mark, in blocks
-    /// of 8 heaps up to 3 blocks ahead (tests use it, so that the two-thread path runs on
-    /// small games).
-    pub fn always(threads: usize) -> Parallel {
-        Parallel {
-            threads,
-            min_marker_parts: 1,
-            min_heaps: 1,
-            policy: MarkerPolicy::Always,
-            block: 8,
-            ahead: AHEAD,
-        }
+impl Tuning {
+    /// A marker thread for every call with any part to mark, in blocks of 8 heaps up to 3
+    /// blocks ahead, whatever it costs: tests use it, so that the two-thread path runs on
+    /// small games.
+    pub fn forced() -> Tuning {
+        Tuning { min_marker_parts: 1, min_heaps: 1, forced: true, block: 8, ahead: AHEAD }
+    }
+
+    /// Whether the marker runs always, not only where it was measured faster.
+    pub(crate) fn is_forced(self) -> bool {
+        self.forced
     }
 
     /// Heaps a block, within the bounds every use relies on.
@@ -72,6 +66,12 @@ impl Parallel {
     /// are final while the finisher is still `ahead` blocks behind it.
     pub(crate) fn min_marker_part(self) -> u32 {
         ((self.ahead_blocks() + 1) * self.block_len()) as u32
+    }
+
+    /// Whether a call of `heaps` heaps whose mark list has `parts` parts large enough for
+    /// the marker is large enough for a marker thread.
+    pub(crate) fn call_is_large_enough(self, heaps: u64, parts: usize) -> bool {
+        heaps >= self.min_heaps && parts >= self.min_marker_parts
     }
 }
 
@@ -206,18 +206,62 @@ mod tests {
 
     #[test]
     fn blocks_and_leads_out_of_range_are_taken_within_bounds() {
-        let low = Parallel { block: 0, ahead: 0, ..Parallel::always(2) };
+        let low = Tuning { block: 0, ahead: 0, ..Tuning::forced() };
         assert_eq!((low.block_len(), low.ahead_blocks(), low.min_marker_part()), (1, 1, 2));
-        let odd = Parallel { block: 100, ..Parallel::always(2) };
+        let odd = Tuning { block: 100, ..Tuning::forced() };
         assert_eq!(odd.block_len(), 64);
-        let high = Parallel { block: u64::MAX, ahead: u64::MAX, ..Parallel::always(2) };
+        let high = Tuning { block: u64::MAX, ahead: u64::MAX, ..Tuning::forced() };
         assert_eq!((high.block_len(), high.ahead_blocks()), (STRETCH, MAX_AHEAD));
         assert_eq!(u64::from(high.min_marker_part()), (MAX_AHEAD + 1) * STRETCH);
     }
 
+    /// The values of `rule` to `max` on `threads` threads tuned by `tuning`.
+    fn values(rule: &HeapRule, max: u64, threads: usize, tuning: Tuning) -> Vec<u64> {
+        let settings = Settings::new(Goal::Values, max).threads(threads).tuning(tuning);
+        let start = Start::Fresh(Store::in_memory(max + 1));
+        let mut sequence = run(rule, "", &settings, start, &mut NoObserver).expect("the run");
+        let mut values = Vec::new();
+        sequence.for_each(0..=max, &mut |_, v| values.push(v)).expect("memory stores do not fail");
+        values
+    }
+
+    /// Octal games without a known period: 0.014 and 0.172.
+    fn unsolved_octal_games() -> [HeapRule; 2] {
+        let rule = |vanish: Vec<u32>, shrink: Vec<u32>, split: Vec<u32>| HeapRule {
+            vanish,
+            shrink,
+            split,
+            unequal_split: false,
+        };
+        [rule(vec![2], vec![], vec![3]), rule(vec![1, 2], vec![2, 3], vec![2])]
+    }
+
+    #[test]
+    fn a_marker_allowed_no_lead_is_given_the_least_one_not_a_wrong_value() {
+        for rule in unsolved_octal_games() {
+            let one = values(&rule, 1 << 16, 1, Tuning::default());
+            let no_lead = Tuning { ahead: 0, block: 1, ..Tuning::forced() };
+            assert_eq!(values(&rule, 1 << 16, 2, no_lead), one, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn two_threads_in_blocks_of_the_default_size_give_the_values_of_one() {
+        // The default blocks are 128 heaps and leave the marker only parts of four blocks
+        // or more: the games must run long enough for such parts to be rare heaps. A block
+        // that does not divide a stretch (100) is taken as one that does.
+        for rule in unsolved_octal_games() {
+            let one = values(&rule, 1 << 17, 1, Tuning::default());
+            for block in [BLOCK, 100] {
+                let two = Tuning { block, ..Tuning::forced() };
+                assert_eq!(values(&rule, 1 << 17, 2, two), one, "{rule:?}, blocks of {block}");
+            }
+        }
+    }
+
     /// Grundy's game to `max` with a marker thread from the first block.
     fn two_threads(max: u64) -> Result<(), SequenceError> {
-        let settings = Settings::new(Goal::Values, max).parallel(Parallel::always(2));
+        let settings = Settings::new(Goal::Values, max).threads(2).tuning(Tuning::forced());
         let start = Start::Fresh(Store::in_memory(max + 1));
         run(&HeapRule::grundys_game(), "", &settings, start, &mut NoObserver).map(|_| ())
     }

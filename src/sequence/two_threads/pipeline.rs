@@ -4,7 +4,7 @@
 //! finishes each heap's mex.
 //!
 //! A part `a` of heap `m` pairs with heap `m - k - a`; the marker marks only parts of at
-//! least `ahead + 1` blocks ([`Parallel::block`] heaps), so every partner of a heap of
+//! least `ahead + 1` blocks (`Tuning::block` heaps), so every partner of a heap of
 //! block `b` lies below the start of block `b - ahead`: the marker marks block `b` once
 //! the finisher has finished block `b - ahead - 1`, up to `ahead` blocks ahead of it. The
 //! finisher tells the marker the blocks it has finished under a mutex (a waiting marker
@@ -39,7 +39,7 @@ use crate::sequence::error::SequenceError;
 use crate::sequence::two_threads::claims::STEAL;
 use crate::sequence::two_threads::claims::{Claims, Taker};
 use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
-use crate::sequence::two_threads::parallel::{Parallel, STRETCH};
+use crate::sequence::two_threads::parallel::{Tuning, STRETCH};
 use crate::sequence::values::cell::Cell;
 use crate::sequence::values::store::Store;
 
@@ -148,9 +148,9 @@ pub(crate) fn run_heaps<C: Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,
-    parallel: Parallel,
+    tuning: Tuning,
 ) -> Result<Recorded, SequenceError> {
-    let (block, ahead) = (parallel.block_len(), parallel.ahead_blocks());
+    let (block, ahead) = (tuning.block_len(), tuning.ahead_blocks());
     // The finisher finishes the call's first block alone, while the marker starts on the
     // next ones.
     let alone_until = (engine.len / block * block + block).min(end);
@@ -177,7 +177,7 @@ pub(crate) fn run_heaps<C: Cell>(
             end,
             shared: &shared,
             alone_until,
-            min_marker_part: parallel.min_marker_part(),
+            min_marker_part: tuning.min_marker_part(),
             taker,
             words: Words::new(),
         };
