@@ -5,7 +5,7 @@ use super::engine::heap::Words;
 use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::two_threads::parallel::{Tuning, Way, STRETCH};
+use super::two_threads::parallel::{Tuning, STRETCH};
 use super::two_threads::pipeline;
 use super::values::store::Store;
 
@@ -105,9 +105,9 @@ impl AnyEngine {
     }
 }
 
-/// Heaps up to `end` on one thread, or with a second thread marking ahead when it pays
-/// (measured: see `ModeRates`); by stretches, the witness list rebuilt (and the mark list
-/// made from it) before each.
+/// Heaps up to `end` on one thread, or with a second thread marking ahead when the call
+/// is large enough for it; by stretches, the witness list rebuilt (and the mark list made
+/// from it) before each.
 fn run_heaps<C: super::values::cell::Cell>(
     engine: &mut Engine<C>,
     end: u64,
@@ -116,15 +116,7 @@ fn run_heaps<C: super::values::cell::Cell>(
     tuning: Tuning,
 ) -> Result<Recorded, SequenceError> {
     if threads >= 2 && marker_worth_it(tuning, engine, end) {
-        let way = if tuning.is_forced() { Way::WithMarker } else { engine.rates.next_way() };
-        let (start, started) = (engine.len, std::time::Instant::now());
-        let recorded = match way {
-            Way::WithMarker => pipeline::run_heaps(engine, end, store, tuning)?,
-            Way::Alone => run_alone(engine, end, store)?,
-        };
-        let seconds = started.elapsed().as_secs_f64();
-        engine.rates.record(way, engine.len - start, seconds);
-        return Ok(recorded);
+        return pipeline::run_heaps(engine, end, store, tuning);
     }
     run_alone(engine, end, store)
 }

@@ -1,13 +1,12 @@
 //! The two-thread path's one tuning value, and which way a call runs: alone, or with a
-//! second thread (the marker of `pipeline.rs`) where it measured faster.
+//! second thread (the marker of `pipeline.rs`) when the call is large enough for it.
 
 /// The two-thread path's tuning: how large a call and its mark list must be for a marker
 /// thread, how many heaps a block holds and how many blocks the marker may run ahead.
 ///
 /// [`Tuning::default`] holds the measured values: blocks of 128 heaps, the marker at most
-/// 3 blocks ahead (slack for the heaps whose search is long), a marker only for calls of
-/// at least two stretches (8192 heaps) with at least 128 parts to mark, and then only
-/// where it was measured faster than one thread alone (see `ModeRates`). These gave
+/// 3 blocks ahead (slack for the heaps whose search is long), a marker for every call of
+/// at least two stretches (8192 heaps) with at least 128 parts to mark. These gave
 /// 1.5-1.8x on two cores for the octal games of `benches/results.md`. The thread count
 /// is not part of it: that is [`Settings::threads`](super::Settings::threads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,8 +15,6 @@ pub struct Tuning {
     min_marker_parts: usize,
     /// Heaps a call must have to start a marker thread for it.
     min_heaps: u64,
-    /// Whether the marker runs always, not only where it was measured faster.
-    forced: bool,
     /// Heaps a block: the finisher tells the marker how far it is once a block (taken as a
     /// power of two from 1 to 4096, at most the one given, so that blocks fill a stretch).
     block: u64,
@@ -27,12 +24,11 @@ pub struct Tuning {
 }
 
 impl Default for Tuning {
-    /// The measured tuning: a marker thread only where it pays.
+    /// The measured tuning: a marker thread only for calls large enough to pay for it.
     fn default() -> Tuning {
         Tuning {
             min_marker_parts: MIN_MARKER_PARTS,
             min_heaps: MIN_HEAPS,
-            forced: false,
             block: BLOCK,
             ahead: AHEAD,
         }
@@ -44,12 +40,7 @@ impl Tuning {
     /// blocks ahead, whatever it costs: tests use it, so that the two-thread path runs on
     /// small games.
     pub fn forced() -> Tuning {
-        Tuning { min_marker_parts: 1, min_heaps: 1, forced: true, block: 8, ahead: AHEAD }
-    }
-
-    /// Whether the marker runs always, not only where it was measured faster.
-    pub(crate) fn is_forced(self) -> bool {
-        self.forced
+        Tuning { min_marker_parts: 1, min_heaps: 1, block: 8, ahead: AHEAD }
     }
 
     /// Heaps a block, within the bounds every use relies on.
@@ -88,64 +79,6 @@ const MIN_MARKER_PARTS: usize = 128;
 /// Heaps a call must have to start a marker thread.
 const MIN_HEAPS: u64 = 2 * STRETCH;
 
-/// The two ways of running a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Way {
-    /// Everything on the calling thread.
-    Alone,
-    /// With a marker thread.
-    WithMarker,
-}
-
-/// The rates of the two ways of running measured so far: a marker thread pays only when
-/// both threads get a core (on a machine with more runnable threads than cores the two
-/// wait for each other), so now and then a call runs the other way to measure it again:
-/// every eighth call while one thread is faster, every 32nd while the marker is, every
-/// 128th while it is faster by a quarter or more (a call alone then costs more than it can
-/// find: at one in 32, 2% of a two-thread run to 2^24). Each way's rate is smoothed over
-/// its calls (a new call weighs a quarter): one call's rate varies by half on a shared
-/// machine, and a single slow call of a faster marker sent the run alone for calls on end.
-/// The price: a marker that becomes much slower (the machine got busy) is left after about
-/// four calls, not one, and is taken up again after about four of its one-in-eight calls;
-/// calls are short (hundredths of a second on the games measured), so that is little.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ModeRates {
-    pub alone: Option<f64>,
-    pub with_marker: Option<f64>,
-    pub calls: u64,
-}
-
-impl ModeRates {
-    /// How the next call should run.
-    pub fn next_way(&self) -> Way {
-        let marker = match (self.alone, self.with_marker) {
-            (_, None) => true,
-            (None, Some(_)) => false,
-            (Some(alone), Some(with)) if with >= 1.25 * alone => self.calls % 128 != 127,
-            (Some(alone), Some(with)) if with >= alone => self.calls % 32 != 31,
-            (Some(_), Some(_)) => self.calls % 8 == 7,
-        };
-        if marker {
-            Way::WithMarker
-        } else {
-            Way::Alone
-        }
-    }
-
-    /// Records a call's rate.
-    pub fn record(&mut self, way: Way, heaps: u64, seconds: f64) {
-        self.calls += 1;
-        if heaps >= 1024 && seconds > 0.0 {
-            let rate = heaps as f64 / seconds;
-            let smoothed = match way {
-                Way::WithMarker => &mut self.with_marker,
-                Way::Alone => &mut self.alone,
-            };
-            *smoothed = Some(smoothed.map_or(rate, |old| 0.75 * old + 0.25 * rate));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,55 +87,6 @@ mod tests {
     use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
     use crate::sequence::two_threads::pipeline::{MARKER_PANICS_AT, MARKER_REFUSED};
     use crate::sequence::values::store::Store;
-
-    /// The ways of the next `calls` calls, each recorded at the rate `rate` gives its way.
-    fn ways(rates: &mut ModeRates, calls: usize, rate: impl Fn(Way) -> f64) -> Vec<Way> {
-        (0..calls)
-            .map(|_| {
-                let way = rates.next_way();
-                rates.record(way, 1 << 14, (1 << 14) as f64 / rate(way));
-                way
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_faster_marker_runs_all_but_one_call_in_32() {
-        let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 1.1 } else { 1.0 });
-        // The first two calls measure both ways.
-        assert_eq!(&calls[..2], &[Way::WithMarker, Way::Alone]);
-        let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
-        assert_eq!(alone, 2);
-    }
-
-    #[test]
-    fn a_much_faster_marker_runs_all_but_one_call_in_128() {
-        let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 256, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
-        let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
-        assert_eq!(alone, 2);
-    }
-
-    #[test]
-    fn one_slow_call_of_a_faster_marker_does_not_send_the_run_alone() {
-        let mut rates = ModeRates::default();
-        ways(&mut rates, 2 + 8, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
-        // One call of the marker at 0.9, below the rate alone, then 1.7 again.
-        let slow = rates.next_way();
-        assert_eq!(slow, Way::WithMarker);
-        rates.record(slow, 1 << 14, (1 << 14) as f64 / 0.9);
-        let calls = ways(&mut rates, 16, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
-        assert!(calls.iter().all(|&way| way == Way::WithMarker), "{calls:?}");
-    }
-
-    #[test]
-    fn a_slower_marker_runs_one_call_in_eight() {
-        let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 0.5 } else { 1.0 });
-        let marker = calls[2..].iter().filter(|&&way| way == Way::WithMarker).count();
-        assert_eq!(marker, 8);
-    }
 
     #[test]
     fn blocks_and_leads_out_of_range_are_taken_within_bounds() {
