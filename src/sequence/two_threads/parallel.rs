@@ -2,7 +2,7 @@
 //! second thread (the marker of `pipeline.rs`) when the call is large enough for it.
 
 /// The two-thread path's tuning: how large a call and its mark list must be for a marker
-/// thread, how many heaps a block holds and how many blocks the marker may run ahead.
+/// thread, and how many heaps a block holds.
 ///
 /// [`Tuning::default`] holds the measured values: blocks of 128 heaps, the marker at most
 /// 3 blocks ahead (slack for the heaps whose search is long), a marker for every call of
@@ -15,23 +15,15 @@ pub struct Tuning {
     min_marker_parts: usize,
     /// Heaps a call must have to start a marker thread for it.
     min_heaps: u64,
-    /// Heaps a block: the finisher tells the marker how far it is once a block (taken as a
-    /// power of two from 1 to 4096, at most the one given, so that blocks fill a stretch).
+    /// Heaps a block: the finisher tells the marker how far it is once a block. A power
+    /// of two, at most [`STRETCH`], so that blocks fill a stretch.
     block: u64,
-    /// Blocks the marker may run ahead of the finisher (taken as 1 to 64); it marks only
-    /// the parts of at least `ahead + 1` blocks.
-    ahead: u64,
 }
 
 impl Default for Tuning {
     /// The measured tuning: a marker thread only for calls large enough to pay for it.
     fn default() -> Tuning {
-        Tuning {
-            min_marker_parts: MIN_MARKER_PARTS,
-            min_heaps: MIN_HEAPS,
-            block: BLOCK,
-            ahead: AHEAD,
-        }
+        Tuning { min_marker_parts: MIN_MARKER_PARTS, min_heaps: MIN_HEAPS, block: BLOCK }
     }
 }
 
@@ -40,23 +32,18 @@ impl Tuning {
     /// blocks ahead, whatever it costs: tests use it, so that the two-thread path runs on
     /// small games.
     pub fn forced() -> Tuning {
-        Tuning { min_marker_parts: 1, min_heaps: 1, block: 8, ahead: AHEAD }
+        Tuning { min_marker_parts: 1, min_heaps: 1, block: 8 }
     }
 
-    /// Heaps a block, within the bounds every use relies on.
+    /// Heaps a block.
     pub(crate) fn block_len(self) -> u64 {
-        1 << self.block.clamp(1, STRETCH).ilog2()
+        self.block
     }
 
-    /// Blocks the marker may run ahead, within the bounds every use relies on.
-    pub(crate) fn ahead_blocks(self) -> u64 {
-        self.ahead.clamp(1, MAX_AHEAD)
-    }
-
-    /// The smallest part the marker marks: `ahead + 1` blocks, so that a block's partners
-    /// are final while the finisher is still `ahead` blocks behind it.
+    /// The smallest part the marker marks: [`AHEAD`] + 1 blocks, so that a block's partners
+    /// are final while the finisher is still [`AHEAD`] blocks behind it.
     pub(crate) fn min_marker_part(self) -> u32 {
-        ((self.ahead_blocks() + 1) * self.block_len()) as u32
+        ((AHEAD + 1) * self.block) as u32
     }
 
     /// Whether a call of `heaps` heaps whose mark list has `parts` parts large enough for
@@ -70,10 +57,9 @@ impl Tuning {
 pub(crate) const STRETCH: u64 = 4096;
 /// Heaps a block, by default.
 const BLOCK: u64 = 128;
-/// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
-const AHEAD: u64 = 3;
-/// Blocks the marker may run ahead at most (the window of bits in `claims.rs`).
-const MAX_AHEAD: u64 = 64;
+/// Blocks the marker may run ahead of the finisher: slack for the heaps whose search is
+/// long. It marks only the parts of at least `AHEAD + 1` blocks.
+pub(crate) const AHEAD: u64 = 3;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;
 /// Heaps a call must have to start a marker thread.
@@ -87,17 +73,6 @@ mod tests {
     use crate::sequence::run::{run, Goal, NoObserver, Settings, Start};
     use crate::sequence::two_threads::pipeline::{MARKER_PANICS_AT, MARKER_REFUSED};
     use crate::sequence::values::store::Store;
-
-    #[test]
-    fn blocks_and_leads_out_of_range_are_taken_within_bounds() {
-        let low = Tuning { block: 0, ahead: 0, ..Tuning::forced() };
-        assert_eq!((low.block_len(), low.ahead_blocks(), low.min_marker_part()), (1, 1, 2));
-        let odd = Tuning { block: 100, ..Tuning::forced() };
-        assert_eq!(odd.block_len(), 64);
-        let high = Tuning { block: u64::MAX, ahead: u64::MAX, ..Tuning::forced() };
-        assert_eq!((high.block_len(), high.ahead_blocks()), (STRETCH, MAX_AHEAD));
-        assert_eq!(u64::from(high.min_marker_part()), (MAX_AHEAD + 1) * STRETCH);
-    }
 
     /// The values of `rule` to `max` on `threads` threads tuned by `tuning`.
     fn values(rule: &HeapRule, max: u64, threads: usize, tuning: Tuning) -> Vec<u64> {
@@ -121,25 +96,13 @@ mod tests {
     }
 
     #[test]
-    fn a_marker_allowed_no_lead_is_given_the_least_one_not_a_wrong_value() {
-        for rule in unsolved_octal_games() {
-            let one = values(&rule, 1 << 16, 1, Tuning::default());
-            let no_lead = Tuning { ahead: 0, block: 1, ..Tuning::forced() };
-            assert_eq!(values(&rule, 1 << 16, 2, no_lead), one, "{rule:?}");
-        }
-    }
-
-    #[test]
     fn two_threads_in_blocks_of_the_default_size_give_the_values_of_one() {
         // The default blocks are 128 heaps and leave the marker only parts of four blocks
-        // or more: the games must run long enough for such parts to be rare heaps. A block
-        // that does not divide a stretch (100) is taken as one that does.
+        // or more: the games must run long enough for such parts to be rare heaps.
         for rule in unsolved_octal_games() {
             let one = values(&rule, 1 << 17, 1, Tuning::default());
-            for block in [BLOCK, 100] {
-                let two = Tuning { block, ..Tuning::forced() };
-                assert_eq!(values(&rule, 1 << 17, 2, two), one, "{rule:?}, blocks of {block}");
-            }
+            let two = Tuning { block: BLOCK, ..Tuning::forced() };
+            assert_eq!(values(&rule, 1 << 17, 2, two), one, "{rule:?}");
         }
     }
 
