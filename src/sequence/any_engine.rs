@@ -105,9 +105,9 @@ impl AnyEngine {
     }
 }
 
-/// Heaps up to `end` on one thread, or with a second thread marking ahead when the call
-/// is large enough for it; by stretches, the witness list rebuilt (and the mark list made
-/// from it) before each.
+/// Heaps up to `end` on one thread, or with a second thread marking ahead when the mark
+/// list has enough parts large enough for it; by stretches, the witness list rebuilt (and
+/// the mark list made from it) before each.
 fn run_heaps<C: super::values::cell::Cell>(
     engine: &mut Engine<C>,
     end: u64,
@@ -115,22 +115,12 @@ fn run_heaps<C: super::values::cell::Cell>(
     threads: usize,
     tuning: Tuning,
 ) -> Result<Recorded, SequenceError> {
-    if threads >= 2 && marker_worth_it(tuning, engine, end) {
+    let smallest = tuning.min_marker_part();
+    let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
+    if threads >= 2 && tuning.marker_pays(parts) {
         return pipeline::run_heaps(engine, end, store, tuning);
     }
     run_alone(engine, end, store)
-}
-
-/// Whether a marker thread pays for the heaps up to `end`: enough heaps, and enough parts
-/// of the mark list large enough for the marker.
-fn marker_worth_it<C: super::values::cell::Cell>(
-    tuning: Tuning,
-    engine: &Engine<C>,
-    end: u64,
-) -> bool {
-    let smallest = tuning.min_marker_part();
-    let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
-    tuning.call_is_large_enough(end.saturating_sub(engine.len), parts)
 }
 
 /// Heaps up to `end` on the calling thread.

@@ -1,29 +1,28 @@
 //! The two-thread path's one tuning value, and which way a call runs: alone, or with a
-//! second thread (the marker of `pipeline.rs`) when the call is large enough for it.
+//! second thread (the marker of `pipeline.rs`) when the mark list is long enough for it.
 
-/// The two-thread path's tuning: how large a call and its mark list must be for a marker
-/// thread, and how many heaps a block holds.
+/// The two-thread path's tuning: how long a mark list must be for a marker thread, and how
+/// many heaps a block holds.
 ///
 /// [`Tuning::default`] holds the measured values: blocks of 128 heaps, the marker at most
-/// 3 blocks ahead (slack for the heaps whose search is long), a marker for every call of
-/// at least two stretches (8192 heaps) with at least 128 parts to mark. These gave
+/// 3 blocks ahead (slack for the heaps whose search is long), a marker for every call with
+/// at least 128 parts to mark. These gave
 /// 1.5-1.8x on two cores for the octal games of `benches/results.md`. The thread count
 /// is not part of it: that is [`Settings::threads`](super::Settings::threads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Parts the mark list must have for a second thread to pay for its hand-offs.
     min_marker_parts: usize,
-    /// Heaps a call must have to start a marker thread for it.
-    min_heaps: u64,
     /// Heaps a block: the finisher tells the marker how far it is once a block. A power
     /// of two, at most [`STRETCH`], so that blocks fill a stretch.
     block: u64,
 }
 
 impl Default for Tuning {
-    /// The measured tuning: a marker thread only for calls large enough to pay for it.
+    /// The measured tuning: a marker thread only where the mark list is long enough to pay
+    /// for it.
     fn default() -> Tuning {
-        Tuning { min_marker_parts: MIN_MARKER_PARTS, min_heaps: MIN_HEAPS, block: BLOCK }
+        Tuning { min_marker_parts: MIN_MARKER_PARTS, block: BLOCK }
     }
 }
 
@@ -32,7 +31,7 @@ impl Tuning {
     /// blocks ahead, whatever it costs: tests use it, so that the two-thread path runs on
     /// small games.
     pub fn forced() -> Tuning {
-        Tuning { min_marker_parts: 1, min_heaps: 1, block: 8 }
+        Tuning { min_marker_parts: 1, block: 8 }
     }
 
     /// Heaps a block.
@@ -46,10 +45,10 @@ impl Tuning {
         ((AHEAD + 1) * self.block) as u32
     }
 
-    /// Whether a call of `heaps` heaps whose mark list has `parts` parts large enough for
-    /// the marker is large enough for a marker thread.
-    pub(crate) fn call_is_large_enough(self, heaps: u64, parts: usize) -> bool {
-        heaps >= self.min_heaps && parts >= self.min_marker_parts
+    /// Whether a mark list with `parts` parts large enough for the marker is long enough
+    /// for a marker thread.
+    pub(crate) fn marker_pays(self, parts: usize) -> bool {
+        parts >= self.min_marker_parts
     }
 }
 
@@ -62,8 +61,6 @@ const BLOCK: u64 = 128;
 pub(crate) const AHEAD: u64 = 3;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;
-/// Heaps a call must have to start a marker thread.
-const MIN_HEAPS: u64 = 2 * STRETCH;
 
 #[cfg(test)]
 mod tests {
