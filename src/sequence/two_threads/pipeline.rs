@@ -13,7 +13,7 @@
 //! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
 //! heaps one by one, before marking them (a group of them at once where it can), and
 //! publishes their bits in a window of [`AHEAD`] + 1 blocks; the finisher takes a heap the
-//! marker has not claimed, and then the next [`STEAL`] heaps too, and marks the whole list
+//! marker has not claimed, and then the rest of its block too, and marks the whole list
 //! for them itself (for a heap the marker is marking it waits: one group's marking at
 //! most). So neither thread waits for the other's whole block, and the work divides
 //! itself: when the marker falls behind, the finisher takes heaps off it; when it runs
@@ -35,8 +35,6 @@ use crate::sequence::engine::ring::Ring;
 use crate::sequence::engine::ROW;
 use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use crate::sequence::error::SequenceError;
-#[cfg(doc)]
-use crate::sequence::two_threads::claims::STEAL;
 use crate::sequence::two_threads::claims::{Claims, Taker};
 use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
 use crate::sequence::two_threads::parallel::{Tuning, AHEAD, STRETCH};
