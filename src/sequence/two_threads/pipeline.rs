@@ -36,7 +36,7 @@ use crate::sequence::engine::ROW;
 use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use crate::sequence::error::SequenceError;
 use crate::sequence::two_threads::claims::{Claims, Taker};
-use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
+use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP};
 use crate::sequence::two_threads::parallel::{Tuning, AHEAD, STRETCH};
 use crate::sequence::values::cell::Cell;
 use crate::sequence::values::store::Store;
@@ -358,8 +358,13 @@ impl<C: Cell> Marker<C> {
             let mut n = m;
             while n < block_end {
                 let first = n / GROUP as u64 * GROUP as u64;
-                let claimed = self.claim(shared, n, (first + GROUP as u64).min(block_end));
-                let rows = (in_groups && claimed >= MIN_CLAIMED).then(|| {
+                let group_end = (first + GROUP as u64).min(block_end);
+                let claimed = self.claim(shared, n, group_end);
+                // A group costs about as much as eleven heaps marked one by one: it is
+                // marked whole only when the marker claimed every heap of it left (the
+                // finisher takes heaps to a block's end, and the marker skips only the
+                // sampled heap, its first).
+                let rows = (in_groups && n + claimed == group_end).then(|| {
                     let rows = group_rows.cleared(self.width);
                     mark_group(rows, first, &self.moves, &self.ring, parts.1, values);
                     rows
