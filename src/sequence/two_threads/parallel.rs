@@ -6,10 +6,10 @@
 ///
 /// [`Tuning::default`] holds the measured values: blocks of 128 heaps, and a marker for
 /// every call whose mark list has at least 128 parts the marker may mark (parts of at
-/// least four blocks: the marker runs at most [`AHEAD`], 3, blocks ahead). These gave
+/// least four blocks: the marker runs at most `AHEAD`, 3, blocks ahead). These gave
 /// 1.5-1.8x on two cores for the octal games of `benches/results.md`; a marker for any
 /// part at all measured 1.10x slower on `octal:0.161`. The thread count is not part of
-/// it: that is [`Settings::threads`](super::Settings::threads).
+/// it: that is [`Settings::threads`](crate::sequence::Settings::threads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Parts the mark list must have for a second thread to pay for its hand-offs.
