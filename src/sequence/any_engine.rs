@@ -5,7 +5,7 @@ use super::engine::heap::Words;
 use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies};
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::two_threads::parallel::{MarkerPolicy, Parallel, Way, STRETCH};
+use super::two_threads::parallel::{Tuning, STRETCH};
 use super::two_threads::pipeline;
 use super::values::store::Store;
 
@@ -94,55 +94,33 @@ impl AnyEngine {
         &mut self,
         end: u64,
         store: &mut Store,
-        parallel: Parallel,
+        threads: usize,
+        tuning: Tuning,
     ) -> Result<Recorded, SequenceError> {
         match self {
-            AnyEngine::One(e) => run_heaps(e, end, store, parallel),
-            AnyEngine::Two(e) => run_heaps(e, end, store, parallel),
-            AnyEngine::Four(e) => run_heaps(e, end, store, parallel),
+            AnyEngine::One(e) => run_heaps(e, end, store, threads, tuning),
+            AnyEngine::Two(e) => run_heaps(e, end, store, threads, tuning),
+            AnyEngine::Four(e) => run_heaps(e, end, store, threads, tuning),
         }
     }
 }
 
-/// Heaps up to `end` on one thread, or with a second thread marking ahead when it pays
-/// (measured: see `ModeRates`); by stretches, the witness list rebuilt (and the mark list
-/// made from it) before each.
+/// Heaps up to `end` on one thread, or with a second thread marking ahead when the mark
+/// list has enough parts large enough for it; by stretches, the witness list rebuilt (and
+/// the mark list made from it) before each.
 fn run_heaps<C: super::values::cell::Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,
-    parallel: Parallel,
+    threads: usize,
+    tuning: Tuning,
 ) -> Result<Recorded, SequenceError> {
-    if marker_worth_it(parallel, engine, end) {
-        let way = if parallel.policy == MarkerPolicy::Always {
-            Way::WithMarker
-        } else {
-            engine.rates.next_way()
-        };
-        let (start, started) = (engine.len, std::time::Instant::now());
-        let recorded = match way {
-            Way::WithMarker => pipeline::run_heaps(engine, end, store, parallel)?,
-            Way::Alone => run_alone(engine, end, store)?,
-        };
-        let seconds = started.elapsed().as_secs_f64();
-        engine.rates.record(way, engine.len - start, seconds);
-        return Ok(recorded);
+    let smallest = tuning.min_marker_part();
+    let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
+    if threads >= 2 && tuning.marker_pays(parts) {
+        return pipeline::run_heaps(engine, end, store, tuning);
     }
     run_alone(engine, end, store)
-}
-
-/// Whether a marker thread pays for the heaps up to `end`: two threads allowed, enough
-/// heaps, and enough parts of the mark list large enough for the marker.
-fn marker_worth_it<C: super::values::cell::Cell>(
-    parallel: Parallel,
-    engine: &Engine<C>,
-    end: u64,
-) -> bool {
-    let smallest = parallel.min_marker_part();
-    let parts = engine.parts.a.len() - engine.parts.a.partition_point(|&a| a < smallest);
-    parallel.threads >= 2
-        && end.saturating_sub(engine.len) >= parallel.min_heaps
-        && parts >= parallel.min_marker_parts
 }
 
 /// Heaps up to `end` on the calling thread.

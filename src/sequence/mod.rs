@@ -32,7 +32,7 @@ pub use rule::HeapRule;
 pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
 pub use sequence_values::{Extension, Sequence};
 pub use spot_check::{sample_heaps, WrongValue};
-pub use two_threads::parallel::{MarkerPolicy, Parallel};
+pub use two_threads::parallel::Tuning;
 pub use values::cell::Width;
 pub use values::disk_store::DiskStore;
 pub use values::layout::Layout;

@@ -16,7 +16,7 @@ use super::freq::Frequencies;
 use super::period::{find_period, find_period_by, Certificate, PeriodOutcome, Periodicity};
 use super::rule::HeapRule;
 use super::sequence_values::{Extension, Sequence};
-use super::two_threads::parallel::Parallel;
+use super::two_threads::parallel::Tuning;
 use super::values::disk_store::DiskStore;
 use super::values::store::Store;
 
@@ -52,8 +52,10 @@ pub struct Settings {
     pub goal: Goal,
     /// The largest heap size.
     pub max: u64,
-    /// Threads for the one sequence.
-    pub parallel: Parallel,
+    /// Threads for the one sequence (from 2, a marker thread where it pays).
+    pub threads: usize,
+    /// The two-thread path's tuning.
+    pub tuning: Tuning,
     /// Write a checkpoint at least this often (only with the values in a file).
     pub checkpoint_every: Option<Duration>,
     /// Values the window of recent values may hold (it holds the partners of the rare
@@ -69,7 +71,8 @@ impl Settings {
         Settings {
             goal,
             max,
-            parallel: Parallel::new(rayon::current_num_threads()),
+            threads: rayon::current_num_threads(),
+            tuning: Tuning::default(),
             checkpoint_every: None,
             ring_limit: RING_LIMIT,
         }
@@ -77,12 +80,12 @@ impl Settings {
 
     /// On `threads` threads (the two-thread path from two).
     pub fn threads(self, threads: usize) -> Settings {
-        Settings { parallel: Parallel::new(threads), ..self }
+        Settings { threads, ..self }
     }
 
-    /// With the two-thread path's tuning `parallel`.
-    pub fn parallel(self, parallel: Parallel) -> Settings {
-        Settings { parallel, ..self }
+    /// With the two-thread path tuned by `tuning`.
+    pub fn tuning(self, tuning: Tuning) -> Settings {
+        Settings { tuning, ..self }
     }
 
     /// With a checkpoint at least every `every` (the values in a file).
@@ -278,7 +281,12 @@ impl Run<'_> {
         let mut last_check = None;
         while self.engine.len() < target {
             let end = self.segment_end(target);
-            let recorded = self.engine.run_to(end, &mut self.store, self.settings.parallel)?;
+            let recorded = self.engine.run_to(
+                end,
+                &mut self.store,
+                self.settings.threads,
+                self.settings.tuning,
+            )?;
             self.after_segment(recorded)?;
             if self.engine.len() == self.next_period_check {
                 self.next_period_check = next_period_check(self.engine.len(), self.settings.goal);

@@ -2,7 +2,7 @@
 //! in memory against values on disk, frequency tables against the values they count.
 
 use nimtab::random::SplitMix64;
-use nimtab::sequence::{Goal, NoObserver, Parallel, Settings, Start, Store};
+use nimtab::sequence::{Goal, NoObserver, Settings, Start, Store, Tuning};
 use nimtab::Game;
 
 use crate::support::cli::run;
@@ -16,10 +16,11 @@ fn random_code(rng: &mut SplitMix64) -> String {
     format!("{lead}.{digits}")
 }
 
-/// `G(0..=max)` through the library's sequence API.
-fn library_values(game: &Game, max: u64, parallel: Parallel) -> Vec<u64> {
-    let settings =
-        Settings { goal: Goal::Values, max, parallel, checkpoint_every: None, ring_limit: 1 << 22 };
+/// `G(0..=max)` through the library's sequence API, on `threads` threads (from 2, the
+/// two-thread path forced to run even on small games).
+fn library_values(game: &Game, max: u64, threads: usize) -> Vec<u64> {
+    let tuning = if threads >= 2 { Tuning::forced() } else { Tuning::default() };
+    let settings = Settings::new(Goal::Values, max).threads(threads).tuning(tuning);
     let mut sequence = game
         .grundy_sequence(&settings, Start::Fresh(Store::in_memory(max + 1)), &mut NoObserver)
         .unwrap();
@@ -37,38 +38,19 @@ fn the_engine_agrees_with_the_plain_mex_on_random_codes() {
     for code in &codes {
         let game = Game::octal(code).unwrap();
         let expected: Vec<u64> = octal_values(code, 3000).into_iter().map(u64::from).collect();
-        assert_eq!(library_values(&game, 3000, Parallel::new(1)), expected, "{code}");
-        assert_eq!(library_values(&game, 3000, Parallel::always(2)), expected, "{code}, 2 threads");
+        assert_eq!(library_values(&game, 3000, 1), expected, "{code}");
+        assert_eq!(library_values(&game, 3000, 2), expected, "{code}, 2 threads");
     }
     let grundy: Vec<u64> = grundys_game_values(2000).into_iter().map(u64::from).collect();
-    assert_eq!(library_values(&Game::grundys_game(), 2000, Parallel::always(2)), grundy);
+    assert_eq!(library_values(&Game::grundys_game(), 2000, 2), grundy);
 }
 
 #[test]
 fn two_threads_give_the_values_of_one_on_unsolved_games() {
     for code in ["0.161", "0.014", "0.172"] {
         let game = Game::octal(code).unwrap();
-        let one = library_values(&game, 1 << 16, Parallel::new(1));
-        assert_eq!(library_values(&game, 1 << 16, Parallel::always(2)), one, "{code}");
-        // A marker allowed no lead at all is given the least one, not a wrong value.
-        let no_lead = Parallel { ahead: 0, block: 1, ..Parallel::always(2) };
-        assert_eq!(library_values(&game, 1 << 16, no_lead), one, "{code}, no lead");
-    }
-}
-
-#[test]
-fn two_threads_in_blocks_of_the_default_size_give_the_values_of_one() {
-    // The default blocks are 128 heaps and leave the marker only parts of four blocks or
-    // more: the games must run long enough for such parts to be rare heaps. A block that
-    // does not divide a stretch (100) is taken as one that does.
-    let default_block = Parallel::new(2).block;
-    for code in ["0.014", "0.172"] {
-        let game = Game::octal(code).unwrap();
-        let one = library_values(&game, 1 << 17, Parallel::new(1));
-        for block in [default_block, 100] {
-            let two = Parallel { block, ..Parallel::always(2) };
-            assert_eq!(library_values(&game, 1 << 17, two), one, "{code}, blocks of {block}");
-        }
+        let one = library_values(&game, 1 << 16, 1);
+        assert_eq!(library_values(&game, 1 << 16, 2), one, "{code}");
     }
 }
 
@@ -176,13 +158,8 @@ impl nimtab::sequence::Observer for CancelAfterReports {
 fn a_cancelled_run_stops_between_segments_with_cancelled() {
     let game = Game::parse("grundys-game").unwrap();
     let max = 1 << 20;
-    let settings = Settings {
-        goal: Goal::Period,
-        max,
-        parallel: Parallel::new(1),
-        checkpoint_every: None,
-        ring_limit: nimtab::sequence::plan::RING_LIMIT,
-    };
+    let settings =
+        Settings::new(Goal::Period, max).threads(1).ring_limit(nimtab::sequence::plan::RING_LIMIT);
     let mut observer = CancelAfterReports { after: 2, reported: Vec::new() };
     let start = Start::Fresh(Store::in_memory(max + 1));
     let outcome = game.grundy_sequence(&settings, start, &mut observer);

@@ -18,7 +18,6 @@ use crate::sequence::engine::ring::Ring;
 use crate::sequence::error::SequenceError;
 use crate::sequence::freq::Frequencies;
 use crate::sequence::rule::HeapRule;
-use crate::sequence::two_threads::parallel::ModeRates;
 use crate::sequence::values::cell::Cell;
 use crate::sequence::values::store::Store;
 
@@ -115,8 +114,6 @@ pub(crate) struct Engine<C: Cell> {
     /// The witness probes with their values.
     pub probes: Vec<(u32, u32)>,
     pub freq: Frequencies,
-    /// Heaps per second on one thread and with a marker thread, as last measured.
-    pub rates: ModeRates,
 }
 
 /// What recording a value asks of the run.
@@ -171,7 +168,6 @@ impl<C: Cell> Engine<C> {
             witnesses: WitnessList::default(),
             probes: Vec::new(),
             freq,
-            rates: ModeRates::default(),
         };
         let from = len.saturating_sub(engine.ring.capacity());
         let ring = &engine.ring;

@@ -14,13 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::sequence::engine::heap::Words;
 
-/// Heaps the finisher takes after one the marker had not claimed yet: enough that the
-/// marker, skipping them, gets ahead again rather than being met at every heap.
-pub(super) const STEAL: u64 = 32;
-
-/// Spins on a heap the marker is marking before the finisher yields its core instead.
-const SPINS: u32 = 1000;
-
 /// A counter on a cache line of its own, so that writing one does not take the other's
 /// line from the other thread's cache.
 #[repr(align(64))]
@@ -106,11 +99,12 @@ impl Claims {
 
     /// The marker's side of heap `n` for the finisher (heaps in increasing order, sampled
     /// ones skipped): true with its bits in `bits`; false if the finisher marks the whole
-    /// list itself, having taken the heap (with the next [`STEAL`] before `block_end`)
-    /// because the marker had not claimed it, or because the marker is gone. A heap the
-    /// marker is marking it waits for, and then takes the next [`STEAL`] the marker has not
-    /// claimed: the marker is only just ahead (not while a run taken before still lies
-    /// ahead: the finisher keeps one run at a time).
+    /// list itself, having taken the heap (with the rest of its block, before `block_end`,
+    /// so that the marker, skipping them, gets ahead again rather than being met at every
+    /// heap) because the marker had not claimed it, or because the marker is gone. A heap
+    /// the marker is marking it waits for, yielding its core meanwhile, and then takes the
+    /// rest of the block the marker has not claimed: the marker is only just ahead (not
+    /// while a run taken before still lies ahead: the finisher keeps one run at a time).
     ///
     /// # Panics
     /// If the bits it reads are another heap's (the two threads skip different heaps).
@@ -118,7 +112,7 @@ impl Claims {
         if taker.taken.contains(&n) {
             return false;
         }
-        let mut spins = 0;
+        let mut waited = false;
         while n >= taker.published {
             taker.published = self.published.0.load(Ordering::Acquire);
             if n < taker.published {
@@ -126,16 +120,13 @@ impl Claims {
             }
             let next = self.next.0.load(Ordering::Acquire);
             if next <= n {
-                let until = block_end.min(n + 1 + STEAL).max(n + 1);
-                if self.take_run(taker, next, until) {
+                if self.take_run(taker, next, block_end.max(n + 1)) {
                     return false;
                 }
             } else if self.stopped.load(Ordering::Acquire) {
                 return false;
-            } else if spins < SPINS {
-                spins += 1;
-                std::hint::spin_loop();
             } else {
+                waited = true;
                 std::thread::yield_now();
             }
         }
@@ -143,11 +134,10 @@ impl Claims {
         assert_eq!(slot[0].load(Ordering::Relaxed), n, "the bits read for heap {n}");
         bits.clear();
         bits.extend(slot[1..].iter().map(|word| word.load(Ordering::Relaxed)));
-        if spins > 0 && taker.taken.end <= n {
+        if waited && taker.taken.end <= n {
             let next = self.next.0.load(Ordering::Acquire);
-            let until = block_end.min(next + STEAL);
-            if next < until {
-                self.take_run(taker, next, until);
+            if next < block_end {
+                self.take_run(taker, next, block_end);
             }
         }
         true
@@ -203,11 +193,8 @@ mod tests {
         let (claims, mut taker) = Claims::new(0, 256, 1);
         let mut bits = Words::new();
         assert!(!claims.take(&mut taker, 10, 128, &mut bits));
-        let startable: Vec<u64> = (10..128).filter(|&m| claims.start_marking(m)).collect();
-        assert_eq!(startable, (11 + STEAL..128).collect::<Vec<_>>());
-        // Near the block's end, nothing beyond it is taken.
-        let (claims, mut taker) = Claims::new(0, 256, 1);
-        assert!(!claims.take(&mut taker, 120, 128, &mut bits));
+        assert!((10..128).all(|m| !claims.start_marking(m)));
+        // Nothing beyond the block is taken.
         assert!(claims.start_marking(128));
         // A heap the finisher took is taken.
         let (claims, mut taker) = Claims::new(0, 256, 1);
@@ -253,15 +240,18 @@ mod tests {
             assert!(claims.take(&mut taker, 4, 64, &mut bits));
         });
         assert_eq!(bits, [42]);
-        assert!(claims.start_marking(40));
+        // Having waited, the finisher took the rest of the block: the marker goes on after.
+        assert!((5..64).all(|m| !claims.start_marking(m)));
+        assert!(claims.start_marking(64));
         claims.stop();
-        assert!(!claims.take(&mut taker, 40, 64, &mut bits), "a heap whose marker is gone");
+        assert!(!claims.take(&mut taker, 64, 128, &mut bits), "a heap whose marker is gone");
     }
 
     #[test]
     fn a_run_taken_ahead_of_heaps_being_marked_is_kept_while_waiting_for_them() {
         // The marker claimed heaps 0 to 4 and publishes them slowly: the finisher waits for
-        // heap 1, then takes 5..37; waiting for 2, 3 and 4 must not take another run in
+        // heap 1, then takes the rest of the block, 5..128; waiting for 2, 3 and 4 must not take
+        // another run in
         // place of that one (heap 5 would then be nobody's).
         let (claims, mut taker) = Claims::new(0, 256, 1);
         (0..5).for_each(|m| assert!(claims.start_marking(m)));
@@ -279,9 +269,9 @@ mod tests {
                 assert_eq!(bits, [n]);
             }
         });
-        assert!((5..37).all(|m| !claims.start_marking(m)));
-        assert!(claims.start_marking(37), "the marker goes on after the run taken");
-        assert!((5..37).all(|n| !claims.take(&mut taker, n, 128, &mut bits)));
+        assert!((5..128).all(|m| !claims.start_marking(m)));
+        assert!(claims.start_marking(128), "the marker goes on after the run taken");
+        assert!((5..128).all(|n| !claims.take(&mut taker, n, 128, &mut bits)));
     }
 
     /// Runs `body` on a thread of its own and fails if it has not ended within `seconds`:

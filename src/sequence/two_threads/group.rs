@@ -19,12 +19,6 @@ use crate::sequence::values::cell::{Cell, SharedCell};
 /// slower than 16 end to end (its rows fill a quarter of the first-level cache).
 pub(crate) const GROUP: usize = 16;
 
-/// Heaps of a group the marker must have claimed to mark the whole group: a group costs
-/// about as much as eleven heaps marked one by one (in a loop over the same parts, 495 ticks
-/// a heap in a group against 735 alone), so with fewer (the rest taken by the finisher)
-/// it marks them one by one.
-pub(crate) const MIN_CLAIMED: u64 = 11;
-
 /// A row of marks and a few cache lines after it, so that the first slots of consecutive
 /// rows fall in different sets of the first-level cache (rows of `ROW` alone would all
 /// map their first slots to the same sets).

@@ -1,77 +1,55 @@
-//! How many threads one sequence may use, and which way a call runs: alone, or with a
-//! second thread (the marker of `pipeline.rs`) where it measured faster.
+//! The two-thread path's one tuning value, and which way a call runs: alone, or with a
+//! second thread (the marker of `pipeline.rs`) when the mark list is long enough for it.
 
-/// How many threads one sequence may use, and from what size of work a marker thread is
-/// started.
+/// The two-thread path's tuning: how long a mark list must be for a marker thread, and how
+/// many heaps a block holds.
+///
+/// [`Tuning::default`] holds the measured values: blocks of 128 heaps, and a marker for
+/// every call whose mark list has at least 128 parts the marker may mark (parts of at
+/// least four blocks: the marker runs at most `AHEAD`, 3, blocks ahead). These gave
+/// 1.5-1.8x on two cores for the octal games of `benches/results.md`; a marker for any
+/// part at all measured 1.10x slower on `octal:0.161`. The thread count is not part of
+/// it: that is [`Settings::threads`](crate::sequence::Settings::threads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Parallel {
-    /// Threads (1: everything on the calling thread; 2 or more: a marker thread too).
-    pub threads: usize,
+pub struct Tuning {
     /// Parts the mark list must have for a second thread to pay for its hand-offs.
-    pub min_marker_parts: usize,
-    /// Heaps a call must have to start a marker thread for it.
-    pub min_heaps: u64,
-    /// Whether the marker runs where it pays or always.
-    pub policy: MarkerPolicy,
-    /// Heaps a block: the finisher tells the marker how far it is once a block (taken as a
-    /// power of two from 1 to 4096, at most the one given, so that blocks fill a stretch).
-    pub block: u64,
-    /// Blocks the marker may run ahead of the finisher (taken as 1 to 64); it marks only
-    /// the parts of at least `ahead + 1` blocks.
-    pub ahead: u64,
+    min_marker_parts: usize,
+    /// Heaps a block: the finisher tells the marker how far it is once a block. A power
+    /// of two, at most [`STRETCH`], so that blocks fill a stretch.
+    block: u64,
 }
 
-/// When a marker thread runs, once the work is large enough for one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MarkerPolicy {
-    /// When it was measured faster than one thread alone (and now and then the other way,
-    /// to measure again).
-    WhenFaster,
-    /// Always (tests, so that the two-thread path runs).
-    Always,
+impl Default for Tuning {
+    /// The measured tuning: a marker thread only where the mark list is long enough to pay
+    /// for it.
+    fn default() -> Tuning {
+        Tuning { min_marker_parts: MIN_MARKER_PARTS, block: BLOCK }
+    }
 }
 
-impl Parallel {
-    /// `threads` threads, a marker thread only where it pays.
-    pub fn new(threads: usize) -> Parallel {
-        Parallel {
-            threads,
-            min_marker_parts: MIN_MARKER_PARTS,
-            min_heaps: MIN_HEAPS,
-            policy: MarkerPolicy::WhenFaster,
-            block: BLOCK,
-            ahead: AHEAD,
-        }
+impl Tuning {
+    /// A marker thread for every call with any part to mark, in blocks of 8 heaps up to 3
+    /// blocks ahead, whatever it costs: tests use it, so that the two-thread path runs on
+    /// small games.
+    pub fn forced() -> Tuning {
+        Tuning { min_marker_parts: 1, block: 8 }
     }
 
-    /// `threads` threads, a marker thread for every call with any part to mark, in blocks
-    /// of 8 heaps up to 3 blocks ahead (tests use it, so that the two-thread path runs on
-    /// small games).
-    pub fn always(threads: usize) -> Parallel {
-        Parallel {
-            threads,
-            min_marker_parts: 1,
-            min_heaps: 1,
-            policy: MarkerPolicy::Always,
-            block: 8,
-            ahead: AHEAD,
-        }
-    }
-
-    /// Heaps a block, within the bounds every use relies on.
+    /// Heaps a block.
     pub(crate) fn block_len(self) -> u64 {
-        1 << self.block.clamp(1, STRETCH).ilog2()
+        self.block
     }
 
-    /// Blocks the marker may run ahead, within the bounds every use relies on.
-    pub(crate) fn ahead_blocks(self) -> u64 {
-        self.ahead.clamp(1, MAX_AHEAD)
-    }
-
-    /// The smallest part the marker marks: `ahead + 1` blocks, so that a block's partners
-    /// are final while the finisher is still `ahead` blocks behind it.
+    /// The smallest part the marker marks: [`AHEAD`] + 1 blocks, so that a block's partners
+    /// are final while the finisher is still [`AHEAD`] blocks behind it.
     pub(crate) fn min_marker_part(self) -> u32 {
-        ((self.ahead_blocks() + 1) * self.block_len()) as u32
+        ((AHEAD + 1) * self.block) as u32
+    }
+
+    /// Whether a mark list with `parts` parts large enough for the marker is long enough
+    /// for a marker thread.
+    pub(crate) fn marker_pays(self, parts: usize) -> bool {
+        parts >= self.min_marker_parts
     }
 }
 
@@ -79,72 +57,11 @@ impl Parallel {
 pub(crate) const STRETCH: u64 = 4096;
 /// Heaps a block, by default.
 const BLOCK: u64 = 128;
-/// Blocks the marker may run ahead, by default: slack for the heaps whose search is long.
-const AHEAD: u64 = 3;
-/// Blocks the marker may run ahead at most (the window of bits in `claims.rs`).
-const MAX_AHEAD: u64 = 64;
+/// Blocks the marker may run ahead of the finisher: slack for the heaps whose search is
+/// long. It marks only the parts of at least `AHEAD + 1` blocks.
+pub(crate) const AHEAD: u64 = 3;
 /// Parts the marker must have for a second thread to pay for its hand-offs.
 const MIN_MARKER_PARTS: usize = 128;
-/// Heaps a call must have to start a marker thread.
-const MIN_HEAPS: u64 = 2 * STRETCH;
-
-/// The two ways of running a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Way {
-    /// Everything on the calling thread.
-    Alone,
-    /// With a marker thread.
-    WithMarker,
-}
-
-/// The rates of the two ways of running measured so far: a marker thread pays only when
-/// both threads get a core (on a machine with more runnable threads than cores the two
-/// wait for each other), so now and then a call runs the other way to measure it again:
-/// every eighth call while one thread is faster, every 32nd while the marker is, every
-/// 128th while it is faster by a quarter or more (a call alone then costs more than it can
-/// find: at one in 32, 2% of a two-thread run to 2^24). Each way's rate is smoothed over
-/// its calls (a new call weighs a quarter): one call's rate varies by half on a shared
-/// machine, and a single slow call of a faster marker sent the run alone for calls on end.
-/// The price: a marker that becomes much slower (the machine got busy) is left after about
-/// four calls, not one, and is taken up again after about four of its one-in-eight calls;
-/// calls are short (hundredths of a second on the games measured), so that is little.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ModeRates {
-    pub alone: Option<f64>,
-    pub with_marker: Option<f64>,
-    pub calls: u64,
-}
-
-impl ModeRates {
-    /// How the next call should run.
-    pub fn next_way(&self) -> Way {
-        let marker = match (self.alone, self.with_marker) {
-            (_, None) => true,
-            (None, Some(_)) => false,
-            (Some(alone), Some(with)) if with >= 1.25 * alone => self.calls % 128 != 127,
-            (Some(alone), Some(with)) if with >= alone => self.calls % 32 != 31,
-            (Some(_), Some(_)) => self.calls % 8 == 7,
-        };
-        if marker {
-            Way::WithMarker
-        } else {
-            Way::Alone
-        }
-    }
-
-    /// Records a call's rate.
-    pub fn record(&mut self, way: Way, heaps: u64, seconds: f64) {
-        self.calls += 1;
-        if heaps >= 1024 && seconds > 0.0 {
-            let rate = heaps as f64 / seconds;
-            let smoothed = match way {
-                Way::WithMarker => &mut self.with_marker,
-                Way::Alone => &mut self.alone,
-            };
-            *smoothed = Some(smoothed.map_or(rate, |old| 0.75 * old + 0.25 * rate));
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -155,69 +72,41 @@ mod tests {
     use crate::sequence::two_threads::pipeline::{MARKER_PANICS_AT, MARKER_REFUSED};
     use crate::sequence::values::store::Store;
 
-    /// The ways of the next `calls` calls, each recorded at the rate `rate` gives its way.
-    fn ways(rates: &mut ModeRates, calls: usize, rate: impl Fn(Way) -> f64) -> Vec<Way> {
-        (0..calls)
-            .map(|_| {
-                let way = rates.next_way();
-                rates.record(way, 1 << 14, (1 << 14) as f64 / rate(way));
-                way
-            })
-            .collect()
+    /// The values of `rule` to `max` on `threads` threads tuned by `tuning`.
+    fn values(rule: &HeapRule, max: u64, threads: usize, tuning: Tuning) -> Vec<u64> {
+        let settings = Settings::new(Goal::Values, max).threads(threads).tuning(tuning);
+        let start = Start::Fresh(Store::in_memory(max + 1));
+        let mut sequence = run(rule, "", &settings, start, &mut NoObserver).expect("the run");
+        let mut values = Vec::new();
+        sequence.for_each(0..=max, &mut |_, v| values.push(v)).expect("memory stores do not fail");
+        values
+    }
+
+    /// Octal games without a known period: 0.014 and 0.172.
+    fn unsolved_octal_games() -> [HeapRule; 2] {
+        let rule = |vanish: Vec<u32>, shrink: Vec<u32>, split: Vec<u32>| HeapRule {
+            vanish,
+            shrink,
+            split,
+            unequal_split: false,
+        };
+        [rule(vec![2], vec![], vec![3]), rule(vec![1, 2], vec![2, 3], vec![2])]
     }
 
     #[test]
-    fn a_faster_marker_runs_all_but_one_call_in_32() {
-        let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 1.1 } else { 1.0 });
-        // The first two calls measure both ways.
-        assert_eq!(&calls[..2], &[Way::WithMarker, Way::Alone]);
-        let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
-        assert_eq!(alone, 2);
-    }
-
-    #[test]
-    fn a_much_faster_marker_runs_all_but_one_call_in_128() {
-        let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 256, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
-        let alone = calls[2..].iter().filter(|&&way| way == Way::Alone).count();
-        assert_eq!(alone, 2);
-    }
-
-    #[test]
-    fn one_slow_call_of_a_faster_marker_does_not_send_the_run_alone() {
-        let mut rates = ModeRates::default();
-        ways(&mut rates, 2 + 8, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
-        // One call of the marker at 0.9, below the rate alone, then 1.7 again.
-        let slow = rates.next_way();
-        assert_eq!(slow, Way::WithMarker);
-        rates.record(slow, 1 << 14, (1 << 14) as f64 / 0.9);
-        let calls = ways(&mut rates, 16, |way| if way == Way::WithMarker { 1.7 } else { 1.0 });
-        assert!(calls.iter().all(|&way| way == Way::WithMarker), "{calls:?}");
-    }
-
-    #[test]
-    fn a_slower_marker_runs_one_call_in_eight() {
-        let mut rates = ModeRates::default();
-        let calls = ways(&mut rates, 2 + 64, |way| if way == Way::WithMarker { 0.5 } else { 1.0 });
-        let marker = calls[2..].iter().filter(|&&way| way == Way::WithMarker).count();
-        assert_eq!(marker, 8);
-    }
-
-    #[test]
-    fn blocks_and_leads_out_of_range_are_taken_within_bounds() {
-        let low = Parallel { block: 0, ahead: 0, ..Parallel::always(2) };
-        assert_eq!((low.block_len(), low.ahead_blocks(), low.min_marker_part()), (1, 1, 2));
-        let odd = Parallel { block: 100, ..Parallel::always(2) };
-        assert_eq!(odd.block_len(), 64);
-        let high = Parallel { block: u64::MAX, ahead: u64::MAX, ..Parallel::always(2) };
-        assert_eq!((high.block_len(), high.ahead_blocks()), (STRETCH, MAX_AHEAD));
-        assert_eq!(u64::from(high.min_marker_part()), (MAX_AHEAD + 1) * STRETCH);
+    fn two_threads_in_blocks_of_the_default_size_give_the_values_of_one() {
+        // The default blocks are 128 heaps and leave the marker only parts of four blocks
+        // or more: the games must run long enough for such parts to be rare heaps.
+        for rule in unsolved_octal_games() {
+            let one = values(&rule, 1 << 17, 1, Tuning::default());
+            let two = Tuning { block: BLOCK, ..Tuning::forced() };
+            assert_eq!(values(&rule, 1 << 17, 2, two), one, "{rule:?}");
+        }
     }
 
     /// Grundy's game to `max` with a marker thread from the first block.
     fn two_threads(max: u64) -> Result<(), SequenceError> {
-        let settings = Settings::new(Goal::Values, max).parallel(Parallel::always(2));
+        let settings = Settings::new(Goal::Values, max).threads(2).tuning(Tuning::forced());
         let start = Start::Fresh(Store::in_memory(max + 1));
         run(&HeapRule::grundys_game(), "", &settings, start, &mut NoObserver).map(|_| ())
     }

@@ -4,16 +4,16 @@
 //! finishes each heap's mex.
 //!
 //! A part `a` of heap `m` pairs with heap `m - k - a`; the marker marks only parts of at
-//! least `ahead + 1` blocks ([`Parallel::block`] heaps), so every partner of a heap of
-//! block `b` lies below the start of block `b - ahead`: the marker marks block `b` once
-//! the finisher has finished block `b - ahead - 1`, up to `ahead` blocks ahead of it. The
+//! least [`AHEAD`] + 1 blocks (`Tuning::block` heaps), so every partner of a heap of
+//! block `b` lies below the start of block `b - AHEAD`: the marker marks block `b` once
+//! the finisher has finished block `b - AHEAD - 1`, up to [`AHEAD`] blocks ahead of it. The
 //! finisher tells the marker the blocks it has finished under a mutex (a waiting marker
 //! sleeps on a condition variable), once a block.
 //!
 //! Who marks each heap is settled by two counters (`claims.rs`): the marker claims the
 //! heaps one by one, before marking them (a group of them at once where it can), and
-//! publishes their bits in a window of `ahead + 1` blocks; the finisher takes a heap the
-//! marker has not claimed, and then the next [`STEAL`] heaps too, and marks the whole list
+//! publishes their bits in a window of [`AHEAD`] + 1 blocks; the finisher takes a heap the
+//! marker has not claimed, and then the rest of its block too, and marks the whole list
 //! for them itself (for a heap the marker is marking it waits: one group's marking at
 //! most). So neither thread waits for the other's whole block, and the work divides
 //! itself: when the marker falls behind, the finisher takes heaps off it; when it runs
@@ -23,7 +23,7 @@
 //! on the threads.
 //!
 //! The marker thread lives for a whole call, through *stretches* of [`STRETCH`] heaps:
-//! when the finisher is `ahead` blocks from a stretch's end, it rebuilds the witness list
+//! when the finisher is [`AHEAD`] blocks from a stretch's end, it rebuilds the witness list
 //! and hands the marker the next stretch's mark list, so that the marker goes on into the
 //! next stretch meanwhile.
 
@@ -35,11 +35,9 @@ use crate::sequence::engine::ring::Ring;
 use crate::sequence::engine::ROW;
 use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
 use crate::sequence::error::SequenceError;
-#[cfg(doc)]
-use crate::sequence::two_threads::claims::STEAL;
 use crate::sequence::two_threads::claims::{Claims, Taker};
-use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP, MIN_CLAIMED};
-use crate::sequence::two_threads::parallel::{Parallel, STRETCH};
+use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP};
+use crate::sequence::two_threads::parallel::{Tuning, AHEAD, STRETCH};
 use crate::sequence::values::cell::Cell;
 use crate::sequence::values::store::Store;
 
@@ -79,25 +77,22 @@ struct Hand<C> {
 struct Shared<C> {
     hand: Mutex<Hand<C>>,
     changed: Condvar,
-    /// Who marks each heap, and the marker's bits in a window of `ahead + 1` blocks.
+    /// Who marks each heap, and the marker's bits in a window of [`AHEAD`] + 1 blocks.
     claims: Claims,
     /// Heaps a block.
     block: u64,
-    /// Blocks the marker may run ahead.
-    ahead: u64,
 }
 
 impl<C> Shared<C> {
     /// The shared state of a call from heap `first` whose marker starts at `marker_from`,
     /// `words` bit words a heap; the finisher's view of the claims.
-    fn new(first: u64, marker_from: u64, block: u64, ahead: u64, words: usize) -> (Self, Taker) {
-        let (claims, taker) = Claims::new(marker_from, (ahead + 1) * block, words);
+    fn new(first: u64, marker_from: u64, block: u64, words: usize) -> (Self, Taker) {
+        let (claims, taker) = Claims::new(marker_from, (AHEAD + 1) * block, words);
         let shared = Shared {
             hand: Mutex::new(Hand { done: first, stop: false, stretches: VecDeque::new() }),
             changed: Condvar::new(),
             claims,
             block,
-            ahead,
         };
         (shared, taker)
     }
@@ -148,14 +143,13 @@ pub(crate) fn run_heaps<C: Cell>(
     engine: &mut Engine<C>,
     end: u64,
     store: &mut Store,
-    parallel: Parallel,
+    tuning: Tuning,
 ) -> Result<Recorded, SequenceError> {
-    let (block, ahead) = (parallel.block_len(), parallel.ahead_blocks());
+    let block = tuning.block_len();
     // The finisher finishes the call's first block alone, while the marker starts on the
     // next ones.
     let alone_until = (engine.len / block * block + block).min(end);
-    let (shared, taker) =
-        Shared::new(engine.len, alone_until, block, ahead, words_of(engine.width()));
+    let (shared, taker) = Shared::new(engine.len, alone_until, block, words_of(engine.width()));
     let marker = Marker {
         moves: engine.moves.clone(),
         ring: Arc::clone(&engine.ring),
@@ -177,7 +171,7 @@ pub(crate) fn run_heaps<C: Cell>(
             end,
             shared: &shared,
             alone_until,
-            min_marker_part: parallel.min_marker_part(),
+            min_marker_part: tuning.min_marker_part(),
             taker,
             words: Words::new(),
         };
@@ -224,7 +218,7 @@ impl<'a, C: Cell> Finisher<'a, C> {
         while self.engine.len < self.end {
             let stretch_end = self.stretch_end(self.engine.len);
             let mut next = None;
-            let hand_next_at = stretch_end.saturating_sub(self.shared.ahead * self.shared.block);
+            let hand_next_at = stretch_end.saturating_sub(AHEAD * self.shared.block);
             while self.engine.len < stretch_end {
                 let start = self.shared.block_start(self.engine.len);
                 let block_end = (start + self.shared.block).min(stretch_end);
@@ -348,9 +342,9 @@ impl<C: Cell> Marker<C> {
         let mut m = stretch.start;
         while m < stretch.end {
             let block_end = (shared.block_start(m) + shared.block).min(stretch.end);
-            // Every partner lies below the start of the block `ahead` blocks back, where the
+            // Every partner lies below the start of the block [`AHEAD`] blocks back, where the
             // finisher has passed; so does heap `m - window`, the last to hold `m`'s slot.
-            let needed = shared.block_start(m).saturating_sub(shared.ahead * shared.block);
+            let needed = shared.block_start(m).saturating_sub(AHEAD * shared.block);
             if shared.wait_until(|hand| hand.done >= needed).is_none() {
                 return false;
             }
@@ -364,8 +358,13 @@ impl<C: Cell> Marker<C> {
             let mut n = m;
             while n < block_end {
                 let first = n / GROUP as u64 * GROUP as u64;
-                let claimed = self.claim(shared, n, (first + GROUP as u64).min(block_end));
-                let rows = (in_groups && claimed >= MIN_CLAIMED).then(|| {
+                let group_end = (first + GROUP as u64).min(block_end);
+                let claimed = self.claim(shared, n, group_end);
+                // A group costs about as much as eleven heaps marked one by one: it is
+                // marked whole only when the marker claimed every heap of it left (the
+                // finisher takes heaps to a block's end, and the marker skips only the
+                // sampled heap, its first).
+                let rows = (in_groups && n + claimed == group_end).then(|| {
                     let rows = group_rows.cleared(self.width);
                     mark_group(rows, first, &self.moves, &self.ring, parts.1, values);
                     rows
