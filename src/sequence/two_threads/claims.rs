@@ -180,24 +180,29 @@ mod tests {
         assert!(claims.start_marking(102));
     }
 
+    /// Claims from heap `first` on, after the finisher took heap `heap` of the blocks of
+    /// 128 heaps, which the marker had not marked.
+    fn taken_by_the_finisher(first: u64, heaps: u64, heap: u64) -> Claims {
+        let (claims, mut taker) = Claims::new(first, heaps, 1);
+        assert!(!claims.take(&mut taker, heap, 128, &mut Words::new()));
+        claims
+    }
+
     #[test]
     fn the_heaps_before_the_first_are_the_finishers() {
-        let (claims, mut taker) = Claims::new(100, 64, 1);
-        let mut bits = Words::new();
-        assert!(!claims.take(&mut taker, 99, 128, &mut bits));
+        let claims = taken_by_the_finisher(100, 64, 99);
         assert!(claims.start_marking(100));
     }
 
     #[test]
     fn a_heap_the_marker_has_not_claimed_is_taken_with_the_next_ones_in_its_block() {
-        let (claims, mut taker) = Claims::new(0, 256, 1);
-        let mut bits = Words::new();
-        assert!(!claims.take(&mut taker, 10, 128, &mut bits));
+        let claims = taken_by_the_finisher(0, 256, 10);
         assert!((10..128).all(|m| !claims.start_marking(m)));
         // Nothing beyond the block is taken.
         assert!(claims.start_marking(128));
         // A heap the finisher took is taken.
         let (claims, mut taker) = Claims::new(0, 256, 1);
+        let mut bits = Words::new();
         assert!(!claims.take(&mut taker, 5, 128, &mut bits));
         assert!(!claims.take(&mut taker, 6, 128, &mut bits));
     }
