@@ -1,12 +1,13 @@
 //! Families of games: literal lists, every subtraction set of a range, octal codes with
-//! wildcards, and files of specifications, expanded to specification strings in order.
+//! wildcards or of up to K digits, and files of specifications, expanded to specification
+//! strings in order.
 //!
 //! Expansion only produces strings; whether each names a game is decided by
 //! [`crate::Game::parse`] when the sweep is built, so a family may name games this
 //! build does not know (`octal:` codes) and fail then with the spec named.
 
+use super::pattern::Pattern;
 use super::SweepError;
-use crate::model::octal::OctalCode;
 
 /// How many games a family may expand to: the specs are kept in memory, and a large
 /// family is usually a typo (`subsets(1..=30)` is a billion games).
@@ -59,8 +60,8 @@ pub struct Family {
 impl Family {
     /// Expands a family text: items separated by `;`, each a game specification or a
     /// pattern (`subtract:subsets(1..=K)`, `subtract:subsets(1..=K, size<=s)`, an
-    /// `octal:` code with `?` for every digit 0–7). More games than `limit` allows are
-    /// refused.
+    /// `octal:` code with `?` for every digit 0–7, `octal(K)` for every octal code of 1 to
+    /// K digits). More games than `limit` allows are refused.
     ///
     /// # Errors
     /// [`SweepError::FamilySyntax`], [`SweepError::EmptyFamily`],
@@ -175,154 +176,6 @@ fn check_size(source: &Source, count: u128, limit: FamilyLimit) -> Result<(), Sw
     Ok(())
 }
 
-/// One item of a family.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Pattern {
-    /// A game specification, taken as it is.
-    Literal(String),
-    /// Every non-empty subset of `lo..=hi` with at most `size` elements, as `subtract:`.
-    Subsets { lo: u32, hi: u32, size: u32 },
-    /// An `octal:` code whose `?` stand for every digit 0–7.
-    Octal(String),
-}
-
-impl Pattern {
-    fn parse(item: &str) -> Result<Pattern, String> {
-        if let Some(args) = item.strip_prefix("subtract:subsets") {
-            return parse_subsets(args);
-        }
-        if item.starts_with("octal:") && item.contains('?') {
-            return Ok(Pattern::Octal(item.to_string()));
-        }
-        if item.contains('?') || item.contains("subsets(") {
-            return Err(format!(
-                "'{item}' is not a family pattern: expected subtract:subsets(A..=B), \
-                 subtract:subsets(A..=B, size<=S) or an octal: code with ?"
-            ));
-        }
-        Ok(Pattern::Literal(item.to_string()))
-    }
-
-    /// Games the pattern expands to (saturating).
-    fn count(&self) -> u128 {
-        match self {
-            Pattern::Literal(_) => 1,
-            Pattern::Subsets { lo, hi, size } => {
-                let n = u64::from(hi - lo + 1);
-                let mut sum: u128 = 0;
-                // Stop once past any limit: a huge range would otherwise take ages to count.
-                for k in 1..=u64::from(*size).min(n) {
-                    sum = sum.saturating_add(choose(n, k));
-                    if sum > u128::from(FamilyLimit::Forced.games()) {
-                        break;
-                    }
-                }
-                sum
-            }
-            Pattern::Octal(code) => {
-                let wild = code.matches('?').count() as u32;
-                8u128.checked_pow(wild).unwrap_or(u128::MAX)
-            }
-        }
-    }
-
-    /// Appends the specs in order; the caller has bounded [`Pattern::count`].
-    fn push_specs(&self, out: &mut Vec<String>) {
-        match self {
-            Pattern::Literal(spec) => out.push(spec.clone()),
-            Pattern::Subsets { lo, hi, size } => {
-                for set in subsets(*lo, *hi, *size) {
-                    let list: Vec<String> = set.iter().map(u32::to_string).collect();
-                    out.push(format!("subtract:{}", list.join(",")));
-                }
-            }
-            Pattern::Octal(code) => octal_codes(code, out),
-        }
-    }
-}
-
-/// `(A..=B)` or `(A..=B, size<=S)` after `subtract:subsets`.
-fn parse_subsets(args: &str) -> Result<Pattern, String> {
-    let usage = || {
-        format!(
-            "'subtract:subsets{args}' is not subtract:subsets(A..=B) or \
-             subtract:subsets(A..=B, size<=S) with 1 <= A <= B"
-        )
-    };
-    let inner =
-        args.trim().strip_prefix('(').and_then(|a| a.strip_suffix(')')).ok_or_else(usage)?;
-    let (range, size) = match inner.split_once(',') {
-        Some((range, size)) => (range, Some(size.trim())),
-        None => (inner, None),
-    };
-    let (lo, hi) = range.split_once("..=").ok_or_else(usage)?;
-    let lo: u32 = lo.trim().parse().map_err(|_| usage())?;
-    let hi: u32 = hi.trim().parse().map_err(|_| usage())?;
-    if lo == 0 || lo > hi {
-        return Err(usage());
-    }
-    let size = match size {
-        None => hi - lo + 1,
-        Some(text) => {
-            let bound = text.strip_prefix("size<=").map(str::trim).ok_or_else(usage)?;
-            match bound.parse::<u32>() {
-                Ok(s) if s >= 1 => s,
-                _ => return Err(format!("'{text}': the size bound must be a positive integer")),
-            }
-        }
-    };
-    Ok(Pattern::Subsets { lo, hi, size })
-}
-
-/// `C(n, k)`, saturating.
-fn choose(n: u64, k: u64) -> u128 {
-    let mut c: u128 = 1;
-    for i in 0..k {
-        c = c.saturating_mul(u128::from(n - i)) / u128::from(i + 1);
-    }
-    c
-}
-
-/// The non-empty subsets of `lo..=hi` with at most `size` elements in binary counting
-/// order (element `lo + j` is bit `j`): each subset of a smaller range comes first, so
-/// `subsets(1..=K)` is a prefix of `subsets(1..=K+1)`.
-fn subsets(lo: u32, hi: u32, size: u32) -> Vec<Vec<u32>> {
-    // Adding element v doubles the list: the old sets, then each with v added.
-    let mut all: Vec<Vec<u32>> = vec![Vec::new()];
-    for v in lo..=hi {
-        let grown: Vec<Vec<u32>> = all
-            .iter()
-            .filter(|set| (set.len() as u32) < size)
-            .map(|set| set.iter().copied().chain([v]).collect())
-            .collect();
-        all.extend(grown);
-    }
-    all.remove(0);
-    all
-}
-
-/// Every code with each `?` replaced by a digit 0–7, the first `?` varying slowest; the
-/// code of zeros, which allows no move and is not a game, is left out.
-fn octal_codes(code: &str, out: &mut Vec<String>) {
-    let wild = code.matches('?').count() as u32;
-    for n in 0..8u64.pow(wild) {
-        let mut digit = wild;
-        let spec: String = code
-            .chars()
-            .map(|c| {
-                if c != '?' {
-                    return c;
-                }
-                digit -= 1;
-                char::from(b'0' + (n >> (3 * digit) & 7) as u8)
-            })
-            .collect();
-        if !spec.strip_prefix("octal:").is_some_and(OctalCode::allows_no_move) {
-            out.push(spec);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +218,26 @@ mod tests {
             (0..8).map(|d| format!("octal:4.{d}7")).collect::<Vec<_>>()
         );
         assert_eq!(specs("octal:0.137"), ["octal:0.137"], "no wildcard: one game");
+    }
+
+    #[test]
+    fn octal_k_lists_every_game_of_up_to_k_digits_once() {
+        let one = specs("octal(1)");
+        let leads: Vec<String> = (1..8).map(|d| format!("octal:0.{d}")).collect();
+        let fours: Vec<String> = (0..8).map(|d| format!("octal:4.{d}")).collect();
+        assert_eq!(one, [leads, fours].concat());
+        let three = specs("octal(3)");
+        assert_eq!(three.len(), 1023);
+        assert_eq!(Pattern::parse("octal(3)").unwrap().count(), 1023);
+        assert_eq!(&three[..16], &specs("octal(2)")[..16], "shortest codes first");
+        assert_eq!((&three[15][..], &three[16][..]), ("octal:0.01", "octal:0.02"));
+        assert!(three.contains(&"octal:0.137".to_string()));
+        // No code ends in 0 but 4.0: 0.70 is the game 0.7.
+        assert!(three.iter().all(|c| !c.ends_with('0') || c == "octal:4.0"));
+        let unique: std::collections::BTreeSet<&String> = three.iter().collect();
+        assert_eq!(unique.len(), three.len());
+        assert_eq!(Pattern::parse("octal(7)").unwrap().count(), (1 << 22) - 1);
+        assert!(Pattern::parse("octal(0)").unwrap_err().contains("positive integer"));
     }
 
     #[test]

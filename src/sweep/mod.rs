@@ -17,6 +17,7 @@ mod merge;
 mod part_format;
 mod part_rows;
 mod parts;
+mod pattern;
 mod quotients;
 mod request;
 mod run;

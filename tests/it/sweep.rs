@@ -122,6 +122,8 @@ fn bad_families_are_refused_with_one_line() {
         (vec!["--games", "nim;octal:0.18"], "game 2 of the family: bad octal code in 'octal:0.18'"),
         (vec!["--games", "nim;octal:0.17"], "game 2 of the family: octal:0.17 can split a heap"),
         (vec!["--games", "octal:0.??"], "game 4 of the family: octal:0.04 can split a heap"),
+        (vec!["--games", "octal(0)"], "K in octal(K) must be a positive integer"),
+        (vec!["--games", "octal(5)"], "65535 games, above the limit of 10000; use --force"),
         (vec!["--games", "nim", "--shard", "4/3"], "shard '4/3' must be I/N with 1 <= I <= N"),
         (vec!["--games", "nim", "--criteria", "xor", "--claim-p", "xor == 0"], "cannot be used"),
         (vec!["--games", "nim", "--claim-p", "h3 == 0"], "h3 names heap 3"),

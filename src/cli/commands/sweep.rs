@@ -29,7 +29,8 @@ use crate::cli::{Global, Outcome};
 #[command(mut_arg("heaps", |a| a.required_unless_present_any(["total", "quotients"])))]
 pub struct Args {
     /// The family: game specs separated by ';', or a pattern: subtract:subsets(1..=K),
-    /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7.
+    /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7, or
+    /// octal(K) for every octal game of 1 to K code digits.
     #[arg(long, value_name = "FAMILY", required_unless_present = "games_file")]
     games: Option<String>,
     /// A file of game specs or patterns, one per line ('#' starts a comment); - or
