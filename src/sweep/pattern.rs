@@ -2,7 +2,6 @@
 //! set of a range, octal codes with wildcards or of up to K digits), counted before they
 //! are expanded.
 
-use super::family::FamilyLimit;
 use crate::model::octal::OctalCode;
 
 /// One item of a family.
@@ -41,8 +40,8 @@ impl Pattern {
         Ok(Pattern::Literal(item.to_string()))
     }
 
-    /// Games the pattern expands to (saturating).
-    pub(super) fn count(&self) -> u128 {
+    /// Games the pattern expands to (saturating; counting stops once past `cap`).
+    pub(super) fn count(&self, cap: u128) -> u128 {
         match self {
             Pattern::Literal(_) => 1,
             Pattern::Subsets { lo, hi, size } => {
@@ -51,7 +50,7 @@ impl Pattern {
                 // Stop once past any limit: a huge range would otherwise take ages to count.
                 for k in 1..=u64::from(*size).min(n) {
                     sum = sum.saturating_add(choose(n, k));
-                    if sum > u128::from(FamilyLimit::Forced.games()) {
+                    if sum > cap {
                         break;
                     }
                 }
