@@ -2,10 +2,10 @@
 //! bytes, then four; rebuilt wider from the store when a larger value appears.
 
 use super::engine::heap::Words;
-use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies};
+use super::engine::{Engine, Moves, Recorded, RingLimit, Tallies, STRETCH};
 use super::error::SequenceError;
 use super::freq::Frequencies;
-use super::two_threads::parallel::{Tuning, STRETCH};
+use super::two_threads::parallel::Tuning;
 use super::two_threads::pipeline;
 use super::values::store::Store;
 

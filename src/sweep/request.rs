@@ -76,7 +76,7 @@ impl SweepRequest {
     /// The family of games, parsed.
     ///
     /// # Errors
-    /// [`SweepError::Family`] and the other errors of [`Family::parse`].
+    /// Those of [`Family::parse`], [`Family::from_specs`] and [`Family::from_lines`].
     pub fn family(&self) -> Result<Family> {
         let limit = if self.force { FamilyLimit::Forced } else { FamilyLimit::Usual };
         match &self.games {
@@ -91,16 +91,15 @@ impl SweepRequest {
     /// # Errors
     /// Those of [`SweepRequest::family`], [`Sweep::new`] and [`QuotientSweep::new`].
     pub fn plan(&self) -> Result<PlannedSweep> {
-        match &self.kind {
+        let family = self.family()?;
+        Ok(match &self.kind {
             SweepKind::Table { space, endings, test } => {
-                let family = self.family()?;
-                Ok(PlannedSweep::Table(Sweep::new(family, space.clone(), endings, test.clone())?))
+                PlannedSweep::Table(Sweep::new(family, space.clone(), endings, test.clone())?)
             }
             &SweepKind::Quotients { max_heap, max_order } => {
-                let family = self.family()?;
-                Ok(PlannedSweep::Quotients(QuotientSweep::new(family, max_heap, max_order)?))
+                PlannedSweep::Quotients(QuotientSweep::new(family, max_heap, max_order)?)
             }
-        }
+        })
     }
 }
 

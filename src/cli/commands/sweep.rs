@@ -249,10 +249,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// error (a claim that cannot be evaluated) leaves no file under the name asked for.
 fn write_rows_in_batches(config: &Config, global: &Global) -> anyhow::Result<Totals> {
     let sweep = &config.sweep;
-    let games = match config.shard {
-        Some(shard) => sweep.shard_games(shard),
-        None => 0..sweep.games(),
-    };
+    let games = sweep.games_of(config.shard);
     let bar = Bar::counting("sweep", games.len() as u64, "games", global.quiet);
     let mut totals = Totals::default();
     // The library's error, kept typed while the writer only carries an I/O error.

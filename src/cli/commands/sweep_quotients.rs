@@ -58,10 +58,7 @@ pub fn run(
     if !global.quiet {
         note_repeated_entries(sweep.family(), sweep.repeats());
     }
-    let games = match shard {
-        Some(shard) => sweep.shard_games(shard),
-        None => 0..sweep.games(),
-    };
+    let games = sweep.games_of(shard);
     let bar = Bar::counting("quotients", games.len() as u64, "games", global.quiet);
     let mut totals = Totals::default();
     output::write_to(

@@ -173,8 +173,11 @@ impl Plan {
                 }
             }
             let dir = parent_of(&file.path).to_path_buf();
-            if let Ok(opened) = File::open(&dir) {
-                plan.directories.push((dir.clone(), opened));
+            // Each receiving directory once, however many files go into it.
+            if !plan.directories.iter().any(|(opened, _)| *opened == dir) {
+                if let Ok(opened) = File::open(&dir) {
+                    plan.directories.push((dir.clone(), opened));
+                }
             }
             receiving.push(dir);
             let aside = beside(&file.path, "old");

@@ -15,15 +15,18 @@ use std::sync::Arc;
 
 use crate::sequence::engine::mask::{is_rare, rare_bits};
 use crate::sequence::engine::ring::Ring;
+use crate::sequence::engine::witness::WitnessList;
 use crate::sequence::error::SequenceError;
 use crate::sequence::freq::Frequencies;
 use crate::sequence::rule::HeapRule;
 use crate::sequence::values::cell::Cell;
 use crate::sequence::values::store::Store;
 
+/// Heaps between two rebuilds of the witness list (and of the mark list), alone or with
+/// the marker thread: whole blocks of either.
+pub(crate) const STRETCH: u64 = 4096;
 /// Slots of a row of marks for cells of at most two bytes: every XOR of two values fits.
 pub(crate) const ROW: usize = 1 << 16;
-use crate::sequence::engine::witness::WitnessList;
 
 /// Values kept in memory from heap 0 on, for the smaller parts of a block scan.
 const HEAD: u64 = 1 << 16;

@@ -15,7 +15,7 @@ pub struct Tuning {
     /// Parts the mark list must have for a second thread to pay for its hand-offs.
     min_marker_parts: usize,
     /// Heaps a block: the finisher tells the marker how far it is once a block. A power
-    /// of two, at most [`STRETCH`], so that blocks fill a stretch.
+    /// of two, at most [`STRETCH`](crate::sequence::engine::STRETCH), so that blocks fill a stretch.
     block: u64,
 }
 
@@ -53,8 +53,6 @@ impl Tuning {
     }
 }
 
-/// Heaps between two rebuilds of the witness list (and of the mark list): whole blocks.
-pub(crate) const STRETCH: u64 = 4096;
 /// Heaps a block, by default.
 const BLOCK: u64 = 128;
 /// Blocks the marker may run ahead of the finisher: slack for the heaps whose search is

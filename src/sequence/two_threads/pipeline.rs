@@ -32,12 +32,11 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::sequence::engine::heap::{mark_parts, pack_row, Words};
 use crate::sequence::engine::ring::Ring;
-use crate::sequence::engine::ROW;
-use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, SAMPLE};
+use crate::sequence::engine::{Engine, MarkList, Moves, Recorded, ROW, SAMPLE, STRETCH};
 use crate::sequence::error::SequenceError;
 use crate::sequence::two_threads::claims::{Claims, Taker};
 use crate::sequence::two_threads::group::{groupable, mark_group, GroupRows, GROUP};
-use crate::sequence::two_threads::parallel::{Tuning, AHEAD, STRETCH};
+use crate::sequence::two_threads::parallel::{Tuning, AHEAD};
 use crate::sequence::values::cell::Cell;
 use crate::sequence::values::store::Store;
 

@@ -73,7 +73,7 @@ impl DiskStore {
 
     /// The store a checkpoint left: the first `layout.byte_len()` bytes of `file` must hash
     /// to `sha256`; anything after them (written after the checkpoint) is cut off by
-    /// [`DiskStore::cut_after_checkpoint`] once the checkpoint is found good.
+    /// `DiskStore::cut_after_checkpoint` once the checkpoint is found good.
     ///
     /// # Errors
     /// [`SequenceError::BadCheckpoint`] naming `checkpoint` if the file is shorter or its
