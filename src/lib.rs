@@ -125,6 +125,7 @@
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod analysis;
+pub mod atlas;
 pub mod contest;
 pub mod engine;
 pub mod export;

@@ -22,11 +22,11 @@ use clap::{Parser, Subcommand};
 use nimtab::host::{threads_of_a_run, MemoryReading};
 use nimtab::sequence::human_bytes;
 
+use commands::{atlas, merge, sweep};
 use commands::{
     check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, quotient, solve,
     split, suite, verify,
 };
-use commands::{merge, sweep};
 
 /// What a command reports back besides errors.
 #[derive(Debug, PartialEq, Eq)]
@@ -101,6 +101,9 @@ enum Command {
     Merge(merge::Args),
     /// Compute the misère quotient of a sum of heaps, with its proof.
     Quotient(quotient::Args),
+    /// The atlas of octal games: every code of a family solved with a certified period or
+    /// computed to a stated bound, grouped into classes, as CSV and JSON.
+    Atlas(atlas::Args),
 }
 
 /// Settings every command shares, validated once.
@@ -189,6 +192,7 @@ fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
         Some(Command::Sweep(a)) => sweep::run(a, &global),
         Some(Command::Merge(a)) => merge::run(a, &global),
         Some(Command::Quotient(a)) => quotient::run(a, &global),
+        Some(Command::Atlas(a)) => atlas::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }
 }

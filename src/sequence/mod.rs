@@ -26,6 +26,7 @@ mod two_threads;
 pub mod values;
 
 pub use checkpoint::Checkpoint;
+pub use engine::mask::{fewest_rare_mask, is_rare};
 pub use error::{human_bytes, human_bytes_apart, SequenceError};
 pub use freq::Frequencies;
 pub use rule::HeapRule;

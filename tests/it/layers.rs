@@ -16,7 +16,7 @@ fn layer(unit: &str) -> Option<u8> {
         "model" => 1,
         "engine" => 2,
         "analysis" | "quotient" => 3,
-        "export" | "sweep" | "contest" | "suite" => 4,
+        "export" | "sweep" | "contest" | "suite" | "atlas" => 4,
         "cli" | "main" => 5,
         _ => return None,
     };

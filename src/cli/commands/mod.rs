@@ -1,5 +1,6 @@
 //! One file per subcommand: its clap arguments, its validated `Config`, and `run`.
 
+pub mod atlas;
 pub mod check;
 pub mod classes;
 pub mod crosscheck;

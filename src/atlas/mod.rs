@@ -1,0 +1,216 @@
+//! The atlas of octal games: every code of a family solved with a certified period or
+//! computed to a stated bound, with its rare/common split and misère quotient, grouped
+//! into classes of codes with one Grundy sequence.
+//!
+//! [`AtlasRequest::plan`] parses the codes (any family the sweeps take, whose games are
+//! octal codes, or bare codes `0.161`); [`Atlas::solve`] computes the codes not yet
+//! done, in parallel, one code per thread, handing each finished [`Entry`] to an
+//! [`AtlasObserver`] (the command line keeps it as the code's state file, from which a
+//! stopped run resumes); [`classes`] groups the entries and [`files`] writes them.
+
+mod classes;
+mod entry;
+pub mod files;
+mod solve;
+
+use rayon::prelude::*;
+
+pub use classes::{classes, code_order, Class, Equality};
+pub use entry::{
+    AtlasSettings, CertifiedPeriod, Entry, QuotientCell, QuotientOutcome, RareSplit, Stop,
+};
+pub use solve::{solve_code, Cancel, FIRST_VALUES};
+
+use crate::model::octal::OctalCode;
+use crate::quotient::{MAX_ORDER, MAX_QUOTIENT_HEAP};
+use crate::sequence::{SequenceError, MAX_SEQUENCE_HEAP};
+use crate::sweep::{Games, SweepError};
+
+/// Why an atlas was refused or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum AtlasError {
+    /// The family could not be read.
+    #[error(transparent)]
+    Family(#[from] SweepError),
+    /// An entry of the family is not an octal code.
+    #[error("{origin}: '{spec}' is not an octal code: {message}")]
+    NotOctal {
+        /// Where it came from (item or line).
+        origin: String,
+        /// The entry.
+        spec: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A budget of 0 or above `2^40`.
+    #[error("the budget must be from 1 to 2^40 heaps, got {0}")]
+    Budget(u64),
+    /// A quotient bound out of range.
+    #[error("{0}")]
+    QuotientBound(String),
+    /// A sequence run's error.
+    #[error(transparent)]
+    Sequence(#[from] SequenceError),
+    /// A model error (a code the game parser refuses).
+    #[error(transparent)]
+    Model(#[from] crate::ModelError),
+    /// Keeping a finished entry failed (the observer's error, in words).
+    #[error("{0}")]
+    Keep(String),
+    /// The caller asked the run to stop.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// What an atlas is asked for.
+#[derive(Clone, Debug)]
+pub struct AtlasRequest {
+    /// The codes.
+    pub codes: Games,
+    /// Allow more than the usual number of codes.
+    pub force: bool,
+    /// The budgets and the quotient's bounds.
+    pub settings: AtlasSettings,
+}
+
+/// An atlas checked and ready to run: its codes, in the tables' order, each once.
+#[derive(Clone, Debug)]
+pub struct Atlas {
+    codes: Vec<OctalCode>,
+    settings: AtlasSettings,
+}
+
+/// What a run reports to.
+pub trait AtlasObserver: Sync {
+    /// A code is done (called from the worker threads, in any order).
+    ///
+    /// # Errors
+    /// Keeping the entry failed: the run stops with [`AtlasError::Keep`].
+    fn code_done(&self, _entry: &Entry) -> Result<(), String> {
+        Ok(())
+    }
+    /// Whether to stop, polled often.
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// Reports nothing and never stops.
+#[derive(Debug, Default)]
+pub struct Quiet;
+
+impl AtlasObserver for Quiet {}
+
+struct ObserverCancel<'o>(&'o dyn AtlasObserver);
+
+impl Cancel for ObserverCancel<'_> {
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
+    }
+}
+
+impl AtlasRequest {
+    /// Checks the settings and parses every code, before any work.
+    ///
+    /// # Errors
+    /// [`AtlasError::Budget`], [`AtlasError::QuotientBound`], the family's errors, and
+    /// [`AtlasError::NotOctal`] naming the first entry that is not an octal code.
+    pub fn plan(&self) -> Result<Atlas, AtlasError> {
+        let s = self.settings;
+        for budget in [s.budget, s.dense_budget] {
+            if budget == 0 || budget > MAX_SEQUENCE_HEAP {
+                return Err(AtlasError::Budget(budget));
+            }
+        }
+        if s.quotient_heap == 0 || s.quotient_heap > MAX_QUOTIENT_HEAP {
+            let limit = MAX_QUOTIENT_HEAP;
+            return Err(AtlasError::QuotientBound(format!(
+                "the quotient's heap bound must be from 1 to {limit}, got {}",
+                s.quotient_heap
+            )));
+        }
+        if s.quotient_order == 0 || s.quotient_order > MAX_ORDER {
+            return Err(AtlasError::QuotientBound(format!(
+                "the quotient's order bound must be from 1 to {MAX_ORDER}, got {}",
+                s.quotient_order
+            )));
+        }
+        let request = crate::sweep::SweepRequest {
+            games: self.codes.clone(),
+            force: self.force,
+            kind: crate::sweep::SweepKind::Quotients { max_heap: 1, max_order: 1 },
+        };
+        let family = request.family()?;
+        let mut codes = Vec::new();
+        for (i, spec) in family.specs().iter().enumerate() {
+            let text = spec.trim();
+            let bare = text.strip_prefix("octal:").unwrap_or(text);
+            if OctalCode::allows_no_move(bare) {
+                continue;
+            }
+            let code = OctalCode::parse(bare).map_err(|message| AtlasError::NotOctal {
+                origin: family.origin(i),
+                spec: text.to_string(),
+                message,
+            })?;
+            codes.push(code);
+        }
+        codes.sort_by(|a, b| code_order(&a.to_string(), &b.to_string()));
+        codes.dedup();
+        Ok(Atlas { codes, settings: s })
+    }
+}
+
+impl Atlas {
+    /// The codes, in the tables' order.
+    pub fn codes(&self) -> &[OctalCode] {
+        &self.codes
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &AtlasSettings {
+        &self.settings
+    }
+
+    /// The heaps at which the classes compare sequences: the budget and the dense budget.
+    pub fn horizons(&self) -> Vec<u64> {
+        let s = &self.settings;
+        let mut h = vec![s.dense_budget.min(s.budget), s.budget];
+        h.dedup();
+        h
+    }
+
+    /// Whether `entry` is this atlas's result for its code (computed under its settings).
+    pub fn accepts(&self, entry: &Entry) -> bool {
+        entry.settings == self.settings && self.codes.iter().any(|c| c.to_string() == entry.code)
+    }
+
+    /// Computes every code of the atlas that `done` lacks, in parallel, and returns every
+    /// entry in the atlas's order (the ones given and the new ones).
+    ///
+    /// # Errors
+    /// [`AtlasError::Cancelled`], [`AtlasError::Keep`], a sequence run's error.
+    pub fn solve(
+        &self,
+        done: Vec<Entry>,
+        observer: &dyn AtlasObserver,
+    ) -> Result<Vec<Entry>, AtlasError> {
+        let mut have: std::collections::BTreeMap<String, Entry> =
+            done.into_iter().filter(|e| self.accepts(e)).map(|e| (e.code.clone(), e)).collect();
+        let missing: Vec<&OctalCode> =
+            self.codes.iter().filter(|c| !have.contains_key(&c.to_string())).collect();
+        let horizons = self.horizons();
+        let cancel = ObserverCancel(observer);
+        let new: Vec<Entry> = missing
+            .par_iter()
+            .with_max_len(1)
+            .map(|code| {
+                let entry = solve_code(code, &self.settings, &horizons, &cancel)?;
+                observer.code_done(&entry).map_err(AtlasError::Keep)?;
+                Ok(entry)
+            })
+            .collect::<Result<_, AtlasError>>()?;
+        have.extend(new.into_iter().map(|e| (e.code.clone(), e)));
+        Ok(self.codes.iter().filter_map(|c| have.remove(&c.to_string())).collect())
+    }
+}

@@ -1,0 +1,210 @@
+//! `nimtab atlas`: every octal code of a family solved with a certified period or computed
+//! to the budget, written as `atlas.csv`, `classes.csv`, `atlas.json` and the rare heaps
+//! of each unsolved class; each finished code is kept in `--out` so that a stopped run
+//! resumes where it stopped.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{bail, Context};
+use nimtab::atlas::files::{
+    rare_file, write_atlas_csv, write_classes_csv, write_json, write_rare_csv,
+};
+use nimtab::atlas::{classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry};
+use nimtab::export::format::{streamed, Bytes};
+use nimtab::sweep::Games;
+
+use crate::cli::input::{self, Stdin};
+use crate::cli::output::{self, Held, StagedDir};
+use crate::cli::progress::Bar;
+use crate::cli::{Global, Outcome};
+
+/// Arguments of `nimtab atlas`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The codes: octal(K) for every octal code of 1 to K digits (leading digit 0 or 4),
+    /// or codes (0.161 or octal:0.161) and octal: patterns with ?, separated by ';'.
+    #[arg(long, value_name = "FAMILY", required_unless_present = "codes_file")]
+    codes: Option<String>,
+    /// A file of codes or patterns, one per line ('#' starts a comment); - reads stdin.
+    #[arg(long = "codes-file", value_name = "FILE", conflicts_with = "codes")]
+    codes_file: Option<PathBuf>,
+    /// The last heap computed for a code without a certified period: N, 2^K or 2^K-1.
+    #[arg(long, value_name = "N", default_value = "2^20", value_parser = parse_heaps)]
+    budget: u64,
+    /// The last heap computed for a code whose values do not split into common and rare
+    /// (their cost grows with the square of the heaps), at most the budget.
+    #[arg(long = "dense-budget", value_name = "N", default_value = "2^16", value_parser = parse_heaps)]
+    dense_budget: u64,
+    /// The misère quotient's heap bound (lowered for a code whose quotient outgrows
+    /// --quotient-order, to the last heap where it fits).
+    #[arg(long = "quotient-heap", value_name = "N", default_value_t = 20)]
+    quotient_heap: u32,
+    /// The misère quotient's order bound.
+    #[arg(long = "quotient-order", value_name = "K", default_value_t = 256)]
+    quotient_order: usize,
+    /// The atlas directory: its files, and the state of every finished code.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Run more than 10000 codes.
+    #[arg(long)]
+    force: bool,
+}
+
+/// The files of a complete atlas besides the rare heaps.
+const FILES: [&str; 3] = ["atlas.csv", "classes.csv", "atlas.json"];
+/// The folder of the finished codes' state, inside `--out`.
+const STATE: &str = "state";
+/// The largest codes file read.
+const MAX_CODES_FILE: u64 = 64 << 20;
+
+/// `--budget`, `--dense-budget`: N, 2^K or 2^K-1.
+fn parse_heaps(text: &str) -> Result<u64, String> {
+    let bad = || format!("expected a heap count N, 2^K or 2^K-1, got '{text}'");
+    if let Some(power) = text.strip_prefix("2^") {
+        let (k, less) = power.strip_suffix("-1").map_or((power, 0), |k| (k, 1));
+        let k: u32 = k.parse().map_err(|_| bad())?;
+        return 1u64.checked_shl(k).filter(|_| k < 64).map(|n| n - less).ok_or_else(bad);
+    }
+    text.parse::<u64>().map_err(|_| bad())
+}
+
+/// The library's request for these flags.
+fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
+    let codes = match (&a.codes, &a.codes_file) {
+        (_, Some(path)) => {
+            let bytes = input::read_bounded(path, "--codes-file", Stdin::Taken, MAX_CODES_FILE)?;
+            let contents = String::from_utf8(bytes).ok().with_context(|| {
+                format!("--codes-file {}: it is not text (not UTF-8)", path.display())
+            })?;
+            Games::File { name: path.display().to_string(), contents }
+        }
+        (Some(text), None) => Games::Text(text.clone()),
+        (None, None) => unreachable!("clap requires --codes or --codes-file"),
+    };
+    let settings = AtlasSettings {
+        budget: a.budget,
+        dense_budget: a.dense_budget.min(a.budget),
+        quotient_heap: a.quotient_heap,
+        quotient_order: a.quotient_order,
+    };
+    Ok(AtlasRequest { codes, force: a.force, settings })
+}
+
+/// Runs `nimtab atlas`.
+pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
+    let atlas = request(&a)?.plan()?;
+    let out = a.out.as_path();
+    output::check_dir_target(out, &FILES)?;
+    std::fs::create_dir_all(out.join(STATE))
+        .with_context(|| format!("creating {}", out.join(STATE).display()))?;
+    let _held = Held::take(out, "atlas directory")?;
+    let done = read_state(out, &atlas, global)?;
+    let bar = Bar::counting("atlas", atlas.codes().len() as u64, "codes", global.quiet);
+    nimtab::Progress::advance(&bar, done.len() as u64);
+    let keeper = Keeper { dir: out.join(STATE), bar: &bar, failed: Mutex::new(None) };
+    let entries = atlas.solve(done, &keeper);
+    bar.finish();
+    let entries =
+        entries.map_err(|e| match keeper.failed.lock().ok().and_then(|mut f| f.take()) {
+            Some(cause) => cause,
+            None => e.into(),
+        })?;
+    let classes = classes(&entries);
+    write_atlas(out, &atlas, &entries, &classes)?;
+    summary(&entries, &classes, out)?;
+    Ok(Outcome::Success)
+}
+
+/// Keeps each finished code's state file, and advances the bar.
+struct Keeper<'b> {
+    dir: PathBuf,
+    bar: &'b Bar,
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+impl AtlasObserver for Keeper<'_> {
+    fn code_done(&self, entry: &Entry) -> Result<(), String> {
+        let path = self.dir.join(format!("{}.json", entry.code));
+        let text = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+        let saved = output::stage_regular_file(&path, Bytes(text.as_bytes()))
+            .and_then(|(staged, ())| output::save(staged));
+        nimtab::Progress::advance(self.bar, 1);
+        saved.map_err(|e| {
+            let line = format!("{e:#}");
+            if let Ok(mut failed) = self.failed.lock() {
+                failed.get_or_insert(e);
+            }
+            line
+        })
+    }
+}
+
+/// The entries of finished codes kept in `--out` under the same settings (others are
+/// computed again).
+fn read_state(out: &Path, atlas: &Atlas, global: &Global) -> anyhow::Result<Vec<Entry>> {
+    let mut done = Vec::new();
+    let mut stale = 0;
+    for code in atlas.codes() {
+        let path = out.join(STATE).join(format!("{code}.json"));
+        let Ok(text) = std::fs::read(&path) else { continue };
+        match serde_json::from_slice::<Entry>(&text) {
+            Ok(entry) if atlas.accepts(&entry) && entry.code == code.to_string() => {
+                done.push(entry)
+            }
+            _ => stale += 1,
+        }
+    }
+    if !global.quiet && !done.is_empty() {
+        output::note(&format!(
+            "nimtab: resuming: {} of {} codes already done in {}",
+            done.len(),
+            atlas.codes().len(),
+            out.join(STATE).display()
+        ));
+    }
+    if !global.quiet && stale > 0 {
+        output::note(&format!(
+            "nimtab: {stale} state files in {} are of other settings and are computed again",
+            out.join(STATE).display()
+        ));
+    }
+    Ok(done)
+}
+
+/// Writes the atlas's files, all put in place together.
+fn write_atlas(
+    out: &Path,
+    atlas: &Atlas,
+    entries: &[Entry],
+    classes: &[Class],
+) -> anyhow::Result<()> {
+    let mut staged = StagedDir::new(out)?;
+    staged.add("atlas.csv", streamed(|w| write_atlas_csv(w, entries, classes)))?;
+    staged.add("classes.csv", streamed(|w| write_classes_csv(w, classes)))?;
+    staged.add("atlas.json", streamed(|w| write_json(w, atlas.settings(), entries, classes)))?;
+    for class in classes {
+        let Some(name) = rare_file(class, entries) else { continue };
+        let Some(entry) = entries.iter().find(|e| e.code == class.standard_form) else { continue };
+        staged.add(&name, streamed(|w| write_rare_csv(w, &entry.rare_heaps)))?;
+    }
+    output::commit(Vec::new(), vec![staged])
+}
+
+/// The summary on stdout.
+fn summary(entries: &[Entry], classes: &[Class], out: &Path) -> anyhow::Result<()> {
+    let solved = entries.iter().filter(|e| e.period.is_some()).count();
+    let proved = classes.iter().filter(|c| c.how == nimtab::atlas::Equality::Periodic).count();
+    let bounded = classes.iter().filter(|c| c.how == nimtab::atlas::Equality::EqualThrough).count();
+    if entries.is_empty() {
+        bail!("no octal code to compute");
+    }
+    output::line(format_args!(
+        "atlas of {} codes: {solved} solved, {} unsolved; {} classes ({proved} of codes proved \
+         equal, {bounded} equal only as far as computed); written to {}",
+        entries.len(),
+        entries.len() - solved,
+        classes.len(),
+        out.display()
+    ))
+}
