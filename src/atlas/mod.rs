@@ -9,6 +9,7 @@
 //! stopped run resumes); [`classes`] groups the entries and [`files`] writes them.
 
 mod classes;
+pub mod compare;
 mod entry;
 pub mod files;
 mod solve;
@@ -24,7 +25,7 @@ pub use solve::{solve_code, Cancel, FIRST_VALUES};
 use crate::model::octal::OctalCode;
 use crate::quotient::{MAX_ORDER, MAX_QUOTIENT_HEAP};
 use crate::sequence::{SequenceError, MAX_SEQUENCE_HEAP};
-use crate::sweep::{Games, SweepError};
+use crate::sweep::{Games, Shard, SweepError};
 
 /// Why an atlas was refused or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -165,6 +166,12 @@ impl Atlas {
     /// The codes, in the tables' order.
     pub fn codes(&self) -> &[OctalCode] {
         &self.codes
+    }
+
+    /// The atlas of the codes of one shard (a contiguous range of them).
+    pub fn shard(&self, shard: Shard) -> Atlas {
+        let range = shard.games(self.codes.len());
+        Atlas { codes: self.codes[range].to_vec(), settings: self.settings }
     }
 
     /// The settings.

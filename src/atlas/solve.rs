@@ -20,8 +20,9 @@ use crate::sequence::{
 pub const FIRST_VALUES: usize = 100;
 
 /// A split is reported when at most one heap in this many is rare: the sparse-space
-/// method pays only when the rare heaps are few.
-const RARE_SHARE: u64 = 8;
+/// method pays only when the rare heaps are few (a code computed to `2^20` costs about
+/// its rare heaps times `2^20`; at one heap in 32 rare at `2^16`, a few seconds).
+const RARE_SHARE: u64 = 32;
 
 /// Asks a long computation to stop.
 pub trait Cancel: Sync {

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod atlas;
 mod check;
 mod checkpoint_saves;
 mod classes;

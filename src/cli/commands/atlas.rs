@@ -7,12 +7,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{bail, Context};
+use nimtab::atlas::compare::{Difference, PublishedTable};
 use nimtab::atlas::files::{
     rare_file, write_atlas_csv, write_classes_csv, write_json, write_rare_csv,
 };
-use nimtab::atlas::{classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry};
+use nimtab::atlas::{
+    classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
+};
 use nimtab::export::format::{streamed, Bytes};
-use nimtab::sweep::Games;
+use nimtab::sweep::{Games, Shard};
 
 use crate::cli::input::{self, Stdin};
 use crate::cli::output::{self, Held, StagedDir};
@@ -49,6 +52,19 @@ pub struct Args {
     /// Run more than 10000 codes.
     #[arg(long)]
     force: bool,
+    /// A published table in the atlas's CSV columns (any of them, code among them): print
+    /// every cell where it differs from the atlas, and exit with status 1 if any does.
+    #[arg(long, value_name = "FILE")]
+    compare: Option<PathBuf>,
+    /// Compute only part I of N of the codes (a contiguous range), keeping their state in
+    /// --out/state; a run without --shard over a directory holding every part's state
+    /// writes the atlas without computing them again.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| format!("--shard: {e}"))
 }
 
 /// The files of a complete atlas besides the rare heaps.
@@ -93,7 +109,16 @@ fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
 
 /// Runs `nimtab atlas`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    let atlas = request(&a)?.plan()?;
+    let whole = request(&a)?.plan()?;
+    let atlas = match a.shard {
+        Some(shard) => whole.shard(shard),
+        None => whole,
+    };
+    let codes: Vec<String> = atlas.codes().iter().map(ToString::to_string).collect();
+    let published = match &a.compare {
+        Some(path) => Some(published_table(path, &codes)?),
+        None => None,
+    };
     let out = a.out.as_path();
     output::check_dir_target(out, &FILES)?;
     std::fs::create_dir_all(out.join(STATE))
@@ -110,10 +135,48 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
             Some(cause) => cause,
             None => e.into(),
         })?;
+    if let Some(shard) = a.shard {
+        output::line(format_args!(
+            "shard {shard}: {} codes done, their state kept in {}",
+            entries.len(),
+            out.join(STATE).display()
+        ))?;
+        return Ok(Outcome::Success);
+    }
     let classes = classes(&entries);
     write_atlas(out, &atlas, &entries, &classes)?;
     summary(&entries, &classes, out)?;
-    Ok(Outcome::Success)
+    let Some(published) = published else { return Ok(Outcome::Success) };
+    let differences = published.compare(&entries, &classes);
+    write_differences(&differences)?;
+    Ok(if differences.is_empty() { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// The table of `--compare`, read and checked before any work.
+fn published_table(path: &Path, codes: &[String]) -> anyhow::Result<PublishedTable> {
+    let bytes = input::read_bounded(path, "--compare", Stdin::Taken, MAX_CODES_FILE)?;
+    let text = String::from_utf8(bytes)
+        .ok()
+        .with_context(|| format!("--compare {}: it is not text (not UTF-8)", path.display()))?;
+    PublishedTable::parse(&text, codes).with_context(|| format!("--compare {}", path.display()))
+}
+
+/// The differences on stdout, as CSV after a line saying how many.
+fn write_differences(differences: &[Difference]) -> anyhow::Result<()> {
+    output::line(format_args!("{} differences from the published table", differences.len()))?;
+    if differences.is_empty() {
+        return Ok(());
+    }
+    let mut text = Vec::new();
+    {
+        let mut csv = csv::Writer::from_writer(&mut text);
+        csv.write_record(["code", "column", "published", "computed", "proof"])?;
+        for d in differences {
+            csv.write_record([&d.code, &d.column, &d.published, &d.computed, &d.proof])?;
+        }
+        csv.flush()?;
+    }
+    output::write_to(&output::Target::Stdout, Bytes(&text))
 }
 
 /// Keeps each finished code's state file, and advances the bar.
@@ -194,14 +257,17 @@ fn write_atlas(
 /// The summary on stdout.
 fn summary(entries: &[Entry], classes: &[Class], out: &Path) -> anyhow::Result<()> {
     let solved = entries.iter().filter(|e| e.period.is_some()).count();
-    let proved = classes.iter().filter(|c| c.how == nimtab::atlas::Equality::Periodic).count();
-    let bounded = classes.iter().filter(|c| c.how == nimtab::atlas::Equality::EqualThrough).count();
+    let proved = classes
+        .iter()
+        .filter(|c| !matches!(c.how, Equality::Single | Equality::EqualThrough))
+        .count();
+    let bounded = classes.iter().filter(|c| c.how == Equality::EqualThrough).count();
     if entries.is_empty() {
         bail!("no octal code to compute");
     }
     output::line(format_args!(
-        "atlas of {} codes: {solved} solved, {} unsolved; {} classes ({proved} of codes proved \
-         equal, {bounded} equal only as far as computed); written to {}",
+        "atlas of {} codes: {solved} solved, {} unsolved; {} classes ({proved} of several codes \
+         proved equal, {bounded} equal only as far as computed); written to {}",
         entries.len(),
         entries.len() - solved,
         classes.len(),

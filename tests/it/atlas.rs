@@ -1,0 +1,251 @@
+//! `nimtab atlas`: every row against a plain mex, every certified period against
+//! `nimtab period`, classes, resuming, threads, shards, `--compare` and bad input.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::cli::run;
+use crate::support::sequence_reference::octal_values;
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nimtab-atlas-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the atlas of `codes` into `out` with small budgets; panics unless it succeeds.
+fn atlas(codes: &str, out: &Path, extra: &[&str]) -> String {
+    let out_text = out.to_str().unwrap();
+    let mut args =
+        vec!["atlas", "-q", "--codes", codes, "--budget", "2^12", "--dense-budget", "2^11"];
+    args.extend(["--quotient-heap", "8", "--out", out_text]);
+    args.extend(extra);
+    let r = run(&args);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    r.stdout
+}
+
+/// The rows of a CSV file as maps from column to cell.
+fn rows(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| header.iter().cloned().zip(r.unwrap().iter().map(String::from)).collect())
+        .collect()
+}
+
+fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for name in ["atlas.csv", "classes.csv", "atlas.json"] {
+        out.push((name.to_string(), std::fs::read(dir.join(name)).unwrap()));
+    }
+    if let Ok(rare) = std::fs::read_dir(dir.join("rare")) {
+        let mut names: Vec<_> = rare.map(|e| e.unwrap().path()).collect();
+        names.sort();
+        for path in names {
+            out.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_row_agrees_with_a_plain_mex_and_every_period_holds_there() {
+    let out = scratch("reference");
+    atlas("octal(1);0.07;0.16;0.137;4.12;0.6;0.61;0.14", &out, &[]);
+    let rows = rows(&out.join("atlas.csv"));
+    assert_eq!(rows.len(), 15 + 6);
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("atlas.json")).unwrap()).unwrap();
+    for (row, code) in rows.iter().zip(json["codes"].as_array().unwrap()) {
+        let computed_to: usize = row["computed_to"].parse().unwrap();
+        let values = octal_values(&row["code"], computed_to.min(3000));
+        let first: Vec<u32> = code["first_values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u32)
+            .collect();
+        assert_eq!(first, values[..first.len()], "{}", row["code"]);
+        let largest = values.iter().copied().max().unwrap();
+        if computed_to <= 3000 {
+            assert_eq!(row["largest_value"], largest.to_string(), "{}", row["code"]);
+            let at = values.iter().position(|&v| v == largest).unwrap();
+            assert_eq!(row["largest_at"], at.to_string(), "{}", row["code"]);
+        }
+        if row["status"] == "solved" {
+            let e: usize = row["preperiod"].parse().unwrap();
+            let p: usize = row["period"].parse().unwrap();
+            let long = octal_values(&row["code"], 3000);
+            assert!((e..3000 - p).all(|n| long[n] == long[n + p]), "{}", row["code"]);
+            assert!(
+                e == 0 || long[e - 1] != long[e - 1 + p],
+                "{}: preperiod not least",
+                row["code"]
+            );
+            assert!(
+                (1..p).all(|q| (e..3000 - q).any(|n| long[n] != long[n + q])),
+                "{}",
+                row["code"]
+            );
+        } else {
+            assert_eq!(row["period"], "", "{}", row["code"]);
+        }
+    }
+    let dawson = rows.iter().find(|r| r["code"] == "0.07").unwrap();
+    assert_eq!((dawson["preperiod"].as_str(), dawson["period"].as_str()), ("53", "34"));
+}
+
+#[test]
+fn every_solved_row_is_the_certificate_nimtab_period_states() {
+    let out = scratch("period");
+    atlas("octal(1);0.07;0.16;4.12", &out, &[]);
+    let mut solved = 0;
+    for row in rows(&out.join("atlas.csv")).iter().filter(|r| r["status"] == "solved") {
+        let spec = format!("octal:{}", row["code"]);
+        let r = run(&["period", "--game", &spec, "--max", &row["checked_through"], "-q"]);
+        assert_eq!(r.status, 0, "{spec}: {}", r.stderr);
+        let expected = format!(
+            "game,preperiod,period,checked_through\n{spec},{},{},{}\n",
+            row["preperiod"], row["period"], row["checked_through"]
+        );
+        assert_eq!(r.stdout, expected);
+        solved += 1;
+    }
+    assert!(solved >= 15, "{solved}");
+}
+
+#[test]
+fn classes_are_proved_by_moves_or_periods_and_bounded_ones_say_so() {
+    let out = scratch("classes");
+    atlas("0.22;0.23;0.4;0.42;0.6;0.62;0.05;0.2", &out, &[]);
+    let classes = rows(&out.join("classes.csv"));
+    let find = |code: &str| classes.iter().find(|c| c["standard_form"] == code).unwrap().clone();
+    assert_eq!(find("0.22")["members"], "0.22 0.23");
+    assert_eq!(find("0.22")["how"], "moves");
+    assert_eq!(find("0.4")["members"], "0.4 0.42");
+    assert_eq!(find("0.4")["how"], "periodic");
+    assert_eq!(find("0.05")["members"], "0.05 0.2");
+    assert_eq!(find("0.6")["members"], "0.6 0.62");
+    assert_eq!(find("0.6")["how"], "equal_through");
+    assert_eq!(find("0.6")["through"], "2048");
+    let atlas_rows = rows(&out.join("atlas.csv"));
+    let row = atlas_rows.iter().find(|r| r["code"] == "0.62").unwrap();
+    assert_eq!(
+        (row["standard_form"].as_str(), row["class_how"].as_str()),
+        ("0.6", "equal_through")
+    );
+}
+
+#[test]
+fn a_run_resumes_from_its_state_and_gives_the_same_bytes_whatever_the_threads() {
+    let (one, two) = (scratch("threads-1"), scratch("threads-2"));
+    atlas("octal(1);0.14;0.6", &one, &["--threads", "1"]);
+    atlas("octal(1);0.14;0.6", &two, &["--threads", "2"]);
+    assert_eq!(files_of(&one), files_of(&two));
+    // A run stopped after some codes: its state stays, the rest is computed on resuming.
+    let state = two.join("state");
+    for name in ["0.14.json", "0.3.json", "4.0.json"] {
+        std::fs::remove_file(state.join(name)).unwrap();
+    }
+    std::fs::remove_file(two.join("atlas.csv")).unwrap();
+    let before = std::fs::metadata(state.join("0.6.json")).unwrap().modified().unwrap();
+    atlas("octal(1);0.14;0.6", &two, &[]);
+    assert_eq!(files_of(&one), files_of(&two));
+    assert_eq!(std::fs::metadata(state.join("0.6.json")).unwrap().modified().unwrap(), before);
+}
+
+#[test]
+fn shards_keep_their_state_and_a_whole_run_over_them_computes_nothing_again() {
+    let (whole, parts) = (scratch("shard-whole"), scratch("shard-parts"));
+    atlas("octal(1)", &whole, &[]);
+    let first = atlas("octal(1)", &parts, &["--shard", "1/2"]);
+    assert!(first.starts_with("shard 1/2: 7 codes done"), "{first}");
+    assert!(!parts.join("atlas.csv").exists());
+    atlas("octal(1)", &parts, &["--shard", "2/2"]);
+    atlas("octal(1)", &parts, &[]);
+    assert_eq!(files_of(&whole), files_of(&parts));
+}
+
+#[test]
+fn compare_names_every_difference_and_refutes_a_false_equivalence() {
+    let out = scratch("compare");
+    let table = out.join("published.csv");
+    std::fs::write(
+        &table,
+        "code,standard_form,preperiod,period\n.07,,53,34\n0.41,0.4,,\n0.4,,,7\n",
+    )
+    .unwrap();
+    let r = run(&[
+        "atlas",
+        "-q",
+        "--codes",
+        "0.07;0.4;0.41",
+        "--budget",
+        "2^12",
+        "--out",
+        out.join("a").to_str().unwrap(),
+        "--compare",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[1], "2 differences from the published table");
+    assert_eq!(lines[2], "code,column,published,computed,proof");
+    assert_eq!(lines[3], "0.41,standard_form,0.4,0.41,proved: G(2) is 1 for 0.41 but 0 for 0.4");
+    assert!(lines[4].starts_with("0.4,period,7,"), "{}", lines[4]);
+    assert!(lines[4].ends_with(",proved"), "{}", lines[4]);
+}
+
+#[test]
+fn bad_input_is_refused_with_one_line_and_nothing_written() {
+    let dir = scratch("bad");
+    let out = dir.join("out");
+    let out_text = out.to_str().unwrap();
+    let plain = dir.join("plain");
+    std::fs::write(&plain, "x").unwrap();
+    let columns = dir.join("columns.csv");
+    std::fs::write(&columns, "code,periodd\n0.07,3\n").unwrap();
+    let ragged = dir.join("ragged.csv");
+    std::fs::write(&ragged, "code,period\n0.07,34,9\n").unwrap();
+    let unknown = dir.join("unknown.csv");
+    std::fs::write(&unknown, "code,period\n0.17,3\n").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--codes", "octal(0)"], "octal(K) must be a positive integer"),
+        (vec!["--codes", "nim"], "'nim' is not an octal code"),
+        (
+            vec!["--codes", "0.07", "--budget", "0"],
+            "the budget must be from 1 to 2^40 heaps, got 0",
+        ),
+        (vec!["--codes", "0.07", "--budget", "2^41"], "got 2199023255552"),
+        (
+            vec!["--codes", "0.07", "--budget", "lots"],
+            "expected a heap count N, 2^K or 2^K-1, got 'lots'",
+        ),
+        (vec!["--codes", "0.07", "--quotient-order", "0"], "order bound must be from 1"),
+        (
+            vec!["--codes", "0.07", "--compare", columns.to_str().unwrap()],
+            "column 'periodd' is not an atlas column",
+        ),
+        (vec!["--codes", "0.07", "--compare", ragged.to_str().unwrap()], "line 2:"),
+        (
+            vec!["--codes", "0.07", "--compare", unknown.to_str().unwrap()],
+            "line 2: code '0.17' is not in this atlas",
+        ),
+    ];
+    for (flags, message) in cases {
+        let mut args = vec!["atlas", "-q", "--out", out_text];
+        args.extend(flags.iter());
+        let r = run(&args);
+        assert_eq!(r.status, 2, "{flags:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(message), "{flags:?}: {}", r.stderr);
+        assert!(!out.exists(), "{flags:?} left {}", out.display());
+    }
+    let r = run(&["atlas", "-q", "--codes", "0.07", "--out", plain.to_str().unwrap()]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("not a directory"), "{}", r.stderr);
+    assert_eq!(std::fs::read(&plain).unwrap(), b"x");
+}
