@@ -1,5 +1,6 @@
 //! The built-in default suite: which spaces it verifies, and the files it generates.
 
+pub mod atlas;
 pub mod quotients;
 pub mod quotients_report;
 pub mod takebreak;

@@ -2,11 +2,13 @@
 //! the misère quotients, and the data files they and the games' facts give (Grundy
 //! values, certified periods, misère P-positions of small totals, misère quotients).
 
+use nimtab::atlas::AtlasObserver;
 use nimtab::export::csv::write_period;
 use nimtab::export::format::Format;
 use nimtab::export::labels_csv::{write_table, RowFilter};
 use nimtab::export::quotient::QuotientOutput;
 use nimtab::sequence::period::PeriodOutcome;
+use nimtab::suite::atlas::{suite_atlas, suite_request, AtlasFacts};
 use nimtab::suite::quotients::{
     suite_quotients, QuotientFacts, QUOTIENT_CHECK_TOTAL, QUOTIENT_GAMES,
 };
@@ -106,4 +108,23 @@ pub fn quotient_files(facts: &[QuotientFacts]) -> anyhow::Result<Vec<(String, Ve
     bytes.extend(quotient_csv_bytes(&rows)?);
     files.push(("quotients/summary.csv".to_string(), bytes, "nimtab".to_string()));
     Ok(files)
+}
+
+/// Counts the atlas's finished codes on the bar.
+struct AtlasBar<'b>(&'b Bar);
+
+impl AtlasObserver for AtlasBar<'_> {
+    fn code_done(&self, _entry: &nimtab::atlas::Entry) -> Result<(), String> {
+        nimtab::Progress::advance(self.0, 1);
+        Ok(())
+    }
+}
+
+/// The suite's atlas of every octal code of up to two digits, with a progress bar.
+pub fn run_atlas(global: &Global) -> anyhow::Result<AtlasFacts> {
+    let codes = suite_request().plan()?.codes().len() as u64;
+    let bar = Bar::counting("atlas", codes, "codes", global.quiet);
+    let facts = suite_atlas(&AtlasBar(&bar))?;
+    bar.finish();
+    Ok(facts)
 }
