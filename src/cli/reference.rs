@@ -32,6 +32,7 @@ const GUIDE: &[(&str, &str)] = &[
     ("quotient", "../guide/quotients.md"),
     ("sweep", "../guide/sweeps.md"),
     ("merge", "../guide/sweeps.md#shards-and-nimtab-merge"),
+    ("atlas", "../guide/atlas.md"),
     ("judge", "../guide/contests.md#nimtab-judge-contest-answers"),
     ("crosscheck", "../guide/contests.md#nimtab-crosscheck-exhaustive-checks-of-contest-solutions"),
     ("suite", "../guide/default-suite.md"),

@@ -33,6 +33,7 @@ const PAGES: &[&str] = &[
     "docs/guide/grundy-and-periods.md",
     "docs/guide/quotients.md",
     "docs/guide/sweeps.md",
+    "docs/guide/atlas.md",
     "docs/guide/plots.md",
     "docs/guide/moves-and-play.md",
     "docs/guide/classes-and-split.md",
