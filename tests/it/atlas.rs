@@ -249,3 +249,28 @@ fn bad_input_is_refused_with_one_line_and_nothing_written() {
     assert!(r.stderr.contains("not a directory"), "{}", r.stderr);
     assert_eq!(std::fs::read(&plain).unwrap(), b"x");
 }
+
+#[test]
+fn a_run_killed_outright_resumes_to_the_bytes_of_a_run_never_stopped() {
+    let dir = scratch("kill");
+    let (killed, fresh) = (dir.join("killed"), dir.join("fresh"));
+    let args = |out: &Path| -> Vec<String> {
+        let flags = "atlas -q --codes octal(1);0.14;0.16;0.6;0.07 --budget 2^17 \
+                     --dense-budget 2^11 --quotient-heap 8 --threads 1 --out";
+        let mut args: Vec<String> = flags.split_whitespace().map(String::from).collect();
+        args.push(out.to_str().unwrap().to_string());
+        args
+    };
+    let mut child = crate::support::cli::command().args(args(&killed)).spawn().unwrap();
+    // Killed once the first code is kept, before the run ends (0.14 and 0.16 to 2^17 take seconds).
+    crate::support::cli::wait_for(&killed.join("state").join("0.07.json"));
+    crate::support::cli::send_signal(child.id(), "KILL");
+    child.wait().unwrap();
+    assert!(!killed.join("atlas.csv").exists());
+    let resumed = crate::support::cli::command().args(args(&killed)).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let never = crate::support::cli::command().args(args(&fresh)).output().unwrap();
+    assert!(never.status.success());
+    let bytes = |dir: &Path| files_of(dir).into_iter().map(|f| f.1).collect::<Vec<_>>();
+    assert_eq!(bytes(&killed), bytes(&fresh));
+}
