@@ -11,7 +11,7 @@ use crate::engine::NoProgress;
 use crate::model::game::Game;
 use crate::model::octal::OctalCode;
 use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
-use crate::sequence::period::{PeriodOutcome, Periodicity};
+use crate::sequence::period::{find_period, Certificate, PeriodOutcome, Periodicity};
 use crate::sequence::{
     fewest_rare_mask, is_rare, run, Goal, Observer, Sequence, Settings, Start, Store,
 };
@@ -118,13 +118,32 @@ fn sequence_of(
     }
     let mut sequence = sequence;
     let values = read_values(&mut sequence)?;
-    if rare_split(&values).is_none() {
-        return Ok((sequence, Stop::Dense));
-    }
+    let (max, stop) = if rare_split(&values).is_some() {
+        (settings.budget, Stop::Budget)
+    } else {
+        match candidate_end(code, &values) {
+            Some(end) if end <= (2 * first).min(settings.budget) => (end, Stop::Dense),
+            _ => return Ok((sequence, Stop::Dense)),
+        }
+    };
     drop(values);
-    let sequence = period_run(code, settings.budget, cancel)?;
-    let stop = if certified_in(&sequence) { Stop::Certified } else { Stop::Budget };
+    let sequence = period_run(code, max, cancel)?;
+    let stop = if certified_in(&sequence) { Stop::Certified } else { stop };
     Ok((sequence, stop))
+}
+
+/// The heap through which the values must be computed to certify the period the values
+/// already repeat with (the least `p` with `G(n) = G(n + p)` from the least `e` on,
+/// seen at least twice), if there is one: a code whose values do not split may still
+/// have a period whose certificate needs a little more than the dense budget.
+fn candidate_end(code: &OctalCode, values: &[u32]) -> Option<u64> {
+    let seen_twice = Certificate::NonSplitting { max_removal: 0 };
+    let PeriodOutcome::Certified(candidate) = find_period(Some(seen_twice), values) else {
+        return None;
+    };
+    let theorem = Certificate::for_rule(&code.heap_rule())?;
+    let (e, p) = (candidate.preperiod, candidate.period);
+    Some(theorem.window_end(e, p) + p - 1)
 }
 
 fn certified_in(sequence: &Sequence) -> bool {
