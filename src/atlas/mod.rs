@@ -6,11 +6,13 @@
 //! octal codes, or bare codes `0.161`); [`Atlas::solve`] computes the codes not yet
 //! done, in parallel, one code per thread, handing each finished [`Entry`] to an
 //! [`AtlasObserver`] (the command line keeps it as the code's state file, from which a
-//! stopped run resumes); [`classes`] groups the entries and [`files`] writes them.
+//! stopped run resumes); [`classes`] groups the entries, [`files`] writes them, and
+//! [`site`] writes them as a static web site.
 
 mod classes;
 mod entry;
 pub mod files;
+pub mod site;
 mod solve;
 
 use rayon::prelude::*;
@@ -57,6 +59,9 @@ pub enum AtlasError {
     /// Keeping a finished entry failed (the observer's error, in words).
     #[error("{0}")]
     Keep(String),
+    /// A site was asked for classes whose members have no entry.
+    #[error("{0}")]
+    Site(String),
     /// The caller asked the run to stop.
     #[error("cancelled")]
     Cancelled,
