@@ -35,6 +35,7 @@ const GUIDE: &[(&str, &str)] = &[
     ("judge", "../guide/contests.md#nimtab-judge-contest-answers"),
     ("crosscheck", "../guide/contests.md#nimtab-crosscheck-exhaustive-checks-of-contest-solutions"),
     ("suite", "../guide/default-suite.md"),
+    ("atlas", "../guide/atlas-site.md"),
 ];
 
 /// The folder of the reference, from the repository root.

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod atlas_site;
 mod check;
 mod checkpoint_saves;
 mod classes;
