@@ -110,10 +110,11 @@ pub fn classes(entries: &[Entry]) -> Vec<Class> {
         for (j, other) in entries.iter().enumerate() {
             if j != i && other.fingerprint_at(horizon) == Some(mine) {
                 let (a, b) = (root(&mut parent, j), root(&mut parent, i));
+                // Codes already proved equal (by their moves) stay proved.
                 if a != b {
                     parent[b] = a;
+                    bounded[i] = Some(bounded[i].map_or(horizon, |h| h.min(horizon)));
                 }
-                bounded[i] = Some(bounded[i].map_or(horizon, |h| h.min(horizon)));
             }
         }
     }

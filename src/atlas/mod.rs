@@ -6,12 +6,14 @@
 //! octal codes, or bare codes `0.161`); [`Atlas::solve`] computes the codes not yet
 //! done, in parallel, one code per thread, handing each finished [`Entry`] to an
 //! [`AtlasObserver`] (the command line keeps it as the code's state file, from which a
-//! stopped run resumes); [`classes`] groups the entries and [`files`] writes them.
+//! stopped run resumes); [`classes`] groups the entries, [`files`] writes them, and
+//! [`site`] writes them as a static web site.
 
 mod classes;
 pub mod compare;
 mod entry;
 pub mod files;
+pub mod site;
 mod solve;
 
 use rayon::prelude::*;
@@ -58,6 +60,12 @@ pub enum AtlasError {
     /// Keeping a finished entry failed (the observer's error, in words).
     #[error("{0}")]
     Keep(String),
+    /// A site was asked for classes whose members have no entry.
+    #[error("{0}")]
+    Site(String),
+    /// The family holds no code with a move.
+    #[error("the family holds no octal code with a move (the code of zeros allows none)")]
+    NoCode,
     /// The caller asked the run to stop.
     #[error("cancelled")]
     Cancelled,
@@ -158,6 +166,9 @@ impl AtlasRequest {
         }
         codes.sort_by(|a, b| code_order(&a.to_string(), &b.to_string()));
         codes.dedup();
+        if codes.is_empty() {
+            return Err(AtlasError::NoCode);
+        }
         Ok(Atlas { codes, settings: s })
     }
 }

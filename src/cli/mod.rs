@@ -102,7 +102,8 @@ enum Command {
     /// Compute the misère quotient of a sum of heaps, with its proof.
     Quotient(quotient::Args),
     /// The atlas of octal games: every code of a family solved with a certified period or
-    /// computed to a stated bound, grouped into classes, as CSV and JSON.
+    /// computed to a stated bound, grouped into classes, as CSV and JSON and, with --html, a
+    /// static web site.
     Atlas(atlas::Args),
 }
 

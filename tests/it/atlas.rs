@@ -131,6 +131,11 @@ fn classes_are_proved_by_moves_or_periods_and_bounded_ones_say_so() {
     assert_eq!(find("0.6")["members"], "0.6 0.62");
     assert_eq!(find("0.6")["how"], "equal_through");
     assert_eq!(find("0.6")["through"], "2048");
+    // Unsolved codes that differ only in a whole-heap move stay proved equal by it.
+    let moves = scratch("classes-moves");
+    atlas("0.6;0.61", &moves, &[]);
+    let classes = rows(&moves.join("classes.csv"));
+    assert_eq!((classes[0]["members"].as_str(), classes[0]["how"].as_str()), ("0.6 0.61", "moves"));
     let atlas_rows = rows(&out.join("atlas.csv"));
     let row = atlas_rows.iter().find(|r| r["code"] == "0.62").unwrap();
     assert_eq!(
@@ -215,6 +220,7 @@ fn bad_input_is_refused_with_one_line_and_nothing_written() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--codes", "octal(0)"], "octal(K) must be a positive integer"),
         (vec!["--codes", "nim"], "'nim' is not an octal code"),
+        (vec!["--codes", "0.0"], "the family holds no octal code with a move"),
         (
             vec!["--codes", "0.07", "--budget", "0"],
             "the budget must be from 1 to 2^40 heaps, got 0",

@@ -42,6 +42,7 @@ const PAGES: &[&str] = &[
     "docs/guide/outputs-and-safety.md",
     "docs/guide/python.md",
     "docs/guide/library.md",
+    "docs/guide/atlas-site.md",
 ];
 
 /// The fixtures every block's directory holds, as the examples name them.
@@ -239,6 +240,11 @@ fn python_examples_print_what_they_show() {
 #[test]
 fn library_examples_print_what_they_show() {
     check_page("docs/guide/library.md");
+}
+
+#[test]
+fn atlas_site_examples_print_what_they_show() {
+    check_page("docs/guide/atlas-site.md");
 }
 
 /// Every markdown file of README.md and docs/ (but the generated reference).

@@ -11,6 +11,7 @@ use nimtab::atlas::compare::{Difference, PublishedTable};
 use nimtab::atlas::files::{
     rare_file, write_atlas_csv, write_classes_csv, write_json, write_rare_csv,
 };
+use nimtab::atlas::site::{Site, FIXED_FILES};
 use nimtab::atlas::{
     classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
 };
@@ -49,6 +50,11 @@ pub struct Args {
     /// The atlas directory: its files, and the state of every finished code.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Also write the atlas as a static web site into DIR: index.html (every class in a
+    /// table to sort and filter), a page per class (class/CODE.html), atlas.js and
+    /// site.css; it opens from the folder with no server or network. DIR may be --out.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
     /// Run more than 10000 codes.
     #[arg(long)]
     force: bool,
@@ -120,7 +126,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         None => None,
     };
     let out = a.out.as_path();
-    output::check_dir_target(out, &FILES)?;
+    check_targets(out, a.html.as_deref())?;
     std::fs::create_dir_all(out.join(STATE))
         .with_context(|| format!("creating {}", out.join(STATE).display()))?;
     let _held = Held::take(out, "atlas directory")?;
@@ -144,8 +150,18 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let classes = classes(&entries);
-    write_atlas(out, &atlas, &entries, &classes)?;
+    let site = Site::new(atlas.settings(), &entries, &classes)?;
+    write_atlas(out, &atlas, &entries, &classes, a.html.as_deref().map(|dir| (dir, &site)))?;
     summary(&entries, &classes, out)?;
+    if let Some(html) = &a.html {
+        let index = html.join(FIXED_FILES[0]);
+        output::line(format_args!(
+            "site of {} pages written to {} (open {})",
+            site.files().len() - 2,
+            html.display(),
+            index.display()
+        ))?;
+    }
     let Some(published) = published else { return Ok(Outcome::Success) };
     let differences = published.compare(&entries, &classes);
     write_differences(&differences)?;
@@ -179,6 +195,23 @@ fn write_differences(differences: &[Difference]) -> anyhow::Result<()> {
     output::write_to(&output::Target::Stdout, Bytes(&text))
 }
 
+/// Refuses, before any work, an atlas directory or site directory that cannot be
+/// written. A site inside the atlas's directory (or that directory itself) is checked
+/// as part of it, since it may not exist yet.
+fn check_targets(out: &Path, html: Option<&Path>) -> anyhow::Result<()> {
+    let mut names: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
+    match html.map(|dir| (dir, dir.strip_prefix(out))) {
+        Some((_, Ok(inside))) => {
+            let inside = FIXED_FILES.iter().map(|f| inside.join(f).to_string_lossy().into_owned());
+            names.extend(inside);
+        }
+        Some((dir, Err(_))) => output::check_dir_target(dir, &FIXED_FILES)?,
+        None => {}
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    output::check_dir_target(out, &names)
+}
+
 /// Keeps each finished code's state file, and advances the bar.
 struct Keeper<'b> {
     dir: PathBuf,
@@ -210,6 +243,10 @@ fn read_state(out: &Path, atlas: &Atlas, global: &Global) -> anyhow::Result<Vec<
     let mut stale = 0;
     for code in atlas.codes() {
         let path = out.join(STATE).join(format!("{code}.json"));
+        // Only a regular file is read: a FIFO in its place would block the run.
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
         let Ok(text) = std::fs::read(&path) else { continue };
         match serde_json::from_slice::<Entry>(&text) {
             Ok(entry) if atlas.accepts(&entry) && entry.code == code.to_string() => {
@@ -235,12 +272,14 @@ fn read_state(out: &Path, atlas: &Atlas, global: &Global) -> anyhow::Result<Vec<
     Ok(done)
 }
 
-/// Writes the atlas's files, all put in place together.
+/// Writes the atlas's files and the site when asked for, all put in place together (in
+/// one staging directory when the site goes into the atlas's own directory).
 fn write_atlas(
     out: &Path,
     atlas: &Atlas,
     entries: &[Entry],
     classes: &[Class],
+    site: Option<(&Path, &Site)>,
 ) -> anyhow::Result<()> {
     let mut staged = StagedDir::new(out)?;
     staged.add("atlas.csv", streamed(|w| write_atlas_csv(w, entries, classes)))?;
@@ -251,7 +290,30 @@ fn write_atlas(
         let Some(entry) = entries.iter().find(|e| e.code == class.standard_form) else { continue };
         staged.add(&name, streamed(|w| write_rare_csv(w, &entry.rare_heaps)))?;
     }
-    output::commit(Vec::new(), vec![staged])
+    let Some((dir, site)) = site else { return output::commit(Vec::new(), vec![staged]) };
+    if same_directory(out, dir) {
+        add_site(&mut staged, site)?;
+        return output::commit(Vec::new(), vec![staged]);
+    }
+    let mut pages = StagedDir::new(dir)?;
+    add_site(&mut pages, site)?;
+    output::commit(Vec::new(), vec![staged, pages])
+}
+
+/// Stages every file of the site.
+fn add_site(staged: &mut StagedDir, site: &Site) -> anyhow::Result<()> {
+    for file in site.files() {
+        staged.add(&file.path(), streamed(|w| file.write_to(w)))?;
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one existing directory.
+fn same_directory(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The summary on stdout.

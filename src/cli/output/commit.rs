@@ -15,7 +15,7 @@ use nimtab::export::format::{streamed, Format};
 
 use super::dir::{check_target, StagedDir};
 use super::file::{stage_file, StagedFile};
-use super::lock::wait_for_dir;
+use super::lock::wait_for_dirs;
 use super::paths::{beside, parent_of, remove_stale, shown, Found};
 use super::recover::{finish_dead_commits, mark, remove_dead_stagings_beside, ASIDE, MARKER};
 use crate::cli::interrupt::{self, Placing};
@@ -40,7 +40,7 @@ fn commit_placing(
 ) -> anyhow::Result<()> {
     // Waiting for another run's lock happens before the interrupt lock is taken, so an
     // interrupt still ends a run that waits.
-    let locks: Vec<(Vec<File>, bool)> = dirs.iter().map(|d| lock_for(&d.dir)).collect();
+    let locks = wait_for_dirs(dirs.iter().map(|d| d.dir.as_path()));
     let locked: Vec<bool> = locks.iter().map(|(_, own)| *own).collect();
     let temporaries: Vec<PathBuf> = files
         .iter()
@@ -63,23 +63,6 @@ fn commit_placing(
         dir.placed = !dir.staging.exists();
     }
     placed.map_or(Ok(()), |plan| plan.sync())
-}
-
-/// Locks taken for a directory of outputs: the directory's own, and while it does not
-/// exist its parent's (and the directory's too if another run created it meanwhile; the
-/// order parent then directory is the same in every run), and whether the directory's
-/// own is held. A lock that cannot be taken (a directory that cannot be opened for
-/// reading, a file system without locks) is done without: the commit stays all or
-/// nothing, only concurrent runs are no longer ordered.
-fn lock_for(dir: &Path) -> (Vec<File>, bool) {
-    let mut locks = Vec::new();
-    if !dir.is_dir() {
-        locks.extend(wait_for_dir(parent_of(dir)));
-    }
-    let own = dir.is_dir().then(|| wait_for_dir(dir)).flatten();
-    let held = own.is_some();
-    locks.extend(own);
-    (locks, held)
 }
 
 /// One rename of the commit.
@@ -418,6 +401,29 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&report).unwrap(), "new");
         assert_eq!(listing(&root), ["out", "report.md"]);
         assert_eq!(listing(&out), ["a.csv"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_directory_staged_inside_another_commits_without_waiting_for_itself() {
+        let root = scratch("nested");
+        let out = root.join("out");
+        std::fs::create_dir(&out).unwrap();
+        let (done, finished) = std::sync::mpsc::channel();
+        let (outer, inner) = (out.clone(), out.join("site"));
+        std::thread::spawn(move || {
+            let mut staged = StagedDir::new(&outer).unwrap();
+            staged.add("a.csv", Bytes(b"a")).unwrap();
+            let mut site = StagedDir::new(&inner).unwrap();
+            site.add("index.html", Bytes(b"b")).unwrap();
+            let _ = done.send(commit(Vec::new(), vec![staged, site]).is_ok());
+        });
+        // The lock of `out`, taken for the first directory, is the one the second waits
+        // for while it does not exist: a second lock of it would wait forever.
+        let result = finished.recv_timeout(std::time::Duration::from_secs(20));
+        assert_eq!(result, Ok(true), "the commit did not finish");
+        assert_eq!(listing(&out), ["a.csv", "site"]);
+        assert_eq!(std::fs::read_to_string(out.join("site/index.html")).unwrap(), "b");
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -33,6 +33,40 @@ pub fn wait_for_dir(dir: &Path) -> Option<File> {
     Some(handle)
 }
 
+/// The locks of a commit's directories of outputs, one list per directory: the
+/// directory's own, and while it does not exist its parent's (and the directory's too if
+/// another run created it meanwhile; the order parent then directory is the same in every
+/// run), and whether the directory's own is held. A lock that cannot be taken (a
+/// directory that cannot be opened for reading, a file system without locks) is done
+/// without: the commit stays all or nothing, only concurrent runs are no longer ordered.
+/// A directory is locked once however many of `dirs` need it (one inside another): a
+/// second `flock` through another descriptor would wait for the first forever.
+pub fn wait_for_dirs<'d>(dirs: impl Iterator<Item = &'d Path>) -> Vec<(Vec<File>, bool)> {
+    let mut taken = Vec::new();
+    let mut once = |dir: &Path| -> (bool, Option<File>) {
+        let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if taken.contains(&real) {
+            return (true, None);
+        }
+        let lock = wait_for_dir(dir);
+        if lock.is_some() {
+            taken.push(real);
+        }
+        (lock.is_some(), lock)
+    };
+    let mut all = Vec::new();
+    for dir in dirs {
+        let mut locks = Vec::new();
+        if !dir.is_dir() {
+            locks.extend(once(parent_of(dir)).1);
+        }
+        let (held, own) = if dir.is_dir() { once(dir) } else { (false, None) };
+        locks.extend(own);
+        all.push((locks, held));
+    }
+    all
+}
+
 /// The lock file of `target`: `.NAME.nimtab-lock` beside it (symbolic links followed,
 /// so that every name of one file shares one lock).
 pub fn lock_file(target: &Path) -> PathBuf {
