@@ -60,7 +60,12 @@ impl AtlasDir {
         self.held()?;
         let mut found = Vec::new();
         for code in self.atlas.codes() {
-            let Ok(text) = std::fs::read(self.state_path(&code.to_string())) else { continue };
+            let path = self.state_path(&code.to_string());
+            // Only a regular file is read: opening a FIFO would wait for a writer.
+            if in_the_way(&path).is_some() {
+                continue;
+            }
+            let Ok(text) = std::fs::read(path) else { continue };
             match serde_json::from_slice::<Entry>(&text) {
                 Ok(e) if self.atlas.accepts(&e) && e.code == code.to_string() => found.push(e),
                 _ => {}
@@ -145,16 +150,25 @@ impl StateDir {
         refuse_in_the_way(&path)?;
         let temp = self.dir.join(format!(".{}.json.nimtab-tmp-{}", entry.code, std::process::id()));
         let written = (|| {
-            let mut file = File::create(&temp)?;
+            // A temporary of a killed process that had this id is ours to replace.
+            remove_regular(&temp);
+            let mut file = File::create_new(&temp)?;
             file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temp, &path)?;
             File::open(&self.dir)?.sync_all()
         })();
         written.map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
+            remove_regular(&temp);
             format!("writing {}: {e}", path.display())
         })
+    }
+}
+
+/// Removes `path` if it is a regular file; anything else there is left alone.
+fn remove_regular(path: &Path) {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -230,7 +244,11 @@ fn check_dir(dir: &Path) -> PyResult<()> {
 /// reverse. The staging folder goes in every case.
 fn commit(dir: &Path, files: &[AtlasFile<'_>]) -> PyResult<()> {
     let staging = dir.join(format!(".nimtab-tmp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
+    // A staging folder of a killed process that had this id is ours to replace; anything
+    // else at its name is left alone, and creating the folder then fails naming it.
+    if std::fs::symlink_metadata(&staging).is_ok_and(|m| m.is_dir()) {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
     std::fs::create_dir(&staging).map_err(|e| os_error("creating", &staging, &e))?;
     let done = stage_and_place(dir, &staging, files);
     let _ = std::fs::remove_dir_all(&staging);
