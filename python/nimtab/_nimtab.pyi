@@ -2,7 +2,7 @@
 ``nimtab`` check their arguments and call these; each releases the GIL while it runs and
 raises ValueError with the library's message."""
 
-from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, final
 
 import numpy as np
 import numpy.typing as npt
@@ -151,6 +151,7 @@ _AtlasRequest = Mapping[str, object]
 # The cells of atlas.csv and classes.csv: (atlas header, rows, classes header, rows).
 _AtlasTables = Tuple[list[str], list[list[str]], list[str], list[list[str]]]
 
+@final
 class AtlasDir:
     def __new__(cls, path: str, request: _AtlasRequest) -> AtlasDir: ...
     def done(self) -> list[str]: ...
