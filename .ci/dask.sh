@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Dask end-to-end: a real `dask scheduler` and two `dask worker` processes on 127.0.0.1,
-# then python/tests_dask against them (one test kills a worker mid-sweep). Every process
+# Dask end-to-end: a real `dask scheduler` and three `dask worker` processes on 127.0.0.1,
+# then python/tests_dask against them (two tests each kill a worker, one mid-sweep and one
+# mid-atlas, so one worker is left at the end). Every process
 # this script starts is recorded with its id and start time, and stopped by id in the
 # EXIT trap whatever the outcome: the tests first, then the workers, the scheduler last.
 #
@@ -92,7 +93,7 @@ echo "dask.sh: scheduler at $address after ${SECONDS}s"
 
 # Workers without a nanny: the recorded id is the worker itself, so killing it removes
 # a worker for good. One thread each, and one rayon thread (RAYON_NUM_THREADS above).
-for i in 1 2; do
+for i in 1 2 3; do
   start_bg "worker$i" "$py" -m dask worker "$address" --host 127.0.0.1 --nworkers 1 \
     --nthreads 1 --no-nanny --no-dashboard --name "w$i" --local-directory "$work/w$i" \
     --death-timeout 60
@@ -101,13 +102,13 @@ timeout 90 "$py" - "$address" <<'PYEOF' || { echo "dask.sh: the workers did not 
 import sys
 from distributed import Client
 with Client(sys.argv[1], timeout="30s") as client:
-    client.wait_for_workers(2, timeout=60)
+    client.wait_for_workers(3, timeout=60)
 PYEOF
-echo "dask.sh: 2 workers ready after ${SECONDS}s"
+echo "dask.sh: 3 workers ready after ${SECONDS}s"
 
 # pytest in the background and `wait`: bash runs the trap at once on a signal only
 # between foreground commands.
-NIMTAB_DASK_SCHEDULER=$address NIMTAB_DASK_WORKER_PIDS="${pids[1]} ${pids[2]}" \
+NIMTAB_DASK_SCHEDULER=$address NIMTAB_DASK_WORKER_PIDS="${pids[1]} ${pids[2]} ${pids[3]}" \
   timeout --kill-after=10 "$timeout_s" "$py" -m pytest -q -s -p no:cacheprovider \
   "$root/python/tests_dask" "$@" &
 pids+=("$!") names+=("pytest") starts+=("$(start_time "$!")")

@@ -14,7 +14,9 @@ released on the engine's threads:
 * ``check`` tests a claim "P exactly when EXPR" on one game;
 * ``moves``, ``period`` and ``classes`` give a position's winning moves, the certified
   period of a heap's Grundy values and misère Nim's classes;
-* ``quotient`` gives the misère quotient of a sum of heaps.
+* ``quotient`` gives the misère quotient of a sum of heaps;
+* ``atlas`` solves every octal code of a family (``nimtab atlas``), locally or on a Dask
+  cluster, and writes the command's files with ``out=``.
 
 The compiled module's types are in ``nimtab/_nimtab.pyi`` (the package ships
 ``py.typed``).
@@ -28,6 +30,7 @@ second and stops the engine. Long calls show a tqdm bar when tqdm is installed
 import numpy as np
 
 from . import _checks, _nimtab
+from ._atlas import Atlas, atlas
 from ._plot import plot
 from ._quotient import Quotient, quotient
 from ._reach import Classes, Moves, Period, classes, moves, period
@@ -37,6 +40,7 @@ from ._tables import Canonical, Multisets, solve
 __version__: str = _nimtab.__version__
 
 __all__ = [
+    "Atlas",
     "Canonical",
     "Classes",
     "FAMILY_LIMIT",
@@ -45,6 +49,7 @@ __all__ = [
     "Period",
     "Quotient",
     "__version__",
+    "atlas",
     "check",
     "classes",
     "grundy",

@@ -192,20 +192,20 @@ def space(heaps, largest, sum_limit):
 MAX_GAMES_FILE = 64 << 20
 
 
-def games_file(path) -> Tuple[str, str]:
+def games_file(path, argument: str = "games_file") -> Tuple[str, str]:
     """A games file's name and text, refused past 64 MiB or when it is not UTF-8; a FIFO
     or a socket is refused before it is opened (opening a FIFO waits for a writer), as
-    ``--games-file`` refuses it."""
+    ``--games-file`` refuses it. ``argument`` names it in messages (``codes_file``)."""
     import os
     import stat
 
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(
-            f"games_file must be a path (str or os.PathLike), got {path!r} ({type(path).__name__})"
+            f"{argument} must be a path (str or os.PathLike), got {path!r} ({type(path).__name__})"
         )
     name = os.fspath(path)
     if not isinstance(name, str):
-        raise TypeError(f"games_file must be a str path, got {name!r} ({type(name).__name__})")
+        raise TypeError(f"{argument} must be a str path, got {name!r} ({type(name).__name__})")
     try:
         mode = os.stat(name).st_mode
     except OSError:
@@ -213,15 +213,15 @@ def games_file(path) -> Tuple[str, str]:
     for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
         if test(mode):
             raise ValueError(
-                f"games_file {name} is {kind}, not a file: opening it could wait for ever; give a file"
+                f"{argument} {name} is {kind}, not a file: opening it could wait for ever; give a file"
             )
     if stat.S_ISDIR(mode):
-        raise ValueError(f"games_file {name} is a directory, not a file")
+        raise ValueError(f"{argument} {name} is a directory, not a file")
     with open(name, "rb") as f:
         data = f.read(MAX_GAMES_FILE + 1)
     if len(data) > MAX_GAMES_FILE:
-        raise ValueError(f"games_file {name}: it is larger than 64 MiB")
+        raise ValueError(f"{argument} {name}: it is larger than 64 MiB")
     try:
         return name, data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"games_file {name}: it is not text (not UTF-8)") from None
+        raise ValueError(f"{argument} {name}: it is not text (not UTF-8)") from None

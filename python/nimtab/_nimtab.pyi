@@ -2,7 +2,7 @@
 ``nimtab`` check their arguments and call these; each releases the GIL while it runs and
 raises ValueError with the library's message."""
 
-from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, final
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +21,12 @@ __all__ = [
     "MAX_SEQUENCE_HEAP",
     "MAX_SHARDS",
     "MAX_TOTAL",
+    "AtlasDir",
     "__version__",
     "_panic",
+    "atlas_codes",
+    "atlas_solve",
+    "atlas_tables",
     "check_rows",
     "classes",
     "grundy",
@@ -141,4 +145,31 @@ def period(
 def classes(
     heaps: int, max: int, threads: Optional[int] = None, report: _Report = None
 ) -> dict[str, Any]: ...
+# An atlas as one dict, every key given: codes, code_list, codes_file (None but one),
+# force, budget, dense_budget, quotient_heap, quotient_order.
+_AtlasRequest = Mapping[str, object]
+# The cells of atlas.csv and classes.csv: (atlas header, rows, classes header, rows).
+_AtlasTables = Tuple[list[str], list[list[str]], list[str], list[list[str]]]
+
+@final
+class AtlasDir:
+    def __new__(cls, path: str, request: _AtlasRequest) -> AtlasDir: ...
+    def done(self) -> list[str]: ...
+    def keep(self, entry: str) -> None: ...
+    def write(self, entries: Sequence[str]) -> None: ...
+    def release(self) -> None: ...
+    def __enter__(self) -> AtlasDir: ...
+    def __exit__(self, _kind: object, _value: object, _traceback: object) -> bool: ...
+
+def atlas_codes(request: _AtlasRequest) -> list[str]: ...
+def atlas_solve(
+    request: _AtlasRequest,
+    done: Sequence[str] = ...,
+    out: Optional[AtlasDir] = None,
+    threads: Optional[int] = None,
+    report: _Report = None,
+) -> list[str]: ...
+def atlas_tables(
+    request: _AtlasRequest, entries: Sequence[str]
+) -> Tuple[_AtlasTables, list[str]]: ...
 def _panic(in_rayon: bool = False) -> None: ...

@@ -25,6 +25,27 @@ def sweep_part(index: int, count: int, args: dict) -> bytes:
     return _nimtab.sweep_csv(args, shard=(index, count))
 
 
+def atlas_part(codes: list, request: dict) -> list:
+    """Solve a batch of an atlas's codes, as a Dask task does.
+
+    Parameters
+    ----------
+    codes : list of str
+        The codes of the batch, as ``atlas_codes`` lists them.
+    request : dict
+        The atlas's request (a dict) for the compiled module: its settings apply.
+
+    Returns
+    -------
+    list of str
+        Each code's entry (JSON text), as ``nimtab atlas`` keeps it in ``state/CODE.json``.
+    """
+    from . import _nimtab
+
+    batch = dict(request, codes=None, code_list=list(codes), codes_file=None, force=True)
+    return _nimtab.atlas_solve(batch)
+
+
 def pid() -> int:
     """The worker's process id (tests use it to find the worker to stop).
 

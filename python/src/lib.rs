@@ -1,6 +1,8 @@
 //! The compiled part of the `nimtab` Python package (`nimtab._nimtab`): the library's
 //! tables, verifications and sweeps, run with the GIL released.
 
+mod atlas;
+mod atlas_dir;
 mod check;
 mod quotient;
 mod quotient_sweep;
@@ -198,6 +200,10 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reach::moves, m)?)?;
     m.add_function(wrap_pyfunction!(reach::period, m)?)?;
     m.add_function(wrap_pyfunction!(reach::classes, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas::atlas_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas::atlas_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas::atlas_tables, m)?)?;
+    m.add_class::<atlas_dir::AtlasDir>()?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add("FAMILY_LIMIT", nimtab::sweep::FamilyLimit::Usual.games())?;
     m.add("MAX_HEAPS", nimtab::model::space::MAX_HEAPS)?;

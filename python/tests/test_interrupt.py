@@ -38,13 +38,16 @@ CALLS = {
     "quotient sweep": 'nimtab.sweep("octal:0.07", quotients=300, threads=1, progress=False)',
     # Grundy's game has no periodicity theorem: the run goes on to 2^22.
     "period": 'nimtab.period("grundys-game", 1 << 22, progress=False)',
+    # 127 codes, most of a second each on one thread; the runs stop inside their codes.
+    "atlas": 'nimtab.atlas("octal(2)", threads=1, progress=False)',
 }
 
 
-@pytest.mark.parametrize("name", list(CALLS))
-def test_ctrl_c_raises_keyboard_interrupt_within_a_second_and_stops_the_engine(name):
+def interrupted(call: str):
+    """Runs `call` in a child, sends it SIGINT after a second; returns its line after the
+    interrupt (split), the latency, its stderr and its status."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.replace("CALL", CALLS[name])],
+        [sys.executable, "-c", CHILD.replace("CALL", call)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -60,7 +63,23 @@ def test_ctrl_c_raises_keyboard_interrupt_within_a_second_and_stops_the_engine(n
     finally:
         if child.poll() is None:
             child.kill()
+    return line, latency, err, child.returncode
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_ctrl_c_raises_keyboard_interrupt_within_a_second_and_stops_the_engine(name):
+    line, latency, err, status = interrupted(CALLS[name])
     assert line and line[0] == "interrupted", (line, err)
     assert latency < 1.0, latency
     assert float(line[2]) < 0.1, f"{line[2]} s of CPU after the interrupt: the engine ran on"
-    assert child.returncode == 0 and "Panic" not in err and "Traceback" not in err, err
+    assert status == 0 and "Panic" not in err and "Traceback" not in err, err
+
+
+def test_an_interrupted_atlas_keeps_its_finished_codes_and_puts_no_table_in_place(tmp_path):
+    out = tmp_path / "atlas"
+    line, _, err, _ = interrupted(f'nimtab.atlas("octal(2)", threads=1, progress=False, out={str(out)!r})')
+    assert line and line[0] == "interrupted", (line, err)
+    kept = sorted(p.name for p in (out / "state").iterdir())
+    assert kept and all(name.endswith(".json") and not name.startswith(".") for name in kept), kept
+    assert sorted(p.name for p in out.iterdir()) == ["state"]
+    assert [p.name for p in tmp_path.iterdir()] == ["atlas"], "the lock file was left"

@@ -28,7 +28,8 @@ def test_the_stub_and_py_typed_ship_with_the_package():
 
 def test_the_stub_names_every_function_of_the_module_with_its_parameters():
     functions = stub_functions()
-    compiled = {name for name in dir(_nimtab) if callable(getattr(_nimtab, name)) and not name.startswith("__")}
+    compiled = {name for name in dir(_nimtab) if callable(getattr(_nimtab, name))
+                and not isinstance(getattr(_nimtab, name), type) and not name.startswith("__")}
     assert set(functions) == compiled
     for name, node in functions.items():
         runtime = list(inspect.signature(getattr(_nimtab, name)).parameters)
@@ -37,6 +38,12 @@ def test_the_stub_names_every_function_of_the_module_with_its_parameters():
         with_defaults = [p for p in inspect.signature(getattr(_nimtab, name)).parameters.values()
                          if p.default is not inspect.Parameter.empty]
         assert defaults == len(with_defaults), name
+
+
+def test_the_stub_declares_every_class_of_the_module():
+    classes = {node.name for node in ast.parse(STUB.read_text()).body if isinstance(node, ast.ClassDef)}
+    compiled = {name for name in dir(_nimtab) if isinstance(getattr(_nimtab, name), type)}
+    assert classes == compiled == {"AtlasDir"}
 
 
 def run(*args, cwd):
@@ -68,7 +75,7 @@ PUBLIC_METHODS = [
     for method, function in vars(value).items()
     if not method.startswith("_") and inspect.isfunction(function)
 ]
-DASK_TASKS = ["nimtab.dask_tasks.sweep_part", "nimtab.dask_tasks.pid"]
+DASK_TASKS = ["nimtab.dask_tasks.sweep_part", "nimtab.dask_tasks.atlas_part", "nimtab.dask_tasks.pid"]
 
 
 def test_the_public_types_have_methods_to_check():

@@ -52,6 +52,20 @@ pub struct AtlasSettings {
     pub quotient_order: usize,
 }
 
+impl AtlasSettings {
+    /// The settings of these bounds, the dense budget lowered to the budget when above it
+    /// (no code is computed past the budget). Checked by [`super::AtlasRequest::plan`].
+    pub fn new(
+        budget: u64,
+        dense_budget: u64,
+        quotient_heap: u32,
+        quotient_order: usize,
+    ) -> AtlasSettings {
+        let dense_budget = dense_budget.min(budget);
+        AtlasSettings { budget, dense_budget, quotient_heap, quotient_order }
+    }
+}
+
 /// A period certified by a theorem.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CertifiedPeriod {

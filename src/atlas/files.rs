@@ -35,8 +35,11 @@ pub const ATLAS_HEADER: [&str; 20] = [
 /// The columns of `classes.csv`.
 pub const CLASSES_HEADER: [&str; 5] = ["class", "standard_form", "members", "how", "through"];
 
-/// The class (its index in `classes`) of every code.
-fn class_of<'c>(classes: &'c [Class], code: &str) -> &'c Class {
+/// The class of `code` among `classes` (each code is in one).
+///
+/// # Panics
+/// When no class has `code`: the classes are not those of the entries.
+pub fn class_of<'c>(classes: &'c [Class], code: &str) -> &'c Class {
     classes.iter().find(|c| c.members.iter().any(|m| m == code)).expect("every code has a class")
 }
 
@@ -103,18 +106,20 @@ pub fn write_classes_csv(out: &mut dyn Write, classes: &[Class]) -> io::Result<(
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(CLASSES_HEADER)?;
     for (i, class) in classes.iter().enumerate() {
-        let through = class.through.map_or(String::new(), |n| n.to_string());
-        let members = class.members.join(" ");
-        let row = [
-            (i + 1).to_string(),
-            class.standard_form.clone(),
-            members,
-            class.how.name().into(),
-            through,
-        ];
-        csv.write_record(row)?;
+        csv.write_record(classes_row(i + 1, class))?;
     }
     csv.flush()
+}
+
+/// The row of the class numbered `number` (from 1), in the order of [`CLASSES_HEADER`].
+pub fn classes_row(number: usize, class: &Class) -> [String; 5] {
+    [
+        number.to_string(),
+        class.standard_form.clone(),
+        class.members.join(" "),
+        class.how.name().into(),
+        class.through.map_or(String::new(), |n| n.to_string()),
+    ]
 }
 
 /// Writes a rare-heaps file: `heap,grundy`, one row per rare heap.
@@ -135,6 +140,55 @@ pub fn rare_file(class: &Class, entries: &[Entry]) -> Option<String> {
     let entry = entries.iter().find(|e| e.code == class.standard_form)?;
     (entry.period.is_none() && !entry.rare_heaps.is_empty())
         .then(|| format!("rare/{}.csv", class.standard_form))
+}
+
+/// One file of an atlas directory: its name (a relative path, `/` between parts) and
+/// what writes its bytes.
+pub struct AtlasFile<'a> {
+    /// `atlas.csv`, `classes.csv`, `atlas.json` or `rare/CODE.csv`.
+    pub name: String,
+    write: Writer<'a>,
+}
+
+/// What writes one file's bytes.
+type Writer<'a> = Box<dyn Fn(&mut dyn Write) -> io::Result<()> + 'a>;
+
+impl std::fmt::Debug for AtlasFile<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AtlasFile").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl AtlasFile<'_> {
+    /// Writes the file's bytes.
+    ///
+    /// # Errors
+    /// The writer's I/O error.
+    pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        (self.write)(out)
+    }
+}
+
+/// Every file of the atlas of `entries` (in the atlas's order) grouped into `classes`:
+/// `atlas.csv`, `classes.csv`, `atlas.json`, then the rare heaps of each class that has
+/// a file ([`rare_file`]), in the order of the classes.
+pub fn atlas_files<'a>(
+    settings: &'a AtlasSettings,
+    entries: &'a [Entry],
+    classes: &'a [Class],
+) -> Vec<AtlasFile<'a>> {
+    let file = |name: &str, write: Writer<'a>| AtlasFile { name: name.to_string(), write };
+    let mut files = vec![
+        file("atlas.csv", Box::new(move |w| write_atlas_csv(w, entries, classes))),
+        file("classes.csv", Box::new(move |w| write_classes_csv(w, classes))),
+        file("atlas.json", Box::new(move |w| write_json(w, settings, entries, classes))),
+    ];
+    for class in classes {
+        let Some(name) = rare_file(class, entries) else { continue };
+        let Some(entry) = entries.iter().find(|e| e.code == class.standard_form) else { continue };
+        files.push(file(&name, Box::new(move |w| write_rare_csv(w, &entry.rare_heaps))));
+    }
+    files
 }
 
 /// One code in `atlas.json`.

@@ -57,6 +57,10 @@ pub enum AtlasError {
     /// A model error (a code the game parser refuses).
     #[error(transparent)]
     Model(#[from] crate::ModelError),
+    /// Entries computed elsewhere do not make up the atlas: one of another code or other
+    /// settings, a code given twice, or a code without one.
+    #[error("{0}")]
+    Entries(String),
     /// Keeping a finished entry failed (the observer's error, in words).
     #[error("{0}")]
     Keep(String),
@@ -203,6 +207,32 @@ impl Atlas {
         entry.settings == self.settings && self.codes.iter().any(|c| c.to_string() == entry.code)
     }
 
+    /// The entries of every code of the atlas, in its order, from `entries` in any order
+    /// (computed by other processes or machines, each code once).
+    ///
+    /// # Errors
+    /// [`AtlasError::Entries`] naming an entry of another code or other settings, a code
+    /// given twice, or the first code without an entry.
+    pub fn assemble(&self, entries: Vec<Entry>) -> Result<Vec<Entry>, AtlasError> {
+        let mut have = std::collections::BTreeMap::new();
+        for entry in entries {
+            let code = entry.code.clone();
+            if !self.accepts(&entry) {
+                return Err(AtlasError::Entries(format!(
+                    "the entry of {code} is not of this atlas (another code, or other settings)"
+                )));
+            }
+            if have.insert(code.clone(), entry).is_some() {
+                return Err(AtlasError::Entries(format!("{code} has two entries")));
+            }
+        }
+        let entry_of = |code: &OctalCode| {
+            let missing = || AtlasError::Entries(format!("no entry for {code}"));
+            have.remove(&code.to_string()).ok_or_else(missing)
+        };
+        self.codes.iter().map(entry_of).collect()
+    }
+
     /// Computes every code of the atlas that `done` lacks, in parallel, and returns every
     /// entry in the atlas's order (the ones given and the new ones).
     ///
@@ -230,5 +260,60 @@ impl Atlas {
             .collect::<Result<_, AtlasError>>()?;
         have.extend(new.into_iter().map(|e| (e.code.clone(), e)));
         Ok(self.codes.iter().filter_map(|c| have.remove(&c.to_string())).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atlas(codes: &str) -> Atlas {
+        let settings = AtlasSettings::new(1 << 10, 1 << 12, 8, 64);
+        let codes = Games::Text(codes.to_string());
+        AtlasRequest { codes, force: false, settings }.plan().unwrap()
+    }
+
+    #[test]
+    fn the_dense_budget_is_lowered_to_the_budget() {
+        assert_eq!(atlas("0.07").settings().dense_budget, 1 << 10);
+    }
+
+    #[test]
+    fn entries_computed_elsewhere_are_assembled_in_the_atlas_s_order_each_code_once() {
+        let atlas = atlas("0.77;0.07;0.137");
+        let mut entries = atlas.solve(Vec::new(), &Quiet).unwrap();
+        let order: Vec<String> = entries.iter().map(|e| e.code.clone()).collect();
+        assert_eq!(order, ["0.07", "0.137", "0.77"]);
+        entries.reverse();
+        assert_eq!(
+            atlas.assemble(entries.clone()).unwrap(),
+            atlas.solve(entries.clone(), &Quiet).unwrap()
+        );
+        let message = |entries: Vec<Entry>| atlas.assemble(entries).unwrap_err().to_string();
+        assert_eq!(message(entries[1..].to_vec()), "no entry for 0.77");
+        let twice = [entries.clone(), entries[..1].to_vec()].concat();
+        assert_eq!(message(twice), "0.77 has two entries");
+        let mut other = entries.clone();
+        other[0].settings.budget = 1 << 11;
+        let foreign = "the entry of 0.77 is not of this atlas (another code, or other settings)";
+        assert_eq!(message(other), foreign);
+    }
+
+    #[test]
+    fn the_files_of_an_atlas_are_its_three_tables_then_each_unsolved_class_s_rare_heaps() {
+        let atlas = atlas("0.16;0.07;0.61");
+        let entries = atlas.solve(Vec::new(), &Quiet).unwrap();
+        let classes = classes(&entries);
+        let files = files::atlas_files(atlas.settings(), &entries, &classes);
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["atlas.csv", "classes.csv", "atlas.json", "rare/0.16.csv"]);
+        let mut written = Vec::new();
+        files[0].write_to(&mut written).unwrap();
+        let mut direct = Vec::new();
+        files::write_atlas_csv(&mut direct, &entries, &classes).unwrap();
+        assert_eq!(written, direct);
+        let mut rare = Vec::new();
+        files[3].write_to(&mut rare).unwrap();
+        assert!(rare.starts_with(b"heap,grundy\n0,0\n"), "{}", String::from_utf8_lossy(&rare));
     }
 }

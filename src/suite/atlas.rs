@@ -3,9 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::atlas::files::{
-    rare_file, write_atlas_csv, write_classes_csv, write_json, write_rare_csv,
-};
+use crate::atlas::files;
 use crate::atlas::{
     classes, AtlasError, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
 };
@@ -60,20 +58,11 @@ pub fn suite_atlas(observer: &dyn AtlasObserver) -> Result<AtlasFacts, AtlasErro
 /// # Errors
 /// Never in practice (writing to memory).
 pub fn atlas_files(facts: &AtlasFacts) -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let (entries, classes) = (&facts.entries, &facts.classes);
     let mut files = Vec::new();
-    let mut bytes = Vec::new();
-    write_atlas_csv(&mut bytes, entries, classes)?;
-    files.push(("atlas/atlas.csv".to_string(), std::mem::take(&mut bytes)));
-    write_classes_csv(&mut bytes, classes)?;
-    files.push(("atlas/classes.csv".to_string(), std::mem::take(&mut bytes)));
-    write_json(&mut bytes, &ATLAS_SETTINGS, entries, classes)?;
-    files.push(("atlas/atlas.json".to_string(), std::mem::take(&mut bytes)));
-    for class in classes {
-        let Some(name) = rare_file(class, entries) else { continue };
-        let Some(entry) = entries.iter().find(|e| e.code == class.standard_form) else { continue };
-        write_rare_csv(&mut bytes, &entry.rare_heaps)?;
-        files.push((format!("atlas/{name}"), std::mem::take(&mut bytes)));
+    for file in files::atlas_files(&ATLAS_SETTINGS, &facts.entries, &facts.classes) {
+        let mut bytes = Vec::new();
+        file.write_to(&mut bytes)?;
+        files.push((format!("atlas/{}", file.name), bytes));
     }
     Ok(files)
 }

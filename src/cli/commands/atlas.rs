@@ -8,9 +8,7 @@ use std::sync::Mutex;
 
 use anyhow::{bail, Context};
 use nimtab::atlas::compare::{Difference, PublishedTable};
-use nimtab::atlas::files::{
-    rare_file, write_atlas_csv, write_classes_csv, write_json, write_rare_csv,
-};
+use nimtab::atlas::files::atlas_files;
 use nimtab::atlas::site::{Site, FIXED_FILES};
 use nimtab::atlas::{
     classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
@@ -104,12 +102,7 @@ fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
         (Some(text), None) => Games::Text(text.clone()),
         (None, None) => unreachable!("clap requires --codes or --codes-file"),
     };
-    let settings = AtlasSettings {
-        budget: a.budget,
-        dense_budget: a.dense_budget.min(a.budget),
-        quotient_heap: a.quotient_heap,
-        quotient_order: a.quotient_order,
-    };
+    let settings = AtlasSettings::new(a.budget, a.dense_budget, a.quotient_heap, a.quotient_order);
     Ok(AtlasRequest { codes, force: a.force, settings })
 }
 
@@ -282,13 +275,8 @@ fn write_atlas(
     site: Option<(&Path, &Site)>,
 ) -> anyhow::Result<()> {
     let mut staged = StagedDir::new(out)?;
-    staged.add("atlas.csv", streamed(|w| write_atlas_csv(w, entries, classes)))?;
-    staged.add("classes.csv", streamed(|w| write_classes_csv(w, classes)))?;
-    staged.add("atlas.json", streamed(|w| write_json(w, atlas.settings(), entries, classes)))?;
-    for class in classes {
-        let Some(name) = rare_file(class, entries) else { continue };
-        let Some(entry) = entries.iter().find(|e| e.code == class.standard_form) else { continue };
-        staged.add(&name, streamed(|w| write_rare_csv(w, &entry.rare_heaps)))?;
+    for file in atlas_files(atlas.settings(), entries, classes) {
+        staged.add(&file.name, streamed(|w| file.write_to(w)))?;
     }
     let Some((dir, site)) = site else { return output::commit(Vec::new(), vec![staged]) };
     if same_directory(out, dir) {
