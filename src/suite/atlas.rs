@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::atlas::compare::PublishedTable;
 use crate::atlas::files;
 use crate::atlas::{
     classes, AtlasError, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
@@ -20,6 +21,12 @@ pub const ATLAS_SETTINGS: AtlasSettings = AtlasSettings {
     quotient_heap: 20,
     quotient_order: 256,
 };
+
+/// Published figures the suite compares its atlas with, in the atlas's columns: Kayles
+/// (Winning Ways: last exceptional value at heap 70, period 12) and `.56` (OEIS A071436:
+/// "the last exception is at n=326637", period 144), each last exception `x` written as
+/// the preperiod `x + 1` it implies.
+pub const PUBLISHED: &str = "code,preperiod,period\n.77,71,12\n.56,326638,144\n";
 
 /// The command that writes the same files.
 pub const ATLAS_COMMAND: &str = "nimtab atlas --codes 'octal(2)' --out data/atlas";
@@ -107,6 +114,7 @@ pub fn atlas_section(facts: &AtlasFacts) -> Section {
             entry.code, p.period, p.preperiod, p.checked_through, p.theorem
         );
     }
+    published_differences(&mut body, facts);
     let _ = writeln!(body, "Classes of several codes:\n");
     let _ = writeln!(body, "| standard form | members | how | through |\n|---|---|---|---:|");
     for class in classes.iter().filter(|c| c.members.len() > 1) {
@@ -141,4 +149,32 @@ pub fn atlas_section(facts: &AtlasFacts) -> Section {
         );
     }
     Section { title: "The atlas of octal games".to_string(), body }
+}
+
+/// The comparison with [`PUBLISHED`]: every figure that differs, and whether the atlas's is
+/// proved.
+fn published_differences(body: &mut String, facts: &AtlasFacts) {
+    let codes: Vec<String> = facts.entries.iter().map(|e| e.code.clone()).collect();
+    let Ok(table) = PublishedTable::parse(PUBLISHED, &codes) else { return };
+    let differences = table.compare(&facts.entries, &facts.classes);
+    let _ = writeln!(
+        body,
+        "Compared with published figures (Kayles `.77` from Winning Ways, `.56` from OEIS \
+         A071436, each \"last exception\" x read as the preperiod x + 1), as `--compare` \
+         does: {} differences.\n",
+        differences.len()
+    );
+    if differences.is_empty() {
+        return;
+    }
+    let _ =
+        writeln!(body, "| code | column | published | computed | proof |\n|---|---|---:|---:|---|");
+    for d in &differences {
+        let _ = writeln!(
+            body,
+            "| `{}` | {} | {} | {} | {} |",
+            d.code, d.column, d.published, d.computed, d.proof
+        );
+    }
+    let _ = writeln!(body);
 }

@@ -24,7 +24,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-CODES = "0.07;0.16;0.6;0.61;4.0"
+CODES = "0.07;0.16;0.6;0.62;4.0"
 SMALL = ["--budget", "2^12", "--dense-budget", "2^12", "--quiet"]
 
 
@@ -135,7 +135,7 @@ class Checks:
         self.open_index()
         box = self.driver.find_element(By.ID, "filter")
         status = Select(self.driver.find_element(By.ID, "status"))
-        for text, wanted in [("0.6", ""), ("0.61", ""), ("equal", ""), ("", "solved"), ("0.0", "solved"), ("", "")]:
+        for text, wanted in [("0.6", ""), ("0.62", ""), ("equal", ""), ("", "solved"), ("0.0", "solved"), ("", "")]:
             box.clear()
             box.send_keys(text)
             status.select_by_value(wanted)
@@ -183,11 +183,11 @@ class Checks:
 
     def test_a_click_on_a_member_opens_its_row_on_the_class_page(self) -> None:
         self.open_index()
-        member = self.driver.find_element(By.CSS_SELECTOR, "a[href$='#code-0.61']")
+        member = self.driver.find_element(By.CSS_SELECTOR, "a[href$='#code-0.62']")
         member.click()
-        assert self.driver.current_url.endswith("class/0.6.html#code-0.61"), self.driver.current_url
-        row = self.driver.find_element(By.ID, "code-0.61")
-        assert row.text.startswith("0.61 unsolved"), row.text
+        assert self.driver.current_url.endswith("class/0.6.html#code-0.62"), self.driver.current_url
+        row = self.driver.find_element(By.ID, "code-0.62")
+        assert row.text.startswith("0.62 unsolved"), row.text
         self.driver.find_element(By.LINK_TEXT, "All classes").click()
         assert self.driver.current_url == self.index
         self.no_errors(self.driver.current_url)
