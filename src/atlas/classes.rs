@@ -1,6 +1,6 @@
-//! Classes of codes with the same Grundy sequence: proved equal when both sequences are
-//! certified periodic and agree on the values the period repeats, or reported as equal
-//! only as far as computed; each class under its standard form, the smallest code.
+//! Classes of codes with the same Grundy sequence: proved equal by their moves or by equal
+//! certified periods, or reported as equal only as far as computed; each class under its
+//! standard form, the smallest code.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -69,10 +69,12 @@ pub fn code_order(a: &str, b: &str) -> Ordering {
 ///
 /// Two certified sequences are equal exactly when their least preperiods, least periods
 /// and the values through one period after the preperiod agree (both are then determined
-/// forever). A code without a certified period is compared at its own last computed heap
-/// `N` with every other code's values through `N` (a certified sequence's continued by
-/// its period): agreement there joins it to that class, which is then only equal
-/// through the least such `N`.
+/// forever); codes whose moves differ only in whole-heap moves of at most `K` tokens are
+/// equal when their values agree through `K`. A code without a certified period is
+/// compared with every other code at the longest prefix both hold (a certified
+/// sequence's continued by its period): agreement there joins it to that class, which is
+/// then only equal through the least such heap, unless that would join two classes of
+/// different certified sequences.
 pub fn classes(entries: &[Entry]) -> Vec<Class> {
     // Union-find over the entries, with the weakest horizon of each class's links.
     let mut parent: Vec<usize> = (0..entries.len()).collect();
@@ -103,19 +105,24 @@ pub fn classes(entries: &[Entry]) -> Vec<Class> {
             parent[b] = a;
         }
     }
+    let mut certified = vec![false; entries.len()];
+    for i in (0..entries.len()).filter(|&i| entries[i].period.is_some()) {
+        let r = root(&mut parent, i);
+        certified[r] = true;
+    }
     let mut bounded: Vec<Option<u64>> = vec![None; entries.len()];
     for (i, entry) in entries.iter().enumerate().filter(|(_, e)| e.period.is_none()) {
-        let horizon = entry.computed_to;
-        let Some(mine) = entry.fingerprint_at(horizon) else { continue };
-        for (j, other) in entries.iter().enumerate() {
-            if j != i && other.fingerprint_at(horizon) == Some(mine) {
-                let (a, b) = (root(&mut parent, j), root(&mut parent, i));
-                // Codes already proved equal (by their moves) stay proved.
-                if a != b {
-                    parent[b] = a;
-                    bounded[i] = Some(bounded[i].map_or(horizon, |h| h.min(horizon)));
-                }
+        for (j, other) in entries.iter().enumerate().filter(|(j, _)| *j != i) {
+            let Some(horizon) = agree_through(entry, other) else { continue };
+            let (a, b) = (root(&mut parent, j), root(&mut parent, i));
+            // Codes already proved equal stay proved; two classes of different certified
+            // sequences are proved different, and no bounded link joins them.
+            if a == b || (certified[a] && certified[b]) {
+                continue;
             }
+            parent[b] = a;
+            certified[a] |= certified[b];
+            bounded[i] = Some(bounded[i].map_or(horizon, |h| h.min(horizon)));
         }
     }
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -133,6 +140,13 @@ pub fn classes(entries: &[Entry]) -> Vec<Class> {
         .collect();
     out.sort_by(|a, b| code_order(&a.standard_form, &b.standard_form));
     out
+}
+
+/// The last heap of the longest prefix both entries hold a fingerprint of, if their values
+/// agree there (they then agree on every heap up to it).
+fn agree_through(a: &Entry, b: &Entry) -> Option<u64> {
+    let (h, mine) = a.fingerprints.iter().rev().find(|(h, _)| b.fingerprint_at(*h).is_some())?;
+    (b.fingerprint_at(*h) == Some(mine.as_str())).then_some(*h)
 }
 
 /// Whether `a` and `b` are proved equal by their moves ([`Equality::Moves`]): the same
@@ -173,4 +187,70 @@ fn class_of(
         (_, Some(_)) => Equality::EqualThrough,
     };
     Class { standard_form: codes[0].clone(), members: codes, how, through }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atlas::entry::{
+        AtlasSettings, CertifiedPeriod, QuotientCell, QuotientOutcome, Stop,
+    };
+
+    /// An entry of `code` with a certified `(e, p)` and block, or none, and fingerprints.
+    fn entry(code: &str, period: Option<(u64, u64, Vec<u32>)>, prints: &[(u64, &str)]) -> Entry {
+        let certified = period.as_ref().map(|(e, p, _)| CertifiedPeriod {
+            preperiod: *e,
+            period: *p,
+            checked_through: 0,
+            theorem: String::new(),
+            window: (0, 0),
+        });
+        Entry {
+            code: code.to_string(),
+            settings: AtlasSettings::new(100, 100, 1, 1),
+            computed_to: prints.last().map_or(0, |p| p.0),
+            stopped: if period.is_some() { Stop::Certified } else { Stop::Budget },
+            period: certified,
+            largest_value: 0,
+            largest_at: 0,
+            rare: None,
+            rare_heaps: Vec::new(),
+            quotient: QuotientCell {
+                max_heap: 1,
+                outcome: QuotientOutcome::NotComputed(String::new()),
+            },
+            first_values: vec![0, 1, 2],
+            block: period.map_or(Vec::new(), |(_, _, b)| b),
+            fingerprints: prints.iter().map(|(h, f)| (*h, f.to_string())).collect(),
+        }
+    }
+
+    #[test]
+    fn a_code_equal_as_far_as_computed_to_two_proved_different_codes_joins_only_one() {
+        // 0.16 and 0.46 are certified with different blocks, yet agree through heap 100;
+        // 0.76 (unsolved) agrees with both through 100. (No two differ only in whole-heap
+        // moves.)
+        let entries = [
+            entry("0.16", Some((0, 2, vec![0, 1])), &[(100, "same")]),
+            entry("0.46", Some((0, 3, vec![0, 1, 0])), &[(100, "same")]),
+            entry("0.76", None, &[(100, "same")]),
+        ];
+        let classes = classes(&entries);
+        assert_eq!(classes.len(), 2, "{classes:?}");
+        assert_eq!(classes[0].members, ["0.16", "0.76"]);
+        assert_eq!((classes[0].how, classes[0].through), (Equality::EqualThrough, Some(100)));
+        assert_eq!((classes[1].members.len(), classes[1].how), (1, Equality::Single));
+    }
+
+    #[test]
+    fn an_unsolved_code_is_compared_at_the_longest_prefix_both_codes_hold() {
+        // 0.62 stopped at 150 (past the shared horizon 100): it still meets 0.6 there.
+        let entries = [
+            entry("0.6", None, &[(100, "a"), (200, "b")]),
+            entry("0.62", None, &[(100, "a"), (150, "c")]),
+        ];
+        let classes = classes(&entries);
+        assert_eq!(classes.len(), 1, "{classes:?}");
+        assert_eq!(classes[0].through, Some(100));
+    }
 }

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::classes::{Class, Equality};
-use super::entry::Entry;
+use super::entry::{Entry, QuotientOutcome};
 use super::files::{atlas_row, ATLAS_HEADER};
 use crate::model::octal::OctalCode;
 use crate::sequence::values_in_memory;
@@ -142,7 +142,9 @@ fn same(column: usize, published: &str, computed: &str) -> bool {
     }
 }
 
-/// How sure the atlas is of its cell in `column`.
+/// How sure the atlas is of its cell in `column`: `proved` (a theorem: the certified
+/// period and what it determines, a proved quotient, a class proof), `computed` (a fact of
+/// the run: how far it went), or `bounded` (true of the heaps computed only).
 fn proof_of(
     column: usize,
     published: &str,
@@ -151,15 +153,29 @@ fn proof_of(
     entries: &[Entry],
 ) -> String {
     let bounded = format!("bounded: computed to heap {}", entry.computed_to);
+    let class_proved = class.how != Equality::EqualThrough;
     match ATLAS_HEADER[column] {
         "standard_form" => match normalized(published) {
-            Some(other) => refutation(entry, &other, entries),
-            None => bounded,
+            Some(other) if other != class.standard_form && other != entry.code => {
+                refutation(entry, &other, entries)
+            }
+            _ if class_proved => {
+                format!("proved: equal to {} ({})", class.standard_form, class.how.name())
+            }
+            _ => format!("bounded: {} ({})", class.standard_form, class.how.name()),
         },
+        "class_how" if class_proved => "proved".to_string(),
         "quotient_max_heap" | "quotient_order" | "quotient_p_portion" | "quotient_preperiod"
-        | "quotient_period" => "proved".to_string(),
-        "class_how" if class.how != Equality::EqualThrough => "proved".to_string(),
-        _ if entry.period.is_some() => "proved".to_string(),
+        | "quotient_period" => match &entry.quotient.outcome {
+            QuotientOutcome::Proved { .. } => "proved".to_string(),
+            QuotientOutcome::NotComputed(why) => format!("not computed: {why}"),
+        },
+        "computed_to" | "checked_through" | "stopped" => "computed".to_string(),
+        "status" | "preperiod" | "period" | "theorem" | "largest_value" | "largest_at"
+            if entry.period.is_some() =>
+        {
+            "proved".to_string()
+        }
         _ => bounded,
     }
 }

@@ -50,6 +50,8 @@ pub struct AtlasSettings {
     pub quotient_heap: u32,
     /// The order bound of the misère quotient.
     pub quotient_order: usize,
+    /// The method's version ([`METHOD`]).
+    pub method: u32,
 }
 
 impl AtlasSettings {
@@ -62,9 +64,14 @@ impl AtlasSettings {
         quotient_order: usize,
     ) -> AtlasSettings {
         let dense_budget = dense_budget.min(budget);
-        AtlasSettings { budget, dense_budget, quotient_heap, quotient_order }
+        AtlasSettings { budget, dense_budget, quotient_heap, quotient_order, method: METHOD }
     }
 }
+
+/// The version of the way an entry is computed (the split's threshold, when a dense code
+/// is continued): state files of another method are computed again, so that a resumed
+/// atlas has the bytes of a fresh one.
+pub const METHOD: u32 = 2;
 
 /// A period certified by a theorem.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

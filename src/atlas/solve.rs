@@ -11,7 +11,7 @@ use crate::engine::NoProgress;
 use crate::model::game::Game;
 use crate::model::octal::OctalCode;
 use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
-use crate::sequence::period::{find_period, Certificate, PeriodOutcome, Periodicity};
+use crate::sequence::period::{Certificate, PeriodOutcome, Periodicity};
 use crate::sequence::{
     fewest_rare_mask, is_rare, run, Goal, Observer, Sequence, Settings, Start, Store,
 };
@@ -132,17 +132,26 @@ fn sequence_of(
     Ok((sequence, stop))
 }
 
+/// Periods a dense code's values are searched for at its dense budget.
+const LONGEST_CANDIDATE: usize = 1 << 12;
+/// A candidate period must have repeated this many times in the values.
+const CANDIDATE_REPEATS: usize = 8;
+
 /// The heap through which the values must be computed to certify the period the values
-/// already repeat with (the least `p` with `G(n) = G(n + p)` from the least `e` on,
-/// seen at least twice), if there is one: a code whose values do not split may still
-/// have a period whose certificate needs a little more than the dense budget.
+/// already repeat with, if there is one: the least `p` (up to [`LONGEST_CANDIDATE`]) with
+/// `G(n) = G(n + p)` on at least [`CANDIDATE_REPEATS`] periods at the end of the values. A
+/// code whose values do not split may still have a period whose certificate needs a
+/// little more than the dense budget.
 fn candidate_end(code: &OctalCode, values: &[u32]) -> Option<u64> {
-    let seen_twice = Certificate::NonSplitting { max_removal: 0 };
-    let PeriodOutcome::Certified(candidate) = find_period(Some(seen_twice), values) else {
-        return None;
-    };
+    let last = values.len() - 1;
+    let (e, p) = (1..=LONGEST_CANDIDATE.min(last / CANDIDATE_REPEATS)).find_map(|p| {
+        let mut e = last - p + 1;
+        while e > 0 && values[e - 1] == values[e - 1 + p] {
+            e -= 1;
+        }
+        (last + 1 - e >= CANDIDATE_REPEATS * p + p).then_some((e as u64, p as u64))
+    })?;
     let theorem = Certificate::for_rule(&code.heap_rule())?;
-    let (e, p) = (candidate.preperiod, candidate.period);
     Some(theorem.window_end(e, p) + p - 1)
 }
 

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::atlas::compare::PublishedTable;
 use crate::atlas::files;
 use crate::atlas::{
-    classes, AtlasError, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
+    classes, AtlasError, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality, METHOD,
 };
 use crate::export::report::Section;
 use crate::sweep::Games;
@@ -20,6 +20,7 @@ pub const ATLAS_SETTINGS: AtlasSettings = AtlasSettings {
     dense_budget: 1 << 16,
     quotient_heap: 20,
     quotient_order: 256,
+    method: METHOD,
 };
 
 /// Published figures the suite compares its atlas with, in the atlas's columns: Kayles

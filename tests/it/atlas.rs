@@ -280,3 +280,26 @@ fn a_run_killed_outright_resumes_to_the_bytes_of_a_run_never_stopped() {
     let bytes = |dir: &Path| files_of(dir).into_iter().map(|f| f.1).collect::<Vec<_>>();
     assert_eq!(bytes(&killed), bytes(&fresh));
 }
+
+#[test]
+fn a_dense_code_whose_certificate_needs_a_little_more_than_the_dense_budget_is_solved() {
+    let out = scratch("dense-continued");
+    let codes_flags = ["atlas", "-q", "--codes", "0.127;0.04", "--budget", "2^18"];
+    let r = run(
+        &[&codes_flags[..], &["--quotient-heap", "4", "--out", out.to_str().unwrap()]].concat()
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let rows = rows(&out.join("atlas.csv"));
+    // 0.127's values repeat with period 4 from heap 46578 at the dense budget 2^16; its
+    // certificate needs heap 93166. 0.04 does not repeat there and stops at 2^16.
+    let find = |code: &str| rows.iter().find(|r| r["code"] == code).unwrap().clone();
+    let solved = find("0.127");
+    let cells =
+        [&solved["status"], &solved["preperiod"], &solved["period"], &solved["checked_through"]];
+    assert_eq!(cells, ["solved", "46578", "4", "93166"]);
+    let dense = find("0.04");
+    assert_eq!(
+        (dense["status"].as_str(), dense["computed_to"].as_str(), dense["stopped"].as_str()),
+        ("unsolved", "65536", "dense")
+    );
+}

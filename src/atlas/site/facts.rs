@@ -17,7 +17,7 @@ pub(super) fn rare_split(out: &mut String, entry: &Entry) {
         let _ = writeln!(
             out,
             "<p>No mask splits the values of heaps 0 to {} into few rare and many common \
-             (at most one heap in eight rare).</p>",
+             (at most one heap in 32 rare).</p>",
             entry.computed_to
         );
         return;

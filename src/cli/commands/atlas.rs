@@ -63,7 +63,7 @@ pub struct Args {
     /// Compute only part I of N of the codes (a contiguous range), keeping their state in
     /// --out/state; a run without --shard over a directory holding every part's state
     /// writes the atlas without computing them again.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, conflicts_with_all = ["compare", "html"])]
     shard: Option<Shard>,
 }
 
@@ -75,6 +75,9 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 const FILES: [&str; 3] = ["atlas.csv", "classes.csv", "atlas.json"];
 /// The folder of the finished codes' state, inside `--out`.
 const STATE: &str = "state";
+/// The largest state file read: a code's entry holds its rare heaps and its period's
+/// block, a few MiB at most at the largest budgets that fit in memory.
+const MAX_STATE: u64 = 1 << 30;
 /// The largest codes file read.
 const MAX_CODES_FILE: u64 = 64 << 20;
 
@@ -118,6 +121,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         Some(path) => Some(published_table(path, &codes)?),
         None => None,
     };
+    check_memory(atlas.settings(), global)?;
     let out = a.out.as_path();
     check_targets(out, a.html.as_deref())?;
     std::fs::create_dir_all(out.join(STATE))
@@ -159,6 +163,25 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let differences = published.compare(&entries, &classes);
     write_differences(&differences)?;
     Ok(if differences.is_empty() { Outcome::Success } else { Outcome::ClaimFailed })
+}
+
+/// Refuses a budget whose values do not fit in memory beside the other threads' before
+/// any work: a code holds about 8 bytes a heap (its values, their copy for the
+/// statistics, the period search's index).
+fn check_memory(settings: &AtlasSettings, global: &Global) -> anyhow::Result<()> {
+    let threads = rayon::current_num_threads() as u64;
+    let need = (settings.budget + 1).saturating_mul(8).saturating_mul(threads);
+    if need > global.memory_limit {
+        bail!(
+            "--budget {}: each code holds about {} in memory, {} on {threads} threads, above \
+             the memory budget of {}; lower --budget or --threads",
+            settings.budget,
+            nimtab::sequence::human_bytes((settings.budget + 1) * 8),
+            nimtab::sequence::human_bytes(need),
+            nimtab::sequence::human_bytes(global.memory_limit)
+        );
+    }
+    Ok(())
 }
 
 /// The table of `--compare`, read and checked before any work.
@@ -237,7 +260,7 @@ fn read_state(out: &Path, atlas: &Atlas, global: &Global) -> anyhow::Result<Vec<
     for code in atlas.codes() {
         let path = out.join(STATE).join(format!("{code}.json"));
         // Only a regular file is read: a FIFO in its place would block the run.
-        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_STATE) {
             continue;
         }
         let Ok(text) = std::fs::read(&path) else { continue };
