@@ -72,7 +72,7 @@ def test_atlas_rows_and_classes_written_back_are_the_cli_s_tables(cli_atlas):
     assert {c["standard_form"]: c["class"] for c in found.classes}["0.05"] == 5
     assert [e["code"] for e in found.entries] == [r["code"] for r in found.rows]
     assert found.entries[0]["settings"] == dict(budget=4096, dense_budget=4096, quotient_heap=20,
-                                                quotient_order=256)
+                                                quotient_order=256, method=2)
 
 
 def test_out_holds_the_cli_s_files_and_state_byte_for_byte(cli_atlas, tmp_path):
@@ -138,7 +138,7 @@ def test_a_family_the_command_refuses_is_refused_with_its_message(tmp_path):
     (dict(codes="octal(2)", budget="2^20"), TypeError,
      r"^budget must be an integer from 1 to 2\*\*40, got '2\^20' \(str\)$"),
     (dict(codes="octal(9)"), ValueError, r"^the family 'octal\(9\)' has 268435455 games, above the limit of 10000"),
-    (dict(codes="0.0"), ValueError, r"^no octal code to compute$"),
+    (dict(codes="0.0"), ValueError, r"^the family holds no octal code with a move"),
     (dict(codes=161), TypeError, r"^codes must be a family text or a list of codes, got 161$"),
     (dict(codes="0.07", codes_file="codes.txt"), ValueError, r"^give codes .* or codes_file, not both$"),
     (dict(codes="0.07", batches=4), ValueError, r"^batches needs a client"),
