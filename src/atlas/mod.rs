@@ -148,12 +148,7 @@ impl AtlasRequest {
                 s.quotient_order
             )));
         }
-        let request = crate::sweep::SweepRequest {
-            games: self.codes.clone(),
-            force: self.force,
-            kind: crate::sweep::SweepKind::Quotients { max_heap: 1, max_order: 1 },
-        };
-        let family = request.family()?;
+        let family = self.codes.family(self.force)?;
         let mut codes = Vec::new();
         for (i, spec) in family.specs().iter().enumerate() {
             let text = spec.trim();

@@ -12,6 +12,7 @@ use crate::model::game::Game;
 use crate::model::octal::OctalCode;
 use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
 use crate::sequence::period::{Certificate, PeriodOutcome, Periodicity};
+use crate::sequence::values::disk_store::hex;
 use crate::sequence::{
     fewest_rare_mask, is_rare, run, Goal, Observer, Sequence, Settings, Start, Store,
 };
@@ -249,7 +250,7 @@ fn fingerprints(
             next += 1;
         }
         let digest = hasher.clone().finalize();
-        out.push((h, digest.iter().map(|b| format!("{b:02x}")).collect()));
+        out.push((h, hex(&digest)));
     }
     out
 }

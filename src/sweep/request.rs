@@ -29,6 +29,21 @@ pub enum Games {
     },
 }
 
+impl Games {
+    /// The family of these games, past the usual limit when `force` says so.
+    ///
+    /// # Errors
+    /// Those of [`Family::parse`], [`Family::from_specs`] and [`Family::from_lines`].
+    pub fn family(&self, force: bool) -> Result<Family> {
+        let limit = if force { FamilyLimit::Forced } else { FamilyLimit::Usual };
+        match self {
+            Games::Text(text) => Family::parse(text, limit),
+            Games::List(list) => Family::from_specs(list, limit),
+            Games::File { name, contents } => Family::from_lines(name, contents, limit),
+        }
+    }
+}
+
 /// What a sweep does with its games.
 #[derive(Clone, Debug)]
 pub enum SweepKind {
@@ -78,12 +93,7 @@ impl SweepRequest {
     /// # Errors
     /// Those of [`Family::parse`], [`Family::from_specs`] and [`Family::from_lines`].
     pub fn family(&self) -> Result<Family> {
-        let limit = if self.force { FamilyLimit::Forced } else { FamilyLimit::Usual };
-        match &self.games {
-            Games::Text(text) => Family::parse(text, limit),
-            Games::List(list) => Family::from_specs(list, limit),
-            Games::File { name, contents } => Family::from_lines(name, contents, limit),
-        }
+        self.games.family(self.force)
     }
 
     /// Every game parsed and the test checked against the space, before any work.

@@ -17,6 +17,7 @@ use nimtab::export::format::{streamed, Bytes};
 use nimtab::sweep::{Games, Shard};
 
 use crate::cli::input::{self, Stdin};
+use crate::cli::long_run::heap_count;
 use crate::cli::output::{self, Held, StagedDir};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -83,13 +84,7 @@ const MAX_CODES_FILE: u64 = 64 << 20;
 
 /// `--budget`, `--dense-budget`: N, 2^K or 2^K-1.
 fn parse_heaps(text: &str) -> Result<u64, String> {
-    let bad = || format!("expected a heap count N, 2^K or 2^K-1, got '{text}'");
-    if let Some(power) = text.strip_prefix("2^") {
-        let (k, less) = power.strip_suffix("-1").map_or((power, 0), |k| (k, 1));
-        let k: u32 = k.parse().map_err(|_| bad())?;
-        return 1u64.checked_shl(k).filter(|_| k < 64).map(|n| n - less).ok_or_else(bad);
-    }
-    text.parse::<u64>().map_err(|_| bad())
+    heap_count(text).ok_or_else(|| format!("expected a heap count N, 2^K or 2^K-1, got '{text}'"))
 }
 
 /// The library's request for these flags.
@@ -147,10 +142,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let classes = classes(&entries);
-    let site = Site::new(atlas.settings(), &entries, &classes)?;
-    write_atlas(out, &atlas, &entries, &classes, a.html.as_deref().map(|dir| (dir, &site)))?;
+    let site = match &a.html {
+        Some(dir) => Some((dir.as_path(), Site::new(atlas.settings(), &entries, &classes)?)),
+        None => None,
+    };
+    write_atlas(out, &atlas, &entries, &classes, site.as_ref().map(|(dir, s)| (*dir, s)))?;
     summary(&entries, &classes, out)?;
-    if let Some(html) = &a.html {
+    if let Some((html, site)) = &site {
         let index = html.join(FIXED_FILES[0]);
         output::line(format_args!(
             "site of {} pages written to {} (open {})",
@@ -335,9 +333,6 @@ fn summary(entries: &[Entry], classes: &[Class], out: &Path) -> anyhow::Result<(
         .filter(|c| !matches!(c.how, Equality::Single | Equality::EqualThrough))
         .count();
     let bounded = classes.iter().filter(|c| c.how == Equality::EqualThrough).count();
-    if entries.is_empty() {
-        bail!("no octal code to compute");
-    }
     output::line(format_args!(
         "atlas of {} codes: {solved} solved, {} unsolved; {} classes ({proved} of several codes \
          proved equal, {bounded} equal only as far as computed); written to {}",

@@ -43,16 +43,18 @@ pub struct SequenceArgs {
 
 /// `--max` of a sequence: an integer, `2^K` or `2^K-1` (checked against `2^40` later).
 pub fn parse_sequence_max(text: &str) -> Result<u64, String> {
-    let bad = || format!("--max must be a non-negative integer, 2^K or 2^K-1, got '{text}'");
+    heap_count(text)
+        .ok_or_else(|| format!("--max must be a non-negative integer, 2^K or 2^K-1, got '{text}'"))
+}
+
+/// A heap count written as an integer, `2^K` or `2^K-1` (`K` below 64).
+pub fn heap_count(text: &str) -> Option<u64> {
     if let Some(power) = text.strip_prefix("2^") {
-        let (k, less) = match power.strip_suffix("-1") {
-            Some(k) => (k, 1),
-            None => (power, 0),
-        };
-        let k: u32 = k.parse().map_err(|_| bad())?;
-        return 1u64.checked_shl(k).filter(|_| k < 64).map(|n| n - less).ok_or_else(bad);
+        let (k, less) = power.strip_suffix("-1").map_or((power, 0), |k| (k, 1));
+        let k: u32 = k.parse().ok()?;
+        return 1u64.checked_shl(k).filter(|_| k < 64).map(|n| n - less);
     }
-    text.parse::<u64>().map_err(|_| bad())
+    text.parse::<u64>().ok()
 }
 
 /// `--checkpoint-every`: seconds, or a number followed by s, m or h.
