@@ -52,6 +52,10 @@ pub struct AtlasSettings {
     pub quotient_order: usize,
     /// The method's version ([`METHOD`]).
     pub method: u32,
+    /// Seconds a code's sequence may take, if bounded: a code still running then stops
+    /// with the values it has ([`Stop::Time`]). Where it stops depends on the machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<u64>,
 }
 
 impl AtlasSettings {
@@ -64,7 +68,20 @@ impl AtlasSettings {
         quotient_order: usize,
     ) -> AtlasSettings {
         let dense_budget = dense_budget.min(budget);
-        AtlasSettings { budget, dense_budget, quotient_heap, quotient_order, method: METHOD }
+        AtlasSettings {
+            budget,
+            dense_budget,
+            quotient_heap,
+            quotient_order,
+            method: METHOD,
+            seconds: None,
+        }
+    }
+
+    /// These settings with each code's sequence given at most `seconds` (`None`: no
+    /// bound in time).
+    pub fn with_seconds(self, seconds: Option<u64>) -> AtlasSettings {
+        AtlasSettings { seconds, ..self }
     }
 }
 
@@ -99,6 +116,8 @@ pub enum Stop {
     Budget,
     /// The values do not split into common and rare, and the dense budget was reached.
     Dense,
+    /// The time budget ran out first.
+    Time,
 }
 
 impl Stop {
@@ -108,6 +127,7 @@ impl Stop {
             Stop::Certified => "certified",
             Stop::Budget => "budget",
             Stop::Dense => "dense",
+            Stop::Time => "time",
         }
     }
 }

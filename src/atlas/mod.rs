@@ -15,6 +15,7 @@ mod entry;
 pub mod files;
 pub mod site;
 mod solve;
+mod work;
 
 use rayon::prelude::*;
 
@@ -23,6 +24,7 @@ pub use entry::{
     AtlasSettings, CertifiedPeriod, Entry, QuotientCell, QuotientOutcome, RareSplit, Stop, METHOD,
 };
 pub use solve::{solve_code, Cancel, FIRST_VALUES};
+pub use work::{WorkDir, DISK_FROM};
 
 use crate::model::octal::OctalCode;
 use crate::quotient::{MAX_ORDER, MAX_QUOTIENT_HEAP};
@@ -91,6 +93,7 @@ pub struct AtlasRequest {
 pub struct Atlas {
     codes: Vec<OctalCode>,
     settings: AtlasSettings,
+    work: Option<WorkDir>,
 }
 
 /// What a run reports to.
@@ -168,7 +171,7 @@ impl AtlasRequest {
         if codes.is_empty() {
             return Err(AtlasError::NoCode);
         }
-        Ok(Atlas { codes, settings: s })
+        Ok(Atlas { codes, settings: s, work: None })
     }
 }
 
@@ -181,7 +184,18 @@ impl Atlas {
     /// The atlas of the codes of one shard (a contiguous range of them).
     pub fn shard(&self, shard: Shard) -> Atlas {
         let range = shard.games(self.codes.len());
-        Atlas { codes: self.codes[range].to_vec(), settings: self.settings }
+        Atlas {
+            codes: self.codes[range].to_vec(),
+            settings: self.settings,
+            work: self.work.clone(),
+        }
+    }
+
+    /// This atlas with the values of runs past [`DISK_FROM`] heaps (or `work`'s own bound)
+    /// kept in `work`, with checkpoints from which a stopped run resumes (without a work
+    /// directory they stay in memory).
+    pub fn with_work_dir(self, work: WorkDir) -> Atlas {
+        Atlas { work: Some(work), ..self }
     }
 
     /// The settings.
@@ -229,10 +243,13 @@ impl Atlas {
     }
 
     /// Computes every code of the atlas that `done` lacks, in parallel, and returns every
-    /// entry in the atlas's order (the ones given and the new ones).
+    /// entry in the atlas's order (the ones given and the new ones). With a work
+    /// directory, a code's values file and checkpoint are removed once the observer has
+    /// kept its entry (and those of the codes given done, left by a run stopped between).
     ///
     /// # Errors
-    /// [`AtlasError::Cancelled`], [`AtlasError::Keep`], a sequence run's error.
+    /// [`AtlasError::Cancelled`], [`AtlasError::Keep`], a sequence run's error (also
+    /// when a work file cannot be removed).
     pub fn solve(
         &self,
         done: Vec<Entry>,
@@ -242,14 +259,23 @@ impl Atlas {
             done.into_iter().filter(|e| self.accepts(e)).map(|e| (e.code.clone(), e)).collect();
         let missing: Vec<&OctalCode> =
             self.codes.iter().filter(|c| !have.contains_key(&c.to_string())).collect();
+        if let Some(work) = &self.work {
+            for code in self.codes.iter().filter(|c| have.contains_key(&c.to_string())) {
+                work.discard(code)?;
+            }
+        }
         let horizons = self.horizons();
         let cancel = ObserverCancel(observer);
+        let work = self.work.as_ref();
         let new: Vec<Entry> = missing
             .par_iter()
             .with_max_len(1)
             .map(|code| {
-                let entry = solve_code(code, &self.settings, &horizons, &cancel)?;
+                let entry = solve_code(code, &self.settings, &horizons, work, &cancel)?;
                 observer.code_done(&entry).map_err(AtlasError::Keep)?;
+                if let Some(work) = work {
+                    work.discard(code)?;
+                }
                 Ok(entry)
             })
             .collect::<Result<_, AtlasError>>()?;
@@ -313,5 +339,92 @@ mod tests {
         let mut rare = Vec::new();
         files[3].write_to(&mut rare).unwrap();
         assert!(rare.starts_with(b"heap,grundy\n0,0\n"), "{}", String::from_utf8_lossy(&rare));
+    }
+
+    /// A scratch work directory for one test.
+    fn work_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("nimtab-work-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The atlas of codes whose values split at 2^16 (0.16, 0.36, 0.64) and others, run
+    /// to 2^17.
+    fn split_atlas() -> Atlas {
+        let settings = AtlasSettings::new(1 << 17, 1 << 16, 6, 64);
+        let codes = Games::Text("0.16;0.36;0.64;0.07;0.137".to_string());
+        AtlasRequest { codes, force: false, settings }.plan().unwrap()
+    }
+
+    fn names(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn runs_with_their_values_on_disk_give_the_entries_of_runs_in_memory_and_leave_no_files() {
+        let dir = work_dir("disk");
+        let work = WorkDir::new(&dir, std::time::Duration::ZERO).with_disk_from(1 << 16);
+        let in_memory = split_atlas().solve(Vec::new(), &Quiet).unwrap();
+        let on_disk = split_atlas().with_work_dir(work).solve(Vec::new(), &Quiet).unwrap();
+        assert_eq!(on_disk, in_memory);
+        assert_eq!(in_memory.iter().filter(|e| e.stopped == Stop::Budget).count(), 3);
+        assert_eq!(names(&dir), Vec::<String>::new());
+    }
+
+    /// Cancels the run once a checkpoint of `code` records at least `heaps` heaps.
+    struct CancelAt {
+        checkpoint: std::path::PathBuf,
+        heaps: u64,
+    }
+
+    impl AtlasObserver for CancelAt {
+        fn cancelled(&self) -> bool {
+            let text = std::fs::read_to_string(&self.checkpoint).unwrap_or_default();
+            let heaps = text.lines().find_map(|l| l.strip_prefix("heaps "));
+            heaps.and_then(|n| n.parse::<u64>().ok()).is_some_and(|n| n >= self.heaps)
+        }
+    }
+
+    #[test]
+    fn a_cancelled_run_resumes_from_its_checkpoints_to_the_entries_of_a_run_never_stopped() {
+        let dir = work_dir("resume");
+        let work = WorkDir::new(&dir, std::time::Duration::ZERO).with_disk_from(1 << 16);
+        let atlas = split_atlas().with_work_dir(work.clone());
+        let code = OctalCode::parse("0.64").unwrap();
+        let stop = CancelAt { checkpoint: work.checkpoint_path(&code), heaps: 3 << 15 };
+        let stopped = atlas.solve(Vec::new(), &stop);
+        assert!(matches!(stopped, Err(AtlasError::Cancelled)), "{stopped:?}");
+        assert!(names(&dir).contains(&"0.64.values".to_string()), "{:?}", names(&dir));
+        // A damaged checkpoint of another code is computed again from heap 0.
+        std::fs::write(dir.join("0.36.checkpoint"), "nimtab sequence checkpoint\nformat 1\n")
+            .unwrap();
+        let resumed = atlas.solve(Vec::new(), &Quiet).unwrap();
+        assert_eq!(resumed, split_atlas().solve(Vec::new(), &Quiet).unwrap());
+        assert_eq!(names(&dir), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_time_budget_ends_a_run_with_the_values_it_has() {
+        let settings = AtlasSettings::new(1 << 30, 1 << 16, 4, 64).with_seconds(Some(1));
+        let codes = Games::Text("0.36".to_string());
+        let dir = work_dir("time");
+        let atlas = AtlasRequest { codes, force: false, settings }.plan().unwrap();
+        let work = WorkDir::new(&dir, std::time::Duration::from_secs(60));
+        let entry = &atlas.with_work_dir(work).solve(Vec::new(), &Quiet).unwrap()[0];
+        assert_eq!(entry.stopped, Stop::Time);
+        assert!(entry.computed_to < 1 << 30 && entry.computed_to >= 1 << 16);
+        assert_eq!(
+            entry.first_values,
+            crate::sequence::values_in_memory(
+                &OctalCode::parse("0.36").unwrap().heap_rule(),
+                FIRST_VALUES as u64 - 1
+            )
+        );
     }
 }

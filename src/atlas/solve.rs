@@ -1,11 +1,14 @@
 //! Solving one code: its Grundy sequence to a certified period or to the budget, the
 //! statistics of the computed values, and its misère quotient.
 
+use std::time::{Duration, Instant};
+
 use sha2::{Digest, Sha256};
 
 use super::entry::{
     AtlasSettings, CertifiedPeriod, Entry, QuotientCell, QuotientOutcome, RareSplit, Stop,
 };
+use super::work::WorkDir;
 use super::AtlasError;
 use crate::engine::NoProgress;
 use crate::model::game::Game;
@@ -14,7 +17,7 @@ use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
 use crate::sequence::period::{Certificate, PeriodOutcome, Periodicity};
 use crate::sequence::values::disk_store::hex;
 use crate::sequence::{
-    fewest_rare_mask, is_rare, run, Goal, Observer, Sequence, Settings, Start, Store,
+    fewest_rare_mask, is_rare, run, Goal, Observer, Sequence, SequenceError, Settings, Start, Store,
 };
 
 /// Values the entry keeps from the start of the sequence.
@@ -38,12 +41,36 @@ impl Cancel for NoProgress {
     }
 }
 
-/// The sequence run's observer: only the cancel flag.
-struct Stopper<'c>(&'c dyn Cancel);
+/// How one code's sequence runs go: the caller's cancel flag, the deadline of the time
+/// budget, and the work directory for runs too long to keep in memory.
+struct Runs<'a> {
+    code: &'a OctalCode,
+    spec: String,
+    cancel: &'a dyn Cancel,
+    deadline: Option<Instant>,
+    work: Option<&'a WorkDir>,
+}
 
-impl Observer for Stopper<'_> {
+/// A sequence run's observer: the cancel flag, the deadline, and the checkpoints of a run
+/// with its values on disk.
+struct RunObserver<'r, 'a> {
+    runs: &'r Runs<'a>,
+}
+
+impl Observer for RunObserver<'_, '_> {
     fn cancelled(&self) -> bool {
-        self.0.cancelled()
+        self.runs.cancel.cancelled()
+    }
+
+    fn stop_here(&self) -> bool {
+        self.runs.out_of_time()
+    }
+
+    fn save_checkpoint(&mut self, checkpoint: &[u8]) -> Result<(), SequenceError> {
+        match self.runs.work {
+            Some(work) => work.save_checkpoint(self.runs.code, checkpoint),
+            None => Ok(()),
+        }
     }
 }
 
@@ -59,7 +86,9 @@ impl QuotientProgress for QuotientStopper<'_> {
 
 /// Everything the atlas states about `code`, computed under `settings`; `horizons` are
 /// the heaps at which the classes compare sequences (a fingerprint is kept for each one
-/// the values reach).
+/// the values reach). A run to more than [`super::DISK_FROM`] heaps (or the work
+/// directory's own bound) keeps its values in `work` when there is one, with checkpoints from which it resumes; the caller removes them
+/// ([`WorkDir::discard`]) once the entry is kept.
 ///
 /// # Errors
 /// [`AtlasError::Cancelled`] when `cancel` asks; a sequence run's error.
@@ -67,72 +96,102 @@ pub fn solve_code(
     code: &OctalCode,
     settings: &AtlasSettings,
     horizons: &[u64],
+    work: Option<&WorkDir>,
     cancel: &dyn Cancel,
 ) -> Result<Entry, AtlasError> {
-    let (mut sequence, stopped) = sequence_of(code, settings, cancel)?;
-    let values = read_values(&mut sequence)?;
+    let deadline = settings.seconds.map(|s| Instant::now() + Duration::from_secs(s));
+    let spec = format!("octal:{code}");
+    let runs = Runs { code, spec, cancel, deadline, work };
+    let (mut sequence, stopped) = runs.sequence(settings)?;
     let period = match sequence.period() {
         Some(PeriodOutcome::Certified(found)) => Some(*found),
         _ => None,
     };
-    let computed_to = values.len() as u64 - 1;
-    let (largest_value, largest_at) = largest(&values);
-    let rare = rare_split(&values);
-    let rare_heaps = match (period, rare) {
-        (None, Some(split)) => rare_heaps_of(&values, split.mask),
-        _ => Vec::new(),
-    };
-    let block = period.map_or(Vec::new(), |p| values[..(p.preperiod + p.period) as usize].to_vec());
-    let fingerprints = fingerprints(&values, period.as_ref(), horizons);
+    let stats = Stats::of(&mut sequence, period.as_ref(), horizons)?;
+    let rare = stats.rare_split(&mut sequence, period.is_none())?;
+    drop(sequence);
     let quotient = quotient_of(code, settings, cancel)?;
     Ok(Entry {
         code: code.to_string(),
         settings: *settings,
         period: period.map(|p| certified(&p)),
-        computed_to,
+        computed_to: stats.computed - 1,
         stopped,
-        largest_value,
-        largest_at,
-        rare,
-        rare_heaps,
+        largest_value: stats.largest.0,
+        largest_at: stats.largest.1,
+        rare: rare.as_ref().map(|(split, _)| *split),
+        rare_heaps: rare.map_or(Vec::new(), |(_, heaps)| heaps),
         quotient,
-        first_values: values.iter().take(FIRST_VALUES).copied().collect(),
-        block,
-        fingerprints,
+        first_values: stats.first_values,
+        block: stats.block,
+        fingerprints: stats.fingerprints,
     })
 }
 
-/// The sequence to a certified period, or to the dense budget when the values there do
-/// not split into common and rare, or to the budget.
-fn sequence_of(
-    code: &OctalCode,
-    settings: &AtlasSettings,
-    cancel: &dyn Cancel,
-) -> Result<(Sequence, Stop), AtlasError> {
-    let first = settings.dense_budget.min(settings.budget);
-    let sequence = period_run(code, first, cancel)?;
-    if certified_in(&sequence) {
-        return Ok((sequence, Stop::Certified));
+impl Runs<'_> {
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
     }
-    if first == settings.budget {
-        return Ok((sequence, Stop::Budget));
-    }
-    let mut sequence = sequence;
-    let values = read_values(&mut sequence)?;
-    let (max, stop) = if rare_split(&values).is_some() {
-        (settings.budget, Stop::Budget)
-    } else {
-        match candidate_end(code, &values) {
-            Some(end) if end <= (2 * first).min(settings.budget) => (end, Stop::Dense),
-            _ => return Ok((sequence, Stop::Dense)),
-        }
-    };
-    drop(values);
-    let sequence = period_run(code, max, cancel)?;
-    let stop = if certified_in(&sequence) { Stop::Certified } else { stop };
-    Ok((sequence, stop))
-}
 
+    /// The sequence to a certified period, or to the dense budget when the values there do
+    /// not split into common and rare, or to the budget, or as far as the time budget
+    /// allows.
+    fn sequence(&self, settings: &AtlasSettings) -> Result<(Sequence, Stop), AtlasError> {
+        let first = settings.dense_budget.min(settings.budget);
+        let mut sequence = self.period_run(first)?;
+        if let Some(stop) = ended(&sequence, first) {
+            return Ok((sequence, stop));
+        }
+        let Some((max, stop)) = self.continuation(&mut sequence, settings)? else {
+            let stop = if first == settings.budget { Stop::Budget } else { Stop::Dense };
+            return Ok((sequence, stop));
+        };
+        drop(sequence);
+        let sequence = self.period_run(max)?;
+        let stop = ended(&sequence, max).unwrap_or(stop);
+        Ok((sequence, stop))
+    }
+
+    /// Where the run goes on after the dense budget: to the budget when the values split
+    /// into common and rare, to the heap a period's certificate needs when the values
+    /// already repeat with one (up to twice the dense budget), else nowhere.
+    fn continuation(
+        &self,
+        sequence: &mut Sequence,
+        settings: &AtlasSettings,
+    ) -> Result<Option<(u64, Stop)>, AtlasError> {
+        let first = settings.dense_budget.min(settings.budget);
+        if first == settings.budget {
+            return Ok(None);
+        }
+        let values = read_values(sequence)?;
+        if rare_split(&values).is_some() {
+            return Ok(Some((settings.budget, Stop::Budget)));
+        }
+        Ok(match candidate_end(self.code, &values) {
+            Some(end) if end <= (2 * first).min(settings.budget) => Some((end, Stop::Dense)),
+            _ => None,
+        })
+    }
+
+    /// A period search of the code to heap `max` on the calling thread: in memory, or in
+    /// the work directory's values file past its bound ([`super::DISK_FROM`] heaps).
+    fn period_run(&self, max: u64) -> Result<Sequence, AtlasError> {
+        let rule = self.code.heap_rule();
+        let mut settings = Settings::new(Goal::Period, max).threads(1);
+        let start = match self.work {
+            Some(work) if work.takes(max) => {
+                settings = settings.checkpoint_every(Some(work.checkpoint_every()));
+                work.start(self.code, &self.spec, &rule, max)?
+            }
+            _ => Start::Fresh(Store::in_memory(max + 1)),
+        };
+        match run(&rule, &self.spec, &settings, start, &mut RunObserver { runs: self }) {
+            Err(SequenceError::Cancelled) => Err(AtlasError::Cancelled),
+            ran => Ok(ran?),
+        }
+    }
+}
 /// Periods a dense code's values are searched for at its dense budget.
 const LONGEST_CANDIDATE: usize = 1 << 12;
 /// A candidate period must have repeated this many times in the values.
@@ -160,15 +219,20 @@ fn certified_in(sequence: &Sequence) -> bool {
     matches!(sequence.period(), Some(PeriodOutcome::Certified(_)))
 }
 
-/// A period search of `code` to heap `max`, in memory, on the calling thread.
-fn period_run(code: &OctalCode, max: u64, cancel: &dyn Cancel) -> Result<Sequence, AtlasError> {
-    let settings = Settings::new(Goal::Period, max).threads(1);
-    let start = Start::Fresh(Store::in_memory(max + 1));
-    let spec = format!("octal:{code}");
-    Ok(run(&code.heap_rule(), &spec, &settings, start, &mut Stopper(cancel))?)
+/// Why a run to `max` ended where it did: a certificate, or the time budget short of
+/// `max`; `None` when it reached `max` without a certificate.
+fn ended(sequence: &Sequence, max: u64) -> Option<Stop> {
+    if certified_in(sequence) {
+        Some(Stop::Certified)
+    } else if sequence.computed() < max + 1 {
+        Some(Stop::Time)
+    } else {
+        None
+    }
 }
 
 /// The computed values (a period search stops at its certificate: heaps up to there).
+/// Only for runs kept in memory (at most the dense budget's).
 fn read_values(sequence: &mut Sequence) -> Result<Vec<u32>, AtlasError> {
     let computed = sequence.computed();
     let mut values = Vec::with_capacity(computed as usize);
@@ -176,37 +240,42 @@ fn read_values(sequence: &mut Sequence) -> Result<Vec<u32>, AtlasError> {
     Ok(values)
 }
 
-/// The largest value and its first heap.
-fn largest(values: &[u32]) -> (u32, u64) {
-    let mut best = (0, 0);
-    for (n, &v) in values.iter().enumerate() {
-        if v > best.0 {
-            best = (v, n as u64);
-        }
-    }
-    best
-}
-
 /// The mask with the fewest rare heaps, when at most one heap in [`RARE_SHARE`] is rare.
 pub(super) fn rare_split(values: &[u32]) -> Option<RareSplit> {
-    let width = values.iter().max().map_or(1, |&v| (v as usize + 1).next_power_of_two()).max(2);
-    let mut histogram = vec![0u64; width];
-    values.iter().for_each(|&v| histogram[v as usize] += 1);
-    let mask = fewest_rare_mask(&histogram);
-    let mut count = 0;
-    let mut last = 0;
-    for (n, &v) in values.iter().enumerate() {
+    let mut histogram = Vec::new();
+    values.iter().for_each(|&v| count(&mut histogram, v));
+    let (mask, count, last) = rare_count(&histogram, values.iter().copied());
+    (count * RARE_SHARE <= values.len() as u64).then_some(RareSplit { mask, count, last })
+}
+
+/// Counts `v` in `histogram`, grown as needed.
+fn count(histogram: &mut Vec<u64>, v: u32) {
+    if v as usize >= histogram.len() {
+        histogram.resize(v as usize + 1, 0);
+    }
+    histogram[v as usize] += 1;
+}
+
+/// The mask with the fewest rare heaps among values of `histogram`, and the number of
+/// rare heaps and the last one among `values`.
+fn rare_count(histogram: &[u64], values: impl Iterator<Item = u32>) -> (u32, u64, u64) {
+    let mask = fewest_rare_mask(&padded(histogram));
+    let (mut count, mut last) = (0, 0);
+    for (n, v) in values.enumerate() {
         if is_rare(v, mask) {
             count += 1;
             last = n as u64;
         }
     }
-    (count * RARE_SHARE <= values.len() as u64).then_some(RareSplit { mask, count, last })
+    (mask, count, last)
 }
 
-fn rare_heaps_of(values: &[u32], mask: u32) -> Vec<(u64, u32)> {
-    let rare = values.iter().enumerate().filter(|(_, &v)| is_rare(v, mask));
-    rare.map(|(n, &v)| (n as u64, v)).collect()
+/// The histogram widened to a power of two (at least 2), as the mask choice reads it.
+fn padded(histogram: &[u64]) -> Vec<u64> {
+    let width = histogram.len().next_power_of_two().max(2);
+    let mut padded = histogram.to_vec();
+    padded.resize(width, 0);
+    padded
 }
 
 fn certified(found: &Periodicity) -> CertifiedPeriod {
@@ -220,39 +289,100 @@ fn certified(found: &Periodicity) -> CertifiedPeriod {
     }
 }
 
-/// The fingerprint of `G(0..=h)` for every horizon the values reach: the computed ones,
-/// and with a period every horizon (the values beyond follow the period).
-fn fingerprints(
-    values: &[u32],
-    period: Option<&Periodicity>,
-    horizons: &[u64],
-) -> Vec<(u64, String)> {
-    let mut horizons: Vec<u64> = horizons.to_vec();
-    horizons.push(values.len() as u64 - 1);
-    horizons.sort_unstable();
-    horizons.dedup();
-    let value = |n: u64| -> Option<u32> {
-        if let Some(&v) = values.get(n as usize) {
-            return Some(v);
+/// What one pass over the computed values gives: without holding them, so that a run
+/// with its values on disk stays within its plan's memory.
+struct Stats {
+    /// Values computed.
+    computed: u64,
+    /// The largest value and its first heap.
+    largest: (u32, u64),
+    /// How many heaps have each value.
+    histogram: Vec<u64>,
+    first_values: Vec<u32>,
+    /// With a certified period, `G(0..preperiod + period)`.
+    block: Vec<u32>,
+    fingerprints: Vec<(u64, String)>,
+}
+
+impl Stats {
+    /// The statistics of `sequence`'s computed values; the fingerprints at `horizons` and
+    /// at the last computed heap (past it, with a period, the values follow the period).
+    fn of(
+        sequence: &mut Sequence,
+        period: Option<&Periodicity>,
+        horizons: &[u64],
+    ) -> Result<Stats, AtlasError> {
+        let computed = sequence.computed();
+        let mut horizons: Vec<u64> = horizons.to_vec();
+        horizons.push(computed - 1);
+        horizons.sort_unstable();
+        horizons.dedup();
+        let block_len = period.map_or(0, |p| p.preperiod + p.period);
+        let mut stats = Stats {
+            computed,
+            largest: (0, 0),
+            histogram: Vec::new(),
+            first_values: Vec::new(),
+            block: Vec::new(),
+            fingerprints: Vec::new(),
+        };
+        let mut hasher = Sha256::new();
+        let mut pending = horizons.iter().copied().peekable();
+        sequence.for_each(0..=computed - 1, &mut |n, v| {
+            let v = v as u32;
+            if v > stats.largest.0 {
+                stats.largest = (v, n);
+            }
+            count(&mut stats.histogram, v);
+            if stats.first_values.len() < FIRST_VALUES {
+                stats.first_values.push(v);
+            }
+            if n < block_len {
+                stats.block.push(v);
+            }
+            hasher.update(v.to_le_bytes());
+            if pending.next_if_eq(&n).is_some() {
+                stats.fingerprints.push((n, hex(&hasher.clone().finalize())));
+            }
+        })?;
+        if let Some(p) = period {
+            // Past the computed values, the period's block gives every value.
+            let mut next = computed;
+            for h in pending {
+                while next <= h {
+                    let v = stats.block[(p.preperiod + (next - p.preperiod) % p.period) as usize];
+                    hasher.update(v.to_le_bytes());
+                    next += 1;
+                }
+                stats.fingerprints.push((h, hex(&hasher.clone().finalize())));
+            }
         }
-        let p = period?;
-        Some(values[(p.preperiod + (n - p.preperiod) % p.period) as usize])
-    };
-    let mut hasher = Sha256::new();
-    let mut next = 0u64;
-    let mut out = Vec::new();
-    for h in horizons {
-        if value(h).is_none() {
-            break;
-        }
-        while next <= h {
-            hasher.update(value(next).unwrap_or(0).to_le_bytes());
-            next += 1;
-        }
-        let digest = hasher.clone().finalize();
-        out.push((h, hex(&digest)));
+        Ok(stats)
     }
-    out
+
+    /// The rare/common split of the values, when at most one heap in [`RARE_SHARE`] is
+    /// rare, with every rare heap when `with_heaps` (a second pass over the values).
+    fn rare_split(
+        &self,
+        sequence: &mut Sequence,
+        with_heaps: bool,
+    ) -> Result<Option<(RareSplit, Vec<(u64, u32)>)>, AtlasError> {
+        let mask = fewest_rare_mask(&padded(&self.histogram));
+        let (mut count, mut last, mut heaps) = (0, 0, Vec::new());
+        sequence.for_each(0..=self.computed - 1, &mut |n, v| {
+            if is_rare(v as u32, mask) {
+                count += 1;
+                last = n;
+                if with_heaps {
+                    heaps.push((n, v as u32));
+                }
+            }
+        })?;
+        if count * RARE_SHARE > self.computed {
+            return Ok(None);
+        }
+        Ok(Some((RareSplit { mask, count, last }, heaps)))
+    }
 }
 
 /// The misère quotient at the heap bound, or at the last heap below where it outgrew the

@@ -5,7 +5,7 @@
 mod checkpoints;
 mod flags;
 
-pub use flags::{heap_count, SequenceArgs};
+pub use flags::{heap_count, parse_duration, SequenceArgs};
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -129,6 +129,13 @@ pub trait Observer {
     fn cancelled(&self) -> bool {
         false
     }
+    /// Whether a period search should end now with the values computed so far, polled
+    /// between segments: it then checks those values and returns its outcome, as at the
+    /// max (a time budget: the values computed depend on when it says so). A run of every
+    /// value ignores it. Never, by default.
+    fn stop_here(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that ignores everything.
@@ -303,11 +310,15 @@ impl Run<'_> {
             if self.checkpoint_due() {
                 self.checkpoint(None)?;
             }
+            if self.settings.goal == Goal::Period && self.observer.stop_here() {
+                break;
+            }
         }
+        let len = self.engine.len();
         match (self.settings.goal, last_check) {
             (Goal::Values, _) => Ok(None),
-            (Goal::Period, Some((len, outcome))) if len == target => Ok(Some(outcome)),
-            (Goal::Period, _) => Ok(Some(check_period(&mut self.store, self.certificate, target)?)),
+            (Goal::Period, Some((checked, outcome))) if checked == len => Ok(Some(outcome)),
+            (Goal::Period, _) => Ok(Some(check_period(&mut self.store, self.certificate, len)?)),
         }
     }
 

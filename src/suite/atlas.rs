@@ -21,6 +21,7 @@ pub const ATLAS_SETTINGS: AtlasSettings = AtlasSettings {
     quotient_heap: 20,
     quotient_order: 256,
     method: METHOD,
+    seconds: None,
 };
 
 /// Published figures the suite compares its atlas with, in the atlas's columns: Kayles

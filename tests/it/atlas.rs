@@ -231,6 +231,9 @@ fn bad_input_is_refused_with_one_line_and_nothing_written() {
             "expected a heap count N, 2^K or 2^K-1, got 'lots'",
         ),
         (vec!["--codes", "0.07", "--quotient-order", "0"], "order bound must be from 1"),
+        (vec!["--codes", "0.07", "--budget", "2^20,0s"], "got '2^20,0s'"),
+        (vec!["--codes", "0.07", "--budget", "2^20,soon"], "TIME whole seconds"),
+        (vec!["--codes", "0.07", "--checkpoint-every", "0"], "more than 0, got '0'"),
         (
             vec!["--codes", "0.07", "--compare", columns.to_str().unwrap()],
             "column 'periodd' is not an atlas column",
@@ -302,4 +305,87 @@ fn a_dense_code_whose_certificate_needs_a_little_more_than_the_dense_budget_is_s
         (dense["status"].as_str(), dense["computed_to"].as_str(), dense["stopped"].as_str()),
         ("unsolved", "65536", "dense")
     );
+}
+
+/// The value of the `heaps N` line of a sequence checkpoint (0 while it is being written).
+fn checkpoint_heaps(path: &Path) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let heaps = text.lines().find_map(|l| l.strip_prefix("heaps "));
+    heaps.and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+#[test]
+fn a_run_past_2_22_heaps_keeps_its_values_on_disk_and_resumes_after_kill_9_to_the_same_bytes() {
+    let dir = scratch("disk");
+    let (killed, fresh) = (dir.join("killed"), dir.join("fresh"));
+    let args = |out: &Path| -> Vec<String> {
+        let flags = "atlas -q --codes 0.36 --budget 2^23 --quotient-heap 8 --threads 1 \
+                     --checkpoint-every 0.2s --out";
+        let mut args: Vec<String> = flags.split_whitespace().map(String::from).collect();
+        args.push(out.to_str().unwrap().to_string());
+        args
+    };
+    let mut child = crate::support::cli::command().args(args(&killed)).spawn().unwrap();
+    let (checkpoint, values) =
+        (killed.join("state/0.36.checkpoint"), killed.join("state/0.36.values"));
+    let started = std::time::Instant::now();
+    // Killed once a checkpoint records 2^21 heaps of the 2^23 (the whole run takes seconds).
+    while checkpoint_heaps(&checkpoint) < 1 << 21 {
+        assert!(started.elapsed().as_secs() < 120, "no checkpoint past 2^21 heaps");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    crate::support::cli::send_signal(child.id(), "KILL");
+    child.wait().unwrap();
+    assert!(!killed.join("atlas.csv").exists());
+    assert!(std::fs::metadata(&values).unwrap().len() >= 1 << 21);
+    let resumed = crate::support::cli::command().args(args(&killed)).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    // Once the code's entry is kept its values file and checkpoint are gone.
+    assert!(!checkpoint.exists() && !values.exists());
+    let never = crate::support::cli::command().args(args(&fresh)).output().unwrap();
+    assert!(never.status.success());
+    assert_eq!(files_of(&killed).into_iter().map(|f| f.1).collect::<Vec<_>>(), {
+        files_of(&fresh).into_iter().map(|f| f.1).collect::<Vec<_>>()
+    });
+    let row = &rows(&killed.join("atlas.csv"))[0];
+    assert_eq!(
+        [&row["status"], &row["computed_to"], &row["stopped"]],
+        ["unsolved", "8388608", "budget"]
+    );
+}
+
+#[test]
+fn a_time_budget_stops_a_code_short_of_its_heap_budget_and_says_so() {
+    let out = scratch("time");
+    let flags = ["atlas", "-q", "--codes", "0.36;0.07", "--budget", "2^24,1s"];
+    let r = run(&[&flags[..], &["--quotient-heap", "8", "--out", out.to_str().unwrap()]].concat());
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let rows = rows(&out.join("atlas.csv"));
+    // 0.07 is certified within a second; 0.36 is not, and stops where its second ends.
+    assert_eq!(
+        [&rows[0]["code"], &rows[0]["status"], &rows[0]["stopped"]],
+        ["0.07", "solved", "certified"]
+    );
+    assert_eq!(
+        [&rows[1]["code"], &rows[1]["status"], &rows[1]["stopped"]],
+        ["0.36", "unsolved", "time"]
+    );
+    let computed: u64 = rows[1]["computed_to"].parse().unwrap();
+    assert!(computed < 1 << 24, "{computed}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("atlas.json")).unwrap()).unwrap();
+    assert_eq!(json["settings"]["seconds"], 1, "the settings name the time budget");
+    let first: Vec<u64> = json["codes"][1]["first_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let reference: Vec<u64> = octal_values("0.36", 99).iter().map(|&v| v as u64).collect();
+    assert_eq!(first, reference);
+    let states: Vec<String> = std::fs::read_dir(out.join("state"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(states.iter().all(|name| name.ends_with(".json")), "{states:?}");
 }

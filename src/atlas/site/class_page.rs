@@ -215,6 +215,12 @@ fn certificates(out: &mut String, class: &Class, entries: &Entries<'_>) {
                  heaps) without a period the theorem certifies",
                 e.computed_to
             ),
+            (None, Stop::Time) => format!(
+                "computed to heap {}: the time budget of {} s ran out without a period the \
+                 theorem certifies",
+                e.computed_to,
+                e.settings.seconds.unwrap_or(0)
+            ),
             (None, _) => format!(
                 "computed to heap {}: the budget {} was reached without a period the \
                  theorem certifies",

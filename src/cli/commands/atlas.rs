@@ -5,19 +5,23 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use nimtab::atlas::compare::{Difference, PublishedTable};
 use nimtab::atlas::files::atlas_files;
 use nimtab::atlas::site::{Site, FIXED_FILES};
 use nimtab::atlas::{
-    classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
+    classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality, WorkDir,
+    DISK_FROM,
 };
 use nimtab::export::format::{streamed, Bytes};
+use nimtab::sequence::plan::{free_space, DiskUse, Plan};
+use nimtab::sequence::Goal;
 use nimtab::sweep::{Games, Shard};
 
 use crate::cli::input::{self, Stdin};
-use crate::cli::long_run::heap_count;
+use crate::cli::long_run::{heap_count, parse_duration};
 use crate::cli::output::{self, Held, StagedDir};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -32,9 +36,12 @@ pub struct Args {
     /// A file of codes or patterns, one per line ('#' starts a comment); - reads stdin.
     #[arg(long = "codes-file", value_name = "FILE", conflicts_with = "codes")]
     codes_file: Option<PathBuf>,
-    /// The last heap computed for a code without a certified period: N, 2^K or 2^K-1.
-    #[arg(long, value_name = "N", default_value = "2^20", value_parser = parse_heaps)]
-    budget: u64,
+    /// The last heap computed for a code without a certified period: N, 2^K or 2^K-1;
+    /// N,TIME also stops each code's sequence after TIME (seconds, or a number with s, m
+    /// or h), which makes how far it gets depend on the machine. Runs past 2^22 heaps
+    /// keep their values in --out/state, with checkpoints.
+    #[arg(long, value_name = "N[,TIME]", default_value = "2^20", value_parser = parse_budget)]
+    budget: Budget,
     /// The last heap computed for a code whose values do not split into common and rare
     /// (their cost grows with the square of the heaps), at most the budget.
     #[arg(long = "dense-budget", value_name = "N", default_value = "2^16", value_parser = parse_heaps)]
@@ -49,6 +56,10 @@ pub struct Args {
     /// The atlas directory: its files, and the state of every finished code.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// How often a code's run past 2^22 heaps writes its checkpoint in --out/state
+    /// (seconds, or a number with s, m or h): a killed run resumes from there.
+    #[arg(long = "checkpoint-every", value_name = "TIME", default_value = "1m", value_parser = parse_every)]
+    checkpoint_every: Duration,
     /// Also write the atlas as a static web site into DIR: index.html (every class in a
     /// table to sort and filter), a page per class (class/CODE.html), atlas.js and
     /// site.css; it opens from the folder with no server or network. DIR may be --out.
@@ -87,6 +98,38 @@ fn parse_heaps(text: &str) -> Result<u64, String> {
     heap_count(text).ok_or_else(|| format!("expected a heap count N, 2^K or 2^K-1, got '{text}'"))
 }
 
+/// `--budget`: heaps, and optionally a time per code.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    heaps: u64,
+    seconds: Option<u64>,
+}
+
+/// `--budget`: N or N,TIME.
+fn parse_budget(text: &str) -> Result<Budget, String> {
+    let (heaps, time) = match text.split_once(',') {
+        Some((heaps, time)) => (heaps, Some(time)),
+        None => (text, None),
+    };
+    let heaps = parse_heaps(heaps.trim())?;
+    let Some(time) = time else { return Ok(Budget { heaps, seconds: None }) };
+    let bad = || format!("expected N,TIME with TIME whole seconds (90, 90s, 5m, 2h), got '{text}'");
+    let seconds = parse_duration(time.trim()).map_err(|_| bad())?;
+    if seconds.subsec_nanos() != 0 || seconds.as_secs() == 0 {
+        return Err(bad());
+    }
+    Ok(Budget { heaps, seconds: Some(seconds.as_secs()) })
+}
+
+/// `--checkpoint-every`: more than nothing.
+fn parse_every(text: &str) -> Result<Duration, String> {
+    let every = parse_duration(text)?;
+    if every.is_zero() {
+        return Err(format!("--checkpoint-every must be more than 0, got '{text}'"));
+    }
+    Ok(every)
+}
+
 /// The library's request for these flags.
 fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
     let codes = match (&a.codes, &a.codes_file) {
@@ -100,7 +143,9 @@ fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
         (Some(text), None) => Games::Text(text.clone()),
         (None, None) => unreachable!("clap requires --codes or --codes-file"),
     };
-    let settings = AtlasSettings::new(a.budget, a.dense_budget, a.quotient_heap, a.quotient_order);
+    let settings =
+        AtlasSettings::new(a.budget.heaps, a.dense_budget, a.quotient_heap, a.quotient_order)
+            .with_seconds(a.budget.seconds);
     Ok(AtlasRequest { codes, force: a.force, settings })
 }
 
@@ -116,12 +161,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         Some(path) => Some(published_table(path, &codes)?),
         None => None,
     };
-    check_memory(atlas.settings(), global)?;
     let out = a.out.as_path();
     check_targets(out, a.html.as_deref())?;
+    check_room(atlas.settings(), out, global)?;
     std::fs::create_dir_all(out.join(STATE))
         .with_context(|| format!("creating {}", out.join(STATE).display()))?;
     let _held = Held::take(out, "atlas directory")?;
+    let atlas = atlas.with_work_dir(WorkDir::new(out.join(STATE), a.checkpoint_every));
     let done = read_state(out, &atlas, global)?;
     let bar = Bar::counting("atlas", atlas.codes().len() as u64, "codes", global.quiet);
     nimtab::Progress::advance(&bar, done.len() as u64);
@@ -163,11 +209,16 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     Ok(if differences.is_empty() { Outcome::Success } else { Outcome::ClaimFailed })
 }
 
-/// Refuses a budget whose values do not fit in memory beside the other threads' before
-/// any work: a code holds about 8 bytes a heap (its values, their copy for the
-/// statistics, the period search's index).
-fn check_memory(settings: &AtlasSettings, global: &Global) -> anyhow::Result<()> {
+/// Refuses, before any work, a budget whose runs do not fit beside the other threads'.
+/// To [`DISK_FROM`] heaps a code holds about 8 bytes a heap in memory (its values, the
+/// period search's index and copy); past it the values go to a file in the state folder
+/// and each thread's run is planned as `nimtab period` plans one (its working set and
+/// period search in memory, its values on disk), stated on stderr.
+fn check_room(settings: &AtlasSettings, out: &Path, global: &Global) -> anyhow::Result<()> {
     let threads = rayon::current_num_threads() as u64;
+    if settings.budget + 1 > DISK_FROM {
+        return check_disk_runs(settings.budget, out, threads, global);
+    }
     let need = (settings.budget + 1).saturating_mul(8).saturating_mul(threads);
     if need > global.memory_limit {
         bail!(
@@ -178,6 +229,27 @@ fn check_memory(settings: &AtlasSettings, global: &Global) -> anyhow::Result<()>
             nimtab::sequence::human_bytes(need),
             nimtab::sequence::human_bytes(global.memory_limit)
         );
+    }
+    Ok(())
+}
+
+/// The plan of one code's run to the budget with its values on disk, given a share of
+/// the memory and of the free space for each thread; refused when it does not fit.
+fn check_disk_runs(budget: u64, out: &Path, threads: u64, global: &Global) -> anyhow::Result<()> {
+    // The state folder may not exist yet: its room is the atlas directory's (or, before
+    // that is made, its parent's).
+    let existing = out.ancestors().find(|dir| dir.is_dir()).unwrap_or(Path::new("."));
+    let free = free_space(existing).map(|free| free / threads);
+    let what = format!("a code's run to heap {budget} (one of {threads} at once)");
+    let limit = global.memory_limit / threads;
+    let state = out.join(STATE);
+    let plan = Plan::new(&what, budget, Goal::Period, &state, DiskUse::Always, limit, free)
+        .map_err(|e| anyhow::anyhow!("--budget {budget}: {e}; lower --budget or --threads"))?;
+    if let Some(e) = plan.beyond_reach(&what) {
+        bail!("--budget {budget}: {e}; lower --budget or --threads");
+    }
+    if !global.quiet {
+        output::note(&format!("nimtab: each code's run to heap {budget}: {plan}"));
     }
     Ok(())
 }
