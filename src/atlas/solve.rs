@@ -289,6 +289,9 @@ fn certified(found: &Periodicity) -> CertifiedPeriod {
     }
 }
 
+/// Every rare heap with its value.
+type RareHeaps = Vec<(u64, u32)>;
+
 /// What one pass over the computed values gives: without holding them, so that a run
 /// with its values on disk stays within its plan's memory.
 struct Stats {
@@ -366,7 +369,7 @@ impl Stats {
         &self,
         sequence: &mut Sequence,
         with_heaps: bool,
-    ) -> Result<Option<(RareSplit, Vec<(u64, u32)>)>, AtlasError> {
+    ) -> Result<Option<(RareSplit, RareHeaps)>, AtlasError> {
         let mask = fewest_rare_mask(&padded(&self.histogram));
         let (mut count, mut last, mut heaps) = (0, 0, Vec::new());
         sequence.for_each(0..=self.computed - 1, &mut |n, v| {
