@@ -59,6 +59,10 @@ def _typed(header: Sequence[str], cells: Sequence[Sequence[str]], counts) -> Lis
     return [{c: value(c, cell) for c, cell in zip(header, row)} for row in cells]
 
 
+#: The largest time budget, in seconds.
+MAX_SECONDS = 10**9
+
+
 def _bound(name: str, value, limit: int, shown: str) -> int:
     what = f"an integer from 1 to {shown}"
     n = _checks.integer(name, value, what)
@@ -67,7 +71,9 @@ def _bound(name: str, value, limit: int, shown: str) -> int:
     return n
 
 
-def _request(codes, codes_file, budget, dense_budget, quotient_heap, quotient_order, force) -> dict:
+def _request(
+    codes, codes_file, budget, dense_budget, quotient_heap, quotient_order, force, budget_seconds=None
+) -> dict:
     """The request of the compiled module's atlas functions (a dict, every key given)."""
     if (codes is None) == (codes_file is None):
         raise ValueError("give codes (a family or a list of codes) or codes_file, not both")
@@ -86,6 +92,7 @@ def _request(codes, codes_file, budget, dense_budget, quotient_heap, quotient_or
         dense_budget=_bound("dense_budget", dense_budget, MAX_BUDGET, "2**40"),
         quotient_heap=_bound("quotient_heap", quotient_heap, MAX_QUOTIENT_HEAP, str(MAX_QUOTIENT_HEAP)),
         quotient_order=_bound("quotient_order", quotient_order, MAX_ORDER, str(MAX_ORDER)),
+        seconds=None if budget_seconds is None else _bound("budget_seconds", budget_seconds, MAX_SECONDS, "10**9"),
     )
 
 
@@ -94,6 +101,7 @@ def atlas(
     *,
     codes_file=None,
     budget: int = 2**20,
+    budget_seconds: Optional[int] = None,
     dense_budget: int = 2**16,
     quotient_heap: int = 20,
     quotient_order: int = 256,
@@ -121,7 +129,14 @@ def atlas(
     codes_file : str or path, optional
         Instead of ``codes``: a file of codes or patterns, one a line (``#`` comments).
     budget : int
-        The last heap computed for a code without a certified period, 1 to 2**40.
+        The last heap computed for a code without a certified period, 1 to 2**40. With
+        ``out``, a run past 2**22 heaps keeps its values in the ``state`` folder, with a
+        checkpoint every minute from which a stopped run resumes (without ``out``, in
+        memory).
+    budget_seconds : int, optional
+        As ``--budget N,TIME``: each code's sequence stops after this many seconds (1 to
+        10**9) with the values it has (``stopped`` is ``time``); where it stops then
+        depends on the machine.
     dense_budget : int
         The last heap computed for a code whose values do not split into common and rare
         (lowered to ``budget``), 1 to 2**40.
@@ -158,7 +173,9 @@ def atlas(
     ValueError, TypeError
         A bad argument, named in the command line's words, before any work.
     """
-    request = _request(codes, codes_file, budget, dense_budget, quotient_heap, quotient_order, force)
+    request = _request(
+        codes, codes_file, budget, dense_budget, quotient_heap, quotient_order, force, budget_seconds
+    )
     progress = _checks.flag("progress", progress)
     threads = _checks.threads(threads)
     if client is not None:

@@ -146,7 +146,7 @@ def classes(
     heaps: int, max: int, threads: Optional[int] = None, report: _Report = None
 ) -> dict[str, Any]: ...
 # An atlas as one dict, every key given: codes, code_list, codes_file (None but one),
-# force, budget, dense_budget, quotient_heap, quotient_order.
+# force, budget, dense_budget, quotient_heap, quotient_order, seconds (a time budget or None).
 _AtlasRequest = Mapping[str, object]
 # The cells of atlas.csv and classes.csv: (atlas header, rows, classes header, rows).
 _AtlasTables = Tuple[list[str], list[list[str]], list[str], list[list[str]]]

@@ -5,16 +5,20 @@
 use pyo3::prelude::*;
 
 use nimtab::atlas::files::{atlas_row, class_of, classes_row, ATLAS_HEADER, CLASSES_HEADER};
-use nimtab::atlas::{classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Entry};
+use nimtab::atlas::{classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Entry, WorkDir};
 use nimtab::sweep::Games;
 use nimtab::Progress;
 
 use crate::atlas_dir::{AtlasDir, StateDir};
 use crate::{run_detached, value_error, CallProgress};
 
+/// How often a long run writes its checkpoint in the state folder (the command's default).
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// An atlas as Python describes it: one dict (built and checked by `nimtab._atlas`), every
 /// key given: the codes as a family text (`codes`), a list (`code_list`) or a file's name
-/// and text (`codes_file`), the others `None`; `force`, and the settings.
+/// and text (`codes_file`), the others `None`; `force`, and the settings (`seconds`: the
+/// time budget, or `None`).
 #[derive(FromPyObject, Clone)]
 #[pyo3(from_item_all)]
 pub(crate) struct AtlasDict {
@@ -26,6 +30,7 @@ pub(crate) struct AtlasDict {
     dense_budget: u64,
     quotient_heap: u32,
     quotient_order: usize,
+    seconds: Option<u64>,
 }
 
 impl AtlasDict {
@@ -42,7 +47,8 @@ impl AtlasDict {
             self.dense_budget,
             self.quotient_heap,
             self.quotient_order,
-        );
+        )
+        .with_seconds(self.seconds);
         Ok(AtlasRequest { codes, force: self.force, settings })
     }
 
@@ -116,6 +122,12 @@ pub fn atlas_solve(
     let atlas = request.plan(py)?;
     let done = entries_of(&done)?;
     let state = out.map(|dir| dir.state()).transpose()?;
+    // With an atlas directory, long runs keep their values and checkpoints in its state
+    // folder, as the command's do.
+    let atlas = match &state {
+        Some(state) => atlas.with_work_dir(WorkDir::new(state.dir(), CHECKPOINT_EVERY)),
+        None => atlas,
+    };
     let run = move |progress: &CallProgress| atlas.solve(done, &Keeper { progress, state });
     let entries = run_detached(py, threads, report.as_ref(), run)?.map_err(value_error)?;
     texts_of(&entries)

@@ -142,6 +142,11 @@ pub(crate) struct StateDir {
 }
 
 impl StateDir {
+    /// The folder.
+    pub(crate) fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// Writes `CODE.json` beside under a temporary name, synced, and renames it over the
     /// old one (a regular file, or nothing).
     pub(crate) fn keep(&self, entry: &Entry) -> Result<(), String> {

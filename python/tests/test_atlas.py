@@ -104,6 +104,19 @@ def test_a_run_resumes_from_the_state_the_cli_kept_and_the_cli_from_python_s(cli
     assert files_of(out) == files_of(cli_atlas)
 
 
+def test_a_time_budget_stops_a_long_run_kept_on_disk_and_its_files_are_removed(tmp_path):
+    out = tmp_path / "atlas"
+    # A run to 2**24 keeps its values in out/state; a second ends 0.36's run first.
+    found = nimtab.atlas("0.36;0.07", budget=2**24, budget_seconds=1, quotient_heap=8, out=out,
+                         progress=False)
+    rows = {r["code"]: r for r in found.rows}
+    assert (rows["0.07"]["status"], rows["0.07"]["stopped"]) == ("solved", "certified")
+    assert (rows["0.36"]["status"], rows["0.36"]["stopped"]) == ("unsolved", "time")
+    assert 2**16 <= rows["0.36"]["computed_to"] < 2**24
+    assert found.entries[0]["settings"]["seconds"] == 1
+    assert sorted(p.name for p in (out / "state").iterdir()) == ["0.07.json", "0.36.json"]
+
+
 def test_a_family_a_list_and_a_codes_file_give_one_atlas(tmp_path):
     family = "0.07;octal:0.6?;4.7"
     listed = ["octal:0.07", "0.6", "0.61", "0.62", "0.63", "0.64", "0.65", "0.66", "0.67", "4.7"]
@@ -135,6 +148,8 @@ def test_a_family_the_command_refuses_is_refused_with_its_message(tmp_path):
      r"^quotient_heap must be an integer from 1 to 1000, got 1001$"),
     (dict(codes="octal(2)", quotient_order=0), ValueError,
      r"^quotient_order must be an integer from 1 to 65536, got 0$"),
+    (dict(codes="octal(2)", budget_seconds=0), ValueError,
+     r"^budget_seconds must be an integer from 1 to 10\*\*9, got 0$"),
     (dict(codes="octal(2)", budget="2^20"), TypeError,
      r"^budget must be an integer from 1 to 2\*\*40, got '2\^20' \(str\)$"),
     (dict(codes="octal(9)"), ValueError, r"^the family 'octal\(9\)' has 268435455 games, above the limit of 10000"),

@@ -243,6 +243,11 @@ fn library_examples_print_what_they_show() {
 }
 
 #[test]
+fn atlas_examples_print_what_they_show() {
+    check_page("docs/guide/atlas.md");
+}
+
+#[test]
 fn atlas_site_examples_print_what_they_show() {
     check_page("docs/guide/atlas-site.md");
 }
