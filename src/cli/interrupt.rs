@@ -13,12 +13,16 @@
 //!   lock too, but the run goes on, so an interrupt still ends it);
 //! - the exit and every note on stderr take the lock too, so a run never prints
 //!   "interrupted" and exits 0, and says nothing after the message.
+//!
+//! A run that writes checkpoints [defers](defer) the first interrupt: the handler only
+//! asks it to stop ([`stop_asked`]); the run saves a final checkpoint at its next segment
+//! and ends through [`finish_interrupted`]. A second interrupt ends the process at once.
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -44,6 +48,38 @@ static STATE: Mutex<State> = Mutex::new(State {
 /// The lock; a panic elsewhere must not stop the handler from cleaning up.
 fn state() -> MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs alive that stop themselves on an interrupt (see [`defer`]).
+static DEFERRING: AtomicUsize = AtomicUsize::new(0);
+/// An interrupt came while a run defers it: the run is asked to stop.
+static STOP_ASKED: AtomicBool = AtomicBool::new(false);
+
+/// While held, the first interrupt asks the run to stop ([`stop_asked`]) rather than
+/// ending the process: the run saves a final checkpoint and ends with
+/// [`finish_interrupted`]. Dropped after an interrupt the run did not see (it finished
+/// first), it ends the process as the interrupt would have.
+#[must_use]
+pub struct Deferral(());
+
+/// Defers interrupts to the run until the guard is dropped.
+pub fn defer() -> Deferral {
+    DEFERRING.fetch_add(1, Ordering::SeqCst);
+    Deferral(())
+}
+
+impl Drop for Deferral {
+    fn drop(&mut self) {
+        DEFERRING.fetch_sub(1, Ordering::SeqCst);
+        if STOP_ASKED.load(Ordering::SeqCst) && !std::thread::panicking() {
+            finish_interrupted("nimtab: interrupted; no partial output was left");
+        }
+    }
+}
+
+/// Whether an interrupt asked the deferring run to stop.
+pub fn stop_asked() -> bool {
+    STOP_ASKED.load(Ordering::SeqCst)
 }
 
 /// How often the handler's thread looks whether a signal came.
@@ -83,8 +119,23 @@ pub fn install() -> io::Result<()> {
 }
 
 /// Kills the checked program's group; unless the output is already in place, removes
-/// every temporary, says so and exits 130, still holding the lock.
+/// every temporary, says so and exits 130, still holding the lock. The first interrupt
+/// of a run that defers it only asks the run to stop.
 fn on_interrupt() {
+    if DEFERRING.load(Ordering::SeqCst) > 0 && !STOP_ASKED.swap(true, Ordering::SeqCst) {
+        let _held = state();
+        let _ = writeln!(
+            io::stderr().lock(),
+            "nimtab: interrupted; saving a checkpoint (interrupt again to stop at once)"
+        );
+        return;
+    }
+    finish_interrupted("nimtab: interrupted; no partial output was left");
+}
+
+/// Ends an interrupted run: unless the output is already in place, removes every
+/// temporary, prints `message` and exits 130, holding the lock.
+pub fn finish_interrupted(message: &str) {
     let mut state = state();
     if let Some(group) = state.program_group.take() {
         kill_group(group);
@@ -96,8 +147,7 @@ fn on_interrupt() {
     for path in state.temporaries.drain(..) {
         remove_temporary(&path);
     }
-    // A fixed text, with nothing to escape.
-    let _ = writeln!(io::stderr().lock(), "nimtab: interrupted; no partial output was left");
+    let _ = writeln!(io::stderr().lock(), "{message}");
     std::process::exit(130);
 }
 

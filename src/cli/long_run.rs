@@ -14,10 +14,10 @@ use anyhow::{bail, Context};
 use nimtab::sequence::period::Certificate;
 use nimtab::sequence::plan::{free_space, DiskUse, Placement, Plan};
 use nimtab::sequence::{
-    sample_heaps, validate_sequence_max, DiskStore, Goal, HeapRule, Observer, Sequence,
+    sample_heaps, validate_sequence_max, Checkpoint, DiskStore, Goal, HeapRule, Observer, Sequence,
     SequenceError, Settings, Start, Status, Store,
 };
-use nimtab::Game;
+use nimtab::{Game, ModelError};
 
 use crate::cli::interrupt;
 use crate::cli::output::{self, Found, Held};
@@ -75,8 +75,20 @@ impl Prepared {
     /// # Errors
     /// The run's errors (a store's, a checkpoint's).
     pub fn run(mut self, game: &Game) -> anyhow::Result<Finished> {
+        // With a checkpoint, an interrupt lets the run save a last one before it ends.
+        let deferral = self.observer.checkpoint.is_some().then(interrupt::defer);
         let sequence = game.grundy_sequence(&self.settings, self.start, &mut self.observer);
         self.observer.bar.finish();
+        let cancelled = matches!(sequence, Err(ModelError::Sequence(SequenceError::Cancelled)));
+        if let (true, Some(path)) = (cancelled, &self.observer.checkpoint) {
+            interrupt::finish_interrupted(&format!(
+                "nimtab: interrupted; checkpoint {0} records heaps 0 to {1}: continue with \
+                 --resume {0}; no partial output was left",
+                path.display(),
+                self.observer.saved_heaps.saturating_sub(1)
+            ));
+        }
+        drop(deferral);
         if sequence.is_err() {
             // No checkpoint names the values file this run created: nothing can resume it.
             if let Some(path) = self.observer.unsaved_values.take() {
@@ -357,6 +369,8 @@ struct RunObserver {
     /// The values file a fresh run created, until its first checkpoint names it: removed
     /// if the run fails or is interrupted before then.
     unsaved_values: Option<PathBuf>,
+    /// Values the last checkpoint saved records.
+    saved_heaps: u64,
 }
 
 impl RunObserver {
@@ -369,7 +383,7 @@ impl RunObserver {
         global: &Global,
     ) -> RunObserver {
         let bar = SequenceBar::new(game.spec(), done, settings.max + 1, global.quiet);
-        RunObserver { bar, checkpoint, unsaved_values: None }
+        RunObserver { bar, checkpoint, unsaved_values: None, saved_heaps: done }
     }
 }
 
@@ -384,7 +398,12 @@ impl Observer for RunObserver {
         if let Some(values) = self.unsaved_values.take() {
             interrupt::keep(&values);
         }
+        self.saved_heaps = Checkpoint::heaps_of(bytes).unwrap_or(self.saved_heaps);
         Ok(())
+    }
+
+    fn cancelled(&self) -> bool {
+        interrupt::stop_asked()
     }
 }
 

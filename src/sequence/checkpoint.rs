@@ -87,6 +87,13 @@ impl Checkpoint {
         text.into_bytes()
     }
 
+    /// The heap count a checkpoint's bytes record (its `heaps` line), without checking
+    /// the rest.
+    pub fn heaps_of(bytes: &[u8]) -> Option<u64> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        text.lines().find_map(|line| line.strip_prefix("heaps "))?.parse().ok()
+    }
+
     /// Reads a checkpoint of `game` with rule `rule` from `bytes` (the file `path`).
     ///
     /// # Errors

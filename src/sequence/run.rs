@@ -125,7 +125,8 @@ pub trait Observer {
         Ok(())
     }
     /// Whether the caller asks the run to stop, polled between segments: the run then
-    /// ends with [`SequenceError::Cancelled`]. Never, by default.
+    /// saves a checkpoint (when it writes them) and ends with
+    /// [`SequenceError::Cancelled`]. Never, by default.
     fn cancelled(&self) -> bool {
         false
     }
@@ -305,6 +306,8 @@ impl Run<'_> {
             }
             self.report();
             if self.observer.cancelled() {
+                // Nothing computed is lost: a run with checkpoints saves one first.
+                self.checkpoint(None)?;
                 return Err(SequenceError::Cancelled);
             }
             if self.checkpoint_due() {

@@ -389,3 +389,31 @@ fn a_time_budget_stops_a_code_short_of_its_heap_budget_and_says_so() {
         .collect();
     assert!(states.iter().all(|name| name.ends_with(".json")), "{states:?}");
 }
+
+#[test]
+fn an_interrupt_keeps_the_finished_codes_and_saves_the_running_ones_checkpoints() {
+    let out = scratch("interrupt");
+    let flags = "atlas --codes 0.36;0.07 --budget 2^23 --quotient-heap 8 --checkpoint-every 1h \
+                 --threads 1 --out";
+    let mut args: Vec<String> = flags.split_whitespace().map(String::from).collect();
+    args.push(out.to_str().unwrap().to_string());
+    let child = crate::support::cli::command()
+        .args(&args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let values = out.join("state/0.36.values");
+    let started = std::time::Instant::now();
+    while std::fs::metadata(&values).map_or(0, |m| m.len()) < 1 << 20 {
+        assert!(started.elapsed().as_secs() < 120, "0.36's values file never grew");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    crate::support::cli::send_signal(child.id(), "INT");
+    let (status, _, stderr) =
+        crate::support::cli::finish(child, std::time::Duration::from_secs(60));
+    assert_eq!(status, Some(130), "{stderr}");
+    let last = stderr.lines().last().unwrap();
+    assert!(last.starts_with("nimtab: interrupted; 1 of 2 codes are kept in"), "{stderr}");
+    assert!(out.join("state/0.07.json").exists() && !out.join("atlas.csv").exists());
+    assert!(checkpoint_heaps(&out.join("state/0.36.checkpoint")) >= 1 << 20);
+}

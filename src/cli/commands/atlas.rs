@@ -4,6 +4,7 @@
 //! resumes where it stopped.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -12,8 +13,8 @@ use nimtab::atlas::compare::{Difference, PublishedTable};
 use nimtab::atlas::files::atlas_files;
 use nimtab::atlas::site::{Site, FIXED_FILES};
 use nimtab::atlas::{
-    classes, Atlas, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality, WorkDir,
-    DISK_FROM,
+    classes, Atlas, AtlasError, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
+    WorkDir, DISK_FROM,
 };
 use nimtab::export::format::{streamed, Bytes};
 use nimtab::sequence::plan::{free_space, DiskUse, Plan};
@@ -21,6 +22,7 @@ use nimtab::sequence::Goal;
 use nimtab::sweep::{Games, Shard};
 
 use crate::cli::input::{self, Stdin};
+use crate::cli::interrupt;
 use crate::cli::long_run::{heap_count, parse_duration};
 use crate::cli::output::{self, Held, StagedDir};
 use crate::cli::progress::Bar;
@@ -171,9 +173,22 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let done = read_state(out, &atlas, global)?;
     let bar = Bar::counting("atlas", atlas.codes().len() as u64, "codes", global.quiet);
     nimtab::Progress::advance(&bar, done.len() as u64);
-    let keeper = Keeper { dir: out.join(STATE), bar: &bar, failed: Mutex::new(None) };
+    let kept = AtomicUsize::new(done.len());
+    let keeper = Keeper { dir: out.join(STATE), bar: &bar, failed: Mutex::new(None), kept: &kept };
+    // An interrupt lets the running codes save a last checkpoint (runs on disk) first.
+    let deferral = interrupt::defer();
     let entries = atlas.solve(done, &keeper);
     bar.finish();
+    if matches!(entries, Err(AtlasError::Cancelled)) {
+        interrupt::finish_interrupted(&format!(
+            "nimtab: interrupted; {} of {} codes are kept in {} (and the checkpoints of runs on \
+             disk): the same command resumes; no partial output was left",
+            kept.load(Ordering::SeqCst),
+            atlas.codes().len(),
+            out.join(STATE).display()
+        ));
+    }
+    drop(deferral);
     let entries =
         entries.map_err(|e| match keeper.failed.lock().ok().and_then(|mut f| f.take()) {
             Some(cause) => cause,
@@ -298,11 +313,13 @@ fn check_targets(out: &Path, html: Option<&Path>) -> anyhow::Result<()> {
     output::check_dir_target(out, &names)
 }
 
-/// Keeps each finished code's state file, and advances the bar.
+/// Keeps each finished code's state file, advances the bar, and stops on an interrupt.
 struct Keeper<'b> {
     dir: PathBuf,
     bar: &'b Bar,
     failed: Mutex<Option<anyhow::Error>>,
+    /// Codes whose state is kept.
+    kept: &'b AtomicUsize,
 }
 
 impl AtlasObserver for Keeper<'_> {
@@ -312,6 +329,9 @@ impl AtlasObserver for Keeper<'_> {
         let saved = output::stage_regular_file(&path, Bytes(text.as_bytes()))
             .and_then(|(staged, ())| output::save(staged));
         nimtab::Progress::advance(self.bar, 1);
+        if saved.is_ok() {
+            self.kept.fetch_add(1, Ordering::SeqCst);
+        }
         saved.map_err(|e| {
             let line = format!("{e:#}");
             if let Ok(mut failed) = self.failed.lock() {
@@ -319,6 +339,10 @@ impl AtlasObserver for Keeper<'_> {
             }
             line
         })
+    }
+
+    fn cancelled(&self) -> bool {
+        interrupt::stop_asked()
     }
 }
 
