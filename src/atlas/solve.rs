@@ -17,7 +17,7 @@ use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
 use crate::sequence::period::{Certificate, PeriodOutcome, Periodicity};
 use crate::sequence::values::disk_store::hex;
 use crate::sequence::{
-    fewest_rare_mask, is_rare, run, Goal, Observer, Sequence, SequenceError, Settings, Start, Store,
+    is_rare, run, Goal, Histogram, Observer, Sequence, SequenceError, Settings, Start, Store,
 };
 
 /// Values the entry keeps from the start of the sequence.
@@ -242,40 +242,17 @@ fn read_values(sequence: &mut Sequence) -> Result<Vec<u32>, AtlasError> {
 
 /// The mask with the fewest rare heaps, when at most one heap in [`RARE_SHARE`] is rare.
 pub(super) fn rare_split(values: &[u32]) -> Option<RareSplit> {
-    let mut histogram = Vec::new();
-    values.iter().for_each(|&v| count(&mut histogram, v));
-    let (mask, count, last) = rare_count(&histogram, values.iter().copied());
-    (count * RARE_SHARE <= values.len() as u64).then_some(RareSplit { mask, count, last })
-}
-
-/// Counts `v` in `histogram`, grown as needed.
-fn count(histogram: &mut Vec<u64>, v: u32) {
-    if v as usize >= histogram.len() {
-        histogram.resize(v as usize + 1, 0);
-    }
-    histogram[v as usize] += 1;
-}
-
-/// The mask with the fewest rare heaps among values of `histogram`, and the number of
-/// rare heaps and the last one among `values`.
-fn rare_count(histogram: &[u64], values: impl Iterator<Item = u32>) -> (u32, u64, u64) {
-    let mask = fewest_rare_mask(&padded(histogram));
+    let mut histogram = Histogram::default();
+    values.iter().for_each(|&v| histogram.add(v));
+    let mask = histogram.fewest_rare_mask();
     let (mut count, mut last) = (0, 0);
-    for (n, v) in values.enumerate() {
+    for (n, &v) in values.iter().enumerate() {
         if is_rare(v, mask) {
             count += 1;
             last = n as u64;
         }
     }
-    (mask, count, last)
-}
-
-/// The histogram widened to a power of two (at least 2), as the mask choice reads it.
-fn padded(histogram: &[u64]) -> Vec<u64> {
-    let width = histogram.len().next_power_of_two().max(2);
-    let mut padded = histogram.to_vec();
-    padded.resize(width, 0);
-    padded
+    (count * RARE_SHARE <= values.len() as u64).then_some(RareSplit { mask, count, last })
 }
 
 fn certified(found: &Periodicity) -> CertifiedPeriod {
@@ -300,7 +277,7 @@ struct Stats {
     /// The largest value and its first heap.
     largest: (u32, u64),
     /// How many heaps have each value.
-    histogram: Vec<u64>,
+    histogram: Histogram,
     first_values: Vec<u32>,
     /// With a certified period, `G(0..preperiod + period)`.
     block: Vec<u32>,
@@ -324,7 +301,7 @@ impl Stats {
         let mut stats = Stats {
             computed,
             largest: (0, 0),
-            histogram: Vec::new(),
+            histogram: Histogram::default(),
             first_values: Vec::new(),
             block: Vec::new(),
             fingerprints: Vec::new(),
@@ -336,7 +313,7 @@ impl Stats {
             if v > stats.largest.0 {
                 stats.largest = (v, n);
             }
-            count(&mut stats.histogram, v);
+            stats.histogram.add(v);
             if stats.first_values.len() < FIRST_VALUES {
                 stats.first_values.push(v);
             }
@@ -370,7 +347,7 @@ impl Stats {
         sequence: &mut Sequence,
         with_heaps: bool,
     ) -> Result<Option<(RareSplit, RareHeaps)>, AtlasError> {
-        let mask = fewest_rare_mask(&padded(&self.histogram));
+        let mask = self.histogram.fewest_rare_mask();
         let (mut count, mut last, mut heaps) = (0, 0, Vec::new());
         sequence.for_each(0..=self.computed - 1, &mut |n, v| {
             if is_rare(v as u32, mask) {

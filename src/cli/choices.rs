@@ -25,6 +25,8 @@ pub enum GrundyFormat {
     Csv,
     Bfile,
     Freq,
+    Rare,
+    Summary,
 }
 
 impl GrundyFormat {
@@ -34,6 +36,8 @@ impl GrundyFormat {
             GrundyFormat::Csv => "csv",
             GrundyFormat::Bfile => "bfile",
             GrundyFormat::Freq => "freq",
+            GrundyFormat::Rare => "rare",
+            GrundyFormat::Summary => "summary",
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Grundy sequences of one heap, to heap sizes of `2^40`: the rare/common engine, compact
-//! values in memory or on disk, certified periods, checkpoints, frequency tables.
+//! values in memory or on disk, certified periods, checkpoints, frequency tables, the
+//! rare/common split.
 //!
 //! This layer sits below `model/`: it reads a game's move rule as plain removal counts
 //! ([`HeapRule`]) and depends on nothing else in the crate. [`run`] computes `G(0..=max)`
@@ -17,6 +18,7 @@ mod error;
 pub mod freq;
 pub mod period;
 pub mod plan;
+pub mod rare;
 mod resume_check;
 mod rule;
 mod run;
@@ -29,6 +31,7 @@ pub use checkpoint::Checkpoint;
 pub use engine::mask::{fewest_rare_mask, is_rare};
 pub use error::{human_bytes, human_bytes_apart, SequenceError};
 pub use freq::Frequencies;
+pub use rare::{fewest_rare_mask_of, Histogram, RareSummary};
 pub use rule::HeapRule;
 pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
 pub use sequence_values::{Extension, Sequence};

@@ -34,6 +34,7 @@ mod probe;
 mod quotient;
 mod quotient_criterion;
 mod quotient_limits;
+mod rare;
 mod resume;
 mod rule_words;
 mod sequence;

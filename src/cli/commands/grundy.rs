@@ -1,13 +1,14 @@
-//! `nimtab grundy`: the Grundy values of one heap as CSV, an OEIS b-file, or a
-//! value-frequency table (with one table at every power of two), to heap sizes of `2^40`.
+//! `nimtab grundy`: the Grundy values of one heap as CSV, an OEIS b-file, a
+//! value-frequency table, the rare heaps of the sparse-space split or its summary (each
+//! also at every power of two), to heap sizes of `2^40`.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use nimtab::export::format::streamed;
-use nimtab::export::freq::FrequencyTable;
+use nimtab::export::freq::{FrequencyTable, RareSummaries};
 use nimtab::export::sequence_tables::{sequence_bytes_at_least, write_sequence, SequenceFormat};
-use nimtab::sequence::{human_bytes, Goal, Sequence};
+use nimtab::sequence::{human_bytes, Goal, RareSummary, Sequence};
 
 use crate::cli::choices::{GrundyFormat, Snapshots};
 use crate::cli::long_run::{self, SequenceArgs};
@@ -22,17 +23,34 @@ pub const OUTPUT_LIMIT: u64 = 1 << 30;
 pub struct Args {
     #[command(flatten)]
     sequence: SequenceArgs,
-    /// csv (`heap,grundy`), bfile (OEIS b-file: `n a(n)` lines, no header) or freq
-    /// (`value count` lines for heaps 1..max, values 0 to the largest).
+    /// csv (`heap,grundy`), bfile (OEIS b-file: `n a(n)` lines, no header), freq
+    /// (`value count` lines for heaps 1..max, values 0 to the largest), rare (`heap,grundy`
+    /// of every rare heap of 0..max under the sparse-space mask; the mask, the count and
+    /// the last on stderr) or summary (CSV: largest value, its heap, mask, rare count, last
+    /// rare heap).
     #[arg(long, value_name = "F", value_enum, default_value_t = GrundyFormat::Csv)]
     format: GrundyFormat,
-    /// With --format freq: also a table at every power of two N (heaps 1..N), as files
-    /// freq/N in the directory --out, beside freq/max.
+    /// With --format rare or summary: the mask in hex (a value v is rare when
+    /// popcount(v & mask) is even); default: the one with the fewest rare heaps.
+    #[arg(long = "rare-mask", value_name = "HEX", value_parser = parse_mask)]
+    rare_mask: Option<u32>,
+    /// With --format freq or rare: also a table at every power of two N (heaps up to N),
+    /// as files freq/N or rare/N in the directory --out, beside the one of the max; with
+    /// --format summary, a row for every power of two and the max.
     #[arg(long, value_name = "WHEN", value_enum)]
     snapshots: Option<Snapshots>,
     /// Write a csv or bfile table larger than 1 GiB.
     #[arg(long)]
     force: bool,
+}
+
+/// `--rare-mask`: a nonzero hexadecimal mask.
+fn parse_mask(text: &str) -> Result<u32, String> {
+    let digits = text.strip_prefix("0x").unwrap_or(text);
+    match u32::from_str_radix(digits, 16) {
+        Ok(mask) if mask != 0 => Ok(mask),
+        _ => Err(format!("expected a nonzero hexadecimal mask (1ee, 0x7c), got '{text}'")),
+    }
 }
 
 /// Where the output goes.
@@ -49,10 +67,13 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let game = a.sequence.game.game()?;
     game.require_heap_values()?;
     let max = nimtab::sequence::validate_sequence_max(a.sequence.max)?;
+    if a.rare_mask.is_some() && !matches!(a.format, GrundyFormat::Rare | GrundyFormat::Summary) {
+        bail!("--rare-mask is for --format rare or summary, not --format {}", a.format.word());
+    }
     let format = match a.format {
         GrundyFormat::Csv => Some(SequenceFormat::Csv),
         GrundyFormat::Bfile => Some(SequenceFormat::Bfile),
-        GrundyFormat::Freq => None,
+        GrundyFormat::Freq | GrundyFormat::Rare | GrundyFormat::Summary => None,
     };
     if let Some(format) = format {
         let bytes = sequence_bytes_at_least(max, format);
@@ -72,17 +93,67 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return Ok(Outcome::ClaimFailed);
     }
     let sequence = &mut finished.sequence;
-    match (destination, format) {
-        (Destination::Table(target), Some(format)) => {
+    let points = match a.snapshots {
+        Some(Snapshots::Pow2) => snapshot_points(max),
+        None => vec![max],
+    };
+    match (destination, a.format, format) {
+        (Destination::Table(target), _, Some(format)) => {
             output::write_to(&target, streamed(|out| write_sequence(out, sequence, format)))?;
         }
-        (Destination::Table(target), None) => {
+        (Destination::Table(target), GrundyFormat::Summary, None) => {
+            let summaries = sequence.rare_summaries(&points, a.rare_mask)?;
+            output::write_to(&target, RareSummaries { game: game.spec(), rows: &summaries })?;
+        }
+        (Destination::Table(target), GrundyFormat::Rare, None) => {
+            let summary = sequence.rare_summaries(&[max], a.rare_mask)?[0];
+            output::write_to(&target, streamed(|out| write_rare(out, sequence, &summary)))?;
+            say_rare(&summary, global);
+        }
+        (Destination::Table(target), _, None) => {
             let table = sequence.frequencies_at(&[max])?.remove(0);
             output::write_to(&target, FrequencyTable(&table))?;
         }
-        (Destination::Snapshots(dir), _) => write_snapshots(&dir, sequence)?,
+        (Destination::Snapshots(dir), GrundyFormat::Rare, _) => {
+            let summaries = sequence.rare_summaries(&points, a.rare_mask)?;
+            let mut staged = StagedDir::new(&dir)?;
+            for summary in &summaries {
+                let name = format!("rare/{}", summary.through);
+                staged.add(&name, streamed(|out| write_rare(out, sequence, summary)))?;
+            }
+            output::commit(Vec::new(), vec![staged])?;
+            say_rare(summaries.last().expect("the max is a point"), global);
+        }
+        (Destination::Snapshots(dir), _, _) => write_snapshots(&dir, sequence)?,
     }
     Ok(Outcome::Success)
+}
+
+/// The rare heaps of `summary`'s range under its mask, as `heap,grundy` lines.
+fn write_rare(
+    out: &mut dyn std::io::Write,
+    sequence: &mut Sequence,
+    summary: &RareSummary,
+) -> std::io::Result<()> {
+    writeln!(out, "heap,grundy")?;
+    let mut failed = Ok(());
+    let read = sequence.for_each_rare(summary.through, summary.mask, &mut |n, v| {
+        if failed.is_ok() {
+            failed = writeln!(out, "{n},{v}");
+        }
+    });
+    failed?;
+    read.map_err(std::io::Error::other)
+}
+
+/// The mask, the rare count and the last rare heap on stderr.
+fn say_rare(summary: &RareSummary, global: &Global) {
+    if !global.quiet {
+        output::note(&format!(
+            "nimtab: mask {:x} over heaps 0..={}: {} rare heaps, the last at heap {}",
+            summary.mask, summary.through, summary.rare_count, summary.last_rare
+        ));
+    }
 }
 
 /// Checks the output location before any work.
@@ -90,15 +161,24 @@ fn destination(a: &Args) -> anyhow::Result<Destination> {
     if a.snapshots.is_none() {
         return Ok(Destination::Table(Target::new(a.sequence.out.as_deref())?));
     }
-    if a.format != GrundyFormat::Freq {
-        bail!("--snapshots is for --format freq, not --format {}", a.format.word());
-    }
+    let folder = match a.format {
+        GrundyFormat::Freq => "freq",
+        GrundyFormat::Rare => "rare",
+        // One table of a row per point.
+        GrundyFormat::Summary => {
+            return Ok(Destination::Table(Target::new(a.sequence.out.as_deref())?));
+        }
+        other => bail!(
+            "--snapshots is for --format freq, rare or summary, not --format {}",
+            other.word()
+        ),
+    };
     let Some(dir) = &a.sequence.out else {
-        bail!("--snapshots needs --out DIR, the directory its freq/N files go to");
+        bail!("--snapshots needs --out DIR, the directory its {folder}/N files go to");
     };
     // The files the run will write: every place must take a file before any work.
     let names: Vec<String> =
-        snapshot_points(a.sequence.max).iter().map(|n| format!("freq/{n}")).collect();
+        snapshot_points(a.sequence.max).iter().map(|n| format!("{folder}/{n}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     output::check_dir_target(dir, &names)?;
     Ok(Destination::Snapshots(dir.clone()))
