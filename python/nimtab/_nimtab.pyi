@@ -30,6 +30,7 @@ __all__ = [
     "check_rows",
     "classes",
     "grundy",
+    "grundy_rare",
     "is_sum",
     "merge",
     "moves",
@@ -84,6 +85,9 @@ def solve_multisets(
     npt.NDArray[np.uint32],
 ]: ...
 def grundy(game: str, max: int) -> npt.NDArray[np.uint32]: ...
+def grundy_rare(
+    game: str, max: int, points: list[int], mask: Optional[int] = None
+) -> tuple[list[tuple[int, int, int, int, int, int]], npt.NDArray[np.uint64]]: ...
 def is_sum(game: str) -> bool: ...
 def require_sum(game: str, what: str, with_pass: bool = False) -> None: ...
 # A verification as one dict: game, heaps_lo, heaps_hi, max, rules, criteria, canonical,

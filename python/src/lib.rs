@@ -183,6 +183,7 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
         )));
     }
     m.add_function(wrap_pyfunction!(tables::grundy, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::grundy_rare, m)?)?;
     m.add_function(wrap_pyfunction!(tables::is_sum, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::verify_csv, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::sweep_csv, m)?)?;

@@ -288,3 +288,35 @@ def test_rows_as_a_data_frame_when_pandas_is_installed(monkeypatch):
     with pytest.raises(ImportError, match="as_frame=True needs pandas"):
         nimtab.sweep("nim", 1, 3, as_frame=True)
     assert len(nimtab.sweep("nim", 1, 3)) == 9, "rows need no pandas"
+
+
+def test_grundy_rare_and_summary_are_the_command_s_tables():
+    rare = nimtab.grundy("octal:0.6", 3000, format="rare")
+    _, listed, said = cli("grundy", "--game", "octal:0.6", "--max", "3000", "--format", "rare")
+    lines = listed.decode().splitlines()[1:]
+    assert rare.dtype == np.uint64 and rare.shape == (len(lines), 2)
+    assert [f"{h},{g}" for h, g in rare.tolist()] == lines
+    rows = nimtab.grundy("octal:0.6", 3000, format="summary", snapshots="pow2")
+    _, table, _ = cli("grundy", "--game", "octal:0.6", "--max", "3000", "--format", "summary",
+                      "--snapshots", "pow2")
+    expected = [line.split(",")[1:] for line in table.decode().splitlines()[1:]]
+    assert [[str(v) for v in row.values()] for row in rows] == expected
+    last = rows[-1]
+    assert said == (f"nimtab: mask {last['rare_mask']} over heaps 0..=3000: {last['rare_count']} "
+                    f"rare heaps, the last at heap {last['last_rare']}\n")
+    given = nimtab.grundy("octal:0.16", 2000, format="summary", rare_mask="0x3")[0]
+    assert given == nimtab.grundy("octal:0.16", 2000, format="summary", rare_mask=3)[0]
+    assert given["rare_mask"] == "3"
+
+
+@pytest.mark.parametrize("kwargs,error,message", [
+    (dict(format="rare", rare_mask=0), ValueError, r"^rare_mask must be a nonzero hexadecimal mask"),
+    (dict(format="rare", rare_mask="zz"), ValueError, r"^rare_mask must be a nonzero hexadecimal mask"),
+    (dict(format="rare", rare_mask=1.5), TypeError, r"^rare_mask must be an int or hex text"),
+    (dict(format="csv"), ValueError, r"^format must be 'values', 'rare' or 'summary', got 'csv'$"),
+    (dict(rare_mask=3), ValueError, r"^rare_mask and snapshots are for format 'rare' or 'summary'$"),
+    (dict(format="rare", snapshots="pow2"), ValueError, r"^snapshots is for format 'summary'"),
+])
+def test_bad_rare_arguments_are_refused_before_any_work(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        nimtab.grundy("octal:0.6", 100, **kwargs)

@@ -170,7 +170,10 @@ mod tests {
         }
         let given = sequence.rare_summaries(&[max], Some(1)).unwrap()[0];
         assert_eq!(given.mask, 1);
-        assert_eq!(given.rare_count, values.iter().filter(|&&v| v.is_multiple_of(2)).count() as u64);
+        assert_eq!(
+            given.rare_count,
+            values.iter().filter(|&&v| v.is_multiple_of(2)).count() as u64
+        );
         let mut listed = Vec::new();
         sequence.for_each_rare(max, 1, &mut |n, v| listed.push((n, v))).unwrap();
         assert_eq!(listed.len() as u64, given.rare_count);
