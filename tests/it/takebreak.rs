@@ -102,6 +102,29 @@ fn period_not_certified_is_one_line_with_status_1() {
 }
 
 #[test]
+fn a_max_below_every_window_is_refused_before_any_work() {
+    // 0.77 (t = 2) can be certified at the earliest at heap 2 + 1 + 2 = 5 (period 1 from
+    // heap 0); subtract:1,3,4 (t = 4) at 0 + 1 + 4.
+    for (game, max, first) in [("octal:0.77", "4", 5), ("subtract:1,3,4", "3", 5)] {
+        let r = run(&["period", "--game", game, "--max", max]);
+        assert_eq!(r.status, 2, "{game}: {}", r.stderr);
+        assert_eq!(
+            r.stderr,
+            format!(
+                "nimtab: error: --max {max} is below heap {first}, the first at which any period \
+             of {game} can be certified ({}): raise --max\n",
+                if game.starts_with("octal") {
+                    "octal periodicity theorem"
+                } else {
+                    "no move splits a heap"
+                }
+            )
+        );
+    }
+    assert_eq!(run(&["period", "--game", "octal:0.77", "--max", "5"]).status, 1);
+}
+
+#[test]
 fn octal_codes_without_splits_label_tuples_as_their_subtraction_games() {
     for (octal, subtract, heaps) in
         [("octal:0.3", "subtract:1", "3"), ("octal:0.33", "subtract:1,2", "2")]
