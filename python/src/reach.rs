@@ -12,7 +12,7 @@ use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves, plan_m
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
-use nimtab::sequence::period::{Certificate, PeriodOutcome, Uncertified};
+use nimtab::sequence::period::{check_period_max, Certificate, PeriodOutcome, Uncertified};
 use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::{validate_sequence_max, Goal, Observer, Settings, Start, Status, Store};
 use nimtab::{host, Ending, Engine, Game};
@@ -185,6 +185,10 @@ pub fn period(
         let game = Game::parse(&game).map_err(|e| e.to_string())?;
         game.require_heap_values().map_err(|e| e.to_string())?;
         let max = validate_sequence_max(max).map_err(|e| e.to_string())?;
+        if let Some(rule) = game.heap_rule() {
+            check_period_max(game.spec(), &rule, max)
+                .map_err(|e| e.to_string().replace("--max", "max"))?;
+        }
         let what = format!("{} to heap {max}", game.spec());
         let dir = std::env::temp_dir();
         // In memory only, as far as a period search fits there: most stop long before max.

@@ -260,3 +260,12 @@ def cli_error_first_line(*args):
     status, _, stderr = cli(*args, check=False)
     assert status == 2, stderr
     return stderr.splitlines()[0].removeprefix("nimtab: error: ")
+
+
+def test_a_max_below_every_window_is_refused_as_the_command_refuses_it():
+    line = cli_error("period", "--game", "octal:0.77", "--max", "4")
+    with pytest.raises(ValueError) as refused:
+        nimtab.period("octal:0.77", 4)
+    assert str(refused.value) == line.replace("--max", "max")
+    assert str(refused.value) == ("max 4 is below heap 5, the first at which any period of octal:0.77 "
+                                  "can be certified (octal periodicity theorem): raise max")

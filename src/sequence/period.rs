@@ -21,6 +21,7 @@
 //! * **None** for Nim (no finite `t`), move graphs (moves are not translation-invariant)
 //!   and Grundy's game (mapping `(a, b)` to `(a - p, b)` can make an unequal split equal).
 
+use super::error::SequenceError;
 use super::rule::HeapRule;
 
 /// The theorem that turns agreement inside the data into periodicity forever.
@@ -106,6 +107,25 @@ pub enum PeriodOutcome {
         /// Why not.
         reason: Uncertified,
     },
+}
+
+/// Refuses a period search of `game` (with rule `rule`) to heap `max` below the first
+/// heap at which any of its periods could be certified (period 1 from heap 0: the
+/// smallest window of its theorem); a game no theorem covers is not refused here.
+///
+/// # Errors
+/// [`SequenceError::Unsupported`] naming `max`, that heap and the theorem.
+pub fn check_period_max(game: &str, rule: &HeapRule, max: u64) -> Result<(), SequenceError> {
+    let Some(certificate) = Certificate::for_rule(rule) else { return Ok(()) };
+    let first = certificate.window_end(0, 1);
+    if max < first {
+        return Err(SequenceError::Unsupported(format!(
+            "--max {max} is below heap {first}, the first at which any period of {game} can \
+             be certified ({}): raise --max",
+            certificate.name()
+        )));
+    }
+    Ok(())
 }
 
 /// The least certified period of `values = G(0..=N)` (at least one value), with its

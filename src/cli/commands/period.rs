@@ -4,30 +4,12 @@
 use anyhow::bail;
 use nimtab::export::csv::write_period;
 use nimtab::export::format::streamed;
-use nimtab::sequence::period::{Certificate, PeriodOutcome, Uncertified};
+use nimtab::sequence::period::{check_period_max, PeriodOutcome, Uncertified};
 use nimtab::sequence::Goal;
 
 use crate::cli::long_run::{self, SequenceArgs};
 use crate::cli::output::{self, Target};
 use crate::cli::{Global, Outcome};
-
-/// Refuses, before any work, a `--max` below the first heap at which any period of the
-/// game could be certified (period 1 from heap 0: the smallest window of its theorem).
-fn refuse_max_below_every_window(game: &nimtab::Game, max: u64) -> anyhow::Result<()> {
-    let Some(certificate) = game.heap_rule().as_ref().and_then(Certificate::for_rule) else {
-        return Ok(());
-    };
-    let first = certificate.window_end(0, 1);
-    if max < first {
-        bail!(
-            "--max {max} is below heap {first}, the first at which any period of {} can be \
-             certified ({}): raise --max",
-            game.spec(),
-            certificate.name()
-        );
-    }
-    Ok(())
-}
 
 /// Runs `nimtab period`: the CSV row and status 0 when a period is certified; one line
 /// on stderr and status 1 (a claim that failed) when none is.
@@ -35,7 +17,9 @@ pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = a.game.game()?;
     game.require_heap_values()?;
-    refuse_max_below_every_window(&game, a.max)?;
+    if let Some(rule) = game.heap_rule() {
+        check_period_max(game.spec(), &rule, a.max)?;
+    }
     let prepared = long_run::prepare(&game, &a, Goal::Period, global)?;
     let mut finished = prepared.run(&game)?;
     if !finished.values_verified(global)? {
