@@ -12,7 +12,7 @@ use nimtab::analysis::moves::{ended_under, labels_of_states, legal_moves, plan_m
 use nimtab::analysis::steps::{legal_steps, Step};
 use nimtab::model::position::PassState;
 use nimtab::model::space::TupleSpace;
-use nimtab::sequence::period::{check_period_max, Certificate, PeriodOutcome, Uncertified};
+use nimtab::sequence::period::{check_period_max, Certificate, PeriodOutcome};
 use nimtab::sequence::plan::{DiskUse, Plan};
 use nimtab::sequence::{validate_sequence_max, Goal, Observer, Settings, Start, Status, Store};
 use nimtab::{host, Ending, Engine, Game};
@@ -226,12 +226,8 @@ pub fn period(
                         game.spec()
                     ));
                 }
-                let why = match reason {
-                    Uncertified::NoTheorem => "no periodicity theorem covers this game",
-                    Uncertified::NotWithinData => {
-                        "no period's theorem window fits in the values computed; raise max"
-                    }
-                };
+                // The statement speaks of the keyword `max`, as Python names it.
+                let why = reason.explain().replace("--max", "max");
                 let statement = format!(
                     "no period certified for {} from heap sizes 0..={checked_through} \
                      (largest Grundy value {largest_value}): {why}",

@@ -4,6 +4,8 @@
 
 use crate::model::error::Result;
 use crate::model::game::{Game, MoveRule};
+#[cfg(test)]
+use crate::sequence::period::Exclusion;
 use crate::sequence::period::{Certificate, PeriodOutcome, Uncertified};
 use crate::sequence::{self, Extension, Goal, Observer, Sequence, Settings, Start, Store};
 
@@ -122,7 +124,12 @@ mod tests {
         let expected = PeriodOutcome::NotCertified {
             checked_through: 150,
             largest_value: 8,
-            reason: Uncertified::NotWithinData,
+            // Every period up to 75 needs a preperiod of at least 71; 12 holds from there.
+            reason: Uncertified::NotWithinData(Exclusion {
+                longest: 75,
+                least_preperiod: 71,
+                nearest: Some((71, 12)),
+            }),
         };
         assert_eq!(outcome, expected);
         for game in [Game::nim(), Game::grundys_game()] {

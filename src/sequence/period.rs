@@ -89,8 +89,42 @@ pub struct Periodicity {
 pub enum Uncertified {
     /// No periodicity theorem covers the game.
     NoTheorem,
-    /// No period's window fits inside the values computed.
-    NotWithinData,
+    /// No period's window fits inside the values computed; what the values rule out.
+    NotWithinData(Exclusion),
+}
+
+/// What values `G(0..=N)` rule out when no period is certified: every pair of a period
+/// `p <= longest` and a preperiod below `least_preperiod` (each is broken at a heap `n` at
+/// or past the preperiod with `G(n) != G(n + p)` and `n + p <= N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exclusion {
+    /// The longest period searched (`(N + 1) / 2`).
+    pub longest: u64,
+    /// The least preperiod any period up to `longest` may have.
+    pub least_preperiod: u64,
+    /// The `(preperiod, period)` that gives `least_preperiod` (ties to the least period),
+    /// when it holds on at least one heap (`G(n) = G(n + p)` for `n` from there to `N - p`).
+    pub nearest: Option<(u64, u64)>,
+}
+
+impl Uncertified {
+    /// Why, in the words of `nimtab period` (ending with what the values rule out when
+    /// more values could certify a period).
+    pub fn explain(&self) -> String {
+        let x = match self {
+            Uncertified::NoTheorem => return "no periodicity theorem covers this game".into(),
+            Uncertified::NotWithinData(x) => x,
+        };
+        let mut why = format!(
+            "no period's theorem window fits in the values computed; raise --max (they rule \
+             out every period up to {} from a preperiod below {}",
+            x.longest, x.least_preperiod
+        );
+        if let Some((e, p)) = x.nearest {
+            why += &format!(": period {p} holds from heap {e} to the last value");
+        }
+        why + ")"
+    }
 }
 
 /// What [`find_period`] found.
@@ -186,8 +220,11 @@ pub fn find_period_by(
         first_fit::<u64>(len, longest, value, fits)
     };
     match found {
-        Some(found) => PeriodOutcome::Certified(found),
-        None => not_certified(Uncertified::NotWithinData),
+        Ok(found) => PeriodOutcome::Certified(found),
+        Err((least_preperiod, nearest)) => {
+            let exclusion = Exclusion { longest, least_preperiod, nearest };
+            not_certified(Uncertified::NotWithinData(exclusion))
+        }
     }
 }
 
@@ -198,15 +235,23 @@ pub fn period_check_bytes(len: u64) -> u64 {
 }
 
 /// The first period `p` in `1..=longest` (by the Z-function of the reversed values, kept in
-/// indices of type `Z`) for which `fits(p, z[p])` gives a certificate.
+/// indices of type `Z`) for which `fits(p, z[p])` gives a certificate; without one, the
+/// least preperiod of any period and the pair giving it (see [`Exclusion`]).
 fn first_fit<Z: ZIndex>(
     len: u64,
     longest: u64,
     value: impl FnMut(u64) -> u32,
     fits: impl Fn(u64, u64) -> Option<Periodicity>,
-) -> Option<Periodicity> {
+) -> Result<Periodicity, (u64, Option<(u64, u64)>)> {
     let z = reversed_z_prefix::<Z>(len, longest, value);
-    (1..z.len()).find_map(|p| fits(p as u64, z[p].get()))
+    if let Some(found) = (1..z.len()).find_map(|p| fits(p as u64, z[p].get())) {
+        return Ok(found);
+    }
+    // No fit: the least preperiod (`len - p - z[p]`) of any period, ties to the least
+    // period, named when it holds on at least one heap (`z[p] > 0`).
+    let least = (1..z.len()).map(|p| (len - p as u64 - z[p].get(), p)).min();
+    let Some((e, p)) = least else { return Err((0, None)) };
+    Err((e, (z[p].get() > 0).then_some((e, p as u64))))
 }
 
 /// An index type for Z-function values: `u32` below `2^32` values, else `u64`.
@@ -343,6 +388,31 @@ mod brute_force {
         best
     }
 
+    /// What values with no certified period rule out, directly: for every period `p` up to
+    /// `(N + 1) / 2`, the least `e` with `G(n + p) = G(n)` on `e <= n <= N - p`; the least of
+    /// them, and its pair when it holds on at least one heap.
+    fn excluded(values: &[u32]) -> Uncertified {
+        let len = values.len();
+        let longest = (len / 2).max(1);
+        let mut least: Option<(usize, usize)> = None;
+        for p in 1..=longest.min(len - 1) {
+            let mut e = len - p;
+            while e > 0 && values[e - 1] == values[e - 1 + p] {
+                e -= 1;
+            }
+            if least.is_none_or(|l| (e, p) < l) {
+                least = Some((e, p));
+            }
+        }
+        let (e, p) = least.unwrap();
+        let holds = e + p < len;
+        Uncertified::NotWithinData(Exclusion {
+            longest: longest as u64,
+            least_preperiod: e as u64,
+            nearest: holds.then_some((e as u64, p as u64)),
+        })
+    }
+
     /// The removal counts of the octal code `D0.D1D2...` (digits given): bit 1 of `Dk`
     /// takes a whole heap of `k`, bit 2 takes `k` from a larger heap, bit 4 takes `k` and
     /// splits the rest in two.
@@ -384,12 +454,17 @@ mod brute_force {
             let rule = octal_rule(&code);
             let Some(certificate) = Certificate::for_rule(&rule) else { continue };
             let values = values_in_memory(&rule, 100_000);
-            let found = match find_period(Some(certificate), &values) {
-                PeriodOutcome::Certified(f) => Some((f.preperiod, f.period, f.checked_through)),
-                PeriodOutcome::NotCertified { .. } => None,
-            };
-            assert_eq!(found, direct(certificate, &values), "{code:?}");
-            certified += usize::from(found.is_some());
+            let found = find_period(Some(certificate), &values);
+            match (found, direct(certificate, &values)) {
+                (PeriodOutcome::Certified(f), Some(d)) => {
+                    assert_eq!((f.preperiod, f.period, f.checked_through), d, "{code:?}");
+                    certified += 1;
+                }
+                (PeriodOutcome::NotCertified { reason, .. }, None) => {
+                    assert_eq!(reason, excluded(&values), "{code:?}");
+                }
+                (found, d) => panic!("{code:?}: {found:?} against {d:?}"),
+            }
         }
         assert!(certified >= 16, "only {certified} codes certified: the test checks little");
     }

@@ -4,7 +4,7 @@
 use anyhow::bail;
 use nimtab::export::csv::write_period;
 use nimtab::export::format::streamed;
-use nimtab::sequence::period::{check_period_max, PeriodOutcome, Uncertified};
+use nimtab::sequence::period::{check_period_max, PeriodOutcome};
 use nimtab::sequence::Goal;
 
 use crate::cli::long_run::{self, SequenceArgs};
@@ -43,12 +43,7 @@ pub fn run(a: SequenceArgs, global: &Global) -> anyhow::Result<Outcome> {
                     game.spec()
                 );
             }
-            let why = match reason {
-                Uncertified::NoTheorem => "no periodicity theorem covers this game".to_string(),
-                Uncertified::NotWithinData => {
-                    "no period's theorem window fits in the values computed; raise --max".into()
-                }
-            };
+            let why = reason.explain();
             output::note(&format!(
                 "nimtab: no period certified for {} from heap sizes 0..={checked_through} \
                  (largest Grundy value {largest_value}): {why}",
