@@ -50,6 +50,12 @@ pub enum AtlasError {
     /// A budget of 0 or above `2^40`.
     #[error("the budget must be from 1 to 2^40 heaps, got {0}")]
     Budget(u64),
+    /// A dense budget above [`DISK_FROM`] heaps (below the budget).
+    #[error(
+        "the dense budget must be at most 2^22 heaps (a code whose values do not split costs \
+         the square of its heaps, and its values are held in memory), got {0}"
+    )]
+    DenseBudget(u64),
     /// A quotient bound out of range.
     #[error("{0}")]
     QuotientBound(String),
@@ -137,6 +143,9 @@ impl AtlasRequest {
             if budget == 0 || budget > MAX_SEQUENCE_HEAP {
                 return Err(AtlasError::Budget(budget));
             }
+        }
+        if s.dense_budget > DISK_FROM {
+            return Err(AtlasError::DenseBudget(s.dense_budget));
         }
         if s.quotient_heap == 0 || s.quotient_heap > MAX_QUOTIENT_HEAP {
             let limit = MAX_QUOTIENT_HEAP;
@@ -426,5 +435,37 @@ mod tests {
                 FIRST_VALUES as u64 - 1
             )
         );
+    }
+
+    /// Refuses to keep any entry, as a full disk would.
+    struct RefuseKeep;
+
+    impl AtlasObserver for RefuseKeep {
+        fn code_done(&self, _entry: &Entry) -> Result<(), String> {
+            Err("no space left on device".to_string())
+        }
+    }
+
+    #[test]
+    fn a_run_that_finished_but_whose_entry_was_not_kept_resumes_at_its_end() {
+        let dir = work_dir("finished");
+        let settings = AtlasSettings::new(1 << 20, 1 << 16, 4, 64);
+        let plan = || {
+            let codes = Games::Text("0.16".to_string());
+            AtlasRequest { codes, force: false, settings }.plan().unwrap()
+        };
+        let work = WorkDir::new(&dir, std::time::Duration::from_secs(3600)).with_disk_from(1 << 16);
+        let atlas = plan().with_work_dir(work.clone());
+        assert!(matches!(atlas.solve(Vec::new(), &RefuseKeep), Err(AtlasError::Keep(_))));
+        // The run's last checkpoint records its certified period (0.16: 149459 from 105351).
+        let code = OctalCode::parse("0.16").unwrap();
+        let checkpoint = std::fs::read_to_string(work.checkpoint_path(&code)).unwrap();
+        assert!(checkpoint.contains("\nperiod 105351 149459 "), "{checkpoint}");
+        let start = work.start(&code, "octal:0.16", &code.heap_rule(), 1 << 20).unwrap();
+        assert!(matches!(start, crate::sequence::Start::Resume(..)), "{start:?}");
+        drop(start);
+        let resumed = atlas.solve(Vec::new(), &Quiet).unwrap();
+        assert_eq!(resumed, plan().solve(Vec::new(), &Quiet).unwrap());
+        assert_eq!(names(&dir), Vec::<String>::new());
     }
 }

@@ -99,7 +99,9 @@ pub fn solve_code(
     work: Option<&WorkDir>,
     cancel: &dyn Cancel,
 ) -> Result<Entry, AtlasError> {
-    let deadline = settings.seconds.map(|s| Instant::now() + Duration::from_secs(s));
+    // A time too far to represent is no bound.
+    let deadline =
+        settings.seconds.and_then(|s| Instant::now().checked_add(Duration::from_secs(s)));
     let spec = format!("octal:{code}");
     let runs = Runs { code, spec, cancel, deadline, work };
     let (mut sequence, stopped) = runs.sequence(settings)?;
@@ -138,7 +140,10 @@ impl Runs<'_> {
     /// allows.
     fn sequence(&self, settings: &AtlasSettings) -> Result<(Sequence, Stop), AtlasError> {
         let first = settings.dense_budget.min(settings.budget);
-        let mut sequence = self.period_run(first)?;
+        // The first run is always in memory (the dense budget is at most `DISK_FROM`): its
+        // values are read whole to decide what comes next, and it must never cut short the
+        // values file of a longer run of the code that was stopped.
+        let mut sequence = self.period_run(first, false)?;
         if let Some(stop) = ended(&sequence, first) {
             return Ok((sequence, stop));
         }
@@ -147,7 +152,7 @@ impl Runs<'_> {
             return Ok((sequence, stop));
         };
         drop(sequence);
-        let sequence = self.period_run(max)?;
+        let sequence = self.period_run(max, true)?;
         let stop = ended(&sequence, max).unwrap_or(stop);
         Ok((sequence, stop))
     }
@@ -174,13 +179,14 @@ impl Runs<'_> {
         })
     }
 
-    /// A period search of the code to heap `max` on the calling thread: in memory, or in
-    /// the work directory's values file past its bound ([`super::DISK_FROM`] heaps).
-    fn period_run(&self, max: u64) -> Result<Sequence, AtlasError> {
+    /// A period search of the code to heap `max` on the calling thread: in memory, or (when
+    /// `on_disk` allows) in the work directory's values file past its bound
+    /// ([`super::DISK_FROM`] heaps).
+    fn period_run(&self, max: u64, on_disk: bool) -> Result<Sequence, AtlasError> {
         let rule = self.code.heap_rule();
         let mut settings = Settings::new(Goal::Period, max).threads(1);
         let start = match self.work {
-            Some(work) if work.takes(max) => {
+            Some(work) if on_disk && work.takes(max) => {
                 settings = settings.checkpoint_every(Some(work.checkpoint_every()));
                 work.start(self.code, &self.spec, &rule, max)?
             }
@@ -341,13 +347,18 @@ impl Stats {
     }
 
     /// The rare/common split of the values, when at most one heap in [`RARE_SHARE`] is
-    /// rare, with every rare heap when `with_heaps` (a second pass over the values).
+    /// rare, with every rare heap when `with_heaps` (then a second pass over the values).
     fn rare_split(
         &self,
         sequence: &mut Sequence,
         with_heaps: bool,
     ) -> Result<Option<(RareSplit, RareHeaps)>, AtlasError> {
         let mask = self.histogram.fewest_rare_mask();
+        // Decided from the histogram first: a code whose values do not split never
+        // gathers its rare heaps (half of them, or more).
+        if self.histogram.rare_count(mask) * RARE_SHARE > self.computed {
+            return Ok(None);
+        }
         let (mut count, mut last, mut heaps) = (0, 0, Vec::new());
         sequence.for_each(0..=self.computed - 1, &mut |n, v| {
             if is_rare(v as u32, mask) {
@@ -358,9 +369,6 @@ impl Stats {
                 }
             }
         })?;
-        if count * RARE_SHARE > self.computed {
-            return Ok(None);
-        }
         Ok(Some((RareSplit { mask, count, last }, heaps)))
     }
 }

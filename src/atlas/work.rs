@@ -4,9 +4,10 @@
 //! A code's run to a budget of more than [`DISK_FROM`] heaps keeps its values in
 //! `CODE.values` and writes `CODE.checkpoint` every so often (the sequence layer's format:
 //! the values file's digest, the mask, the rare heaps, the frequencies). A run of the code
-//! started again resumes from the checkpoint, checked against its values file; one that
-//! cannot resume (no checkpoint, a damaged one, one from a run that went past this
-//! budget) starts from heap 0, which gives the same values. Once the code's entry is kept
+//! started again resumes from the checkpoint, checked against its values file (a run that
+//! had finished, stopped before its entry was kept, resumes at its end); one that cannot
+//! resume (no checkpoint, a damaged one, one from a run that went past this budget)
+//! starts from heap 0, which gives the same values. Once the code's entry is kept
 //! both files are removed. Only regular files are ever written over or removed.
 
 use std::fs::{self, File, OpenOptions};
@@ -15,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::model::octal::OctalCode;
-use crate::sequence::{Checkpoint, DiskStore, HeapRule, SequenceError, Start, Store};
+use crate::sequence::{
+    is_period_check_point, Checkpoint, DiskStore, HeapRule, SequenceError, Start, Store,
+};
 
 /// A run to more than this many heaps keeps its values in a file when the atlas has a work
 /// directory: below it the values (2 bytes a heap, 8 MiB here) stay in memory.
@@ -100,10 +103,12 @@ impl WorkDir {
         Ok(Start::Fresh(Store::Disk(DiskStore::new(file, &path))))
     }
 
-    /// The run resumed from `CODE.checkpoint`, when it is a checkpoint of this game short
-    /// of `max + 1` values, without a period (a run that found one has finished), and its
-    /// values file agrees with it. The checkpoint names its values file by the path it had
-    /// when written: the file beside it is used, so that the directory may move.
+    /// The run resumed from `CODE.checkpoint`, when it is a checkpoint of this game of at
+    /// most `max + 1` values whose values file agrees with it, and, if it records a period
+    /// (a run that finished, stopped before its entry was kept), one a run to `max` finds
+    /// at the same heap: within `max`, at a heap where every period search checks, or at
+    /// `max` itself. The checkpoint names its values file by the path it had when written:
+    /// the file beside it is used, so that the directory may move.
     fn resumed(&self, code: &OctalCode, spec: &str, rule: &HeapRule, max: u64) -> Option<Start> {
         let path = self.checkpoint_path(code);
         let meta = fs::symlink_metadata(&path).ok()?;
@@ -112,8 +117,15 @@ impl WorkDir {
         }
         let bytes = fs::read(&path).ok()?;
         let mut checkpoint = Checkpoint::decode(&bytes, &path, spec, rule).ok()?;
-        if checkpoint.period.is_some() || checkpoint.layout.len() > max + 1 {
+        let len = checkpoint.layout.len();
+        if len > max + 1 {
             return None;
+        }
+        if let Some(found) = checkpoint.period {
+            let where_a_run_stops = len == max + 1 || is_period_check_point(len);
+            if found.checked_through > max || !where_a_run_stops {
+                return None;
+            }
         }
         let values = absolute(&self.values_path(code));
         if !fs::symlink_metadata(&values).is_ok_and(|m| m.is_file()) {

@@ -64,14 +64,21 @@ pub struct Deferral(());
 
 /// Defers interrupts to the run until the guard is dropped.
 pub fn defer() -> Deferral {
+    let _held = state();
     DEFERRING.fetch_add(1, Ordering::SeqCst);
     Deferral(())
 }
 
 impl Drop for Deferral {
     fn drop(&mut self) {
-        DEFERRING.fetch_sub(1, Ordering::SeqCst);
-        if STOP_ASKED.load(Ordering::SeqCst) && !std::thread::panicking() {
+        // Under the lock, so that the handler sees either a deferring run or none: an
+        // interrupt between the count and the look at the flag is never lost.
+        let asked = {
+            let _held = state();
+            DEFERRING.fetch_sub(1, Ordering::SeqCst);
+            STOP_ASKED.load(Ordering::SeqCst)
+        };
+        if asked && !std::thread::panicking() {
             finish_interrupted("nimtab: interrupted; no partial output was left");
         }
     }
@@ -122,13 +129,15 @@ pub fn install() -> io::Result<()> {
 /// every temporary, says so and exits 130, still holding the lock. The first interrupt
 /// of a run that defers it only asks the run to stop.
 fn on_interrupt() {
-    if DEFERRING.load(Ordering::SeqCst) > 0 && !STOP_ASKED.swap(true, Ordering::SeqCst) {
+    {
         let _held = state();
-        let _ = writeln!(
-            io::stderr().lock(),
-            "nimtab: interrupted; saving a checkpoint (interrupt again to stop at once)"
-        );
-        return;
+        if DEFERRING.load(Ordering::SeqCst) > 0 && !STOP_ASKED.swap(true, Ordering::SeqCst) {
+            let _ = writeln!(
+                io::stderr().lock(),
+                "nimtab: interrupted; saving a checkpoint (interrupt again to stop at once)"
+            );
+            return;
+        }
     }
     finish_interrupted("nimtab: interrupted; no partial output was left");
 }

@@ -33,7 +33,10 @@ pub use error::{human_bytes, human_bytes_apart, SequenceError};
 pub use freq::Frequencies;
 pub use rare::{fewest_rare_mask_of, Histogram, RareSummary};
 pub use rule::HeapRule;
-pub use run::{run, values_in_memory, Goal, NoObserver, Observer, Settings, Start, Status};
+pub use run::{
+    is_period_check_point, run, values_in_memory, Goal, NoObserver, Observer, Settings, Start,
+    Status,
+};
 pub use sequence_values::{Extension, Sequence};
 pub use spot_check::{sample_heaps, WrongValue};
 pub use two_threads::parallel::Tuning;

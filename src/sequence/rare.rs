@@ -53,6 +53,12 @@ impl Histogram {
     pub fn fewest_rare_mask(&self) -> u32 {
         fewest_rare_mask_of(&self.0)
     }
+
+    /// The heaps counted whose values are rare under `mask`.
+    pub fn rare_count(&self, mask: u32) -> u64 {
+        let rare = self.0.iter().enumerate().filter(|&(v, _)| is_rare(v as u32, mask));
+        rare.map(|(_, &count)| count).sum()
+    }
 }
 
 impl Sequence {

@@ -240,6 +240,12 @@ fn finished_with(
     Ok(Sequence::new(store, extension, settings.max, Some(outcome)))
 }
 
+/// Whether a period search checks for a period once it has `len` values (whatever its
+/// max): a search certified there stops there.
+pub fn is_period_check_point(len: u64) -> bool {
+    next_period_check(len.saturating_sub(1), Goal::Period) == len
+}
+
 /// The first period check after `len` values: 256, then every eighth more heaps for a
 /// period search (it stops at most an eighth past the first fit), at powers of two for a
 /// run of every value (there a check only saves time).

@@ -232,6 +232,10 @@ fn bad_input_is_refused_with_one_line_and_nothing_written() {
         ),
         (vec!["--codes", "0.07", "--quotient-order", "0"], "order bound must be from 1"),
         (vec!["--codes", "0.07", "--budget", "2^20,0s"], "got '2^20,0s'"),
+        (
+            vec!["--codes", "0.07", "--budget", "2^24", "--dense-budget", "2^23"],
+            "the dense budget must be at most 2^22 heaps",
+        ),
         (vec!["--codes", "0.07", "--budget", "2^20,soon"], "TIME whole seconds"),
         (vec!["--codes", "0.07", "--checkpoint-every", "0"], "more than 0, got '0'"),
         (

@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long, value_name = "N[,TIME]", default_value = "2^20", value_parser = parse_budget)]
     budget: Budget,
     /// The last heap computed for a code whose values do not split into common and rare
-    /// (their cost grows with the square of the heaps), at most the budget.
+    /// (their cost grows with the square of the heaps), at most the budget and 2^22.
     #[arg(long = "dense-budget", value_name = "N", default_value = "2^16", value_parser = parse_heaps)]
     dense_budget: u64,
     /// The misère quotient's heap bound (lowered for a code whose quotient outgrows
@@ -165,7 +165,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     };
     let out = a.out.as_path();
     check_targets(out, a.html.as_deref())?;
-    check_room(atlas.settings(), out, global)?;
+    check_room(atlas.settings(), atlas.codes().len(), out, global)?;
     std::fs::create_dir_all(out.join(STATE))
         .with_context(|| format!("creating {}", out.join(STATE).display()))?;
     let _held = Held::take(out, "atlas directory")?;
@@ -229,8 +229,14 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
 /// period search's index and copy); past it the values go to a file in the state folder
 /// and each thread's run is planned as `nimtab period` plans one (its working set and
 /// period search in memory, its values on disk), stated on stderr.
-fn check_room(settings: &AtlasSettings, out: &Path, global: &Global) -> anyhow::Result<()> {
-    let threads = rayon::current_num_threads() as u64;
+fn check_room(
+    settings: &AtlasSettings,
+    codes: usize,
+    out: &Path,
+    global: &Global,
+) -> anyhow::Result<()> {
+    // One code per thread: no more runs at once than codes.
+    let threads = (rayon::current_num_threads() as u64).min(codes as u64).max(1);
     if settings.budget + 1 > DISK_FROM {
         return check_disk_runs(settings.budget, out, threads, global);
     }

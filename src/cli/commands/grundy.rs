@@ -39,7 +39,7 @@ pub struct Args {
     /// --format summary, a row for every power of two and the max.
     #[arg(long, value_name = "WHEN", value_enum)]
     snapshots: Option<Snapshots>,
-    /// Write a csv or bfile table larger than 1 GiB.
+    /// Write a csv, bfile or rare table larger than 1 GiB.
     #[arg(long)]
     force: bool,
 }
@@ -107,6 +107,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         (Destination::Table(target), GrundyFormat::Rare, None) => {
             let summary = sequence.rare_summaries(&[max], a.rare_mask)?[0];
+            refuse_large_rare(&[summary], a.force)?;
             output::write_to(&target, streamed(|out| write_rare(out, sequence, &summary)))?;
             say_rare(&summary, global);
         }
@@ -116,6 +117,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         }
         (Destination::Snapshots(dir), GrundyFormat::Rare, _) => {
             let summaries = sequence.rare_summaries(&points, a.rare_mask)?;
+            refuse_large_rare(&summaries, a.force)?;
             let mut staged = StagedDir::new(&dir)?;
             for summary in &summaries {
                 let name = format!("rare/{}", summary.through);
@@ -127,6 +129,38 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         (Destination::Snapshots(dir), _, _) => write_snapshots(&dir, sequence)?,
     }
     Ok(Outcome::Success)
+}
+
+/// Refuses rare tables of more than [`OUTPUT_LIMIT`] bytes in all without `--force` (a
+/// mask under which most values are rare makes a table as large as the csv one).
+fn refuse_large_rare(summaries: &[RareSummary], force: bool) -> anyhow::Result<()> {
+    let bytes: u64 = summaries.iter().map(|s| rare_table_bytes_at_least(s.rare_count)).sum();
+    if bytes > OUTPUT_LIMIT && !force {
+        let last = summaries.last().expect("the max is a point");
+        bail!(
+            "the rare table of heaps 0..={} under mask {:x} has {} rows, at least {}, above \
+             the {} limit: use --format summary, another --rare-mask, a smaller --max, or --force",
+            last.through,
+            last.mask,
+            last.rare_count,
+            human_bytes(bytes),
+            human_bytes(OUTPUT_LIMIT)
+        );
+    }
+    Ok(())
+}
+
+/// The fewest bytes `rows` lines `heap,grundy` can take: the heaps are distinct, so their
+/// digits are at least those of `0..rows`; a value, a comma and a newline take 3 more.
+fn rare_table_bytes_at_least(rows: u64) -> u64 {
+    let mut digits = 0u64;
+    let (mut low, mut width) = (0u64, 1u64);
+    while low < rows {
+        let high = if width >= 19 { u64::MAX } else { 10u64.pow(width as u32) };
+        digits = digits.saturating_add((rows.min(high) - low).saturating_mul(width));
+        (low, width) = (high, width + 1);
+    }
+    digits.saturating_add(rows.saturating_mul(3))
 }
 
 /// The rare heaps of `summary`'s range under its mask, as `heap,grundy` lines.
@@ -204,4 +238,19 @@ fn write_snapshots(dir: &Path, sequence: &mut Sequence) -> anyhow::Result<()> {
         staged.add(&format!("freq/{n}"), FrequencyTable(table))?;
     }
     output::commit(Vec::new(), vec![staged])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rare_table_takes_at_least_the_digits_of_distinct_heaps_and_three_bytes_a_line() {
+        // "0,0\n" .. "9,0\n": 10 lines of 4 bytes; then two-digit heaps from the 11th.
+        assert_eq!(rare_table_bytes_at_least(10), 40);
+        assert_eq!(rare_table_bytes_at_least(11), 45);
+        assert_eq!(rare_table_bytes_at_least(0), 0);
+        assert!(rare_table_bytes_at_least(221_064_497) > OUTPUT_LIMIT);
+        assert_eq!(rare_table_bytes_at_least(u64::MAX), u64::MAX);
+    }
 }
