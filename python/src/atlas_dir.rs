@@ -19,7 +19,7 @@ use rustix::fs::{Mode, OFlags};
 use nimtab::atlas::files::{atlas_files, AtlasFile};
 use nimtab::atlas::{classes, Atlas, Entry};
 
-use crate::atlas::{entries_of, texts_of, AtlasDict};
+use crate::atlas_request::{entries_of, texts_of, AtlasDict};
 use crate::value_error;
 
 /// The tables every atlas writes (the rare heaps' files besides).

@@ -3,6 +3,7 @@
 
 mod atlas;
 mod atlas_dir;
+mod atlas_request;
 mod check;
 mod quotient;
 mod quotient_sweep;
