@@ -170,7 +170,7 @@ impl Runs<'_> {
             return Ok(None);
         }
         let values = read_values(sequence)?;
-        if rare_split(&values).is_some() {
+        if splits(&values) {
             return Ok(Some((settings.budget, Stop::Budget)));
         }
         Ok(match candidate_end(self.code, &values) {
@@ -246,19 +246,12 @@ fn read_values(sequence: &mut Sequence) -> Result<Vec<u32>, AtlasError> {
     Ok(values)
 }
 
-/// The mask with the fewest rare heaps, when at most one heap in [`RARE_SHARE`] is rare.
-pub(super) fn rare_split(values: &[u32]) -> Option<RareSplit> {
+/// Whether the values split into common and rare: at most one heap in [`RARE_SHARE`] rare
+/// under the mask with the fewest.
+fn splits(values: &[u32]) -> bool {
     let mut histogram = Histogram::default();
     values.iter().for_each(|&v| histogram.add(v));
-    let mask = histogram.fewest_rare_mask();
-    let (mut count, mut last) = (0, 0);
-    for (n, &v) in values.iter().enumerate() {
-        if is_rare(v, mask) {
-            count += 1;
-            last = n as u64;
-        }
-    }
-    (count * RARE_SHARE <= values.len() as u64).then_some(RareSplit { mask, count, last })
+    histogram.rare_count(histogram.fewest_rare_mask()) * RARE_SHARE <= values.len() as u64
 }
 
 fn certified(found: &Periodicity) -> CertifiedPeriod {

@@ -311,11 +311,10 @@ fn a_dense_code_whose_certificate_needs_a_little_more_than_the_dense_budget_is_s
     );
 }
 
-/// The value of the `heaps N` line of a sequence checkpoint (0 while it is being written).
+/// The heaps a sequence checkpoint records (0 while it is being written).
 fn checkpoint_heaps(path: &Path) -> u64 {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let heaps = text.lines().find_map(|l| l.strip_prefix("heaps "));
-    heaps.and_then(|n| n.parse().ok()).unwrap_or(0)
+    let bytes = std::fs::read(path).unwrap_or_default();
+    nimtab::sequence::Checkpoint::heaps_of(&bytes).unwrap_or(0)
 }
 
 #[test]
