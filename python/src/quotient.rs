@@ -93,7 +93,7 @@ pub fn quotient<'py>(
     let play = if normal { Ending::Normal } else { Ending::Misere };
     let computed = run_detached(py, None, report.as_ref(), move |progress| {
         let game = Game::parse(&game).map_err(value_error)?;
-        let config = QuotientConfig { max_heap, max_order, play, memory_limit: None };
+        let config = QuotientConfig { max_heap, max_order, play, ..QuotientConfig::new(max_heap) };
         compute(&game, &config, progress).map_err(value_error)
     })??;
     let q = computed;

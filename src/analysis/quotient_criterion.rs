@@ -17,7 +17,7 @@ use crate::{Error, Result};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QuotientPrediction {
     /// The quotient, proved for every position with heaps up to its largest heap.
-    Computed(Quotient),
+    Computed(Box<Quotient>),
     /// Why no quotient predicts the labels under this ending.
     NotComputed(String),
 }
@@ -97,7 +97,7 @@ pub fn quotient_predictions(
             };
             let config = QuotientConfig { max_order, play, ..QuotientConfig::new(total.max(1)) };
             match compute(game, &config, &NoProgress) {
-                Ok(q) => Ok(QuotientPrediction::Computed(q)),
+                Ok(q) => Ok(QuotientPrediction::Computed(Box::new(q))),
                 Err(e) => match growth_reason(&e, max_order) {
                     Some(reason) => Ok(QuotientPrediction::NotComputed(reason)),
                     // The quotient layer sits above the root error: its message is kept.

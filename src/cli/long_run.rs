@@ -5,6 +5,7 @@
 mod checkpoints;
 mod flags;
 
+pub use checkpoints::{hold_checkpoint, save as save_checkpoint};
 pub use flags::{heap_count, parse_duration, SequenceArgs};
 
 use std::path::{Path, PathBuf};

@@ -55,7 +55,13 @@ fn list(values: impl Iterator<Item = String>) -> String {
 fn write_json(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
     let order = q.order() as u32;
     let period = match q.period() {
-        Some(p) => format!("{{\"preperiod\":{},\"period\":{}}}", p.preperiod, p.period),
+        Some(p) => match q.certified_at() {
+            Some(n) => format!(
+                "{{\"preperiod\":{},\"period\":{},\"certified_at\":{n}}}",
+                p.preperiod, p.period
+            ),
+            None => format!("{{\"preperiod\":{},\"period\":{}}}", p.preperiod, p.period),
+        },
         None => "null".to_string(),
     };
     writeln!(out, "{{")?;
@@ -107,10 +113,15 @@ fn write_summary(out: &mut dyn Write, q: &Quotient) -> io::Result<()> {
         Some(p) => writeln!(
             out,
             "whole game    phi(n + {}) = phi(n) for every n >= {}, certified by the periodicity \
-             theorem from heaps 0..={}: this is the quotient of the whole game",
+             theorem from heaps 0..={}{}: this is the quotient of the whole game",
             p.period,
             p.preperiod,
-            q.max_heap()
+            q.max_heap(),
+            if q.certified_at().is_some() {
+                ", the first heap at which its window fits"
+            } else {
+                ""
+            }
         ),
         None => writeln!(
             out,

@@ -70,5 +70,6 @@ pub(super) fn assemble(
         presentation: presentation_text(&presentation),
         tame,
         period,
+        certified_at: None,
     })
 }

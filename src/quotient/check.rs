@@ -88,6 +88,10 @@ struct ExploredHeap {
 }
 
 /// The least position `rep(x) + h` with `x·Φ(h) ∈ P` and an option predicted P.
+///
+/// Heaps of the same class and the same option classes fail for the same `x`, and the
+/// least of them gives the least position, so each such group is tried once, with the
+/// classes of its options rather than the options themselves.
 fn least_p_failure(
     monoid: &HeapMonoid,
     p: &[bool],
@@ -95,14 +99,23 @@ fn least_p_failure(
     reps: &Reps,
 ) -> Option<Failure> {
     let mut best: Option<(Key, u32, u32)> = None;
+    let mut seen = std::collections::HashSet::new();
     for h in options.active() {
+        // One option of each class, and the classes, sorted, to recognise the group.
+        let mut pairs: Vec<(u32, (u32, u32))> =
+            options.options[h as usize].iter().map(|&o| (monoid.apply_option(0, o), o)).collect();
+        pairs.sort_unstable();
+        pairs.dedup_by_key(|&mut (t, _)| t);
+        let classes: Vec<u32> = pairs.iter().map(|&(t, _)| t).collect();
+        if !seen.insert((monoid.apply(0, h), classes)) {
+            continue;
+        }
         for x in 0..monoid.size as u32 {
             let Some(key) = reps.key[x as usize] else { continue };
             if !p[monoid.apply(x, h) as usize] {
                 continue;
             }
-            let fails =
-                options.options[h as usize].iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
+            let fails = pairs.iter().any(|&(_, o)| p[monoid.apply_option(x, o) as usize]);
             let key = key.plus(h);
             if fails && best.is_none_or(|(k, _, _)| key < k) {
                 best = Some((key, x, h));

@@ -5,19 +5,61 @@ use std::cmp::{Ordering, Reverse};
 
 use crate::model::game::Game;
 use crate::quotient::memory::{Hold, Meter, Result};
+use crate::sequence::HeapRule;
 
-/// The options of every heap `0..=max_heap` of a game: `[h]` lists pairs `(a, b)` with
-/// `a >= b >= 0`, 0 standing for no heap (`(0, 0)`: the heap is taken whole).
-pub(crate) fn all_options(game: &Game, max_heap: u32) -> Vec<Vec<(u32, u32)>> {
-    let mut options = vec![Vec::new()];
-    options.extend((1..=max_heap).map(|h| game.heap_options(h)));
-    options
+/// Where the options of each heap come from: the game's heap rule when it has one (whose
+/// options are made without sorting, and counted without being made), else its moves.
+pub(crate) struct OptionSource<'g> {
+    game: &'g Game,
+    rule: Option<HeapRule>,
 }
 
-/// Bytes of [`all_options`]'s lists.
-pub(crate) fn options_bytes(all: &[Vec<(u32, u32)>]) -> u64 {
-    let pairs: usize = all.iter().map(Vec::capacity).sum();
-    (pairs * std::mem::size_of::<(u32, u32)>() + all.len() * std::mem::size_of::<Vec<u8>>()) as u64
+impl<'g> OptionSource<'g> {
+    /// The options of `game`'s heaps.
+    pub fn new(game: &'g Game) -> OptionSource<'g> {
+        OptionSource { game, rule: game.heap_rule() }
+    }
+
+    /// Heap `h`'s options: pairs `(a, b)` with `a >= b >= 0`, 0 standing for no heap
+    /// (`(0, 0)`: the heap is taken whole), without repeats, in no particular order.
+    pub fn options(&self, h: u32) -> Vec<(u32, u32)> {
+        match &self.rule {
+            Some(rule) => rule.options_unordered(h),
+            None => self.game.heap_options(h),
+        }
+    }
+
+    /// How many options heap `h` has.
+    pub fn count(&self, h: u32) -> u64 {
+        let Some(rule) = &self.rule else { return self.game.heap_options(h).len() as u64 };
+        let n = u64::from(h);
+        let vanish = u64::from(rule.vanish.binary_search(&h).is_ok());
+        let shrink = rule.shrink.iter().filter(|&&k| u64::from(k) < n).count() as u64;
+        let split: u64 = rule
+            .split
+            .iter()
+            .map(|&k| u64::from(k))
+            .filter(|&k| k + 2 <= n)
+            .map(|k| (n - k) / 2 - u64::from(rule.unequal_split && (n - k) % 2 == 0))
+            .sum();
+        vanish + shrink + split
+    }
+
+    /// Bytes of heap `h`'s options as the computation holds them (heap 0 has none).
+    pub fn bytes_of(&self, h: u32) -> u64 {
+        let pairs = if h == 0 { 0 } else { self.count(h) };
+        let pair = std::mem::size_of::<(u32, u32)>() as u64;
+        pairs * pair + std::mem::size_of::<Vec<u8>>() as u64
+    }
+}
+
+#[cfg(test)]
+/// The options of every heap `0..=max_heap` of a game, as [`OptionSource::options`].
+pub(crate) fn all_options(game: &Game, max_heap: u32) -> Vec<Vec<(u32, u32)>> {
+    let source = OptionSource::new(game);
+    let mut options = vec![Vec::new()];
+    options.extend((1..=max_heap).map(|h| source.options(h)));
+    options
 }
 
 /// The options of heaps `0..=max_heap()`, a prefix of [`all_options`].
@@ -172,6 +214,21 @@ mod tests {
         let items: Vec<u32> = out.iter().map(|&(_, item)| item).collect();
         assert_eq!(items, [9, 7, 4, 8, 5]);
         assert_eq!(out[2].0, Key { total: 3, count: 2 });
+    }
+
+    #[test]
+    fn option_counts_match_the_options_made() {
+        let games = ["0.77", "4.07", "0.156", "0.3F"].iter().filter_map(|c| Game::octal(c).ok());
+        for game in games.chain([Game::grundys_game(), Game::nim()]) {
+            let source = OptionSource::new(&game);
+            for h in 0..40 {
+                let made = source.options(h);
+                assert_eq!(source.count(h), made.len() as u64, "{} {h}", game.spec());
+                let mut sorted = made.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, game.heap_options(h), "{} {h}", game.spec());
+            }
+        }
     }
 
     #[test]

@@ -60,7 +60,7 @@ fn search(
     hold: &mut Hold<'_>,
     mut settle: impl FnMut(u32, Option<(u32, u32)>),
 ) -> Result<Reps> {
-    let active = options.active();
+    let active = least_of_each_class(monoid, options);
     let mut reps =
         Reps { key: hold.vec(monoid.size, None)?, parent: hold.vec(monoid.size, (ROOT, 0))? };
     // The least (key, parent, heap) queued for each element not yet settled: anything
@@ -87,6 +87,16 @@ fn search(
         }
     }
     Ok(reps)
+}
+
+/// The least active heap of each class. A least position never holds a heap with a
+/// smaller one of the same class (the smaller one gives the same element with a smaller
+/// total), so the search adds only these: its work no longer grows with the heaps once
+/// their classes repeat.
+fn least_of_each_class(monoid: &HeapMonoid, options: HeapOptions<'_>) -> Vec<u32> {
+    let mut seen = vec![false; monoid.size];
+    let mut first = |h: &u32| !std::mem::replace(&mut seen[monoid.apply(0, *h) as usize], true);
+    options.active().into_iter().filter(|h| first(h)).collect()
 }
 
 /// Every element's least position, counted in `hold`.

@@ -169,14 +169,21 @@ impl Drop for Hold<'_> {
 #[derive(Debug)]
 pub(crate) struct Held<'m, T> {
     value: T,
-    /// Kept for its drop, which gives the value's bytes back.
-    _hold: Hold<'m>,
+    /// Counts the value's bytes, given back when dropped.
+    hold: Hold<'m>,
 }
 
 impl<'m, T> Held<'m, T> {
     /// `value`, whose memory `hold` counts.
     pub fn new(value: T, hold: Hold<'m>) -> Held<'m, T> {
-        Held { value, _hold: hold }
+        Held { value, hold }
+    }
+}
+
+impl<'m, T> Held<'m, T> {
+    /// The value to change, and the hold that counts what it grows by.
+    pub fn parts_mut(&mut self) -> (&mut T, &mut Hold<'m>) {
+        (&mut self.value, &mut self.hold)
     }
 }
 

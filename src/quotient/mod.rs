@@ -35,11 +35,14 @@ mod memory;
 mod monoid;
 mod period;
 mod presentation;
+mod run;
 mod solver;
+mod state;
 mod tables;
 mod tame;
 
 pub use period::QuotientPeriod;
+pub use state::{QuotientCheckpoint, QUOTIENT_CHECKPOINT_FORMAT};
 pub use tables::{check_against_tables, TableCheck};
 
 use crate::engine::error::size;
@@ -49,11 +52,21 @@ use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::sequence::human_bytes;
 
-/// The largest heap size a quotient is computed for.
-pub const MAX_QUOTIENT_HEAP: u32 = 1000;
+/// The largest heap size a quotient may be asked for; below it, what the memory budget
+/// holds decides (see [`QuotientConfig::plan`]).
+pub const MAX_QUOTIENT_HEAP: u32 = 1 << 24;
 
-/// The default bound on the quotient's order.
+/// The order bound of callers that fix one rather than take it from their memory budget
+/// ([`order_bound_for`]).
 pub const DEFAULT_MAX_ORDER: usize = 4096;
+
+/// The order bound a memory budget allows: the largest order whose product table, held
+/// four times over (the table, a candidate's tables and the proof's), fits the budget;
+/// from 1 to [`MAX_ORDER`].
+pub fn order_bound_for(memory: u64) -> usize {
+    let k = ((memory / 16) as f64).sqrt() as usize;
+    k.clamp(1, MAX_ORDER)
+}
 
 /// The largest order accepted: the product table has order² entries.
 pub const MAX_ORDER: usize = 1 << 16;
@@ -71,6 +84,22 @@ pub struct QuotientConfig {
     /// Bytes the computation may hold at once; `None` for what the process may use
     /// ([`crate::host::memory_limit`]).
     pub memory_limit: Option<u64>,
+    /// Stop at the first heap at which the periodicity theorem certifies the whole game
+    /// (the quotient is then the whole game's, and larger heaps add nothing); `false`
+    /// goes on to `max_heap` regardless.
+    pub until_certified: bool,
+}
+
+/// What a computation is planned to hold before its first heap: the options of every
+/// heap up to the largest, which are made as the heaps are added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuotientPlan {
+    /// Bytes of the options of heaps up to the largest.
+    pub options_bytes: u64,
+    /// The budget.
+    pub limit_bytes: u64,
+    /// The largest heap whose options fit the budget.
+    pub fits_upto: u32,
 }
 
 /// The least bound on a candidate's elements before reduction, whatever the order bound.
@@ -85,7 +114,23 @@ impl QuotientConfig {
             max_order: DEFAULT_MAX_ORDER,
             play: Ending::Misere,
             memory_limit: None,
+            until_certified: true,
         }
+    }
+
+    /// The plan of a computation of `game`: what its heaps' options need, against the
+    /// budget.
+    pub fn plan(&self, game: &Game) -> QuotientPlan {
+        let limit_bytes = self.memory_limit.unwrap_or_else(memory_limit);
+        let source = heaps::OptionSource::new(game);
+        let (mut options_bytes, mut fits_upto) = (source.bytes_of(0), 0);
+        for h in 1..=self.max_heap {
+            options_bytes += source.bytes_of(h);
+            if options_bytes <= limit_bytes {
+                fits_upto = h;
+            }
+        }
+        QuotientPlan { options_bytes, limit_bytes, fits_upto }
     }
 
     /// The refusals [`compute`] makes before any work.
@@ -105,6 +150,10 @@ impl QuotientConfig {
         }
         if self.max_order == 0 || self.max_order > MAX_ORDER {
             return Err(QuotientError::MaxOrder { max_order: self.max_order, limit: MAX_ORDER });
+        }
+        let plan = self.plan(game);
+        if plan.options_bytes > plan.limit_bytes {
+            return Err(QuotientError::PlanBeyondMemory { max_heap: self.max_heap, plan });
         }
         Ok(())
     }
@@ -141,6 +190,22 @@ pub trait QuotientProgress: Sync {
     /// The check of a candidate at heap `heap` has explored `states` states so far,
     /// reported every few thousand: a long check shows movement.
     fn exploring(&self, _heap: u32, _states: u64) {}
+
+    /// Whether to hand out a checkpoint now that heap `heap` is done. Never, by default.
+    fn checkpoint_due(&self, _heap: u32) -> bool {
+        false
+    }
+
+    /// Whether the run hands out a last checkpoint of the heaps it completed when it
+    /// ends, whatever ends it (so that a stopped run resumes and a finished one extends
+    /// to larger heaps). No, by default.
+    fn keeps_checkpoints(&self) -> bool {
+        false
+    }
+
+    /// A checkpoint to keep, when [`QuotientProgress::checkpoint_due`] said so or the run
+    /// was cancelled while [`QuotientProgress::keeps_checkpoints`].
+    fn checkpoint(&self, _checkpoint: &QuotientCheckpoint) {}
 }
 
 impl QuotientProgress for NoProgress {
@@ -237,6 +302,26 @@ pub enum QuotientError {
         /// Bytes asked for.
         bytes: u64,
     },
+    /// The options of the heaps up to the largest need more than the memory budget.
+    #[error(
+        "the options of heaps up to {max_heap} need {}, more than the {} of memory available; \
+         heaps up to {} fit",
+        human_bytes(.plan.options_bytes),
+        human_bytes(.plan.limit_bytes),
+        .plan.fits_upto
+    )]
+    PlanBeyondMemory {
+        /// What was asked for.
+        max_heap: u32,
+        /// The plan that does not fit.
+        plan: QuotientPlan,
+    },
+    /// A checkpoint that cannot be resumed.
+    #[error("the checkpoint cannot be resumed: {reason}")]
+    BadCheckpoint {
+        /// Why.
+        reason: String,
+    },
     /// The caller stopped the computation through [`QuotientProgress::cancelled`].
     #[error("cancelled before the quotient was computed")]
     Cancelled,
@@ -265,6 +350,7 @@ pub struct Quotient {
     presentation: String,
     tame: bool,
     period: Option<QuotientPeriod>,
+    certified_at: Option<u32>,
 }
 
 impl Quotient {
@@ -304,8 +390,15 @@ impl Quotient {
     pub fn p_portion(&self) -> Vec<u32> {
         (0..self.order as u32).filter(|&x| self.p[x as usize]).collect()
     }
-    /// `Φ(h)`, the class of one heap of size `h` (`Φ(0)` is the identity), for `h <= N`.
+    /// `Φ(h)`, the class of one heap of size `h` (`Φ(0)` is the identity): for `h <= N`,
+    /// and for every `h` when the whole game is certified ([`Quotient::period`]), by the
+    /// period.
     pub fn phi(&self, h: u32) -> Option<u32> {
+        if let (None, Some(p)) = (self.phi.get(h as usize), self.period) {
+            let within = u64::from(p.preperiod)
+                + (u64::from(h) - u64::from(p.preperiod)) % u64::from(p.period);
+            return self.phi.get(within as usize).copied();
+        }
         self.phi.get(h as usize).copied()
     }
     /// `Φ(0..=N)`.
@@ -313,11 +406,12 @@ impl Quotient {
         &self.phi
     }
     /// The class of a position (heaps in any order, 0 for no heap); `None` when a heap
-    /// exceeds `N`.
+    /// exceeds `N` and the whole game is not certified.
     pub fn element_of(&self, heaps: &[u32]) -> Option<u32> {
         heaps.iter().try_fold(0, |x, &h| Some(self.product(x, self.phi(h)?)))
     }
-    /// Whether the position is a P-position; `None` when a heap exceeds `N`.
+    /// Whether the position is a P-position; `None` when a heap exceeds `N` and the whole
+    /// game is not certified.
     pub fn is_p(&self, heaps: &[u32]) -> Option<bool> {
         self.element_of(heaps).map(|x| self.is_p_element(x))
     }
@@ -345,39 +439,91 @@ impl Quotient {
     pub fn period(&self) -> Option<QuotientPeriod> {
         self.period
     }
+    /// The heap at which the theorem's window first fitted, when the computation stopped
+    /// there ([`QuotientConfig::until_certified`]): then [`Quotient::max_heap`].
+    pub fn certified_at(&self) -> Option<u32> {
+        self.certified_at
+    }
 }
 
-/// Computes and proves the quotient of `game` for heaps up to `config.max_heap`.
+/// Computes and proves the quotient of `game` for heaps up to `config.max_heap` (or up
+/// to the first heap at which the whole game is certified, when
+/// [`QuotientConfig::until_certified`]).
 ///
 /// # Errors
-/// [`QuotientError::NotASum`], [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`]
-/// for bad input; [`QuotientError::GrewPastLimit`] when the quotient outgrows
-/// `config.max_order`; [`QuotientError::BeyondMemory`] when it needs more memory than
-/// `config.memory_limit`, [`QuotientError::OutOfMemory`] when the system refuses memory
-/// within it; [`QuotientError::Cancelled`] when `progress` asks it to stop.
+/// [`QuotientError::NotASum`], [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`],
+/// [`QuotientError::PlanBeyondMemory`] for bad input; [`QuotientError::GrewPastLimit`]
+/// when the quotient outgrows `config.max_order`; [`QuotientError::BeyondMemory`] when
+/// it needs more memory than `config.memory_limit`, [`QuotientError::OutOfMemory`] when
+/// the system refuses memory within it; [`QuotientError::Cancelled`] when `progress`
+/// asks it to stop.
 pub fn compute(
     game: &Game,
     config: &QuotientConfig,
     progress: &dyn QuotientProgress,
 ) -> Result<Quotient, QuotientError> {
+    let reached = compute_from(game, config, None, progress)?;
+    match (reached.stop, reached.quotient) {
+        (Some(stop), _) => Err(stop),
+        (None, Some(quotient)) => Ok(quotient),
+        (None, None) => unreachable!("a run with no stop completes heap 1"),
+    }
+}
+
+/// How far a computation got: the proved quotient of the heaps it completed, and why it
+/// stopped before the largest heap.
+#[derive(Debug)]
+pub struct Reached {
+    /// The quotient of heaps `1..=n` for the last heap `n` completed (the whole game's
+    /// when certified), proved like any other; `None` when not even heap 1 was.
+    pub quotient: Option<Quotient>,
+    /// Why the computation stopped before the largest heap: a limit
+    /// ([`QuotientError::GrewPastLimit`], [`QuotientError::CandidateTooLarge`], the
+    /// memory errors) or the caller ([`QuotientError::Cancelled`]); `None` when it
+    /// reached the largest heap or certified the whole game.
+    pub stop: Option<QuotientError>,
+}
+
+/// Computes the quotient of `game` as [`compute`] does, from `checkpoint` when one is
+/// given (its monoid is proved again for its heaps first), and keeps what it completed
+/// when a limit or the caller stops it.
+///
+/// # Errors
+/// The refusals of [`QuotientConfig::check`]; [`QuotientError::BadCheckpoint`] for a
+/// checkpoint of another game or play, or one that does not hold;
+/// [`QuotientError::NotCertified`] (a bug); memory errors met while resuming or proving.
+pub fn compute_from(
+    game: &Game,
+    config: &QuotientConfig,
+    checkpoint: Option<&QuotientCheckpoint>,
+    progress: &dyn QuotientProgress,
+) -> Result<Reached, QuotientError> {
     config.check(game)?;
+    if let Some(checkpoint) = checkpoint {
+        checkpoint.belongs_to(game.spec(), config.play)?;
+    }
     let meter = memory::Meter::new(config.memory_limit.unwrap_or_else(memory_limit));
-    // The options of every heap are held from the start, and the result at the end.
-    meter.at_heap(config.max_heap);
-    let options = heaps::all_options(game, config.max_heap);
-    let _options = meter.hold(heaps::options_bytes(&options))?;
-    let solved = solver::solve(&options, config, &meter, progress)?;
+    let ended = run::run(game, config, checkpoint, &meter, progress)?;
+    let heap = ended.solved.monoid.max_heap();
+    if heap == 0 {
+        return Ok(Reached { quotient: None, stop: ended.stop });
+    }
+    meter.at_heap(heap);
+    let reached = QuotientConfig { max_heap: heap, ..config.clone() };
     let mut hold = meter.hold(0)?;
-    let quotient = assemble::assemble(game, config, &solved, &mut hold)?;
-    drop(solved);
+    let mut quotient = assemble::assemble(game, &reached, &ended.solved, &mut hold)?;
+    quotient.certified_at = ended.certified_at;
+    drop(ended.solved);
     let claim = certificate::Claim {
         order: quotient.order,
         product: &quotient.product,
         p: &quotient.p,
         phi: &quotient.phi,
-        options: &options,
+        options: &ended.options,
         play: config.play,
     };
-    certificate::certify(&claim, &meter, progress)?;
-    Ok(quotient)
+    // A run the caller stopped is proved without asking again whether to stop.
+    let proving: &dyn QuotientProgress = if ended.stop.is_some() { &NoProgress } else { progress };
+    certificate::certify(&claim, &meter, proving)?;
+    Ok(Reached { quotient: Some(quotient), stop: ended.stop })
 }

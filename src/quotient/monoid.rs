@@ -237,23 +237,27 @@ impl HeapMonoid {
         Ok((HeapMonoid { size: count, act }, reduced_p, class))
     }
 
-    /// The same monoid with one more heap, `n = max_heap() + 1`, acting as the element
-    /// `x` (given by a list of heaps whose class it is), or as the identity (`None`);
-    /// its tables counted in `hold`.
-    pub fn with_heap_as(&self, heaps: Option<&[u32]>, hold: &mut Hold<'_>) -> Result<HeapMonoid> {
-        let acting =
-            self.act.iter().filter(|t| !t.is_empty()).count() + usize::from(heaps.is_some());
-        let mut act = HeapMonoid::empty_act(self.max_heap() + 1, acting, self.size, hold)?;
-        for (to, from) in act.iter_mut().zip(&self.act).filter(|(_, t)| !t.is_empty()) {
-            hold.reserve_counted(to, self.size)?;
-            to.extend_from_slice(from);
-        }
+    /// Adds one more heap, `n = max_heap() + 1`, acting as the element `x` (given by a
+    /// list of heaps whose class it is), or as the identity (`None`); its table counted in
+    /// `hold`. The monoid grows in place: copying every heap's table for each new heap
+    /// would make a run quadratic in the heaps.
+    pub fn push_heap(&mut self, heaps: Option<&[u32]>, hold: &mut Hold<'_>) -> Result<()> {
+        hold.reserve(&mut self.act, 1)?;
+        let mut table = Vec::new();
         if let Some(heaps) = heaps {
-            let last = act.last_mut().expect("a table for the new heap");
-            hold.reserve_counted(last, self.size)?;
-            last.extend((0..self.size as u32).map(|y| self.times_heaps(y, heaps)));
+            table = hold.with_capacity(self.size)?;
+            table.extend((0..self.size as u32).map(|y| self.times_heaps(y, heaps)));
         }
-        Ok(HeapMonoid { size: self.size, act })
+        self.act.push(table);
+        Ok(())
+    }
+
+    /// Takes back the last heap [`HeapMonoid::push_heap`] added, giving its table's bytes
+    /// back to `hold`.
+    pub fn pop_heap(&mut self, hold: &mut Hold<'_>) {
+        if let Some(table) = self.act.pop() {
+            hold.shrink((table.capacity() * std::mem::size_of::<u32>()) as u64);
+        }
     }
 }
 

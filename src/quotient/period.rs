@@ -63,3 +63,105 @@ pub(crate) fn certified_period(game: &Game, phi: &[u32]) -> Option<QuotientPerio
     }
     None
 }
+
+/// The theorem's window, followed heap by heap: for every period `p` the least `n0`
+/// from which `Φ` repeats with `p` so far, so that the first heap at which some window
+/// fits is found with `O(n)` work per heap instead of a search of every period.
+///
+/// Element numbers only need to compare equal; when the quotient grows, classes of
+/// earlier heaps may split, so the caller [`PeriodWatch::rebuild`]s from the new `Φ`.
+#[derive(Clone, Debug)]
+pub(crate) struct PeriodWatch {
+    /// The removal bound `t`, and whether a move splits a heap.
+    t: u64,
+    splits: bool,
+    /// `phi[n]` for the heaps pushed so far.
+    phi: Vec<u32>,
+    /// `n0[p]` for periods `1..phi.len()` (`n0[0]` unused).
+    n0: Vec<u64>,
+}
+
+impl PeriodWatch {
+    /// A watch for `game`, `None` when the theorem does not cover it.
+    pub fn new(game: &Game) -> Option<PeriodWatch> {
+        let rule = game.heap_rule()?;
+        if rule.unequal_split {
+            return None;
+        }
+        let (t, splits) = (u64::from(rule.max_removal()), rule.splits());
+        Some(PeriodWatch { t, splits, phi: Vec::new(), n0: vec![0] })
+    }
+
+    /// Starts again from `phi` (heaps `0..phi.len()`).
+    pub fn rebuild(&mut self, phi: &[u32]) {
+        self.phi.clear();
+        self.n0.truncate(1);
+        for &x in phi {
+            self.push(x);
+        }
+    }
+
+    /// Adds `Φ(n)` for the next heap `n`.
+    pub fn push(&mut self, x: u32) {
+        let n = self.phi.len() as u64;
+        for p in 1..n {
+            if self.phi[(n - p) as usize] != x {
+                self.n0[p as usize] = n - p + 1;
+            }
+        }
+        if n > 0 {
+            // Period `n` has no pair yet: it holds from heap 1, and from 0 once `Φ(n) = Φ(0)`.
+            self.n0.push(if self.phi[0] == x { 0 } else { 1 });
+        }
+        self.phi.push(x);
+    }
+
+    /// The least period whose window fits in the heaps pushed, with its least preperiod:
+    /// what [`certified_period`] finds for the same `Φ`.
+    pub fn certified(&self) -> Option<QuotientPeriod> {
+        let n = (self.phi.len() as u64).checked_sub(1)?;
+        (1..=n).find_map(|p| {
+            let n0 = self.n0.get(p as usize).copied().unwrap_or(n - p + 1);
+            let m = n0.max(1);
+            let needed = if self.splits { 2 * m + 2 * p + self.t - 1 } else { m + p + self.t - 1 };
+            (needed <= n).then_some(QuotientPeriod { preperiod: n0 as u32, period: p as u32 })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::SplitMix64;
+
+    #[test]
+    fn the_watch_finds_what_the_search_of_every_period_finds_at_every_heap() {
+        let mut rng = SplitMix64::new(7);
+        for code in ["0.156", "0.07", "0.54", "4.7"] {
+            let game = Game::octal(code).unwrap();
+            for _ in 0..40 {
+                // Sequences that become periodic after a random start, over few classes.
+                let (pre, period) = (rng.below(30), 1 + rng.below(6));
+                let classes = 1 + rng.below(4) as u32;
+                let head: Vec<u32> =
+                    (0..pre + period).map(|_| rng.below(classes as usize) as u32).collect();
+                let phi: Vec<u32> = (0..150)
+                    .map(|n| if n < pre { head[n] } else { head[pre + (n - pre) % period] })
+                    .collect();
+                let mut watch = PeriodWatch::new(&game).unwrap();
+                for n in 0..phi.len() {
+                    watch.push(phi[n]);
+                    assert_eq!(
+                        watch.certified(),
+                        certified_period(&game, &phi[..=n]),
+                        "{code} {n}"
+                    );
+                }
+                let mut rebuilt = PeriodWatch::new(&game).unwrap();
+                rebuilt.rebuild(&phi);
+                assert_eq!(rebuilt.certified(), watch.certified());
+            }
+        }
+        assert!(PeriodWatch::new(&Game::grundys_game()).is_none());
+    }
+}

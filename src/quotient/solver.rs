@@ -21,12 +21,14 @@
 //! first in its class, so a fitting choice exists; smaller choices are tried first.
 
 use crate::model::ending::Ending;
+use crate::model::game::Game;
 use crate::quotient::bits;
 use crate::quotient::check::{check, Checking, Failure, LowerBounds, Verdict};
-use crate::quotient::heaps::HeapOptions;
+use crate::quotient::heaps::{HeapOptions, OptionSource};
 use crate::quotient::mark::{forced_p_portion, representatives};
 use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::{Cycle, HeapMonoid};
+use crate::quotient::state::QuotientCheckpoint;
 use crate::quotient::{QuotientConfig, QuotientError, QuotientProgress};
 
 /// A reduced monoid with its P-portion that predicts every outcome of heaps `0..=n`.
@@ -36,9 +38,14 @@ pub(crate) struct Solved {
     pub p: Vec<bool>,
 }
 
+/// The options of heaps `0..=n`: `[h]` lists pairs of smaller heaps (0 for no heap).
+pub(crate) type AllOptions = Vec<Vec<(u32, u32)>>;
+
 /// The state of the computation after some heaps.
-struct Solver<'g, 'm> {
-    all: &'g [Vec<(u32, u32)>],
+pub(crate) struct Solver<'g, 'm> {
+    /// The options of heaps `0..=n`, made as the heaps are added.
+    all: Held<'m, AllOptions>,
+    source: OptionSource<'g>,
     config: &'g QuotientConfig,
     solved: Held<'m, Solved>,
     /// For each element, the least option-class sets of its positions (from the last
@@ -56,35 +63,124 @@ fn held(monoid: HeapMonoid, p: Vec<bool>, mut hold: Hold<'_>) -> Result<Held<'_,
     Ok(Held::new(Solved { monoid, p }, hold))
 }
 
-/// Computes the reduced monoid of heaps `1..=max_heap` (whose options are `all`),
-/// reporting each heap, everything it holds counted against `meter`.
-pub(crate) fn solve<'m>(
-    all: &[Vec<(u32, u32)>],
-    config: &QuotientConfig,
-    meter: &'m Meter,
-    progress: &dyn QuotientProgress,
-) -> Result<Held<'m, Solved>> {
-    let trivial =
-        held(HeapMonoid::trivial(0), vec![config.play == Ending::Normal], meter.hold(0)?)?;
-    let mut solver = Solver {
-        all,
-        config,
-        solved: trivial,
-        lower_bounds: Held::new(vec![Vec::new()], meter.hold(0)?),
-        meter,
-        progress,
-    };
-    for h in 1..=config.max_heap {
-        meter.at_heap(h);
-        solver.stop_if_cancelled()?;
-        solver.add_heap(h)?;
-        let order = solver.solved.monoid.size;
-        if order > config.max_order {
-            return Err(QuotientError::GrewPastLimit { heap: h, order, limit: config.max_order });
+impl<'g, 'm> Solver<'g, 'm> {
+    /// The computation before any heap, or resumed from `checkpoint`, whose monoid is
+    /// proved again for its heaps first.
+    ///
+    /// # Errors
+    /// [`QuotientError::BadCheckpoint`] when the checkpoint's monoid does not predict
+    /// its heaps; the memory errors.
+    pub fn start(
+        game: &'g Game,
+        config: &'g QuotientConfig,
+        checkpoint: Option<&QuotientCheckpoint>,
+        meter: &'m Meter,
+        progress: &'g dyn QuotientProgress,
+    ) -> Result<Solver<'g, 'm>> {
+        let trivial =
+            held(HeapMonoid::trivial(0), vec![config.play == Ending::Normal], meter.hold(0)?)?;
+        let mut solver = Solver {
+            all: Held::new(vec![Vec::new()], meter.hold(0)?),
+            source: OptionSource::new(game),
+            config,
+            solved: trivial,
+            lower_bounds: Held::new(vec![Vec::new()], meter.hold(0)?),
+            meter,
+            progress,
+        };
+        if let Some(checkpoint) = checkpoint {
+            solver.resume(checkpoint)?;
         }
-        progress.heap_done(h, order);
+        Ok(solver)
     }
-    Ok(solver.solved)
+
+    fn resume(&mut self, checkpoint: &QuotientCheckpoint) -> Result<()> {
+        let heap = checkpoint.heap();
+        for h in 1..=heap {
+            self.push_options(h)?;
+        }
+        let mut hold = self.meter.hold(0)?;
+        let mut act = hold.with_capacity(checkpoint.monoid.act.len())?;
+        for table in &checkpoint.monoid.act {
+            let mut copy = hold.with_capacity(table.len())?;
+            copy.extend_from_slice(table);
+            act.push(copy);
+        }
+        let monoid = HeapMonoid { size: checkpoint.monoid.size, act };
+        let mut p = hold.with_capacity(checkpoint.p.len())?;
+        p.extend_from_slice(&checkpoint.p);
+        let trial = held(monoid, p, hold)?;
+        self.meter.at_heap(heap);
+        match check(&trial.monoid, &trial.p, &self.checking(heap))? {
+            Verdict::Holds(lower_bounds) => {
+                self.solved = trial;
+                self.lower_bounds = lower_bounds;
+                Ok(())
+            }
+            Verdict::Fails(_) => Err(QuotientError::BadCheckpoint {
+                reason: format!(
+                    "its quotient does not predict the positions of heaps up to {heap}"
+                ),
+            }),
+        }
+    }
+
+    /// The solved monoid and P-portion so far.
+    pub fn solved(&self) -> &Solved {
+        &self.solved
+    }
+
+    /// The last heap added.
+    pub fn heap(&self) -> u32 {
+        self.solved.monoid.max_heap()
+    }
+
+    /// The element of every heap so far (0 for a heap that acts as no heap).
+    pub fn phi(&self) -> Vec<u32> {
+        (0..=self.heap()).map(|h| self.solved.monoid.apply(0, h)).collect()
+    }
+
+    /// The computation's state, to resume from.
+    pub fn checkpoint(&self, game: &Game) -> QuotientCheckpoint {
+        QuotientCheckpoint {
+            game: game.spec().to_string(),
+            play: self.config.play,
+            monoid: self.solved.monoid.clone(),
+            p: self.solved.p.clone(),
+        }
+    }
+
+    /// Ends the computation: the solved monoid and the options of its heaps.
+    pub fn finish(mut self) -> (Held<'m, Solved>, Held<'m, AllOptions>) {
+        let heap = self.heap() as usize;
+        self.all.parts_mut().0.truncate(heap + 1);
+        (self.solved, self.all)
+    }
+
+    /// Adds heap `h = heap() + 1`, and says whether the monoid grew (else the heap is an
+    /// element already present, or no heap at all). On an error the computation is as it
+    /// was before heap `h`.
+    pub fn step(&mut self, h: u32) -> Result<bool> {
+        self.stop_if_cancelled()?;
+        self.push_options(h)?;
+        let before = self.solved.monoid.size;
+        let added = self.add_heap(h).map(|()| self.solved.monoid.size != before);
+        if added.is_err() {
+            let (all, hold) = self.all.parts_mut();
+            if let Some(options) = all.pop() {
+                hold.shrink((options.capacity() * std::mem::size_of::<(u32, u32)>()) as u64);
+            }
+        }
+        added
+    }
+
+    /// Makes heap `h`'s options, counted first.
+    fn push_options(&mut self, h: u32) -> Result<()> {
+        let options = self.source.options(h);
+        let (all, hold) = self.all.parts_mut();
+        hold.grow((options.capacity() * std::mem::size_of::<(u32, u32)>()) as u64)?;
+        hold.push(all, options)
+    }
 }
 
 impl<'m> Solver<'_, 'm> {
@@ -97,7 +193,7 @@ impl<'m> Solver<'_, 'm> {
     }
 
     fn options(&self, h: u32) -> HeapOptions<'_> {
-        HeapOptions::upto(self.all, h)
+        HeapOptions::upto(&self.all, h)
     }
 
     /// How a candidate for heap `h` is checked.
@@ -112,15 +208,9 @@ impl<'m> Solver<'_, 'm> {
 
     fn add_heap(&mut self, h: u32) -> Result<()> {
         if self.all[h as usize].is_empty() {
-            let mut hold = self.meter.hold(0)?;
-            let monoid = self.solved.monoid.with_heap_as(None, &mut hold)?;
-            let mut p = hold.with_capacity(self.solved.p.len())?;
-            p.extend_from_slice(&self.solved.p);
-            self.solved = held(monoid, p, hold)?;
-            return Ok(());
+            return self.push_heap(None);
         }
-        if let Some((solved, lower_bounds)) = self.conservative_class(h)? {
-            self.solved = solved;
+        if let Some(lower_bounds) = self.conservative_class(h)? {
             if let Some(lower_bounds) = lower_bounds {
                 self.lower_bounds = lower_bounds;
             }
@@ -129,13 +219,23 @@ impl<'m> Solver<'_, 'm> {
         self.extend(h)
     }
 
-    /// The monoid with heap `h` as a present element, if one fits (and the new lower
-    /// bounds when a full check found it): every present element is tried.
-    #[allow(clippy::type_complexity)]
-    fn conservative_class(
-        &self,
-        h: u32,
-    ) -> Result<Option<(Held<'m, Solved>, Option<Held<'m, LowerBounds>>)>> {
+    /// Adds heap `max_heap() + 1` to the solved monoid, acting as the class of `heaps`
+    /// (the identity for `None`).
+    fn push_heap(&mut self, heaps: Option<&[u32]>) -> Result<()> {
+        let (solved, hold) = self.solved.parts_mut();
+        solved.monoid.push_heap(heaps, hold)
+    }
+
+    /// Takes the last heap back off the solved monoid.
+    fn pop_heap(&mut self) {
+        let (solved, hold) = self.solved.parts_mut();
+        solved.monoid.pop_heap(hold);
+    }
+
+    /// Adds heap `h` as a present element if one fits, every present element tried, and
+    /// says so (with the new lower bounds when a full check found it); `None` when none
+    /// fits, the monoid as it was.
+    fn conservative_class(&mut self, h: u32) -> Result<Option<Option<Held<'m, LowerBounds>>>> {
         let q = &self.solved.monoid;
         let p = &self.solved.p;
         let mut scratch = self.meter.hold(0)?;
@@ -172,27 +272,23 @@ impl<'m> Solver<'_, 'm> {
                 && compatible(x)
         });
         if let Some(x) = quick {
-            return Ok(Some((self.with_heap_as(&words[x])?, None)));
+            self.push_heap(Some(&words[x]))?;
+            return Ok(Some(None));
         }
         right_outcome.retain(|&x| compatible(x));
         for x in right_outcome {
             self.stop_if_cancelled()?;
-            let trial = self.with_heap_as(&words[x])?;
-            match check(&trial.monoid, &trial.p, &self.checking(h))? {
-                Verdict::Holds(lower_bounds) => return Ok(Some((trial, Some(lower_bounds)))),
-                Verdict::Fails(_) => {}
+            self.push_heap(Some(&words[x]))?;
+            match check(&self.solved.monoid, &self.solved.p, &self.checking(h)) {
+                Ok(Verdict::Holds(lower_bounds)) => return Ok(Some(Some(lower_bounds))),
+                Ok(Verdict::Fails(_)) => self.pop_heap(),
+                Err(e) => {
+                    self.pop_heap();
+                    return Err(e);
+                }
             }
         }
         Ok(None)
-    }
-
-    /// The solved monoid with the new heap acting as the class of `heaps`.
-    fn with_heap_as(&self, heaps: &[u32]) -> Result<Held<'m, Solved>> {
-        let mut hold = self.meter.hold(0)?;
-        let monoid = self.solved.monoid.with_heap_as(Some(heaps), &mut hold)?;
-        let mut p = hold.with_capacity(self.solved.p.len())?;
-        p.extend_from_slice(&self.solved.p);
-        held(monoid, p, hold)
     }
 
     /// Grows the quotient for heap `h`: candidates refined until one holds.
@@ -207,6 +303,10 @@ impl<'m> Solver<'_, 'm> {
             self.stop_if_cancelled()?;
             match check(&trial.monoid, &trial.p, &self.checking(h))? {
                 Verdict::Holds(lower_bounds) => {
+                    let (order, limit) = (trial.monoid.size, self.config.max_order);
+                    if order > limit {
+                        return Err(QuotientError::GrewPastLimit { heap: h, order, limit });
+                    }
                     self.solved = trial;
                     self.lower_bounds = lower_bounds;
                     return Ok(());

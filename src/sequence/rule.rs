@@ -26,6 +26,16 @@ impl HeapRule {
     /// is no heap: `(0, 0)` the heap is taken whole, `(a, 0)` one heap remains, `(a, b)`
     /// with `b >= 1` two remain. Without repeats, in ascending order.
     pub fn options(&self, n: u32) -> Vec<(u32, u32)> {
+        let mut options = self.options_unordered(n);
+        options.sort_unstable();
+        options
+    }
+
+    /// The pairs of [`HeapRule::options`] in the order they are made, for a caller that
+    /// reads them as a set (sorting them was most of the time of a long quotient run).
+    /// There are no repeats: pairs `(a, 0)` of different removals differ in `a`, splits of
+    /// different removals in `a + b`, and a split has `b >= 1`.
+    pub fn options_unordered(&self, n: u32) -> Vec<(u32, u32)> {
         let mut options = Vec::new();
         if self.vanish.binary_search(&n).is_ok() {
             options.push((0, 0));
@@ -41,8 +51,6 @@ impl HeapRule {
                 }
             }
         }
-        options.sort_unstable();
-        options.dedup();
         options
     }
 

@@ -224,6 +224,7 @@ impl QuotientSweep {
             max_order: self.max_order,
             play: Ending::Misere,
             memory_limit: Some(memory_limit),
+            until_certified: false,
         };
         let status = match compute(game, &config, &Stopping(progress)) {
             Ok(q) => QuotientStatus::Ok {

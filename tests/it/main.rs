@@ -34,6 +34,7 @@ mod probe;
 mod quotient;
 mod quotient_criterion;
 mod quotient_limits;
+mod quotient_resume;
 mod rare;
 mod resume;
 mod rule_words;

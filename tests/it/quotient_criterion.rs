@@ -66,7 +66,7 @@ fn a_wrong_quotient_is_reported_as_a_failed_theorem_with_its_first_counterexampl
     let labels = engine.label_all(&[Ending::Misere], &NoProgress).unwrap();
     // Kayles' quotient in place of Dawson's Kayles': a deliberately wrong prediction.
     let wrong = compute(&kayles, &QuotientConfig::new(total), &NoProgress).unwrap();
-    let predictions = vec![QuotientPrediction::Computed(wrong)];
+    let predictions = vec![QuotientPrediction::Computed(Box::new(wrong))];
     let findings = compare_labels_with(&dawson, &labels, &[Criterion::Quotient], predictions, 3);
     let f = &findings[0];
     assert!(f.theorem && f.theorem_failed(), "{f:?}");
@@ -77,7 +77,7 @@ fn a_wrong_quotient_is_reported_as_a_failed_theorem_with_its_first_counterexampl
     let right = compute(&dawson, &QuotientConfig::new(total), &NoProgress).unwrap();
     assert_eq!(right.is_p(&first.position), Some(first.dp_is_p));
     // The right quotient on the same labels: no disagreement.
-    let predictions = vec![QuotientPrediction::Computed(right)];
+    let predictions = vec![QuotientPrediction::Computed(Box::new(right))];
     let findings = compare_labels_with(&dawson, &labels, &[Criterion::Quotient], predictions, 3);
     assert_eq!(findings[0].tally.disagree, 0);
 }

@@ -13,6 +13,7 @@ pub mod period;
 pub mod play;
 pub mod plot;
 pub mod quotient;
+pub mod quotient_checkpoint;
 pub mod solve;
 pub mod split;
 pub mod suite;
