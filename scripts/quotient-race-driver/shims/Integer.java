@@ -1,0 +1,19 @@
+// Stand-in for CGSuite's Scala class org.cgsuite.core.Integer: only what MisereSolver.java
+// calls (Integer.apply(int) and intValue()), so that the solver compiles with javac alone.
+package org.cgsuite.core;
+
+public final class Integer {
+    private final int value;
+
+    private Integer(int value) {
+        this.value = value;
+    }
+
+    public static Integer apply(int value) {
+        return new Integer(value);
+    }
+
+    public int intValue() {
+        return value;
+    }
+}
