@@ -139,6 +139,7 @@ def quotient(
     max_order: int = ...,
     normal: bool = False,
     report: _Report = None,
+    every_heap: bool = False,
 ) -> dict[str, Any]: ...
 def moves(
     game: str, position: Sequence[int], rule: str = ..., with_pass: bool = False

@@ -8,7 +8,7 @@ import numpy as np
 from . import _checks, _nimtab
 from ._progress import bar
 
-MAX_QUOTIENT_HEAP = 1000
+MAX_QUOTIENT_HEAP = 1 << 24
 MAX_ORDER = 1 << 16
 DEFAULT_MAX_ORDER = 4096
 # The columns of a quotient sweep that hold counts (None unless the status is ok).
@@ -24,8 +24,11 @@ class Quotient:
     forms, ``"1"``, ``"a"``, ``"ab^2"``), ``product`` (``order × order`` numpy array),
     ``p_portion`` (ascending list), ``phi`` (numpy array, ``phi[h]`` the element of one
     heap of size ``h``), ``presentation``, ``tame``, ``period`` (``None`` or
-    ``(preperiod, period)`` when the whole game is certified), ``generator_heaps``,
-    ``relations``, and ``json``, the bytes ``nimtab quotient --format json`` writes.
+    ``(preperiod, period)`` when the whole game is certified), ``certified_at`` (the
+    heap at which the computation stopped because the whole game was certified, else
+    ``None``), ``generator_heaps``, ``relations``, and ``json``, the bytes
+    ``nimtab quotient --format json`` writes. A quotient of the whole game predicts
+    positions with heaps of any size.
     """
 
     def __init__(self, fields: dict):
@@ -40,6 +43,7 @@ class Quotient:
         self.presentation: str = fields["presentation"]
         self.tame: bool = fields["tame"]
         self.period: Optional[Tuple[int, int]] = fields["period"]
+        self.certified_at: Optional[int] = fields["certified_at"]
         self.generator_heaps: List[int] = fields["generator_heaps"]
         self.relations: List[Tuple[str, str]] = fields["relations"]
         self.json: bytes = fields["json"]
@@ -65,12 +69,19 @@ class Quotient:
         TypeError
             If ``heaps`` is not a sequence of integers.
         ValueError
-            If a heap is negative or above ``max_heap``.
+            If a heap is negative, or above ``max_heap`` when the whole game is not
+            certified.
         """
         x = self.identity
         for h in _checks.position(heaps):
             if h > self.max_heap:
-                raise ValueError(f"heap {h} is above the quotient's largest heap, {self.max_heap}")
+                if self.period is None:
+                    raise ValueError(
+                        f"heap {h} is above the quotient's largest heap, {self.max_heap}"
+                    )
+                # phi(n + period) = phi(n) from the preperiod on, for every heap.
+                pre, period = self.period
+                h = pre + (h - pre) % period
             x = int(self.product[x, self.phi[h]])
         return x
 
@@ -108,6 +119,7 @@ def quotient(
     max_order: int = 4096,
     play: str = "misere",
     progress: bool = True,
+    every_heap: bool = False,
 ) -> Quotient:
     """Compute the misère quotient of a sum of heaps, as ``nimtab quotient``.
 
@@ -116,13 +128,17 @@ def quotient(
     game : str
         A sum of heaps (``nim``, ``subtract:S``, ``octal:CODE``, ...).
     max_heap : int
-        The largest heap size, 1 to 1000.
+        The largest heap size, from 1 (as far as the memory budget holds the heaps'
+        options). The computation stops sooner, at the first heap at which the
+        periodicity theorem certifies the whole game, unless ``every_heap``.
     max_order : int
         The most elements the quotient may grow to, 1 to 65536.
     play : str
         ``"misere"``, or ``"normal"`` for the group of Grundy values.
     progress : bool
         Show a tqdm bar, heap by heap (when tqdm is installed).
+    every_heap : bool
+        Go on to ``max_heap`` even once the whole game is certified.
 
     Returns
     -------
@@ -149,7 +165,12 @@ def quotient(
         raise ValueError(f"play must be 'misere' or 'normal', got {play!r}")
     with bar(progress, f"quotient {game}", max_heap, "heap") as report:
         fields = _nimtab.quotient(
-            game, max_heap, max_order=max_order, normal=play == "normal", report=report
+            game,
+            max_heap,
+            max_order=max_order,
+            normal=play == "normal",
+            report=report,
+            every_heap=bool(every_heap),
         )
     return Quotient(fields)
 

@@ -74,14 +74,15 @@ fn python_tables(q: &Quotient) -> PyResult<(Vec<u8>, Vec<u32>)> {
     Ok((json, product))
 }
 
-/// quotient(game, max_heap, max_order, normal, report) -> dict
+/// quotient(game, max_heap, max_order, normal, report, every_heap) -> dict
 ///
 /// The keys of `nimtab quotient --format json` (`product` and `phi` as uint32 arrays,
-/// `period` as `None` or `(preperiod, period)`), plus `generator_heaps`, `relations` and
-/// `json`, the bytes the command writes.
+/// `period` as `None` or `(preperiod, period)`), plus `certified_at` (the heap at which
+/// the run stopped because the whole game was certified, else `None`),
+/// `generator_heaps`, `relations` and `json`, the bytes the command writes.
 #[pyfunction]
 #[pyo3(signature = (game, max_heap, max_order = nimtab::quotient::DEFAULT_MAX_ORDER,
-    normal = false, report = None))]
+    normal = false, report = None, every_heap = false))]
 pub fn quotient<'py>(
     py: Python<'py>,
     game: String,
@@ -89,11 +90,19 @@ pub fn quotient<'py>(
     max_order: usize,
     normal: bool,
     report: Option<Bound<'py, PyAny>>,
+    every_heap: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let play = if normal { Ending::Normal } else { Ending::Misere };
     let computed = run_detached(py, None, report.as_ref(), move |progress| {
         let game = Game::parse(&game).map_err(value_error)?;
-        let config = QuotientConfig { max_heap, max_order, play, ..QuotientConfig::new(max_heap) };
+        let until_certified = !every_heap;
+        let config = QuotientConfig {
+            max_heap,
+            max_order,
+            play,
+            until_certified,
+            ..QuotientConfig::new(max_heap)
+        };
         compute(&game, &config, progress).map_err(value_error)
     })??;
     let q = computed;
@@ -114,6 +123,7 @@ pub fn quotient<'py>(
     out.set_item("presentation", q.presentation())?;
     out.set_item("tame", q.tame())?;
     out.set_item("period", q.period().map(|p| (p.preperiod, p.period)))?;
+    out.set_item("certified_at", q.certified_at())?;
     out.set_item("generator_heaps", q.generator_heaps().to_vec())?;
     out.set_item("relations", q.relations().to_vec())?;
     out.set_item("json", PyBytes::new(py, &json))?;

@@ -78,7 +78,7 @@ BAD_ARGUMENTS = [
     (lambda: nimtab.sweep("nim", total=-1), ValueError, "total must be a non-negative integer, got -1"),
     (lambda: nimtab.sweep("nim", total=373), ValueError, "total 373 is above the limit of 372"),
     (lambda: nimtab.sweep(None, 2, 3), ValueError, "give games .* or games_file, not both"),
-    (lambda: nimtab.quotient("nim", 0), ValueError, "max_heap must be from 1 to 1000, got 0"),
+    (lambda: nimtab.quotient("nim", 0), ValueError, "max_heap must be from 1 to 16777216, got 0"),
     (lambda: nimtab.quotient("wythoff", 3), ValueError, "a misère quotient needs a sum of heaps"),
     (lambda: nimtab.quotient("nim", 3).is_p([1, 4]), ValueError, "heap 4 is above the quotient's largest heap, 3"),
 ]
@@ -112,6 +112,15 @@ def test_quotients_match_the_command_line_json(game, max_heap):
     assert q.presentation == expected["presentation"] and q.tame == expected["tame"]
     period = expected["period"]
     assert q.period == (None if period is None else (period["preperiod"], period["period"]))
+
+
+def test_a_whole_game_quotient_stops_where_certified_and_predicts_every_heap():
+    q = nimtab.quotient("octal:0.75", 30, progress=False)
+    assert (q.max_heap, q.certified_at, q.period) == (21, 21, (8, 2))
+    every = nimtab.quotient("octal:0.75", 30, progress=False, every_heap=True)
+    assert (every.max_heap, every.certified_at, every.period) == (30, None, (8, 2))
+    for heaps in ([25], [30, 27], [29, 3, 1], [22, 22]):
+        assert q.is_p(heaps) == every.is_p(heaps), heaps
 
 
 def test_a_quotient_predicts_the_misere_labels_of_the_engine():
