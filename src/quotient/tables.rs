@@ -20,6 +20,9 @@ pub struct TableCheck {
     /// The first disagreement in rank order: the heaps (non-increasing) and the table's
     /// label (true for P).
     pub first_disagreement: Option<(Vec<u32>, bool)>,
+    /// How many of the quotient's elements the positions compared reach: all of them
+    /// when the total is large enough for every element's least position.
+    pub elements_reached: usize,
 }
 
 /// Labels every multiset of total at most `total` (under the quotient's play) and
@@ -42,9 +45,18 @@ pub fn check_against_tables(
     }
     let ending = quotient.play();
     let labels = builder.build().label_all(&[ending], progress)?.remove(0);
-    let mut found = TableCheck { total, positions: 0, disagreements: 0, first_disagreement: None };
+    let mut found = TableCheck {
+        total,
+        positions: 0,
+        disagreements: 0,
+        first_disagreement: None,
+        elements_reached: 0,
+    };
+    let mut reached = vec![false; quotient.order()];
     for (rank, heaps) in space.iter().enumerate() {
-        let Some(predicted) = quotient.is_p(&heaps) else { continue };
+        let Some(element) = quotient.element_of(&heaps) else { continue };
+        let predicted = quotient.is_p_element(element);
+        reached[element as usize] = true;
         found.positions += 1;
         let label = labels.is_p_at(rank as u64);
         if label != predicted {
@@ -54,5 +66,6 @@ pub fn check_against_tables(
             }
         }
     }
+    found.elements_reached = reached.iter().filter(|&&r| r).count();
     Ok(found)
 }

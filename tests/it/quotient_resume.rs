@@ -1,9 +1,13 @@
 //! Quotients of whole games with long periods, and quotient runs that checkpoint, stop
 //! and resume: the resumed output is the bytes of a run never stopped, and a checkpoint
-//! of another game, a corrupt one or one in the way is refused with one line.
+//! of another game, a corrupt one or one in the way is refused with one line; and a
+//! quotient of over a thousand elements against the engine's tables.
 
 use std::process::Stdio;
 use std::time::Duration;
+
+use nimtab::quotient::{check_against_tables, compute, QuotientConfig};
+use nimtab::{Game, NoProgress};
 
 use crate::support::cli::{command, finish, run, send_signal, wait_for};
 
@@ -101,4 +105,16 @@ fn an_interrupt_saves_a_checkpoint_that_resumes_to_the_bytes_of_a_run_never_stop
     assert_eq!(resumed.status, 0, "{}", resumed.stderr);
     let whole = run(&args);
     assert_eq!(resumed.stdout, whole.stdout);
+}
+
+#[test]
+fn a_quotient_of_over_a_thousand_elements_predicts_every_table_label_and_reaches_every_element() {
+    // octal:0.35 with heaps up to 16: order 1714; every element's normal form is a
+    // position of total at most 60, so the multisets of total 60 reach all of them.
+    let game = Game::octal("0.35").unwrap();
+    let q = compute(&game, &QuotientConfig::new(16), &NoProgress).unwrap();
+    assert_eq!((q.order(), q.p_portion().len()), (1714, 358));
+    let found = check_against_tables(&game, &q, 60, None, &NoProgress).unwrap();
+    assert_eq!((found.positions, found.disagreements), (4_609_596, 0));
+    assert_eq!(found.elements_reached, q.order());
 }
