@@ -15,7 +15,8 @@ pub const QUOTIENT_CHECK_TOTAL: u64 = 24;
 
 /// The suite's games (octal codes), the names the report gives them, and the largest
 /// heap of their quotients: Kayles' `Φ` is periodic from 71 with period 12, certified
-/// from heap 200; Dawson's Kayles' quotient keeps growing (order 360 at heap 30).
+/// at heap 167 (where the run stops); Dawson's Kayles' quotient keeps growing (order 360
+/// at heap 30).
 pub const QUOTIENT_GAMES: [(&str, &str, u32); 3] =
     [("0.07", "Dawson's Kayles", 24), ("0.77", "Kayles", 200), ("0.75", "0.75", 24)];
 

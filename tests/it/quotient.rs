@@ -74,9 +74,11 @@ fn octal_075_is_the_one_quotient_of_order_eight_for_the_whole_game() {
 }
 
 #[test]
-fn kayles_is_certified_periodic_from_heap_200() {
+fn kayles_is_certified_periodic_at_heap_167_the_first_its_window_fits() {
     let q = quotient("octal:0.77", 200);
     assert_eq!((q.order(), q.p_portion().len()), (40, 9));
+    // 2 * 71 + 2 * 12 + 2 - 1 = 167: the run stops there.
+    assert_eq!((q.max_heap(), q.certified_at()), (167, Some(167)));
     let period = q.period().unwrap();
     assert_eq!((period.preperiod, period.period), (71, 12));
     assert_eq!(quotient("octal:0.77", 120).period(), None);
