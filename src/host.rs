@@ -7,12 +7,14 @@
 //! `unsafe` for them.
 
 mod memory;
+mod size;
 mod threads;
 
 pub use memory::{
     memory_budget, memory_limit, threads_of_a_run, MemoryBudget, MemoryReading, MemorySource,
     ThreadRoom, ALLOCATOR_TUNABLES, START_RESERVE, UNPLANNED_BYTES,
 };
+pub use size::{parse_memory_size, SizeTextError};
 pub use threads::{
     default_threads, helper_thread, worker_pool, worker_thread, BadThreadCount, HELPER_STACK,
     MAX_THREADS, WORKER_STACK,

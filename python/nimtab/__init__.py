@@ -35,7 +35,8 @@ from ._atlas import Atlas, atlas
 from ._plot import plot
 from ._quotient import Quotient, quotient
 from ._reach import Classes, Moves, Period, classes, moves, period
-from ._summaries import check, merge, sweep, sweep_csv, verify
+from ._summaries import check, verify
+from ._sweeps import merge, sweep, sweep_csv
 from ._tables import Canonical, Multisets, solve
 
 __version__: str = _nimtab.__version__

@@ -10,6 +10,7 @@ import numpy.typing as npt
 FAMILY_LIMIT: int
 MAX_HEAPS: int
 MAX_HEAP_SIZE: int
+MAX_QUOTIENT_HEAP: int
 MAX_SEQUENCE_HEAP: int
 MAX_SHARDS: int
 MAX_TOTAL: int
@@ -18,6 +19,7 @@ __all__ = [
     "FAMILY_LIMIT",
     "MAX_HEAPS",
     "MAX_HEAP_SIZE",
+    "MAX_QUOTIENT_HEAP",
     "MAX_SEQUENCE_HEAP",
     "MAX_SHARDS",
     "MAX_TOTAL",
@@ -114,7 +116,7 @@ def check_rows(
 ) -> _Rows: ...
 # A sweep as one dict, every key given (None where it does not apply): games, game_list,
 # games_file, force, heaps_lo, heaps_hi, max, total, rules, criteria, claim, canonical,
-# quotients, max_order.
+# quotients, max_order, game_timeout (seconds), game_memory (bytes or an amount as text).
 _SweepRequest = Mapping[str, object]
 
 def sweep_csv(

@@ -1,6 +1,7 @@
 """Misère quotients of sums of heaps (``nimtab quotient``), and the bounds and rows of
 quotient sweeps (``nimtab sweep --quotients``)."""
 
+import numbers
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -10,9 +11,8 @@ from ._progress import bar
 
 MAX_QUOTIENT_HEAP = 1 << 24
 MAX_ORDER = 1 << 16
-DEFAULT_MAX_ORDER = 4096
-# The columns of a quotient sweep that hold counts (None unless the status is ok).
-_COUNT_COLUMNS = ("max_heap", "order", "p_portion_size", "preperiod", "period")
+# The columns of a quotient sweep that hold counts (None where the cell is empty).
+_COUNT_COLUMNS = ("max_heap", "last_heap", "order", "p_portion_size", "preperiod", "period")
 
 
 class Quotient:
@@ -175,29 +175,52 @@ def quotient(
     return Quotient(fields)
 
 
-def quotient_bounds(quotients, max_order) -> dict:
-    """The checked bounds of a quotient sweep, in the words of ``nimtab sweep``.
+def quotient_bounds(quotients, max_order, game_timeout=None, game_memory=None) -> dict:
+    """The checked bounds and limits of a quotient sweep, in the words of ``nimtab sweep``.
 
     Parameters
     ----------
     quotients : int
-        The largest heap, 1 to 1000 (``--quotients``).
+        The largest heap, 1 to 2**24 (``--quotients``).
     max_order : int or None
-        The order bound, 1 to 65536; ``None`` for the default, 4096 (``--max-order``).
+        The order bound, 1 to 65536; ``None`` for the default (``--max-order``): 4096, or
+        with ``game_memory`` the largest order whose tables fit it.
+    game_timeout : int or float or None
+        The seconds each game may take, more than 0 (``--game-timeout``).
+    game_memory : int or str or None
+        The bytes each game may hold: an int, or an amount as text (``"512M"``, ``"1G"``),
+        as ``--game-memory``.
 
     Returns
     -------
     dict
-        ``quotients`` and ``max_order``, keyword arguments of the compiled module.
+        ``quotients``, ``max_order``, ``game_timeout`` and ``game_memory`` (as text),
+        keyword arguments of the compiled module.
     """
-    n = _checks.integer("quotients", quotients, f"an integer from 1 to {MAX_QUOTIENT_HEAP}")
-    if not 1 <= n <= MAX_QUOTIENT_HEAP:
-        raise ValueError(f"quotients: the largest heap must be from 1 to {MAX_QUOTIENT_HEAP}, got {n}")
-    k = DEFAULT_MAX_ORDER if max_order is None else max_order
-    k = _checks.integer("max_order", k, f"an integer from 1 to {MAX_ORDER}")
-    if not 1 <= k <= MAX_ORDER:
-        raise ValueError(f"max_order: the order bound must be from 1 to {MAX_ORDER}, got {k}")
-    return dict(quotients=n, max_order=k)
+    largest = _nimtab.MAX_QUOTIENT_HEAP
+    n = _checks.integer("quotients", quotients, f"an integer from 1 to {largest}")
+    if not 1 <= n <= largest:
+        raise ValueError(f"quotients: the largest heap must be from 1 to {largest}, got {n}")
+    k = None
+    if max_order is not None:
+        k = _checks.integer("max_order", max_order, f"an integer from 1 to {MAX_ORDER}")
+        if not 1 <= k <= MAX_ORDER:
+            raise ValueError(f"max_order: the order bound must be from 1 to {MAX_ORDER}, got {k}")
+    if game_timeout is not None:
+        if isinstance(game_timeout, bool) or not isinstance(game_timeout, numbers.Real):
+            raise TypeError(
+                f"game_timeout must be a number of seconds, got {game_timeout!r} "
+                f"({type(game_timeout).__name__})"
+            )
+        game_timeout = float(game_timeout)
+    if game_memory is not None:
+        if isinstance(game_memory, bool) or not isinstance(game_memory, (numbers.Integral, str)):
+            raise TypeError(
+                f"game_memory must be bytes (an int) or an amount as text such as '1G', got "
+                f"{game_memory!r} ({type(game_memory).__name__})"
+            )
+        game_memory = str(game_memory) if isinstance(game_memory, str) else str(int(game_memory))
+    return dict(quotients=n, max_order=k, game_timeout=game_timeout, game_memory=game_memory)
 
 
 def refuse_with_quotients(given: dict, rules: Optional[str], canonical: bool) -> None:

@@ -212,6 +212,7 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_HEAP_SIZE", nimtab::model::space::MAX_HEAP_SIZE)?;
     m.add("MAX_TOTAL", nimtab::model::multiset::MAX_TOTAL)?;
     m.add("MAX_SEQUENCE_HEAP", nimtab::sequence::MAX_SEQUENCE_HEAP)?;
+    m.add("MAX_QUOTIENT_HEAP", nimtab::quotient::MAX_QUOTIENT_HEAP)?;
     m.add("MAX_SHARDS", nimtab::sweep::MAX_SHARDS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The numpy API is looked up now, not at the first array: a Ctrl-C pending then would

@@ -1,11 +1,13 @@
-//! Quotient sweeps (`nimtab sweep --quotients N --max-order K`): their bounds, and their
-//! rows as typed Python values built from the library's `QuotientRow`s.
+//! Quotient sweeps (`nimtab sweep --quotients N` with its game limits): their bounds, and
+//! their rows as typed Python values built from the library's `QuotientRow`s.
+
+use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use nimtab::quotient::DEFAULT_MAX_ORDER;
-use nimtab::sweep::{QuotientRow, QuotientStatus, QUOTIENT_HEADER};
+use nimtab::host::parse_memory_size;
+use nimtab::sweep::{QuotientLimits, QuotientRow, QUOTIENT_HEADER};
 
 use crate::value_error;
 
@@ -13,31 +15,75 @@ use crate::value_error;
 /// per row, in its order.
 pub(crate) type QuotientRows<'py> = (Vec<&'static str>, Bound<'py, PyList>);
 
-/// `(N, K)` of `quotients=N, max_order=K`; `max_order` alone is refused, as it means
-/// nothing without a quotient sweep.
-pub(crate) fn quotient_bounds(
-    quotients: Option<u32>,
-    max_order: Option<usize>,
-) -> PyResult<Option<(u32, usize)>> {
-    match (quotients, max_order) {
-        (None, Some(_)) => {
-            Err(value_error("the argument 'max_order' cannot be used without 'quotients'"))
-        }
-        (None, None) => Ok(None),
-        (Some(n), k) => Ok(Some((n, k.unwrap_or(DEFAULT_MAX_ORDER)))),
+/// The longest game time accepted, in seconds, as `--game-timeout` bounds it.
+const MAX_GAME_SECONDS: f64 = 1e9;
+
+/// A quotient sweep's arguments as the request dict holds them.
+pub(crate) struct QuotientArgs {
+    pub quotients: Option<u32>,
+    pub max_order: Option<usize>,
+    /// Seconds.
+    pub game_timeout: Option<f64>,
+    /// Bytes, or an amount with a unit (`"1G"`), as text.
+    pub game_memory: Option<String>,
+}
+
+impl QuotientArgs {
+    /// `(N, limits)` of `quotients=N` and its limits; the limits alone are refused, as
+    /// they mean nothing without a quotient sweep.
+    pub(crate) fn limits(self) -> PyResult<Option<(u32, QuotientLimits)>> {
+        let Some(n) = self.quotients else {
+            let given = [
+                ("max_order", self.max_order.is_some()),
+                ("game_timeout", self.game_timeout.is_some()),
+                ("game_memory", self.game_memory.is_some()),
+            ];
+            return match given.iter().find(|(_, given)| *given) {
+                Some((name, _)) => Err(value_error(format!(
+                    "the argument '{name}' cannot be used without 'quotients'"
+                ))),
+                None => Ok(None),
+            };
+        };
+        let game_timeout = self.game_timeout.map(seconds).transpose()?;
+        let game_memory = self
+            .game_memory
+            .map(|text| {
+                parse_memory_size(&text).map_err(|e| value_error(format!("game_memory: {e}")))
+            })
+            .transpose()?;
+        Ok(Some((n, QuotientLimits { max_order: self.max_order, game_timeout, game_memory })))
+    }
+}
+
+/// A game's time in seconds: more than 0, at most [`MAX_GAME_SECONDS`].
+fn seconds(value: f64) -> PyResult<Duration> {
+    match value > 0.0 && value <= MAX_GAME_SECONDS {
+        true => Ok(Duration::from_secs_f64(value)),
+        false => Err(value_error(format!(
+            "game_timeout: expected the seconds each game may take, more than 0 and at most \
+             1e9, got {value}"
+        ))),
     }
 }
 
 /// One row's values in the order of [`QUOTIENT_HEADER`]: counts as int, `tame` as bool,
-/// `None` where the CSV cell is empty (every result of a row whose status is not `ok`,
-/// the period when none is certified).
+/// `None` where the CSV cell is empty (the quotient's cells without one, the period when
+/// none is certified).
 fn values<'py>(py: Python<'py>, row: &QuotientRow) -> PyResult<Bound<'py, PyTuple>> {
-    let (mut order, mut size, mut tame, mut period) = (None, None, None, None);
-    if let QuotientStatus::Ok { order: o, p_portion_size, tame: t, period: p } = &row.status {
-        (order, size, tame, period) = (Some(*o), Some(*p_portion_size), Some(*t), *p);
-    }
-    let (preperiod, period) = (period.map(|p| p.0), period.map(|p| p.1));
-    (&row.game, row.max_heap, order, size, tame, preperiod, period, row.status.name())
+    let r = row.reached.as_ref();
+    let period = r.and_then(|r| r.period);
+    (
+        &row.game,
+        row.max_heap,
+        r.map(|r| r.last_heap),
+        r.map(|r| r.order),
+        r.map(|r| r.p_portion_size),
+        r.map(|r| r.tame),
+        period.map(|p| p.0),
+        period.map(|p| p.1),
+        row.status.name(),
+    )
         .into_pyobject(py)
 }
 
@@ -50,41 +96,10 @@ pub(crate) fn typed<'py>(py: Python<'py>, rows: &[QuotientRow]) -> PyResult<Quot
     Ok((QUOTIENT_HEADER.to_vec(), list))
 }
 
-/// The row of a record as a quotient sweep writes it (its cells already checked by the
-/// merge that produced them, read again here with a message for any that is not).
-fn row_of_record(record: &csv::StringRecord) -> Result<QuotientRow, String> {
-    let cell = |i: usize| record.get(i).unwrap_or("");
-    let count = |i: usize| -> Result<usize, String> {
-        cell(i).parse().map_err(|_| format!("{} '{}' is not a count", QUOTIENT_HEADER[i], cell(i)))
-    };
-    let max_heap = cell(1).parse().map_err(|_| format!("max_heap '{}' is not a count", cell(1)))?;
-    let status = match cell(7) {
-        "ok" => QuotientStatus::Ok {
-            order: count(2)?,
-            p_portion_size: count(3)?,
-            tame: match cell(4) {
-                "true" => true,
-                "false" => false,
-                other => return Err(format!("tame '{other}' is not true or false")),
-            },
-            period: match (cell(5), cell(6)) {
-                ("", "") => None,
-                _ => Some((count(5)? as u32, count(6)? as u32)),
-            },
-        },
-        "grew_past_max_order" => QuotientStatus::GrewPastMaxOrder,
-        "memory" => QuotientStatus::Memory,
-        "not_a_sum" => QuotientStatus::NotASum,
-        "proof_failed" => QuotientStatus::ProofFailed,
-        other => return Err(format!("status '{other}' is not one a quotient sweep writes")),
-    };
-    Ok(QuotientRow { game: cell(0).to_string(), max_heap, status })
-}
-
 /// quotient_rows_of_csv(data) -> (header, rows)
 ///
 /// The rows of the CSV a quotient sweep wrote (a Dask sweep's merged parts), typed as
-/// [`quotient_sweep_rows`] gives them.
+/// [`quotient_sweep_rows`] gives them; each row read back by the library's own reader.
 #[pyfunction]
 pub fn quotient_rows_of_csv<'py>(py: Python<'py>, data: &[u8]) -> PyResult<QuotientRows<'py>> {
     let mut reader = csv::Reader::from_reader(data);
@@ -96,7 +111,8 @@ pub fn quotient_rows_of_csv<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Quoti
     let mut rows = Vec::new();
     for (line, record) in reader.records().enumerate() {
         let record = record.map_err(value_error)?;
-        let row = row_of_record(&record)
+        let cells: Vec<&str> = record.iter().collect();
+        let row = QuotientRow::from_cells(&cells)
             .map_err(|e| value_error(format!("row {} of the quotient sweep: {e}", line + 1)))?;
         rows.push(row);
     }

@@ -12,7 +12,7 @@ use nimtab::sweep::{
 };
 use nimtab::{host, Criterion, Ending, Engine, Game, Mode, Space};
 
-use crate::quotient_sweep::quotient_bounds;
+use crate::quotient_sweep::QuotientArgs;
 use crate::tables::endings;
 use crate::{run_detached, value_error, CallProgress};
 
@@ -183,6 +183,8 @@ pub(crate) struct SweepDict {
     force: bool,
     quotients: Option<u32>,
     max_order: Option<usize>,
+    game_timeout: Option<f64>,
+    game_memory: Option<String>,
 }
 
 impl SweepDict {
@@ -196,15 +198,21 @@ impl SweepDict {
             (None, None, None) => return Err(value_error("no games given")),
         };
         let heaps = self.heaps_lo.zip(self.heaps_hi);
-        let kind = match quotient_bounds(self.quotients, self.max_order)? {
-            Some((max_heap, max_order)) => {
+        let quotients = QuotientArgs {
+            quotients: self.quotients,
+            max_order: self.max_order,
+            game_timeout: self.game_timeout,
+            game_memory: self.game_memory,
+        };
+        let kind = match quotients.limits()? {
+            Some((max_heap, limits)) => {
                 let with_space = heaps.is_some() || self.max.is_some() || self.total.is_some();
                 if with_space || self.claim.is_some() || self.canonical {
                     return Err(value_error(
                         "quotients cannot be used with heaps, max, total, claim or canonical",
                     ));
                 }
-                SweepKind::Quotients { max_heap, max_order }
+                SweepKind::Quotients { max_heap, limits }
             }
             None => SweepKind::Table {
                 space: space(heaps, self.max, self.total, self.canonical)?,
@@ -250,7 +258,8 @@ fn space(
 /// `heaps_lo..=heaps_hi` heaps of at most `max` (all three given), or with `total` (and
 /// those `None`) every multiset of heaps of total at most `total`; or with `quotients=N`
 /// (and no space, claim or canonical) each game's misère quotient for heaps up to N, as
-/// `--quotients N --max-order K` (`max_order`, default 4096).
+/// `--quotients N` with `--max-order`, `--game-timeout` and `--game-memory` (`max_order`,
+/// `game_timeout` in seconds, `game_memory` as text).
 #[pyfunction]
 #[pyo3(signature = (request, shard = None, threads = None, report = None))]
 pub fn sweep_csv<'py>(

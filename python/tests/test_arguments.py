@@ -33,7 +33,7 @@ TOO_LARGE = [
     ("heap size", lambda: nimtab.moves("nim", [HUGE])),
     ("shard", lambda: nimtab.sweep_csv("nim", 2, 3, shard=(1, HUGE))),
     ("shard", lambda: nimtab.sweep_csv("nim", 2, 3, shard=(HUGE, HUGE))),
-    ("shards", lambda: sweep_on_cluster(object(), nimtab._summaries._sweep_args(
+    ("shards", lambda: sweep_on_cluster(object(), nimtab._sweeps._sweep_args(
         "nim", 2, 3, None, None, None, False, False, None, None), HUGE)),
     ("quotients", lambda: nimtab.sweep("nim", quotients=HUGE)),
     ("max_order", lambda: nimtab.sweep("nim", quotients=3, max_order=HUGE)),

@@ -93,7 +93,7 @@ def test_bad_arguments_raise_type_or_value_errors_naming_the_argument(call, kind
 def test_shards_are_checked_against_the_family_before_anything_runs():
     from nimtab._dask import sweep_on_cluster
 
-    args = nimtab._summaries._sweep_args("nim;subtract:1,2", 2, 3, None, None, None, False, False, None, None)
+    args = nimtab._sweeps._sweep_args("nim;subtract:1,2", 2, 3, None, None, None, False, False, None, None)
     for shards in (0, 100000):
         message = rf"shards must be an integer from 1 to 2 \(the games of the family\), got {shards}"
         with pytest.raises(ValueError, match=message):

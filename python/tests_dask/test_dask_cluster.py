@@ -140,6 +140,24 @@ def test_a_quotient_sweep_on_the_cluster_gives_the_cli_bytes_and_the_local_rows(
     assert {r["game"]: r["status"] for r in rows}["wythoff"] == "not_a_sum"
 
 
+def test_a_quotient_sweep_s_game_limits_reach_the_cluster_s_tasks(client, tmp_path):
+    # Each game's memory and time travel in the request to every shard: the merged bytes
+    # are the command's for the same limits (a time no game reaches keeps them exact).
+    family = "octal:0.??"
+    limits = ["--game-memory", "1M", "--max-order", "300", "--game-timeout", "3600"]
+    out = tmp_path / "limited.csv"
+    args = ["sweep", "--games", family, "--quotients", "24", *limits, "--quiet"]
+    subprocess.run([CLI, *args, "--out", str(out)], check=True, cwd=ROOT)
+    kwargs = dict(quotients=24, game_memory="1M", max_order=300, game_timeout=3600)
+    assert nimtab.sweep_csv(family, **kwargs, client=client, shards=4) == out.read_bytes()
+    rows = nimtab.sweep(family, **kwargs, client=client, progress=False)
+    assert {"ok", "order_bound", "memory"} <= {r["status"] for r in rows}
+    # A game past its time on a worker is a timeout row there too.
+    timed = nimtab.sweep("octal:0.76", quotients=12, max_order=60000, game_timeout=0.5,
+                         client=client, progress=False)
+    assert [r["status"] for r in timed] == ["timeout"]
+
+
 def test_an_atlas_on_the_cluster_writes_the_cli_s_files_whatever_its_batches(client, cli_atlas, tmp_path):
     out = tmp_path / "atlas"
     found = nimtab.atlas(ATLAS, **ATLAS_BOUNDS, client=client, out=out, progress=False)

@@ -11,8 +11,17 @@ use sha2::{Digest, Sha256};
 use super::format::Format;
 
 /// The columns of a quotient sweep's CSV.
-pub const QUOTIENT_HEADER: [&str; 8] =
-    ["game", "max_heap", "order", "p_portion_size", "tame", "preperiod", "period", "status"];
+pub const QUOTIENT_HEADER: [&str; 9] = [
+    "game",
+    "max_heap",
+    "last_heap",
+    "order",
+    "p_portion_size",
+    "tame",
+    "preperiod",
+    "period",
+    "status",
+];
 
 /// The first words of a part's first line.
 pub const PART_MARK: &str = "# nimtab sweep ";

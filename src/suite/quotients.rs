@@ -6,7 +6,7 @@
 use crate::engine::{NoProgress, Progress};
 use crate::model::game::Game;
 use crate::quotient::{check_against_tables, compute, Quotient, QuotientConfig, TableCheck};
-use crate::sweep::{QuotientRow, QuotientStatus};
+use crate::sweep::{HeapsReached, QuotientRow, QuotientStatus};
 use crate::{Error, Result};
 
 /// The total up to which the suite checks each quotient against the tables
@@ -27,6 +27,9 @@ pub struct QuotientFacts {
     pub game: Game,
     /// Its common name.
     pub name: &'static str,
+    /// The largest heap asked for (the quotient stops before it once the whole game is
+    /// certified).
+    pub max_heap: u32,
     /// The quotient of heaps up to the game's bound, proved.
     pub quotient: Quotient,
     /// The check of every multiset of total at most [`QUOTIENT_CHECK_TOTAL`].
@@ -36,16 +39,11 @@ pub struct QuotientFacts {
 impl QuotientFacts {
     /// The summary row, as `sweep --quotients` writes it for the game.
     pub fn row(&self) -> QuotientRow {
-        let q = &self.quotient;
         QuotientRow {
             game: self.game.spec().to_string(),
-            max_heap: q.max_heap(),
-            status: QuotientStatus::Ok {
-                order: q.order(),
-                p_portion_size: q.p_portion().len(),
-                tame: q.tame(),
-                period: q.period().map(|p| (p.preperiod, p.period)),
-            },
+            max_heap: self.max_heap,
+            reached: Some(HeapsReached::of(&self.quotient)),
+            status: QuotientStatus::Ok,
         }
     }
 }
@@ -66,7 +64,7 @@ pub fn suite_quotients(progress: &dyn Progress) -> Result<Vec<QuotientFacts>> {
                 .map_err(|e| Error::Invalid(format!("the quotient of {code}: {e}")))?;
             let check =
                 check_against_tables(&game, &quotient, QUOTIENT_CHECK_TOTAL, None, progress)?;
-            Ok(QuotientFacts { game, name, quotient, check })
+            Ok(QuotientFacts { game, name, max_heap, quotient, check })
         })
         .collect()
 }

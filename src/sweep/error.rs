@@ -1,6 +1,7 @@
 //! Why a sweep, a shard or a merge is refused: each message names the bad value.
 
 use crate::analysis::expr::ExprError;
+use crate::sequence::human_bytes;
 
 /// The result of a sweep, a shard or a merge.
 pub type Result<T, E = SweepError> = std::result::Result<T, E>;
@@ -15,6 +16,28 @@ pub enum SweepError {
     /// A quotient sweep's bound out of range, or a quotient that failed.
     #[error(transparent)]
     Quotient(#[from] crate::quotient::QuotientError),
+    /// A quotient sweep's game time or memory of nothing.
+    #[error("the {what} of each game must be more than 0")]
+    ZeroGameLimit {
+        /// `time` or `memory`.
+        what: &'static str,
+    },
+    /// A game memory that the games a quotient sweep runs at once cannot each have.
+    #[error(
+        "{} for each of {at_once} games run at once needs {}, more than the {} of memory \
+         available",
+        human_bytes(*.per_game),
+        human_bytes(.per_game.saturating_mul(*.at_once as u64)),
+        human_bytes(*.available)
+    )]
+    GameMemoryBeyondBudget {
+        /// Bytes each game may hold.
+        per_game: u64,
+        /// Games run at once (the threads, or fewer games).
+        at_once: usize,
+        /// The sweep's memory.
+        available: u64,
+    },
     /// A family text or line that is not a spec, a list or a known pattern.
     #[error("bad family '{text}': {reason}")]
     FamilySyntax {

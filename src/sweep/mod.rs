@@ -18,6 +18,9 @@ mod part_format;
 mod part_rows;
 mod parts;
 mod pattern;
+mod quotient_bounds;
+mod quotient_game;
+mod quotient_rows;
 mod quotients;
 mod request;
 mod run;
@@ -34,9 +37,9 @@ pub use part_format::{
 pub use parts::{
     add_summary, summarize, write_csv, write_header, write_part, write_rows, SummaryLine,
 };
-pub use quotients::{
-    quotient_csv_bytes, quotient_rows, QuotientRow, QuotientStatus, QuotientSweep,
-};
+pub use quotient_bounds::QuotientBounds;
+pub use quotient_rows::{quotient_csv_bytes, HeapsReached, QuotientRow, QuotientStatus};
+pub use quotients::{quotient_rows, QuotientLimits, QuotientSweep};
 pub use request::{Games, PlannedSweep, SweepKind, SweepOutput, SweepRequest};
 pub use run::BATCH_GAMES;
 pub use shard::{Shard, MAX_SHARDS};

@@ -10,7 +10,8 @@ use super::error::Result;
 use super::part_format::{
     cannot_read, read_line, Fingerprint, Line, PartHeader, HEAD_LINES, MAX_ROW_LINE,
 };
-use super::quotients::{check_quotient_cells, parse_quotient_space};
+use super::quotient_bounds::QuotientBounds;
+use super::quotient_rows::check_quotient_cells;
 use super::{SweepError, SweepSpace};
 use crate::analysis::criteria::Criterion;
 use crate::export::summary::{multiset_space_cells, summary_header};
@@ -62,7 +63,8 @@ impl Jobs {
 /// quotient), from the head's parameter lines; or the line and what is wrong with it.
 pub(super) fn jobs(params: &Params) -> std::result::Result<Jobs, (u64, String)> {
     if params.test == "quotients" {
-        let max_heap = parse_quotient_space(&params.space)
+        let max_heap = QuotientBounds::parse(&params.space)
+            .map(|bounds| bounds.max_heap)
             .ok_or_else(|| (3, format!("'{}' is not a quotient sweep's space", params.space)))?;
         if params.endings != "misere" {
             return Err((4, format!("'{}' is not a quotient sweep's rules", params.endings)));

@@ -1,105 +1,62 @@
 //! A sweep of misère quotients: every game of a family, its quotient for heaps up to `N`
-//! computed (with its proof) in parallel over games, one CSV row per game
-//! (`game,max_heap,order,p_portion_size,tame,preperiod,period,status`) in the family's
-//! order; shards and parts as for other sweeps.
+//! computed (with its proof) in parallel over games, each within its limits (the order
+//! bound, its time, its memory) and kept as far as it got, one CSV row per game in the
+//! family's order; shards and parts as for other sweeps.
 
-use crate::model::ending::Ending;
 use std::io::{self, Write};
 use std::ops::Range;
+use std::time::Duration;
 
 use rayon::prelude::*;
 
 use super::error::Result;
 use super::part_format::Fingerprint;
+use super::quotient_bounds::QuotientBounds;
+use super::quotient_game::{attempt, Attempt, Limits};
+use super::quotient_rows::{quotient_csv_bytes, QuotientRow};
 use super::run::BATCH_GAMES;
 use super::{check_text, once_each, Family, Params, Shard, SweepError, SweepOutput};
 use crate::engine::{NoProgress, Progress};
-use crate::export::sweep_part::{
-    csv_lines, write_quotient_header, PartHead, PartLines, QUOTIENT_HEADER,
-};
+use crate::export::sweep_part::{write_quotient_header, PartHead, PartLines, QUOTIENT_HEADER};
+use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::quotient::{
-    compute, QuotientConfig, QuotientError, QuotientProgress, MAX_ORDER, MAX_QUOTIENT_HEAP,
+    order_bound_for, QuotientConfig, QuotientError, DEFAULT_MAX_ORDER, MAX_ORDER, MAX_QUOTIENT_HEAP,
 };
 
-/// What became of one game's quotient: the `status` column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum QuotientStatus {
-    /// `ok`: computed and proved.
-    Ok {
-        /// The order of the quotient.
-        order: usize,
-        /// The number of P-portion elements.
-        p_portion_size: usize,
-        /// Whether it is a tame quotient.
-        tame: bool,
-        /// The certified period of `Φ` (preperiod, period), when a theorem gives one.
-        period: Option<(u32, u32)>,
-    },
-    /// `grew_past_max_order`: the quotient, or a candidate its search needed, grew past
-    /// the order bound.
-    GrewPastMaxOrder,
-    /// `memory`: the computation needed more memory than the sweep's budget (a game that
-    /// passes its share beside the others is run again alone, with the whole budget).
-    Memory,
-    /// `not_a_sum`: the game is not a sum of heaps, so it has no quotient.
-    NotASum,
-    /// `proof_failed`: the computed quotient failed its final proof (a bug, never a result).
-    ProofFailed,
+/// The limits of each game as a front end asks for them, each optional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuotientLimits {
+    /// The order bound; by default the largest whose tables fit `game_memory`
+    /// ([`order_bound_for`]) when that is given, else [`DEFAULT_MAX_ORDER`].
+    pub max_order: Option<usize>,
+    /// The time each game may take (a `timeout` row past it); none by default.
+    pub game_timeout: Option<Duration>,
+    /// The bytes each game may hold (a `memory` row past them); by default a share of the
+    /// sweep's memory, and the whole of it for a game that passes its share.
+    pub game_memory: Option<u64>,
 }
 
-impl QuotientStatus {
-    /// The word in the `status` column.
-    pub fn name(&self) -> &'static str {
-        match self {
-            QuotientStatus::Ok { .. } => "ok",
-            QuotientStatus::GrewPastMaxOrder => "grew_past_max_order",
-            QuotientStatus::Memory => "memory",
-            QuotientStatus::NotASum => "not_a_sum",
-            QuotientStatus::ProofFailed => "proof_failed",
+impl QuotientLimits {
+    /// The bounds of a sweep of heaps up to `max_heap` under these limits.
+    pub fn bounds(&self, max_heap: u32) -> QuotientBounds {
+        let default_order = self.game_memory.map_or(DEFAULT_MAX_ORDER, order_bound_for);
+        QuotientBounds {
+            max_heap,
+            max_order: self.max_order.unwrap_or(default_order),
+            game_timeout: self.game_timeout,
+            game_memory: self.game_memory,
         }
     }
-
-    /// Every status word.
-    pub const NAMES: [&'static str; 5] =
-        ["ok", "grew_past_max_order", "memory", "not_a_sum", "proof_failed"];
 }
 
-/// One game's row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuotientRow {
-    /// The game's specification.
-    pub game: String,
-    /// The largest heap `N`.
-    pub max_heap: u32,
-    /// What was found.
-    pub status: QuotientStatus,
-}
-
-impl QuotientRow {
-    /// The row's cells, in the order of [`QUOTIENT_HEADER`]; the result cells are empty
-    /// unless the status is `ok`, the period cells unless a period is certified.
-    pub fn cells(&self) -> [String; 8] {
-        let (mut order, mut size, mut tame, mut pre, mut period) = Default::default();
-        if let QuotientStatus::Ok { order: o, p_portion_size, tame: t, period: p } = &self.status {
-            (order, size, tame) = (o.to_string(), p_portion_size.to_string(), t.to_string());
-            if let Some((p0, p)) = p {
-                (pre, period) = (p0.to_string(), p.to_string());
-            }
-        }
-        let status = self.status.name().to_string();
-        [self.game.clone(), self.max_heap.to_string(), order, size, tame, pre, period, status]
-    }
-}
-
-/// A family of games and the bound of their quotients, validated.
+/// A family of games and the bounds of their quotients, validated.
 #[derive(Clone, Debug)]
 pub struct QuotientSweep {
     family: Family,
     games: Vec<Game>,
     repeats: Vec<(usize, usize)>,
-    max_heap: u32,
-    max_order: usize,
+    bounds: QuotientBounds,
 }
 
 impl QuotientSweep {
@@ -108,13 +65,22 @@ impl QuotientSweep {
     ///
     /// # Errors
     /// [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`] for bounds out of range;
+    /// [`SweepError::ZeroGameLimit`] for a game time or memory of nothing;
     /// [`SweepError::BadGame`] naming the first spec that is not a game.
-    pub fn new(family: Family, max_heap: u32, max_order: usize) -> Result<QuotientSweep> {
+    pub fn new(family: Family, max_heap: u32, limits: QuotientLimits) -> Result<QuotientSweep> {
+        let bounds = limits.bounds(max_heap);
         if max_heap == 0 || max_heap > MAX_QUOTIENT_HEAP {
             return Err(QuotientError::MaxHeap { max_heap, limit: MAX_QUOTIENT_HEAP }.into());
         }
-        if max_order == 0 || max_order > MAX_ORDER {
+        if bounds.max_order == 0 || bounds.max_order > MAX_ORDER {
+            let max_order = bounds.max_order;
             return Err(QuotientError::MaxOrder { max_order, limit: MAX_ORDER }.into());
+        }
+        if bounds.game_timeout == Some(Duration::ZERO) {
+            return Err(SweepError::ZeroGameLimit { what: "time" });
+        }
+        if bounds.game_memory == Some(0) {
+            return Err(SweepError::ZeroGameLimit { what: "memory" });
         }
         let parsed = family
             .specs()
@@ -128,12 +94,17 @@ impl QuotientSweep {
             })
             .collect::<Result<Vec<Game>>>()?;
         let (games, repeats) = once_each(parsed);
-        Ok(QuotientSweep { family, games, repeats, max_heap, max_order })
+        Ok(QuotientSweep { family, games, repeats, bounds })
     }
 
     /// The family.
     pub fn family(&self) -> &Family {
         &self.family
+    }
+
+    /// The bounds every game is computed within.
+    pub fn bounds(&self) -> &QuotientBounds {
+        &self.bounds
     }
 
     /// Games run (each game once).
@@ -151,14 +122,11 @@ impl QuotientSweep {
         shard.games(self.games())
     }
 
-    /// The parameter lines of a part: `space quotients of heaps up to N, max order K`,
+    /// The parameter lines of a part: the bounds ([`QuotientBounds::describe`]),
     /// `rules misere`, `quotients`.
     pub fn params(&self) -> Params {
         Params {
-            space: format!(
-                "quotients of heaps up to {}, max order {}",
-                self.max_heap, self.max_order
-            ),
+            space: self.bounds.describe(),
             endings: "misere".to_string(),
             test: "quotients".to_string(),
         }
@@ -191,12 +159,16 @@ impl QuotientSweep {
     /// The rows of the games `games`, in the family's order (games run in parallel);
     /// progress advances by one per game.
     ///
-    /// Games share `memory_limit`: each runs beside the others within the limit divided
-    /// by the threads, and one that needs more runs again alone with the whole limit, so
-    /// a row's status does not depend on the threads.
+    /// With a game memory each game holds at most that, and the games run at once must
+    /// fit `memory_limit` together. Without one, games share `memory_limit`: each runs
+    /// beside the others within the limit divided by the threads, and one that needs more
+    /// runs again alone with the whole limit (and what is left of its time), so a row's
+    /// status does not depend on the threads.
     ///
     /// # Errors
-    /// [`crate::EngineError::Cancelled`] when `progress` is cancelled.
+    /// [`crate::EngineError::Cancelled`] when `progress` is cancelled;
+    /// [`SweepError::GameMemoryBeyondBudget`] when the games run at once cannot each have
+    /// their memory.
     ///
     /// # Panics
     /// If `games` reaches past the family.
@@ -214,51 +186,67 @@ impl QuotientSweep {
         Ok(rows)
     }
 
-    /// One game's outcome within `memory_limit`; `None` once `progress` is cancelled.
-    fn outcome(&self, game: &Game, memory_limit: u64, progress: &dyn Progress) -> Option<Outcome> {
-        if progress.cancelled() {
-            return None;
+    /// Whether `games` games run at once can each hold the game memory within
+    /// `memory_limit` (a front end asks before it writes anything).
+    ///
+    /// # Errors
+    /// [`SweepError::GameMemoryBeyondBudget`] when they cannot.
+    pub fn check_memory(&self, games: usize, memory_limit: u64) -> Result<()> {
+        let Some(per_game) = self.bounds.game_memory else { return Ok(()) };
+        let at_once = rayon::current_num_threads().max(1).min(games);
+        if per_game.saturating_mul(at_once as u64) > memory_limit {
+            let available = memory_limit;
+            return Err(SweepError::GameMemoryBeyondBudget { per_game, at_once, available });
         }
+        Ok(())
+    }
+
+    /// How a game's first attempt runs within `memory_limit` (threads sharing it), and
+    /// the memory of an attempt alone after one that needed more (none with a game
+    /// memory).
+    fn first_limits(&self, games: usize, memory_limit: u64) -> Result<(Limits, Option<u64>)> {
+        let threads = rayon::current_num_threads().max(1);
         let config = QuotientConfig {
-            max_heap: self.max_heap,
-            max_order: self.max_order,
+            max_heap: self.bounds.max_heap,
+            max_order: self.bounds.max_order,
             play: Ending::Misere,
-            memory_limit: Some(memory_limit),
-            until_certified: false,
+            memory_limit: None,
+            until_certified: true,
         };
-        let status = match compute(game, &config, &Stopping(progress)) {
-            Ok(q) => QuotientStatus::Ok {
-                order: q.order(),
-                p_portion_size: q.p_portion().len(),
-                tame: q.tame(),
-                period: q.period().map(|p| (p.preperiod, p.period)),
-            },
-            Err(QuotientError::GrewPastLimit { .. } | QuotientError::CandidateTooLarge { .. }) => {
-                QuotientStatus::GrewPastMaxOrder
-            }
-            Err(QuotientError::BeyondMemory { .. } | QuotientError::OutOfMemory { .. }) => {
-                return Some(Outcome::NeedsMore)
-            }
-            Err(QuotientError::Cancelled) => return None,
-            Err(QuotientError::NotASum { .. }) => QuotientStatus::NotASum,
-            // The bounds were checked when the sweep was built: only a failed proof is left.
-            Err(_) => QuotientStatus::ProofFailed,
+        let time = self.bounds.game_timeout;
+        let Some(per_game) = self.bounds.game_memory else {
+            let memory = memory_limit / threads as u64;
+            return Ok((Limits { config, memory, time, may_ask_more: true }, Some(memory_limit)));
         };
-        Some(Outcome::Row(self.row(game, status)))
+        self.check_memory(games, memory_limit)?;
+        Ok((Limits { config, memory: per_game, time, may_ask_more: false }, None))
     }
 
-    /// A game's row of status `status`.
-    fn row(&self, game: &Game, status: QuotientStatus) -> QuotientRow {
-        QuotientRow { game: game.spec().to_string(), max_heap: self.max_heap, status }
+    /// Game `i`'s row after an attempt within `first` gave `tried`: a game that needed more
+    /// runs again alone with `alone` bytes and the rest of its time.
+    fn row_of(
+        &self,
+        i: usize,
+        first: &Limits,
+        tried: Attempt,
+        alone: Option<u64>,
+        progress: &dyn Progress,
+    ) -> Result<QuotientRow> {
+        let (spent, memory) = match (tried, alone) {
+            (Attempt::Row(row), _) => return Ok(row),
+            (Attempt::NeedsMore { spent }, Some(memory)) => (spent, memory),
+            (Attempt::NeedsMore { .. }, None) => {
+                unreachable!("with no memory to run alone in, a memory stop is a row")
+            }
+        };
+        let time = first.time.map(|t| t.saturating_sub(spent));
+        let again = Limits { config: first.config.clone(), memory, time, may_ask_more: false };
+        match attempt(&self.games[i], &again, progress) {
+            Some(Attempt::Row(row)) => Ok(row),
+            Some(Attempt::NeedsMore { .. }) => unreachable!("a memory stop is final alone"),
+            None => Err(crate::EngineError::Cancelled.into()),
+        }
     }
-}
-
-/// What a game's computation within some memory gave.
-enum Outcome {
-    /// Its row.
-    Row(QuotientRow),
-    /// It needed more memory.
-    NeedsMore,
 }
 
 impl SweepOutput for QuotientSweep {
@@ -287,33 +275,19 @@ impl SweepOutput for QuotientSweep {
         each: &mut dyn FnMut(Vec<QuotientRow>) -> Result<()>,
     ) -> Result<()> {
         assert!(games.end <= self.games(), "games {games:?} of a family of {}", self.games());
-        let share = memory_limit / rayon::current_num_threads().max(1) as u64;
+        let (first, alone) = self.first_limits(games.len(), memory_limit)?;
         let mut start = games.start;
         while start < games.end {
             let end = games.end.min(start + BATCH_GAMES);
             // A game skipped after a cancel has no row: the whole batch is dropped.
-            let beside: Option<Vec<Outcome>> = (start..end)
+            let tried: Option<Vec<Attempt>> = (start..end)
                 .into_par_iter()
-                .map(|i| self.outcome(&self.games[i], share, progress))
+                .map(|i| attempt(&self.games[i], &first, progress))
                 .collect();
             let mut rows = Vec::with_capacity(end - start);
-            for (outcome, i) in
-                beside.ok_or(crate::EngineError::Cancelled)?.into_iter().zip(start..)
-            {
-                let row = match outcome {
-                    Outcome::Row(row) => row,
-                    Outcome::NeedsMore => {
-                        match self.outcome(&self.games[i], memory_limit, progress) {
-                            Some(Outcome::Row(row)) => row,
-                            Some(Outcome::NeedsMore) => {
-                                self.row(&self.games[i], QuotientStatus::Memory)
-                            }
-                            None => return Err(crate::EngineError::Cancelled.into()),
-                        }
-                    }
-                };
+            for (tried, i) in tried.ok_or(crate::EngineError::Cancelled)?.into_iter().zip(start..) {
+                rows.push(self.row_of(i, &first, tried, alone, progress)?);
                 progress.advance(1);
-                rows.push(row);
             }
             each(rows)?;
             start = end;
@@ -326,84 +300,16 @@ impl SweepOutput for QuotientSweep {
     }
 }
 
-/// A game's quotient search, stopped when the sweep is cancelled.
-struct Stopping<'p>(&'p dyn Progress);
-
-impl QuotientProgress for Stopping<'_> {
-    fn heap_done(&self, _heap: u32, _order: usize) {}
-
-    fn cancelled(&self) -> bool {
-        self.0.cancelled()
-    }
-}
-
-/// The rows as CSV lines (no header).
-///
-/// # Errors
-/// The CSV writer's error.
-pub fn quotient_csv_bytes(rows: &[QuotientRow]) -> io::Result<Vec<u8>> {
-    csv_lines(rows.iter().map(QuotientRow::cells))
-}
-
-/// The largest heap of a part's space line `quotients of heaps up to N, max order K`,
-/// read back only as written.
-pub(super) fn parse_quotient_space(text: &str) -> Option<u32> {
-    let rest = text.strip_prefix("quotients of heaps up to ")?;
-    let (n, k) = rest.split_once(", max order ")?;
-    let (n, k): (u32, usize) = (n.parse().ok()?, k.parse().ok()?);
-    let valid = (1..=MAX_QUOTIENT_HEAP).contains(&n) && (1..=MAX_ORDER).contains(&k);
-    (valid && format!("quotients of heaps up to {n}, max order {k}") == text).then_some(n)
-}
-
-/// Checks one row's cells (as many as [`QUOTIENT_HEADER`]) as a quotient sweep writes
-/// them for largest heap `max_heap`.
-pub(super) fn check_quotient_cells(
-    cells: &[String],
-    max_heap: u32,
-) -> std::result::Result<(), String> {
-    if cells[0].is_empty() {
-        return Err("the game cell is empty".to_string());
-    }
-    if cells[1] != max_heap.to_string() {
-        return Err(format!("max_heap '{}' where the sweep's is {max_heap}", cells[1]));
-    }
-    let status = cells[7].as_str();
-    if !QuotientStatus::NAMES.contains(&status) {
-        return Err(format!("status '{status}' is not one a quotient sweep writes"));
-    }
-    let results = &cells[2..7];
-    if status != "ok" {
-        return match results.iter().all(String::is_empty) {
-            true => Ok(()),
-            false => Err(format!("a row of status {status} with results")),
-        };
-    }
-    let count = |i: usize| -> std::result::Result<u64, String> {
-        match cells[i].parse::<u64>() {
-            Ok(n) if n.to_string() == cells[i] => Ok(n),
-            _ => Err(format!("{} '{}' is not a count", QUOTIENT_HEADER[i], cells[i])),
-        }
-    };
-    let (order, size) = (count(2)?, count(3)?);
-    if order == 0 || size == 0 || size > order {
-        return Err(format!("order {order} and P-portion size {size} do not fit"));
-    }
-    if cells[4] != "true" && cells[4] != "false" {
-        return Err(format!("tame '{}' is not true or false", cells[4]));
-    }
-    match (cells[5].is_empty(), cells[6].is_empty()) {
-        (true, true) => Ok(()),
-        (false, false) if count(5).is_ok() && count(6).is_ok_and(|p| p > 0) => Ok(()),
-        _ => Err("the preperiod and period cells do not make a period".to_string()),
-    }
-}
-
 /// The family's games, each once, with the quotient rows a sweep of them writes within
 /// the memory the process may use (for tests and callers that want them without a file).
 ///
 /// # Errors
-/// As [`QuotientSweep::new`].
-pub fn quotient_rows(family: Family, max_heap: u32, max_order: usize) -> Result<Vec<QuotientRow>> {
-    let sweep = QuotientSweep::new(family, max_heap, max_order)?;
+/// As [`QuotientSweep::new`] and [`QuotientSweep::run`].
+pub fn quotient_rows(
+    family: Family,
+    max_heap: u32,
+    limits: QuotientLimits,
+) -> Result<Vec<QuotientRow>> {
+    let sweep = QuotientSweep::new(family, max_heap, limits)?;
     sweep.run(0..sweep.games(), crate::host::memory_limit(), &NoProgress)
 }

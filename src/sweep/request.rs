@@ -9,7 +9,7 @@ use crate::export::sweep_part::PartLines;
 use crate::model::ending::Ending;
 use crate::sweep::error::Result;
 use crate::sweep::family::{Family, FamilyLimit};
-use crate::sweep::quotients::QuotientSweep;
+use crate::sweep::quotients::{QuotientLimits, QuotientSweep};
 use crate::sweep::{Shard, Sweep, SweepSpace, Test};
 use crate::Error;
 
@@ -61,8 +61,8 @@ pub enum SweepKind {
     Quotients {
         /// Heaps up to this size (`--quotients N`).
         max_heap: u32,
-        /// A quotient past this many elements is a row of its own status.
-        max_order: usize,
+        /// The order bound and each game's time and memory.
+        limits: QuotientLimits,
     },
 }
 
@@ -106,8 +106,8 @@ impl SweepRequest {
             SweepKind::Table { space, endings, test } => {
                 PlannedSweep::Table(Sweep::new(family, space.clone(), endings, test.clone())?)
             }
-            &SweepKind::Quotients { max_heap, max_order } => {
-                PlannedSweep::Quotients(QuotientSweep::new(family, max_heap, max_order)?)
+            &SweepKind::Quotients { max_heap, limits } => {
+                PlannedSweep::Quotients(QuotientSweep::new(family, max_heap, limits)?)
             }
         })
     }
@@ -281,11 +281,12 @@ mod tests {
     #[test]
     fn a_quotient_request_checks_its_bounds_and_writes_one_row_a_game() {
         let games = Games::Text("octal:0.?7".into());
-        let kind = SweepKind::Quotients { max_heap: 0, max_order: 64 };
+        let limits = QuotientLimits { max_order: Some(64), ..QuotientLimits::default() };
+        let kind = SweepKind::Quotients { max_heap: 0, limits };
         let request = SweepRequest { games: games.clone(), force: false, kind };
         let refused = request.plan();
         assert!(matches!(refused, Err(SweepError::Quotient(QuotientError::MaxHeap { .. }))));
-        let kind = SweepKind::Quotients { max_heap: 12, max_order: 64 };
+        let kind = SweepKind::Quotients { max_heap: 12, limits };
         let PlannedSweep::Quotients(sweep) =
             SweepRequest { games, force: false, kind }.plan().unwrap()
         else {
@@ -295,6 +296,6 @@ mod tests {
         sweep.write_csv(None, &mut out, MEMORY, &NoProgress, |_| {}).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 1 + sweep.games(), "{text}");
-        assert!(text.starts_with("game,max_heap,order,"), "{text}");
+        assert!(text.starts_with("game,max_heap,last_heap,order,"), "{text}");
     }
 }

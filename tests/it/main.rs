@@ -44,6 +44,7 @@ mod split;
 mod suite;
 mod sweep;
 mod sweep_edges;
+mod sweep_quotient_limits;
 mod sweep_quotients;
 mod takebreak;
 mod verify;

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use nimtab::sweep::{Family, FamilyLimit, QuotientSweep, SweepError};
+use nimtab::sweep::{Family, FamilyLimit, QuotientLimits, QuotientSweep, SweepError};
 use nimtab::Progress;
 
 use crate::support::cli::{limited, output_of, run, run_limited, Run};
@@ -77,7 +77,8 @@ fn a_quotient_sweep_past_its_memory_budget_writes_memory_rows_whatever_the_threa
     let one = sweep("1", "one.csv", &[]);
     let statuses: Vec<&str> = one.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
     assert_eq!(statuses, ["ok", "memory", "ok", "memory"], "{one}");
-    assert!(one.contains("\noctal:0.76,20,,,,,,memory\n"), "{one}");
+    // Each keeps the quotient of the heaps it completed within the whole budget.
+    assert!(one.contains("\noctal:0.76,20,11,34,9,false,,,memory\n"), "{one}");
     // Two threads share the budget, and a game past its share runs again alone.
     assert_eq!(sweep("2", "two.csv", &[]), one);
     let mut merge = vec!["merge".to_string()];
@@ -172,7 +173,8 @@ fn a_cancelled_quotient_sweep_stops_inside_a_games_search() {
     // Dawson's Kayles searches at heap 34 for seconds before its candidates outgrow the
     // order bound: a sweep polling only between games would finish that search first.
     let family = Family::parse("octal:0.07", FamilyLimit::Usual).unwrap();
-    let sweep = QuotientSweep::new(family, 300, 4096).unwrap();
+    let limits = QuotientLimits { max_order: Some(4096), ..QuotientLimits::default() };
+    let sweep = QuotientSweep::new(family, 300, limits).unwrap();
     let stop = StopAfter { start: Instant::now(), after: Duration::from_millis(300) };
     let result = sweep.run(0..1, 1 << 32, &stop);
     let took = stop.start.elapsed();

@@ -1,6 +1,7 @@
 //! `sweep --quotients N`: one row per game equal to what `nimtab quotient` finds, bytes
 //! independent of threads and shards (parts merged back to the unsharded bytes), rows for
-//! games whose quotient grows past `--max-order` or that are not sums, and refusals.
+//! games whose quotient grows past `--max-order` or that are not sums, and refusals; the
+//! game limits are in `sweep_quotient_limits`.
 
 use std::path::Path;
 
@@ -29,7 +30,7 @@ fn quotient_rows_agree_with_nimtab_quotient_for_each_game() {
     let dir = tempfile::tempdir().unwrap();
     let games = ["octal:0.07", "octal:0.77", "octal:0.75", "subtract:1,2,3", "nim", "octal:0.2"];
     let csv = swept(dir.path(), "q.csv", &[], &games.join(";"), "14", &[]);
-    let header = "game,max_heap,order,p_portion_size,tame,preperiod,period,status";
+    let header = "game,max_heap,last_heap,order,p_portion_size,tame,preperiod,period,status";
     assert_eq!(csv.lines().next(), Some(header));
     let rows: Vec<Vec<String>> = csv::Reader::from_reader(csv.as_bytes())
         .records()
@@ -37,27 +38,30 @@ fn quotient_rows_agree_with_nimtab_quotient_for_each_game() {
         .collect();
     assert_eq!(rows.len(), games.len());
     for (row, game) in rows.iter().zip(games) {
-        assert_eq!((row[0].as_str(), row[1].as_str(), row[7].as_str()), (game, "14", "ok"));
-        let args = ["--max-heap", "14", "--every-heap", "--format", "json"];
+        assert_eq!((row[0].as_str(), row[1].as_str(), row[8].as_str()), (game, "14", "ok"));
+        // Both stop at the first heap at which the whole game is certified.
+        let args = ["--max-heap", "14", "--format", "json"];
         let got = run(&[&["quotient", "--game", game][..], &args].concat());
         assert_eq!(got.status, 0, "{}", got.stderr);
         let json = &got.stdout;
-        assert_eq!(row[2], json_value(json, "order"), "{game}");
+        assert_eq!(row[2], json_value(json, "max_heap"), "{game}");
+        assert_eq!(row[3], json_value(json, "order"), "{game}");
         let p_portion = json_value(json, "p_portion");
-        assert_eq!(row[3], p_portion.split(',').count().to_string(), "{game}");
-        assert_eq!(row[4], json_value(json, "tame"), "{game}");
+        assert_eq!(row[4], p_portion.split(',').count().to_string(), "{game}");
+        assert_eq!(row[5], json_value(json, "tame"), "{game}");
         let period = match json_value(json, "period") {
             "null" => ",".to_string(),
             p => {
-                let (pre, per) = p.split_once(",\"period\":").unwrap();
-                format!("{},{}", &pre["{\"preperiod\":".len()..], per.trim_end_matches('}'))
+                let (pre, rest) = p.split_once(",\"period\":").unwrap();
+                let per = rest.split(',').next().unwrap().trim_end_matches('}');
+                format!("{},{}", &pre["{\"preperiod\":".len()..], per)
             }
         };
-        assert_eq!(format!("{},{}", row[5], row[6]), period, "{game}");
+        assert_eq!(format!("{},{}", row[6], row[7]), period, "{game}");
     }
-    // A subtraction game's quotient with its period certified.
-    assert_eq!(rows[3][5..7], ["0", "4"], "{:?}", rows[3]);
-    assert_eq!(csv.lines().nth(4), Some("\"subtract:1,2,3\",14,6,2,true,0,4,ok"));
+    // A subtraction game's quotient, certified for the whole game at heap 7.
+    assert_eq!(rows[3][6..8], ["0", "4"], "{:?}", rows[3]);
+    assert_eq!(csv.lines().nth(4), Some("\"subtract:1,2,3\",14,7,6,2,true,0,4,ok"));
 }
 
 #[test]
@@ -66,12 +70,13 @@ fn quotient_rows_name_growth_past_max_order_and_games_that_are_not_sums() {
     let family = "octal:0.07;wythoff;octal:0.6";
     let csv = swept(dir.path(), "q.csv", &[], family, "12", &["--max-order", "16"]);
     let rows: Vec<&str> = csv.lines().skip(1).collect();
-    assert_eq!(rows[1], "wythoff,12,,,,,,not_a_sum");
-    assert_eq!(rows[2], "octal:0.6,12,,,,,,grew_past_max_order");
-    assert!(rows[0].starts_with("octal:0.07,12,") && rows[0].ends_with(",ok"), "{}", rows[0]);
-    // With the default bound, Dawson's Kayles to 12 fits; with 4 it does not.
+    assert_eq!(rows[1], "wythoff,12,,,,,,,not_a_sum");
+    // octal:0.6's quotient outgrows 16 elements at heap 11: the row keeps heap 10's.
+    assert_eq!(rows[2], "octal:0.6,12,10,12,3,false,,,order_bound");
+    assert!(rows[0].starts_with("octal:0.07,12,12,") && rows[0].ends_with(",ok"), "{}", rows[0]);
+    // With the default bound, Dawson's Kayles to 12 fits; with 4 it stops after heap 3.
     let small = swept(dir.path(), "s.csv", &[], "octal:0.07", "12", &["--max-order", "4"]);
-    assert_eq!(small.lines().nth(1), Some("octal:0.07,12,,,,,,grew_past_max_order"));
+    assert_eq!(small.lines().nth(1), Some("octal:0.07,12,3,2,1,true,,,order_bound"));
 }
 
 #[test]
@@ -88,7 +93,7 @@ fn quotient_sweep_bytes_do_not_depend_on_threads_and_shards_merge_back_to_them()
         let name = format!("part{i}.csv");
         let shard = format!("{i}/3");
         let part = swept(dir.path(), &name, &[], family, "9", &["--shard", &shard]);
-        assert!(part.contains("\n# quotients\ngame,max_heap,order,"), "{part}");
+        assert!(part.contains("\n# quotients\ngame,max_heap,last_heap,order,"), "{part}");
         parts.push(dir.path().join(name));
     }
     let merged = dir.path().join("merged.csv");

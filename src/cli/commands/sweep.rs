@@ -2,15 +2,17 @@
 //! (game, heap count, ending, criterion or claim); `--shard I/N` writes one part of it.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use nimtab::analysis::expr::Expr;
 use nimtab::export::format::{streamed, Bytes};
 use nimtab::export::text_table::{Align, TextTable};
-use nimtab::quotient::{QuotientError, DEFAULT_MAX_ORDER};
+use nimtab::host::parse_memory_size;
+use nimtab::quotient::{QuotientError, MAX_QUOTIENT_HEAP};
 use nimtab::sweep::{
-    add_summary, summarize, Games, PlannedSweep, Shard, SummaryLine, Sweep, SweepError, SweepKind,
-    SweepOutput, SweepRequest, SweepRow, SweepSpace, Test,
+    add_summary, summarize, Games, PlannedSweep, QuotientLimits, Shard, SummaryLine, Sweep,
+    SweepError, SweepKind, SweepOutput, SweepRequest, SweepRow, SweepSpace, Test, QUOTIENT_HEADER,
 };
 use nimtab::{Criterion, Error, Mode};
 
@@ -19,6 +21,7 @@ use crate::cli::commands::check::expression_error;
 use crate::cli::commands::sweep_family::note_repeated_entries;
 use crate::cli::commands::sweep_quotients;
 use crate::cli::input::{self, Stdin};
+use crate::cli::long_run::parse_duration;
 use crate::cli::output::{self, Target};
 use crate::cli::progress::Bar;
 use crate::cli::{Global, Outcome};
@@ -73,19 +76,46 @@ pub struct Args {
     /// Run a family of more than 10000 games (up to 4194304).
     #[arg(long)]
     force: bool,
-    /// Compute each game's misère quotient for heaps up to N (1 to 1000) instead: one row
-    /// per game, game,max_heap,order,p_portion_size,tame,preperiod,period,status.
+    // The help names the library's heap bound, so that it stays the one enforced.
     #[arg(
         long,
         value_name = "N",
-        conflicts_with_all = ["total", "heaps", "max", "canonical", "claim_p", "criteria", "list"]
+        conflicts_with_all = ["total", "heaps", "max", "canonical", "claim_p", "criteria", "list"],
+        help = format!(
+            "Compute each game's misère quotient for heaps up to N (1 to {MAX_QUOTIENT_HEAP}) \
+             instead, stopping at the first heap where the whole game is certified: one row per \
+             game, {}",
+            QUOTIENT_HEADER.join(",")
+        )
     )]
     quotients: Option<u32>,
-    /// With --quotients: a quotient that grows past K elements is a row of status
-    /// grew_past_max_order (default 4096).
+    /// With --quotients: a quotient (or a candidate of its search) that grows past K
+    /// elements stops its game, a row of status order_bound (default 4096; with
+    /// --game-memory, the largest order whose tables fit it).
     // No clap default, so that a flag given without --quotients can be refused.
     #[arg(long, value_name = "K")]
     max_order: Option<usize>,
+    /// With --quotients: each game stops after S seconds (or a number with s, m or h), a
+    /// row of status timeout with the heaps it completed. Such rows depend on the machine
+    /// and its load: a run with timeouts is not reproducible.
+    #[arg(
+        long = "game-timeout",
+        value_name = "S",
+        value_parser = parse_game_timeout,
+        allow_negative_numbers = true
+    )]
+    game_timeout: Option<Duration>,
+    /// With --quotients: each game may hold SIZE bytes (or a number with K, M, G or T, powers
+    /// of 1024: 512M, 1G), a row of status memory past them; the games run at once must fit
+    /// the memory budget together. By default games share the budget, and one that passes
+    /// its share runs again alone with the whole of it.
+    #[arg(
+        long = "game-memory",
+        value_name = "SIZE",
+        value_parser = parse_game_memory,
+        allow_negative_numbers = true
+    )]
+    game_memory: Option<u64>,
 }
 
 /// The space every game is checked on: tuples (`--heaps`, `--max`) or multisets
@@ -121,6 +151,21 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text).map_err(|e| format!("--shard: {e}"))
 }
 
+/// `--game-timeout`: seconds, or a number with s, m or h; more than nothing.
+fn parse_game_timeout(text: &str) -> Result<Duration, String> {
+    match parse_duration(text) {
+        Ok(time) if !time.is_zero() => Ok(time),
+        _ => Err(format!(
+            "expected the seconds each game may take, more than 0 (0.5, 2, 5m), got '{text}'"
+        )),
+    }
+}
+
+/// `--game-memory`: bytes, or a number with K, M, G or T.
+fn parse_game_memory(text: &str) -> Result<u64, String> {
+    parse_memory_size(text).map_err(|e| e.to_string())
+}
+
 /// The validated `sweep` settings.
 struct Config {
     sweep: Sweep,
@@ -134,7 +179,12 @@ struct Config {
 fn request(a: &Args) -> anyhow::Result<SweepRequest> {
     let kind = match a.quotients {
         Some(max_heap) => {
-            SweepKind::Quotients { max_heap, max_order: a.max_order.unwrap_or(DEFAULT_MAX_ORDER) }
+            let limits = QuotientLimits {
+                max_order: a.max_order,
+                game_timeout: a.game_timeout,
+                game_memory: a.game_memory,
+            };
+            SweepKind::Quotients { max_heap, limits }
         }
         None => {
             let endings = a.rules.listed_or_all()?;
@@ -170,6 +220,9 @@ fn flag_error(error: SweepError) -> anyhow::Error {
         }
         SweepError::Quotient(e @ QuotientError::MaxOrder { .. }) => {
             anyhow::Error::new(e).context("--max-order")
+        }
+        e @ SweepError::GameMemoryBeyondBudget { .. } => {
+            anyhow::anyhow!("--game-memory: {e}; lower --game-memory or --threads")
         }
         e => e.into(),
     }
@@ -212,14 +265,24 @@ fn games(a: &Args) -> anyhow::Result<Games> {
 
 /// Runs `nimtab sweep`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
-    if a.quotients.is_none() && a.max_order.is_some() {
-        anyhow::bail!("--max-order: it applies only with --quotients");
+    if a.quotients.is_none() {
+        let given = [
+            ("--max-order", a.max_order.is_some()),
+            ("--game-timeout", a.game_timeout.is_some()),
+            ("--game-memory", a.game_memory.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
+            anyhow::bail!("{flag}: it applies only with --quotients");
+        }
     }
     let target = Target::new(a.out.as_deref())?;
     let planned = request(&a)?.plan().map_err(flag_error)?;
     let sweep = match planned {
         PlannedSweep::Quotients(sweep) => {
-            return sweep_quotients::run(&sweep, a.strict, a.shard, &target, global)
+            // Each game's memory is checked against the budget before anything is written.
+            let games = sweep.games_of(a.shard).len();
+            sweep.check_memory(games, global.memory_limit).map_err(flag_error)?;
+            return sweep_quotients::run(&sweep, a.strict, a.shard, &target, global);
         }
         PlannedSweep::Table(sweep) => sweep,
     };

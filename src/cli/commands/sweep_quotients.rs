@@ -32,7 +32,7 @@ impl Totals {
         }
     }
 
-    /// `64 games: ok 60, grew_past_max_order 4`, statuses in the documented order.
+    /// `quotients of 64 games: ok 60, order_bound 4`, statuses in the documented order.
     fn line(&self) -> String {
         let games: usize = self.by_status.iter().map(|(_, n)| n).sum();
         let counts: Vec<String> = QuotientStatus::NAMES

@@ -1,0 +1,92 @@
+//! One game of a quotient sweep: its quotient computed within the game's memory and time,
+//! kept as far as it got, and the status that says why it stopped.
+
+use std::time::{Duration, Instant};
+
+use super::quotient_rows::{HeapsReached, QuotientRow, QuotientStatus};
+use crate::engine::Progress;
+use crate::model::game::Game;
+use crate::quotient::{compute_from, QuotientConfig, QuotientError, QuotientProgress};
+
+/// What one attempt at a game gave.
+pub(super) enum Attempt {
+    /// Its row.
+    Row(QuotientRow),
+    /// It needed more memory than it was given, after `spent` of its time: it may run
+    /// again with more.
+    NeedsMore {
+        /// The time the attempt took.
+        spent: Duration,
+    },
+}
+
+/// How one attempt runs: the quotient's bounds, the memory it may hold, the time it has
+/// (`None`: no limit), and whether a memory stop is final or asks for more.
+pub(super) struct Limits {
+    /// The largest heap and the order bound (its memory is set per attempt).
+    pub config: QuotientConfig,
+    /// Bytes the attempt may hold.
+    pub memory: u64,
+    /// The time it may take.
+    pub time: Option<Duration>,
+    /// Whether a memory stop is [`Attempt::NeedsMore`] rather than a `memory` row.
+    pub may_ask_more: bool,
+}
+
+/// Runs one attempt at `game` within `limits`; `None` once the sweep is cancelled.
+pub(super) fn attempt(game: &Game, limits: &Limits, sweep: &dyn Progress) -> Option<Attempt> {
+    if sweep.cancelled() {
+        return None;
+    }
+    let start = Instant::now();
+    let deadline = limits.time.and_then(|time| start.checked_add(time));
+    let config = QuotientConfig { memory_limit: Some(limits.memory), ..limits.config.clone() };
+    let (quotient, stop) =
+        match compute_from(game, &config, None, &GameProgress { sweep, deadline }) {
+            Ok(reached) => (reached.quotient, reached.stop),
+            Err(error) => (None, Some(error)),
+        };
+    let status = match stop {
+        None => QuotientStatus::Ok,
+        Some(QuotientError::Cancelled) if sweep.cancelled() => return None,
+        Some(stop) => status_of(&stop),
+    };
+    if status == QuotientStatus::Memory && limits.may_ask_more {
+        return Some(Attempt::NeedsMore { spent: start.elapsed() });
+    }
+    let game = game.spec().to_string();
+    let reached = quotient.as_ref().map(HeapsReached::of);
+    Some(Attempt::Row(QuotientRow { game, max_heap: config.max_heap, reached, status }))
+}
+
+/// The status of a computation that `error` stopped (the caller's cancel, when the sweep
+/// was not cancelled, is the game's time running out).
+fn status_of(error: &QuotientError) -> QuotientStatus {
+    match error {
+        QuotientError::GrewPastLimit { .. } | QuotientError::CandidateTooLarge { .. } => {
+            QuotientStatus::OrderBound
+        }
+        QuotientError::BeyondMemory { .. }
+        | QuotientError::OutOfMemory { .. }
+        | QuotientError::PlanBeyondMemory { .. } => QuotientStatus::Memory,
+        QuotientError::Cancelled => QuotientStatus::Timeout,
+        QuotientError::NotASum { .. } => QuotientStatus::NotASum,
+        // The bounds were checked when the sweep was built and no checkpoint is given:
+        // only a failed proof is left.
+        _ => QuotientStatus::ProofFailed,
+    }
+}
+
+/// A game's computation, stopped when the sweep is cancelled or the game's time is up.
+struct GameProgress<'p> {
+    sweep: &'p dyn Progress,
+    deadline: Option<Instant>,
+}
+
+impl QuotientProgress for GameProgress<'_> {
+    fn heap_done(&self, _heap: u32, _order: usize) {}
+
+    fn cancelled(&self) -> bool {
+        self.sweep.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
