@@ -1,6 +1,7 @@
 //! One game of a quotient sweep: its quotient computed within the game's memory and time,
 //! kept as far as it got, and the status that says why it stopped.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::quotient_rows::{HeapsReached, QuotientRow, QuotientStatus};
@@ -41,11 +42,11 @@ pub(super) fn attempt(game: &Game, limits: &Limits, sweep: &dyn Progress) -> Opt
     let start = Instant::now();
     let deadline = limits.time.and_then(|time| start.checked_add(time));
     let config = QuotientConfig { memory_limit: Some(limits.memory), ..limits.config.clone() };
-    let (quotient, stop) =
-        match compute_from(game, &config, None, &GameProgress { sweep, deadline }) {
-            Ok(reached) => (reached.quotient, reached.stop),
-            Err(error) => (None, Some(error)),
-        };
+    let progress = GameProgress::new(sweep, deadline, config.max_heap);
+    let (quotient, stop) = match compute_from(game, &config, None, &progress) {
+        Ok(reached) => (reached.quotient, reached.stop),
+        Err(error) => (None, Some(error)),
+    };
     let status = match stop {
         None => QuotientStatus::Ok,
         Some(QuotientError::Cancelled) if sweep.cancelled() => return None,
@@ -77,16 +78,50 @@ fn status_of(error: &QuotientError) -> QuotientStatus {
     }
 }
 
-/// A game's computation, stopped when the sweep is cancelled or the game's time is up.
+/// A game's computation, stopped when the sweep is cancelled or the game's time is up,
+/// unless every heap is done: the proof that follows is then let finish, so that a game
+/// whose heaps all fit its time does not lose them to the last step.
 struct GameProgress<'p> {
     sweep: &'p dyn Progress,
     deadline: Option<Instant>,
+    max_heap: u32,
+    every_heap_done: AtomicBool,
+}
+
+impl<'p> GameProgress<'p> {
+    fn new(sweep: &'p dyn Progress, deadline: Option<Instant>, max_heap: u32) -> Self {
+        GameProgress { sweep, deadline, max_heap, every_heap_done: AtomicBool::new(false) }
+    }
 }
 
 impl QuotientProgress for GameProgress<'_> {
-    fn heap_done(&self, _heap: u32, _order: usize) {}
+    fn heap_done(&self, heap: u32, _order: usize) {
+        if heap == self.max_heap {
+            self.every_heap_done.store(true, Ordering::Relaxed);
+        }
+    }
 
     fn cancelled(&self) -> bool {
-        self.sweep.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        let timed_out = !self.every_heap_done.load(Ordering::Relaxed)
+            && self.deadline.is_some_and(|d| Instant::now() >= d);
+        self.sweep.cancelled() || timed_out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NoProgress;
+
+    #[test]
+    fn a_game_stops_at_its_deadline_until_its_last_heap_is_done() {
+        let past = Instant::now().checked_sub(Duration::from_millis(1));
+        let progress = GameProgress::new(&NoProgress, past, 12);
+        assert!(progress.cancelled());
+        progress.heap_done(11, 30);
+        assert!(progress.cancelled());
+        progress.heap_done(12, 34);
+        assert!(!progress.cancelled(), "the proof of every heap is let finish");
+        assert!(!GameProgress::new(&NoProgress, None, 12).cancelled());
     }
 }
