@@ -9,7 +9,8 @@ import numpy as np
 from . import _checks, _nimtab
 from ._progress import bar
 
-MAX_QUOTIENT_HEAP = 1 << 24
+# The largest heap a quotient may be asked for, the library's own bound.
+MAX_QUOTIENT_HEAP = _nimtab.MAX_QUOTIENT_HEAP
 MAX_ORDER = 1 << 16
 # The columns of a quotient sweep that hold counts (None where the cell is empty).
 _COUNT_COLUMNS = ("max_heap", "last_heap", "order", "p_portion_size", "preperiod", "period")
@@ -197,10 +198,11 @@ def quotient_bounds(quotients, max_order, game_timeout=None, game_memory=None) -
         ``quotients``, ``max_order``, ``game_timeout`` and ``game_memory`` (as text),
         keyword arguments of the compiled module.
     """
-    largest = _nimtab.MAX_QUOTIENT_HEAP
-    n = _checks.integer("quotients", quotients, f"an integer from 1 to {largest}")
-    if not 1 <= n <= largest:
-        raise ValueError(f"quotients: the largest heap must be from 1 to {largest}, got {n}")
+    n = _checks.integer("quotients", quotients, f"an integer from 1 to {MAX_QUOTIENT_HEAP}")
+    if not 1 <= n <= MAX_QUOTIENT_HEAP:
+        raise ValueError(
+            f"quotients: the largest heap must be from 1 to {MAX_QUOTIENT_HEAP}, got {n}"
+        )
     k = None
     if max_order is not None:
         k = _checks.integer("max_order", max_order, f"an integer from 1 to {MAX_ORDER}")

@@ -50,15 +50,17 @@ pub(crate) enum Verdict<'m> {
     Fails(Failure),
 }
 
-/// The heaps the exploration adds: one of each distinct way of acting, the least heap,
-/// and no heap whose action is another smaller heap's with more option classes.
-fn exploring_heaps(
+/// The active heaps grouped by how they act: one group for each class of heap and set of
+/// option classes, named by its least heap, with one option of each class. Heaps of a
+/// group are interchangeable in every test of the check (which reads a heap only through
+/// its class and its options' classes), and the least gives the least position.
+fn heap_groups(
     monoid: &HeapMonoid,
     options: HeapOptions<'_>,
     hold: &mut Hold<'_>,
-) -> Result<Vec<ExploredHeap>> {
+) -> Result<Vec<HeapGroup>> {
     let words = bits::words_for(monoid.size);
-    let mut kept: Vec<ExploredHeap> = Vec::new();
+    let mut groups: Vec<HeapGroup> = Vec::new();
     for h in options.active() {
         let mut classes = hold.vec(words, 0u64)?;
         let mut pairs = Vec::new();
@@ -69,53 +71,53 @@ fn exploring_heaps(
                 pairs.push(o);
             }
         }
-        let table = &monoid.act[h as usize];
-        let dominated = kept.iter().any(|k| {
-            monoid.act[k.heap as usize] == *table && bits::is_subset(&k.classes, &classes)
-        });
-        if !dominated {
-            kept.push(ExploredHeap { heap: h, classes, pairs });
+        let class = monoid.apply(0, h);
+        if !groups.iter().any(|g| g.class == class && g.classes == classes) {
+            groups.push(HeapGroup { heap: h, class, classes, pairs });
         }
     }
-    Ok(kept)
+    Ok(groups)
 }
 
-/// A heap the exploration adds: its option classes, and one option of each class.
-struct ExploredHeap {
+/// Heaps that act alike: the least of them, their class, their option classes (as bits),
+/// and one option of each class.
+struct HeapGroup {
     heap: u32,
+    class: u32,
     classes: Vec<u64>,
     pairs: Vec<(u32, u32)>,
 }
 
-/// The least position `rep(x) + h` with `x·Φ(h) ∈ P` and an option predicted P.
-///
-/// Heaps of the same class and the same option classes fail for the same `x`, and the
-/// least of them gives the least position, so each such group is tried once, with the
-/// classes of its options rather than the options themselves.
+/// The groups the exploration adds: no group whose heap acts as an earlier one's with
+/// more option classes (its states only have larger option sets).
+fn exploring(groups: &[HeapGroup]) -> Vec<&HeapGroup> {
+    let mut kept: Vec<&HeapGroup> = Vec::new();
+    for g in groups {
+        if !kept.iter().any(|k| k.class == g.class && bits::is_subset(&k.classes, &g.classes)) {
+            kept.push(g);
+        }
+    }
+    kept
+}
+
+/// The least position `rep(x) + h` with `x·Φ(h) ∈ P` and an option predicted P, tried
+/// once for each group of heaps.
 fn least_p_failure(
     monoid: &HeapMonoid,
     p: &[bool],
-    options: HeapOptions<'_>,
+    groups: &[HeapGroup],
     reps: &Reps,
+    max_heap: u32,
 ) -> Option<Failure> {
     let mut best: Option<(Key, u32, u32)> = None;
-    let mut seen = std::collections::HashSet::new();
-    for h in options.active() {
-        // One option of each class, and the classes, sorted, to recognise the group.
-        let mut pairs: Vec<(u32, (u32, u32))> =
-            options.options[h as usize].iter().map(|&o| (monoid.apply_option(0, o), o)).collect();
-        pairs.sort_unstable();
-        pairs.dedup_by_key(|&mut (t, _)| t);
-        let classes: Vec<u32> = pairs.iter().map(|&(t, _)| t).collect();
-        if !seen.insert((monoid.apply(0, h), classes)) {
-            continue;
-        }
+    for group in groups {
+        let h = group.heap;
         for x in 0..monoid.size as u32 {
             let Some(key) = reps.key[x as usize] else { continue };
             if !p[monoid.apply(x, h) as usize] {
                 continue;
             }
-            let fails = pairs.iter().any(|&(_, o)| p[monoid.apply_option(x, o) as usize]);
+            let fails = group.pairs.iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
             let key = key.plus(h);
             if fails && best.is_none_or(|(k, _, _)| key < k) {
                 best = Some((key, x, h));
@@ -123,7 +125,7 @@ fn least_p_failure(
         }
     }
     best.map(|(key, x, h)| {
-        let mut counts = reps.counts(x, options.max_heap());
+        let mut counts = reps.counts(x, max_heap);
         counts[h as usize] += 1;
         Failure { key, counts }
     })
@@ -165,10 +167,11 @@ pub(crate) fn check<'m>(
     }
     let mut hold = how.meter.hold(0)?;
     let reps = representatives(monoid, options, &mut hold)?;
-    let p_failure = least_p_failure(monoid, p, options, &reps);
+    let groups = heap_groups(monoid, options, &mut hold)?;
+    let p_failure = least_p_failure(monoid, p, &groups, &reps, max_heap);
     let words = bits::words_for(monoid.size);
     let p_bits = bits::from_flags(p);
-    let heaps = exploring_heaps(monoid, options, &mut hold)?;
+    let heaps = exploring(&groups);
     let mut states: Vec<State> = Vec::new();
     let mut sets: Vec<u64> = Vec::new();
     let mut minimal: Vec<Vec<u32>> = hold.vec(monoid.size, Vec::new())?;

@@ -191,6 +191,11 @@ pub trait QuotientProgress: Sync {
     /// reported every few thousand: a long check shows movement.
     fn exploring(&self, _heap: u32, _states: u64) {}
 
+    /// Every heap the run was asked for is done, or the whole game is certified sooner:
+    /// only the final proof is left. A caller whose [`QuotientProgress::cancelled`] is a
+    /// time limit on the heaps lets the proof finish from here.
+    fn heaps_complete(&self) {}
+
     /// Whether to hand out a checkpoint now that heap `heap` is done. Never, by default.
     fn checkpoint_due(&self, _heap: u32) -> bool {
         false

@@ -41,16 +41,14 @@ pub(crate) fn run<'m>(
         |watch: &Option<PeriodWatch>| watch.as_ref().is_some_and(|w| w.certified().is_some());
     let mut stop = None;
     while solver.heap() < config.max_heap && !certified(&watch) {
-        let h = solver.heap() + 1;
-        meter.at_heap(h);
-        match solver.step(h) {
+        match solver.step() {
             Ok(grew) => {
                 if let Some(watch) = &mut watch {
                     // A quotient that grows may split the classes of earlier heaps.
                     if grew {
                         watch.rebuild(&solver.phi());
                     } else {
-                        watch.push(solver.solved().monoid.apply(0, h));
+                        watch.push(solver.solved().monoid.apply(0, solver.heap()));
                     }
                 }
             }
@@ -59,6 +57,7 @@ pub(crate) fn run<'m>(
                 break;
             }
         }
+        let h = solver.heap();
         progress.heap_done(h, solver.solved().monoid.size);
         if progress.checkpoint_due(h) && solver.heap() < config.max_heap {
             progress.checkpoint(&solver.checkpoint(game));
@@ -68,6 +67,9 @@ pub(crate) fn run<'m>(
     // finished one extended to larger heaps.
     if progress.keeps_checkpoints() && solver.heap() > 0 {
         progress.checkpoint(&solver.checkpoint(game));
+    }
+    if stop.is_none() {
+        progress.heaps_complete();
     }
     let certified_at = certified(&watch).then(|| solver.heap());
     let (solved, options) = solver.finish();

@@ -100,15 +100,7 @@ impl<'g, 'm> Solver<'g, 'm> {
             self.push_options(h)?;
         }
         let mut hold = self.meter.hold(0)?;
-        let mut act = hold.with_capacity(checkpoint.monoid.act.len())?;
-        for table in &checkpoint.monoid.act {
-            let mut copy = hold.with_capacity(table.len())?;
-            copy.extend_from_slice(table);
-            act.push(copy);
-        }
-        let monoid = HeapMonoid { size: checkpoint.monoid.size, act };
-        let mut p = hold.with_capacity(checkpoint.p.len())?;
-        p.extend_from_slice(&checkpoint.p);
+        let (monoid, p) = checkpoint.monoid(&mut hold)?;
         let trial = held(monoid, p, hold)?;
         self.meter.at_heap(heap);
         match check(&trial.monoid, &trial.p, &self.checking(heap))? {
@@ -142,12 +134,7 @@ impl<'g, 'm> Solver<'g, 'm> {
 
     /// The computation's state, to resume from.
     pub fn checkpoint(&self, game: &Game) -> QuotientCheckpoint {
-        QuotientCheckpoint {
-            game: game.spec().to_string(),
-            play: self.config.play,
-            monoid: self.solved.monoid.clone(),
-            p: self.solved.p.clone(),
-        }
+        QuotientCheckpoint::of(game.spec(), self.config.play, &self.solved.monoid, &self.solved.p)
     }
 
     /// Ends the computation: the solved monoid and the options of its heaps.
@@ -157,10 +144,12 @@ impl<'g, 'm> Solver<'g, 'm> {
         (self.solved, self.all)
     }
 
-    /// Adds heap `h = heap() + 1`, and says whether the monoid grew (else the heap is an
-    /// element already present, or no heap at all). On an error the computation is as it
-    /// was before heap `h`.
-    pub fn step(&mut self, h: u32) -> Result<bool> {
+    /// Adds the next heap, `heap() + 1`, and says whether the monoid grew (else the heap
+    /// is an element already present, or no heap at all). On an error the computation is
+    /// as it was before.
+    pub fn step(&mut self) -> Result<bool> {
+        let h = self.heap() + 1;
+        self.meter.at_heap(h);
         self.stop_if_cancelled()?;
         self.push_options(h)?;
         let before = self.solved.monoid.size;

@@ -13,6 +13,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::model::ending::Ending;
+use crate::quotient::memory::Hold;
 use crate::quotient::monoid::HeapMonoid;
 use crate::quotient::QuotientError;
 use crate::sequence::values::disk_store::hex;
@@ -22,28 +23,79 @@ const MAGIC: &str = "nimtab quotient checkpoint";
 /// The format this code writes and reads.
 pub const QUOTIENT_CHECKPOINT_FORMAT: u32 = 1;
 
-/// The state of a quotient computation after its heaps `1..=heap`.
+/// The state of a quotient computation after its heaps `1..=heap`, in the form it is
+/// written: each heap's element and one table per element some heap is, so that making
+/// one costs the heaps and those tables, not a copy of every heap's table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuotientCheckpoint {
     /// The game's specification.
     pub game: String,
     /// Misère or normal play.
     pub play: Ending,
-    /// The working monoid (element 0 the identity).
-    pub(crate) monoid: HeapMonoid,
+    /// The order of the working monoid (element 0 the identity).
+    order: usize,
     /// Its P-portion.
-    pub(crate) p: Vec<bool>,
+    p: Vec<bool>,
+    /// `heaps[h]`: heap `h`'s element, `None` for a heap that acts as no heap.
+    heaps: Vec<Option<u32>>,
+    /// `tables[x]`: the action table of element `x`, for each element some heap is.
+    tables: Vec<Option<Vec<u32>>>,
+}
+
+/// [`QuotientError::BadCheckpoint`] unless `found` is `(game, play)`.
+fn belongs(found: (&str, Ending), game: &str, play: Ending) -> Result<(), QuotientError> {
+    let reason = if found.0 != game {
+        format!("it is a checkpoint of {}, not of {game}", found.0)
+    } else if found.1 != play {
+        format!("it is a checkpoint of {} play, not of {} play", found.1.name(), play.name())
+    } else {
+        return Ok(());
+    };
+    Err(QuotientError::BadCheckpoint { reason })
 }
 
 impl QuotientCheckpoint {
+    /// The checkpoint of `monoid` and its P-portion `p`, for `game` under `play`.
+    pub(crate) fn of(game: &str, play: Ending, monoid: &HeapMonoid, p: &[bool]) -> Self {
+        let heaps: Vec<Option<u32>> = monoid.act.iter().map(|t| t.first().copied()).collect();
+        let mut tables: Vec<Option<Vec<u32>>> = vec![None; monoid.size];
+        for (h, x) in heaps.iter().enumerate() {
+            if let Some(x) = *x {
+                tables[x as usize].get_or_insert_with(|| monoid.act[h].clone());
+            }
+        }
+        let (game, order, p) = (game.to_string(), monoid.size, p.to_vec());
+        QuotientCheckpoint { game, play, order, p, heaps, tables }
+    }
+
+    /// The working monoid and its P-portion, counted in `hold`.
+    pub(crate) fn monoid(
+        &self,
+        hold: &mut Hold<'_>,
+    ) -> Result<(HeapMonoid, Vec<bool>), QuotientError> {
+        let mut act = hold.with_capacity(self.heaps.len())?;
+        for x in &self.heaps {
+            let table = match x {
+                Some(x) => self.tables[*x as usize].as_deref().unwrap_or_default(),
+                None => &[],
+            };
+            let mut copy = hold.with_capacity(table.len())?;
+            copy.extend_from_slice(table);
+            act.push(copy);
+        }
+        let mut p = hold.with_capacity(self.p.len())?;
+        p.extend_from_slice(&self.p);
+        Ok((HeapMonoid { size: self.order, act }, p))
+    }
+
     /// The last heap the checkpoint records.
     pub fn heap(&self) -> u32 {
-        self.monoid.max_heap()
+        (self.heaps.len() - 1) as u32
     }
 
     /// The order of the quotient of heaps up to [`QuotientCheckpoint::heap`].
     pub fn order(&self) -> usize {
-        self.monoid.size
+        self.order
     }
 
     /// Whether this is a checkpoint of `game` under `play`.
@@ -51,33 +103,24 @@ impl QuotientCheckpoint {
     /// # Errors
     /// [`QuotientError::BadCheckpoint`] naming the game or play it is of instead.
     pub fn belongs_to(&self, game: &str, play: Ending) -> Result<(), QuotientError> {
-        let reason = if self.game != game {
-            format!("it is a checkpoint of {}, not of {game}", self.game)
-        } else if self.play != play {
-            format!("it is a checkpoint of {} play, not of {} play", self.play.name(), play.name())
-        } else {
-            return Ok(());
-        };
-        Err(QuotientError::BadCheckpoint { reason })
+        belongs((&self.game, self.play), game, play)
     }
 
     /// The checkpoint's bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut text = format!("{MAGIC}\nformat {QUOTIENT_CHECKPOINT_FORMAT}\n");
         text += &format!("game {}\nplay {}\n", self.game, self.play.name());
-        text += &format!("heap {}\norder {}\n", self.heap(), self.monoid.size);
+        text += &format!("heap {}\norder {}\n", self.heap(), self.order);
         let p: String = self.p.iter().map(|&b| if b { '1' } else { '0' }).collect();
         text += &format!("p {p}\n");
-        let elements: Vec<String> = self
-            .monoid
-            .act
-            .iter()
-            .map(|t| t.first().map_or("-".to_string(), u32::to_string))
-            .collect();
+        let elements: Vec<String> =
+            self.heaps.iter().map(|x| x.map_or("-".to_string(), |x| x.to_string())).collect();
         text += &format!("heaps {}\n", elements.join(" "));
-        let mut written = vec![false; self.monoid.size];
-        for table in self.monoid.act.iter().filter(|t| !t.is_empty()) {
-            if !std::mem::replace(&mut written[table[0] as usize], true) {
+        // Tables in the order of the heaps that first are their element, as before.
+        let mut written = vec![false; self.order];
+        for &x in self.heaps.iter().flatten() {
+            if !std::mem::replace(&mut written[x as usize], true) {
+                let table = self.tables[x as usize].as_deref().unwrap_or_default();
                 let cells: Vec<String> = table.iter().map(u32::to_string).collect();
                 text += &format!("table {}\n", cells.join(" "));
             }
@@ -122,26 +165,25 @@ impl QuotientCheckpoint {
                 .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(' ')))
                 .ok_or_else(|| bad(&format!("it has no '{name}' line")))
         };
-        let found =
-            (field("game")?, Ending::parse(field("play")?).map_err(|e| bad(&e.to_string()))?);
-        let found = QuotientCheckpoint {
-            game: found.0.to_string(),
-            play: found.1,
-            monoid: HeapMonoid::trivial(0),
-            p: Vec::new(),
-        };
-        found.belongs_to(game, play)?;
-        let monoid = decode_monoid(body, field("order")?, field("heaps")?).map_err(|r| bad(&r))?;
+        let found_play = Ending::parse(field("play")?).map_err(|e| bad(&e.to_string()))?;
+        belongs((field("game")?, found_play), game, play)?;
+        let (order, heaps, tables) =
+            decode_tables(body, field("order")?, field("heaps")?).map_err(|r| bad(&r))?;
         let p: Vec<bool> = field("p")?.chars().map(|c| c == '1').collect();
-        if p.len() != monoid.size {
+        if p.len() != order {
             return Err(bad("its P-portion does not have one flag per element"));
         }
-        Ok(QuotientCheckpoint { game: game.to_string(), play, monoid, p })
+        Ok(QuotientCheckpoint { game: game.to_string(), play, order, p, heaps, tables })
     }
 }
 
-/// The monoid of a checkpoint's `order`, `heaps` and `table` lines.
-fn decode_monoid(body: &str, order: &str, heaps: &str) -> Result<HeapMonoid, String> {
+/// The elements and tables of a checkpoint's `order`, `heaps` and `table` lines.
+#[allow(clippy::type_complexity)]
+fn decode_tables(
+    body: &str,
+    order: &str,
+    heaps: &str,
+) -> Result<(usize, Vec<Option<u32>>, Vec<Option<Vec<u32>>>), String> {
     let size: usize = order.parse().map_err(|_| format!("its order '{order}' is not a number"))?;
     let number = |cell: &str| -> Result<u32, String> {
         cell.parse::<u32>()
@@ -158,20 +200,18 @@ fn decode_monoid(body: &str, order: &str, heaps: &str) -> Result<HeapMonoid, Str
         let at = table[0] as usize;
         tables[at] = Some(table);
     }
-    let mut act = Vec::new();
+    let mut elements = Vec::new();
     for (h, cell) in heaps.split(' ').enumerate() {
-        if cell == "-" {
-            act.push(Vec::new());
-            continue;
+        let x = if cell == "-" { None } else { Some(number(cell)?) };
+        if x.is_some_and(|x| tables[x as usize].is_none()) {
+            return Err(format!("no table for heap {h}"));
         }
-        let x = number(cell)?;
-        let table = tables[x as usize].clone().ok_or_else(|| format!("no table for heap {h}"))?;
-        act.push(table);
+        elements.push(x);
     }
-    if act.first().is_none_or(|t| !t.is_empty()) {
+    if elements.first().is_none_or(|x| x.is_some()) {
         return Err("heap 0 must act as no heap".to_string());
     }
-    Ok(HeapMonoid { size, act })
+    Ok((size, elements, tables))
 }
 
 #[cfg(test)]
@@ -181,12 +221,7 @@ mod tests {
     fn nim_two() -> QuotientCheckpoint {
         // Misère Nim of heaps up to 1: the element of heap 1 is `a`, `a^2 = 1`.
         let monoid = HeapMonoid { size: 2, act: vec![Vec::new(), vec![1, 0]] };
-        QuotientCheckpoint {
-            game: "nim".into(),
-            play: Ending::Misere,
-            monoid,
-            p: vec![false, true],
-        }
+        QuotientCheckpoint::of("nim", Ending::Misere, &monoid, &[false, true])
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub(super) fn attempt(game: &Game, limits: &Limits, sweep: &dyn Progress) -> Opt
     let start = Instant::now();
     let deadline = limits.time.and_then(|time| start.checked_add(time));
     let config = QuotientConfig { memory_limit: Some(limits.memory), ..limits.config.clone() };
-    let progress = GameProgress::new(sweep, deadline, config.max_heap);
+    let progress = GameProgress::new(sweep, deadline);
     let (quotient, stop) = match compute_from(game, &config, None, &progress) {
         Ok(reached) => (reached.quotient, reached.stop),
         Err(error) => (None, Some(error)),
@@ -79,26 +79,26 @@ fn status_of(error: &QuotientError) -> QuotientStatus {
 }
 
 /// A game's computation, stopped when the sweep is cancelled or the game's time is up,
-/// unless every heap is done: the proof that follows is then let finish, so that a game
-/// whose heaps all fit its time does not lose them to the last step.
+/// unless every heap is done (or the whole game certified sooner): the proof that follows
+/// is then let finish, so that a game whose heaps all fit its time does not lose them to
+/// the last step.
 struct GameProgress<'p> {
     sweep: &'p dyn Progress,
     deadline: Option<Instant>,
-    max_heap: u32,
     every_heap_done: AtomicBool,
 }
 
 impl<'p> GameProgress<'p> {
-    fn new(sweep: &'p dyn Progress, deadline: Option<Instant>, max_heap: u32) -> Self {
-        GameProgress { sweep, deadline, max_heap, every_heap_done: AtomicBool::new(false) }
+    fn new(sweep: &'p dyn Progress, deadline: Option<Instant>) -> Self {
+        GameProgress { sweep, deadline, every_heap_done: AtomicBool::new(false) }
     }
 }
 
 impl QuotientProgress for GameProgress<'_> {
-    fn heap_done(&self, heap: u32, _order: usize) {
-        if heap == self.max_heap {
-            self.every_heap_done.store(true, Ordering::Relaxed);
-        }
+    fn heap_done(&self, _heap: u32, _order: usize) {}
+
+    fn heaps_complete(&self) {
+        self.every_heap_done.store(true, Ordering::Relaxed);
     }
 
     fn cancelled(&self) -> bool {
@@ -116,12 +116,13 @@ mod tests {
     #[test]
     fn a_game_stops_at_its_deadline_until_its_last_heap_is_done() {
         let past = Instant::now().checked_sub(Duration::from_millis(1));
-        let progress = GameProgress::new(&NoProgress, past, 12);
+        let progress = GameProgress::new(&NoProgress, past);
         assert!(progress.cancelled());
         progress.heap_done(11, 30);
         assert!(progress.cancelled());
         progress.heap_done(12, 34);
+        progress.heaps_complete();
         assert!(!progress.cancelled(), "the proof of every heap is let finish");
-        assert!(!GameProgress::new(&NoProgress, None, 12).cancelled());
+        assert!(!GameProgress::new(&NoProgress, None).cancelled());
     }
 }

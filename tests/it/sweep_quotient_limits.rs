@@ -4,22 +4,9 @@
 //! `--game-memory` refused with one line when they allow nothing; bytes independent of
 //! threads and shards; parts of other limits refused by the merge.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::cli::{run, Run};
-
-/// Runs `nimtab [global...] sweep --games FAMILY --quotients N [extra...] --out DIR/NAME`
-/// and returns the file's text.
-fn swept(dir: &Path, name: &str, global: &[&str], family: &str, n: &str, extra: &[&str]) -> String {
-    let out = dir.join(name);
-    let mut args: Vec<&str> = global.to_vec();
-    args.extend(["sweep", "--games", family, "--quotients", n, "--out", out.to_str().unwrap()]);
-    args.extend_from_slice(extra);
-    let Run { status, stderr, .. } = run(&args);
-    assert_eq!(status, 0, "{args:?}: {stderr}");
-    std::fs::read_to_string(&out).unwrap()
-}
+use crate::support::cli::{run, swept};
 
 /// The rows of a sweep's CSV, without the header.
 fn rows(csv: &str) -> Vec<&str> {

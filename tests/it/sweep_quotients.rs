@@ -3,21 +3,7 @@
 //! games whose quotient grows past `--max-order` or that are not sums, and refusals; the
 //! game limits are in `sweep_quotient_limits`.
 
-use std::path::Path;
-
-use crate::support::cli::{run, Run};
-
-/// Runs `nimtab [global...] sweep --games FAMILY --quotients N [extra...] --out DIR/NAME`
-/// and returns the file's text.
-fn swept(dir: &Path, name: &str, global: &[&str], family: &str, n: &str, extra: &[&str]) -> String {
-    let out = dir.join(name);
-    let mut args: Vec<&str> = global.to_vec();
-    args.extend(["sweep", "--games", family, "--quotients", n, "--out", out.to_str().unwrap()]);
-    args.extend_from_slice(extra);
-    let Run { status, stderr, .. } = run(&args);
-    assert_eq!(status, 0, "{args:?}: {stderr}");
-    std::fs::read_to_string(&out).unwrap()
-}
+use crate::support::cli::{run, swept};
 
 /// The value of `"key":` in the JSON `nimtab quotient --format json` writes (one key a line).
 fn json_value<'a>(json: &'a str, key: &str) -> &'a str {

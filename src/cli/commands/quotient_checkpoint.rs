@@ -44,12 +44,10 @@ pub fn files(
     game: &str,
     play: Ending,
 ) -> anyhow::Result<Files> {
-    let mut holds = Vec::new();
-    for path in [resume, checkpoint].into_iter().flatten() {
-        if holds.is_empty() || resume != checkpoint {
-            holds.push(hold_checkpoint(path)?);
-        }
-    }
+    // One hold a file: `--resume F --checkpoint F` names the same one twice.
+    let mut paths: Vec<&Path> = [resume, checkpoint].into_iter().flatten().collect();
+    paths.dedup();
+    let holds = paths.into_iter().map(hold_checkpoint).collect::<anyhow::Result<Vec<Held>>>()?;
     if let Some(path) = checkpoint {
         if resume != Some(path) && path.exists() {
             bail!(

@@ -96,9 +96,9 @@ pub struct Args {
     #[arg(long, value_name = "K")]
     max_order: Option<usize>,
     /// With --quotients: each game stops after S seconds (or a number with s, m or h), a
-    /// row of status timeout with the heaps it completed (one that completed every heap is
-    /// still proved). Such rows depend on the machine and its load: a run with timeouts is
-    /// not reproducible.
+    /// row of status timeout with the heaps it completed (one that completed every heap, or
+    /// was certified sooner, is still proved). Such rows depend on the machine and its
+    /// load: a run with timeouts is not reproducible.
     #[arg(
         long = "game-timeout",
         value_name = "S",

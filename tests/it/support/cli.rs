@@ -158,3 +158,22 @@ pub fn wait_for(path: &Path) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Runs `nimtab [global...] sweep --games FAMILY --quotients N [extra...] --out DIR/NAME`
+/// and returns the file's text.
+pub fn swept(
+    dir: &Path,
+    name: &str,
+    global: &[&str],
+    family: &str,
+    n: &str,
+    extra: &[&str],
+) -> String {
+    let out = dir.join(name);
+    let mut args: Vec<&str> = global.to_vec();
+    args.extend(["sweep", "--games", family, "--quotients", n, "--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let Run { status, stderr, .. } = run(&args);
+    assert_eq!(status, 0, "{args:?}: {stderr}");
+    std::fs::read_to_string(&out).unwrap()
+}
