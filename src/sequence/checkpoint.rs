@@ -218,7 +218,7 @@ impl<'t> Fields<'t> {
             Certificate::for_rule(rule).ok_or("it names a period no theorem covers")?;
         match numbers[..] {
             [preperiod, period, checked_through] => {
-                Ok(Some(Periodicity { preperiod, period, checked_through, certificate }))
+                Ok(Some(Periodicity { preperiod, period, saltus: 0, checked_through, certificate }))
             }
             _ => Err("its period line is malformed".into()),
         }

@@ -8,7 +8,7 @@
 //! `p*` with the same least preperiod, so `p* < p` would have had the same `e`, a shorter
 //! window, and been found first.
 //!
-//! The theorems (`t` = the most tokens one move removes):
+//! The theorems (`t` = the most tokens one move removes), in `certificate.rs`:
 //! * **No move splits a heap** (subtraction games, octal codes with digits 0-3): for
 //!   `n > t`, `G(n) = mex {G(n - k) : a heap may lose k and stay}`, so agreement on
 //!   `e <= n < e + p + t` propagates by induction on `n`.
@@ -18,57 +18,25 @@
 //!   (values 0, 0, 0, 1, …) satisfies it for `(e, p) = (0, 1)` although `G(3) = 1`. The
 //!   proof goes through with `max(e, 1)`, so the window checked is
 //!   `e <= n < 2 max(e, 1) + p + t`. `D0 = 4` is covered (`k = 0 <= t`).
+//! * **Moves that leave up to three heaps** (hexadecimal codes): the same proof, mapping
+//!   the largest part `a >= (n + p - t) / 3` of an option of `n + p` to `a - p`, needs
+//!   `a - p >= max(e, 1)`, so the window is `e <= n < 3 max(e, 1) + 2p + t`.
 //! * **None** for Nim (no finite `t`), move graphs (moves are not translation-invariant)
 //!   and Grundy's game (mapping `(a, b)` to `(a - p, b)` can make an unequal split equal).
+//!
+//! Games with three-heap moves may be *arithmetic-periodic*, `G(n + p) = G(n) + s` for
+//! `n >= e` with a saltus `s > 0`; their search reads the differences `G(n + 1) - G(n)`
+//! (`arithmetic.rs`), which are periodic from `e` exactly then. No theorem for `s > 0`
+//! is checked yet, so such a triple is evidence to the last value, never certified.
 
 use super::error::SequenceError;
 use super::rule::HeapRule;
 
-/// The theorem that turns agreement inside the data into periodicity forever.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Certificate {
-    /// No move splits a heap: agreement on `e <= n < e + p + t` suffices.
-    NonSplitting {
-        /// `t`, the most tokens one move removes.
-        max_removal: u32,
-    },
-    /// The octal periodicity theorem: agreement on `e <= n < 2 max(e, 1) + p + t` suffices.
-    OctalPeriodicity {
-        /// `t`, the index of the last non-zero octal digit.
-        max_removal: u32,
-    },
-}
+mod arithmetic;
+mod certificate;
 
-impl Certificate {
-    /// The certificate that applies to a take-and-break rule, if any.
-    pub fn for_rule(rule: &HeapRule) -> Option<Certificate> {
-        let max_removal = rule.max_removal();
-        match (rule.splits(), rule.unequal_split) {
-            (false, _) => Some(Certificate::NonSplitting { max_removal }),
-            (true, false) => Some(Certificate::OctalPeriodicity { max_removal }),
-            (true, true) => None,
-        }
-    }
-
-    /// One past the last `n` at which `G(n + p) = G(n)` must hold.
-    pub fn window_end(self, preperiod: u64, period: u64) -> u64 {
-        let (e, p) = (preperiod, period);
-        match self {
-            Certificate::NonSplitting { max_removal } => e + p + u64::from(max_removal),
-            Certificate::OctalPeriodicity { max_removal } => {
-                2 * e.max(1) + p + u64::from(max_removal)
-            }
-        }
-    }
-
-    /// The theorem's name, as the user guide cites it (docs/guide/grundy-and-periods.md).
-    pub fn name(self) -> &'static str {
-        match self {
-            Certificate::NonSplitting { .. } => "no move splits a heap",
-            Certificate::OctalPeriodicity { .. } => "octal periodicity theorem",
-        }
-    }
-}
+pub use arithmetic::{certify, least_arithmetic_period, ArithmeticPeriod, Verdict};
+pub use certificate::{Certificate, MoveShape};
 
 /// A period proved to hold for every heap size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +45,9 @@ pub struct Periodicity {
     pub preperiod: u64,
     /// The least eventual period.
     pub period: u64,
+    /// `s` in `G(n + period) = G(n) + s` (0: ordinary periodicity, the only kind a
+    /// theorem certifies so far).
+    pub saltus: u64,
     /// The first heap size `N` at which the certificate's window fits in `G(0..=N)`:
     /// the values the proof reads, whatever was computed beyond it.
     pub checked_through: u64,
@@ -91,6 +62,14 @@ pub enum Uncertified {
     NoTheorem,
     /// No period's window fits inside the values computed; what the values rule out.
     NotWithinData(Exclusion),
+    /// The least arithmetic period whose window fits has a saltus `s > 0`, which no
+    /// theorem here certifies: evidence through heap `through`, not a proof.
+    Arithmetic {
+        /// The triple the values show.
+        found: ArithmeticPeriod,
+        /// The last heap whose value was read.
+        through: u64,
+    },
 }
 
 /// What values `G(0..=N)` rule out when no period is certified: every pair of a period
@@ -113,6 +92,7 @@ impl Uncertified {
     pub fn explain(&self) -> String {
         let x = match self {
             Uncertified::NoTheorem => return "no periodicity theorem covers this game".into(),
+            Uncertified::Arithmetic { found, through } => return found.evidence(*through),
             Uncertified::NotWithinData(x) => x,
         };
         let mut why = format!(
@@ -204,12 +184,20 @@ pub fn find_period_by(
     };
     // Every window ends at or after e + p, and its last n needs G(n + p): p <= (N + 1) / 2.
     let longest = (len / 2).max(1);
+    if certificate.reads_saltus() {
+        let found = arithmetic::first_fits(certificate, len, longest, value);
+        return match found {
+            Ok(found) => PeriodOutcome::Certified(found),
+            Err(reason) => not_certified(reason),
+        };
+    }
     let fits = |period: u64, z: u64| {
         let preperiod = n_max + 1 - period - z;
         let end = certificate.window_end(preperiod, period) + period;
         (end <= n_max + 1).then_some(Periodicity {
             preperiod,
             period,
+            saltus: 0,
             checked_through: end - 1,
             certificate,
         })
@@ -243,7 +231,7 @@ fn first_fit<Z: ZIndex>(
     value: impl FnMut(u64) -> u32,
     fits: impl Fn(u64, u64) -> Option<Periodicity>,
 ) -> Result<Periodicity, (u64, Option<(u64, u64)>)> {
-    let z = reversed_z_prefix::<Z>(len, longest, value);
+    let z = reversed_z_prefix::<Z, u32>(len, longest, value);
     if let Some(found) = (1..z.len()).find_map(|p| fits(p as u64, z[p].get())) {
         return Ok(found);
     }
@@ -281,10 +269,10 @@ impl ZIndex for u64 {
 /// `z[i]` for `i < min(longest + 1, len)`: the longest common prefix of the reversed values
 /// `s` and `s[i..]` (`z[0] = len`). The Z-algorithm reads only `z[j]` for `j < i`, so the
 /// prefix is computed alone, reading `s[j] = value(len - 1 - j)` in place.
-fn reversed_z_prefix<Z: ZIndex>(
+fn reversed_z_prefix<Z: ZIndex, V: PartialEq>(
     len: u64,
     longest: u64,
-    mut value: impl FnMut(u64) -> u32,
+    mut value: impl FnMut(u64) -> V,
 ) -> Vec<Z> {
     let count = (longest + 1).min(len);
     let mut z = vec![Z::default(); count as usize];
@@ -314,7 +302,7 @@ fn reversed_z_prefix<Z: ZIndex>(
 /// Z-function of the reversal.
 pub fn preperiods_by_period(values: &[u32]) -> Vec<u32> {
     let len = values.len() as u64;
-    let z = reversed_z_prefix::<u64>(len, len, |n| values[n as usize]);
+    let z = reversed_z_prefix::<u64, u32>(len, len, |n| values[n as usize]);
     (0..z.len()).map(|p| if p == 0 { 0 } else { (len - p as u64 - z[p].get()) as u32 }).collect()
 }
 
@@ -331,7 +319,7 @@ mod tests {
             assert_eq!(e as usize, direct, "period {p}");
         }
         let s = [1, 2, 1, 1, 2, 1, 1];
-        let z = reversed_z_prefix::<u32>(7, 7, |n| s[n as usize]);
+        let z = reversed_z_prefix::<u32, u32>(7, 7, |n| s[n as usize]);
         assert_eq!(z.iter().map(|z| z.get()).collect::<Vec<_>>(), vec![7, 1, 0, 4, 1, 0, 1]);
     }
 
@@ -360,3 +348,6 @@ mod tests {
 
 #[cfg(test)]
 mod brute_force;
+
+#[cfg(test)]
+mod arithmetic_tests;
