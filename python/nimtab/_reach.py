@@ -90,6 +90,9 @@ class Period(NamedTuple):
         A period was proved, by the theorem that covers the game, for every heap size.
     preperiod, period : int or None
         The least preperiod and the least period (``None`` when none was certified).
+    saltus : int or None
+        ``s`` in ``G(n + period) = G(n) + s`` from the preperiod on: 0 for ordinary
+        periodicity (``None`` when none was certified).
     checked_through : int
         Certified: the first heap size at which the theorem's window fits (the values the
         proof reads). Not certified: the largest heap size whose value was computed.
@@ -103,6 +106,7 @@ class Period(NamedTuple):
     certified: bool
     preperiod: Optional[int]
     period: Optional[int]
+    saltus: Optional[int]
     checked_through: int
     largest_value: Optional[int]
     statement: Optional[str]
@@ -142,8 +146,8 @@ def period(game: str, max: int, threads: Optional[int] = None, progress: bool = 
     progress = _checks.flag("progress", progress)
     with bar(progress, f"period {game}", max + 1, "heap") as report:
         found, checked, largest, statement = _nimtab.period(game, max, threads=threads, report=report)
-    preperiod, length = found if found else (None, None)
-    return Period(game, found is not None, preperiod, length, checked, largest, statement)
+    preperiod, length, saltus = found if found else (None, None, None)
+    return Period(game, found is not None, preperiod, length, saltus, checked, largest, statement)
 
 
 class Classes(NamedTuple):

@@ -165,9 +165,9 @@ impl Observer for SequenceProgress<'_> {
 }
 
 /// What `period` finds, as Python receives it.
-type PeriodFound = (Option<(u64, u64)>, u64, Option<u64>, Option<String>);
+type PeriodFound = (Option<(u64, u64, u64)>, u64, Option<u64>, Option<String>);
 
-/// period(game, max, threads, report) -> (certified (preperiod, period) or None,
+/// period(game, max, threads, report) -> (certified (preperiod, period, saltus) or None,
 /// checked_through, largest value (when not certified), why not (when not certified))
 ///
 /// As `nimtab period --max N` with the values in memory: the least period of the Grundy
@@ -214,7 +214,8 @@ pub fn period(
             .ok_or_else(|| format!("the period search of {} did not run", game.spec()))?;
         Ok(match outcome {
             PeriodOutcome::Certified(found) => {
-                (Some((found.preperiod, found.period)), found.checked_through, None, None)
+                let found_triple = (found.preperiod, found.period, found.saltus);
+                (Some(found_triple), found.checked_through, None, None)
             }
             PeriodOutcome::NotCertified { checked_through, largest_value, reason } => {
                 let stopped = plan.stops_short() && checked_through < max;

@@ -150,8 +150,9 @@ def test_a_certified_period_is_the_command_line_period(game, max_):
     row = list(csv.DictReader(io.StringIO(out.decode())))[0]
     found = nimtab.period(game, max_)
     assert found.certified and found.statement is None
-    assert (found.game, found.preperiod, found.period, found.checked_through) == (
-        row["game"], int(row["preperiod"]), int(row["period"]), int(row["checked_through"]))
+    assert (found.game, found.preperiod, found.period, found.saltus, found.checked_through) == (
+        row["game"], int(row["preperiod"]), int(row["period"]), int(row["saltus"]),
+        int(row["checked_through"]))
 
 
 @pytest.mark.parametrize("game,max_", [("octal:0.77", 100), ("nim", 50)])
@@ -160,6 +161,7 @@ def test_no_period_found_is_stated_in_the_command_line_words(game, max_):
     assert status == 1 and out == b""
     found = nimtab.period(game, max_)
     assert not found.certified and found.preperiod is None and found.period is None
+    assert found.saltus is None
     assert found.statement == note.strip().removeprefix("nimtab: ").replace("raise --max", "raise max")
     assert found.checked_through == max_ and found.largest_value > 0
 

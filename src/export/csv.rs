@@ -33,7 +33,8 @@ pub fn write_grundy<W: Write + ?Sized>(out: &mut W, game: &Game, max: u32) -> io
     Ok(())
 }
 
-/// Writes `game,preperiod,period,checked_through` and the one row of a certified period.
+/// Writes `game,preperiod,period,saltus,checked_through` and the one row of a certified
+/// period (saltus 0 for ordinary periodicity, `s` for `G(n + p) = G(n) + s`).
 ///
 /// # Errors
 /// The writer's I/O error.
@@ -43,9 +44,10 @@ pub fn write_period<W: Write + ?Sized>(
     found: &Periodicity,
 ) -> io::Result<()> {
     let mut csv = csv::Writer::from_writer(out);
-    csv.write_record(["game", "preperiod", "period", "checked_through"])?;
-    let numbers = [found.preperiod, found.period, found.checked_through].map(|n| n.to_string());
-    csv.write_record([game, &numbers[0], &numbers[1], &numbers[2]])?;
+    csv.write_record(["game", "preperiod", "period", "saltus", "checked_through"])?;
+    let numbers =
+        [found.preperiod, found.period, found.saltus, found.checked_through].map(|n| n.to_string());
+    csv.write_record([game, &numbers[0], &numbers[1], &numbers[2], &numbers[3]])?;
     csv.flush()
 }
 

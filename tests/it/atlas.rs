@@ -108,7 +108,7 @@ fn every_solved_row_is_the_certificate_nimtab_period_states() {
         let r = run(&["period", "--game", &spec, "--max", &row["checked_through"], "-q"]);
         assert_eq!(r.status, 0, "{spec}: {}", r.stderr);
         let expected = format!(
-            "game,preperiod,period,checked_through\n{spec},{},{},{}\n",
+            "game,preperiod,period,saltus,checked_through\n{spec},{},{},0,{}\n",
             row["preperiod"], row["period"], row["checked_through"]
         );
         assert_eq!(r.stdout, expected);

@@ -67,7 +67,7 @@ fn a_period_search_resumes_to_the_same_answer() {
     let dir = tempfile::tempdir().unwrap();
     let search = ["period", "--game", "octal:0.16", "--max"];
     let whole = run(&[&search[..], &["600000"]].concat());
-    let row = "game,preperiod,period,checked_through\noctal:0.16,105351,149459,509621\n";
+    let row = "game,preperiod,period,saltus,checked_through\noctal:0.16,105351,149459,0,509621\n";
     assert_eq!(whole.stdout, row);
     // A first run to heap 300000 (no period yet: status 1), then the search resumed to
     // 600000 from its checkpoint.

@@ -97,7 +97,7 @@ fn long_period_row(code: &str) -> String {
     };
     let first_fit = 2 * preperiod + period + t + period - 1;
     format!(
-        "game,preperiod,period,checked_through\noctal:{code},{preperiod},{period},{first_fit}\n"
+        "game,preperiod,period,saltus,checked_through\noctal:{code},{preperiod},{period},0,{first_fit}\n"
     )
 }
 

@@ -72,7 +72,7 @@ fn period_gives_the_known_answers_at_the_first_heap_where_the_window_fits() {
     for (spec, preperiod, period, first_fit) in known {
         let quoted = if spec.contains(',') { format!("\"{spec}\"") } else { spec.to_string() };
         let expected = format!(
-            "game,preperiod,period,checked_through\n{quoted},{preperiod},{period},{first_fit}\n"
+            "game,preperiod,period,saltus,checked_through\n{quoted},{preperiod},{period},0,{first_fit}\n"
         );
         for max in ["1000", "5000"] {
             let r = run(&["period", "--game", spec, "--max", max]);
