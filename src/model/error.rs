@@ -64,6 +64,27 @@ pub enum ModelError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A `hex:` code that is empty or holds a bad digit.
+    #[error("bad hexadecimal code in '{spec}': {reason}")]
+    BadHexCode {
+        /// The specification as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A Grundy sequence of a game with three-heap moves past the plain mex's bound.
+    #[error(
+        "the Grundy values of {spec}, whose moves may leave three heaps, are computed in memory \
+         to heap sizes of at most {limit}; got {max}"
+    )]
+    ThreeHeapSequenceTooLong {
+        /// The game's specification.
+        spec: String,
+        /// The heap size asked for.
+        max: u64,
+        /// The largest heap size accepted.
+        limit: u32,
+    },
     /// A bound on the total above the largest one multisets can be ranked for.
     #[error(
         "total {total} is above the largest total, {limit}: the multisets of a larger total \
