@@ -9,10 +9,11 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     /// A game specification that is not `nim`, `subtract:S`, `graph:PATH`, `wythoff`,
-    /// `moore:K`, `circular:K`, `octal:CODE` or `grundys-game`.
+    /// `moore:K`, `circular:K`, `octal:CODE`, `hex:CODE` or `grundys-game`.
     #[error(
         "unknown game '{spec}': expected nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, \
-         wythoff, moore:K, circular:K, octal:CODE (e.g. octal:0.77) or grundys-game"
+         wythoff, moore:K, circular:K, octal:CODE (e.g. octal:0.77), hex:CODE (e.g. hex:0.3F) \
+         or grundys-game"
     )]
     UnknownGame {
         /// The specification as given.

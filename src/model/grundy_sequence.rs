@@ -27,6 +27,9 @@ impl Game {
     /// ([`Game::require_heap_values`]).
     pub fn heap_values(&self, max: u32) -> Result<Vec<u32>> {
         self.require_heap_values()?;
+        if self.splits_in_three() {
+            return self.three_heap_values(u64::from(max));
+        }
         Ok(self.grundy(max))
     }
 

@@ -176,3 +176,49 @@ proptest! {
         prop_assert_eq!(game.grundy(60), reference_values(&spec, 60), "{}", spec);
     }
 }
+
+#[test]
+fn sweep_of_hex_k_runs_every_game_with_a_digit_above_7() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hex1.csv");
+    let args = ["sweep", "--games", "hex(1)", "--total", "8", "--rules", "normal"];
+    let r = run(&[&args[..], &["--criteria", "xor", "--out", out.to_str().unwrap()]].concat());
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "rule    criterion  games  hold  fail\nnormal  xor           48    48     0\n"
+    );
+    let rows = std::fs::read_to_string(&out).unwrap();
+    let games: Vec<&str> = rows.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!((games.len(), games[0], games[47]), (48, "hex:0.8", "hex:C.F"));
+    // hex:0.8 over multisets of total 8: its P count is the reference's.
+    let mut reference = TbReference::new(TbGame::parse("hex:0.8"), TbEnding::Normal);
+    let p = all_multisets(8).iter().filter(|heaps| reference.is_p(heaps)).count();
+    assert!(rows.contains(&format!("hex:0.8,any,total<=8,normal,xor,67,{p},67,0,")), "{rows}");
+}
+
+#[test]
+fn atlas_and_quotient_sweeps_refuse_three_heap_moves_and_keep_octal_hex_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let atlas = |codes: &str, name: &str| {
+        let out = dir.path().join(name);
+        run(&["atlas", "--codes", codes, "--out", out.to_str().unwrap(), "--quiet"])
+    };
+    let refused = atlas("hex:0.3F", "a");
+    assert_eq!(refused.status, 2);
+    assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("'hex:0.3F' is not an octal code: its moves may leave three"));
+    let octal = atlas("hex:0.77", "b");
+    assert_eq!(octal.status, 0, "{}", octal.stderr);
+    let csv = std::fs::read_to_string(dir.path().join("b/atlas.csv")).unwrap();
+    assert!(csv.lines().nth(1).unwrap().starts_with("0.77,"), "{csv}");
+    let out = dir.path().join("q.csv");
+    let args = ["sweep", "--games", "octal:0.7;hex:0.8", "--quotients", "5", "--out"];
+    let r = run(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(r.status, 2);
+    assert_eq!(
+        r.stderr.trim(),
+        "nimtab: error: game 2 of the family: a misère quotient is computed here for moves \
+         that leave at most two heaps; hex:0.8 has moves that leave three"
+    );
+}
