@@ -90,7 +90,6 @@ fn xor_bits(mut x: u64, j: u32) -> u64 {
     x
 }
 
-
 /// The least value not in `seen`.
 fn mex(seen: &[u64]) -> u32 {
     match seen.iter().position(|&w| w != u64::MAX) {
