@@ -88,6 +88,16 @@ impl Game {
         self.three_heap_rule().or_else(|| self.heap_rule().map(pairs))
     }
 
+    /// How a game that [`Game::splits`] splits a heap, for messages: `in three` when some
+    /// move leaves three heaps, else `in two`.
+    pub fn split_parts(&self) -> &'static str {
+        if self.splits_in_three() {
+            "in three"
+        } else {
+            "in two"
+        }
+    }
+
     /// Whether some move leaves three heaps (a hexadecimal code with a digit of bit 8).
     pub fn splits_in_three(&self) -> bool {
         self.three_heap_rule().is_some()

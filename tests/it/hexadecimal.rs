@@ -144,6 +144,14 @@ fn commands_without_a_three_heap_path_say_so_in_one_line() {
             "so its values are computed in memory by a plain mex",
         ),
         (vec!["grundy", "--game", "hex:0.8", "--max", "65537"], "at most 65536; got 65537"),
+        (
+            vec!["solve", "--game", "hex:0.8", "--heaps", "2", "--max", "5"],
+            "hex:0.8 can split a heap in three, so tuples of a fixed number of heaps",
+        ),
+        (
+            vec!["sweep", "--games", "hex(1)", "--heaps", "2", "--max", "5", "--out", "x.csv"],
+            "game 1 of the family: hex:0.8 can split a heap in three",
+        ),
     ] {
         let r = run(&args);
         assert_eq!(r.status, 2, "{args:?}: {}", r.stderr);
