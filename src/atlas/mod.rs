@@ -26,6 +26,7 @@ pub use entry::{
 pub use solve::{solve_code, Cancel, FIRST_VALUES};
 pub use work::{WorkDir, DISK_FROM};
 
+use crate::model::hex::{HexCode, ParsedHex};
 use crate::model::octal::OctalCode;
 use crate::quotient::{MAX_ORDER, MAX_QUOTIENT_HEAP};
 use crate::sequence::{SequenceError, MAX_SEQUENCE_HEAP};
@@ -168,11 +169,15 @@ impl AtlasRequest {
             if OctalCode::allows_no_move(bare) {
                 continue;
             }
-            let code = OctalCode::parse(bare).map_err(|message| AtlasError::NotOctal {
+            let not_octal = |message| AtlasError::NotOctal {
                 origin: family.origin(i),
                 spec: text.to_string(),
                 message,
-            })?;
+            };
+            let code = match bare.strip_prefix("hex:") {
+                Some(hex) => octal_of_hex(hex).map_err(not_octal)?,
+                None => OctalCode::parse(bare).map_err(not_octal)?,
+            };
             codes.push(code);
         }
         codes.sort_by(|a, b| code_order(&a.to_string(), &b.to_string()));
@@ -181,6 +186,19 @@ impl AtlasRequest {
             return Err(AtlasError::NoCode);
         }
         Ok(Atlas { codes, settings: s, work: None })
+    }
+}
+
+/// The octal code of a `hex:` code whose digits are at most 7; a code with a digit above
+/// 7 is refused: the atlas's certified periods and quotients are theorems about moves
+/// that leave at most two heaps.
+fn octal_of_hex(code: &str) -> Result<OctalCode, String> {
+    match HexCode::parse(code)? {
+        ParsedHex::Octal(code) => Ok(code),
+        ParsedHex::Hex(_) => Err("its moves may leave three heaps, and the atlas's periods and \
+                                  quotients are for moves that leave at most two; use grundy, \
+                                  solve --total or sweep for it"
+            .into()),
     }
 }
 

@@ -10,7 +10,7 @@ use nimtab::{Ending, Game, Mode, Space};
 #[derive(clap::Args, Debug)]
 pub struct GameArg {
     /// Game: nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, wythoff, moore:K,
-    /// circular:K, octal:CODE (e.g. octal:0.77) or grundys-game.
+    /// circular:K, octal:CODE (e.g. octal:0.77), hex:CODE (e.g. hex:0.3F) or grundys-game.
     #[arg(long = "game", value_name = "G")]
     pub spec: String,
     /// Add one pass, shared by both players: a player may pass instead of moving while
@@ -128,7 +128,7 @@ pub fn one_ending(rule: &str, game: &Game) -> anyhow::Result<Ending> {
 #[derive(clap::Args, Debug)]
 pub struct RulesArg {
     /// Rules, a comma list of normal, misere, sj (default: all three for sums of heaps —
-    /// nim, subtract:S, graph:PATH, octal:CODE, grundys-game —, normal,misere for other
+    /// nim, subtract:S, graph:PATH, octal:CODE, hex:CODE, grundys-game —, normal,misere for other
     /// games and with --pass; for a sweep, all three).
     #[arg(long = "rules", value_name = "R")]
     pub list: Option<String>,

@@ -149,8 +149,8 @@ fn engine_in_flag_words(e: &EngineError) -> String {
                 if what.contains("Grundy values of heaps") { "--max" } else { "--max or --heaps" };
             format!("{e}{}; lower {lower}{hint}", bound_of(e))
         }
-        EngineError::SplitsHeaps { spec } => format!(
-            "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
+        EngineError::SplitsHeaps { spec, parts } => format!(
+            "{spec} can split a heap {parts}, so tuples of a fixed number of heaps do not hold \
              its moves; solve, verify, check, info and sweep take --total T (every multiset of \
              heaps of total at most T) instead of --heaps and --max"
         ),

@@ -161,6 +161,7 @@ pub fn prepare(
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
     check_flags(args)?;
+    refuse_long_run_flags(game, args)?;
     let settings = Settings::new(goal, max);
     let mut after = AfterRun {
         unsaved_values: None,
@@ -205,6 +206,21 @@ fn check_flags(args: &SequenceArgs) -> anyhow::Result<()> {
         bail!(
             "--checkpoint-every needs --checkpoint FILE (or --resume FILE): without one no \
              checkpoint is written"
+        );
+    }
+    Ok(())
+}
+
+/// Refuses the flags of the sequence engine's long runs for a game with three-heap moves,
+/// whose values are computed in memory instead: none of them would be used.
+fn refuse_long_run_flags(game: &Game, args: &SequenceArgs) -> anyhow::Result<()> {
+    let long_run = args.work_dir.is_some() || args.checkpoint.is_some() || args.resume.is_some();
+    if game.splits_in_three() && (long_run || args.verify_values.is_some()) {
+        bail!(
+            "--work-dir, --checkpoint, --resume and --verify-values are for the sequence \
+             engine's long runs; {} has moves that leave three heaps, so its values are \
+             computed in memory by a plain mex",
+            game.spec()
         );
     }
     Ok(())

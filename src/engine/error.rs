@@ -19,12 +19,14 @@ pub enum EngineError {
     },
     /// A game whose moves split heaps, asked for over tuples of a fixed heap count.
     #[error(
-        "{spec} can split a heap in two, so tuples of a fixed number of heaps do not hold \
+        "{spec} can split a heap {parts}, so tuples of a fixed number of heaps do not hold \
          its moves; label multisets of heaps of a bounded total instead"
     )]
     SplitsHeaps {
         /// The game's specification.
         spec: String,
+        /// How it splits a heap, `in two` or `in three` ([`crate::Game::split_parts`]).
+        parts: &'static str,
     },
     /// A space whose tables do not fit in the memory allowed.
     #[error(

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     /// A game specification that is not `nim`, `subtract:S`, `graph:PATH`, `wythoff`,
-    /// `moore:K`, `circular:K`, `octal:CODE` or `grundys-game`.
+    /// `moore:K`, `circular:K`, `octal:CODE`, `hex:CODE` or `grundys-game`.
     #[error(
         "unknown game '{spec}': expected nim, subtract:S (e.g. subtract:1,3,4), graph:PATH, \
-         wythoff, moore:K, circular:K, octal:CODE (e.g. octal:0.77) or grundys-game"
+         wythoff, moore:K, circular:K, octal:CODE (e.g. octal:0.77), hex:CODE (e.g. hex:0.3F) \
+         or grundys-game"
     )]
     UnknownGame {
         /// The specification as given.
@@ -63,6 +64,27 @@ pub enum ModelError {
         spec: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A `hex:` code that is empty or holds a bad digit.
+    #[error("bad hexadecimal code in '{spec}': {reason}")]
+    BadHexCode {
+        /// The specification as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A Grundy sequence of a game with three-heap moves past the plain mex's bound.
+    #[error(
+        "the Grundy values of {spec}, whose moves may leave three heaps, are computed in memory \
+         to heap sizes of at most {limit}; got {max}"
+    )]
+    ThreeHeapSequenceTooLong {
+        /// The game's specification.
+        spec: String,
+        /// The heap size asked for.
+        max: u64,
+        /// The largest heap size accepted.
+        limit: u32,
     },
     /// A bound on the total above the largest one multisets can be ranked for.
     #[error(

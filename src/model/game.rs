@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::model::error::{ModelError, Result};
 use crate::model::graph_file::{check_pairs, moves_from_pairs, read_graph_file, read_graph_pairs};
+use crate::model::hex::HexCode;
 use crate::model::octal::OctalCode;
 
 /// Parses the `K` of `moore:K` or `circular:K`: a positive integer.
@@ -34,6 +35,9 @@ pub enum MoveRule {
     Graph(Vec<Vec<u32>>),
     /// A take-and-break game given by its octal code (`model/octal.rs`).
     Octal(OctalCode),
+    /// A take-and-break game given by a hexadecimal code with three-heap moves
+    /// (`model/hex.rs`); a `hex:` code without them is an [`MoveRule::Octal`].
+    Hex(HexCode),
     /// Grundy's game: split a heap into two non-empty heaps of different sizes.
     GrundysGame,
 }
@@ -287,9 +291,9 @@ impl Game {
                 out
             }
             MoveRule::Graph(moves) => moves.get(h as usize).cloned().unwrap_or_default(),
-            MoveRule::Octal(_) | MoveRule::GrundysGame => {
+            MoveRule::Octal(_) | MoveRule::Hex(_) | MoveRule::GrundysGame => {
                 let options = self.heap_options(h).into_iter();
-                options.filter(|&(_, b)| b == 0).map(|(a, _)| a).collect()
+                options.filter(|parts| parts[1] == 0).map(|parts| parts[0]).collect()
             }
         }
     }
@@ -313,8 +317,8 @@ impl Game {
             }
             // One-heap options only, as `options` lists them: a heap of exactly k taken
             // whole, and every heap above k that loses k and stays.
-            MoveRule::Octal(code) => {
-                let rule = code.heap_rule();
+            MoveRule::Octal(_) | MoveRule::Hex(_) => {
+                let Some(rule) = self.take_break_rule().map(|rule| rule.pairs) else { return 0 };
                 let vanish = rule.vanish.iter().filter(|&&k| (1..=max).contains(&u64::from(k)));
                 let shrink = rule.shrink.iter().map(|&k| u64::from(k)).filter(|&k| k < max);
                 vanish.count() as u64 + shrink.map(|k| max - k).sum::<u64>()
@@ -329,8 +333,8 @@ impl Game {
             MoveRule::Nim => h > 0,
             MoveRule::Subtract(set) => set.first().is_some_and(|&s| s <= h),
             MoveRule::Graph(moves) => moves.get(h as usize).is_some_and(|m| !m.is_empty()),
-            MoveRule::Octal(_) | MoveRule::GrundysGame => {
-                self.heap_rule().is_some_and(|rule| rule.has_moves(h))
+            MoveRule::Octal(_) | MoveRule::Hex(_) | MoveRule::GrundysGame => {
+                self.take_break_rule().is_some_and(|rule| rule.has_moves(h))
             }
         }
     }
@@ -342,6 +346,8 @@ impl Game {
             MoveRule::Octal(_) | MoveRule::GrundysGame => {
                 crate::sequence::plan::values_in_memory_bytes(u64::from(max))
             }
+            // The values and, per heap, two sets of values of at least one word each.
+            MoveRule::Hex(_) => (u64::from(max) + 1) * 20,
             _ => (u64::from(max) + 1) * 12,
         }
     }
@@ -359,6 +365,9 @@ impl Game {
             (&self.move_rule, self.heap_rule())
         {
             return crate::sequence::values_in_memory(&rule, u64::from(max));
+        }
+        if let Some(rule) = self.three_heap_rule() {
+            return rule.values(max);
         }
         let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
         let mut seen: Vec<bool> = Vec::new();

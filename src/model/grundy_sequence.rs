@@ -2,7 +2,7 @@
 //! and take-and-break games, `G(n) = n` for Nim, and a move graph's values (0 beyond its
 //! largest heap, which has no move); and the period certificate that applies to a game.
 
-use crate::model::error::Result;
+use crate::model::error::{ModelError, Result};
 use crate::model::game::{Game, MoveRule};
 #[cfg(test)]
 use crate::sequence::period::Exclusion;
@@ -27,6 +27,9 @@ impl Game {
     /// ([`Game::require_heap_values`]).
     pub fn heap_values(&self, max: u32) -> Result<Vec<u32>> {
         self.require_heap_values()?;
+        if self.splits_in_three() {
+            return self.three_heap_values(u64::from(max));
+        }
         Ok(self.grundy(max))
     }
 
@@ -55,13 +58,15 @@ impl Game {
         }
         let max = settings.max;
         let (store, extension, largest) = match self.move_rule() {
+            MoveRule::Hex(_) => {
+                let values = self.three_heap_values(max)?;
+                let largest = values.iter().copied().max().unwrap_or(0);
+                (Store::from_values(&values)?, Extension::None, u64::from(largest))
+            }
             MoveRule::Graph(moves) => {
                 let last = (moves.len().saturating_sub(1) as u64).min(max);
                 let values = self.grundy(last as u32);
-                let mut store = Store::in_memory(values.len() as u64);
-                for &v in &values {
-                    store.push(v)?;
-                }
+                let store = Store::from_values(&values)?;
                 let largest = values.iter().copied().max().unwrap_or(0);
                 (store, Extension::Zero, u64::from(largest))
             }
@@ -74,7 +79,25 @@ impl Game {
         });
         Ok(Sequence::new(store, extension, max, period))
     }
+
+    /// `G(0..=max)` of a game with three-heap moves, refusing a `max` above
+    /// [`MAX_THREE_HEAP_SEQUENCE`].
+    fn three_heap_values(&self, max: u64) -> Result<Vec<u32>> {
+        match (self.three_heap_rule(), u32::try_from(max)) {
+            (Some(rule), Ok(max)) if max <= MAX_THREE_HEAP_SEQUENCE => Ok(rule.values(max)),
+            _ => Err(ModelError::ThreeHeapSequenceTooLong {
+                spec: self.spec().to_string(),
+                max,
+                limit: MAX_THREE_HEAP_SEQUENCE,
+            }),
+        }
+    }
 }
+
+/// The largest heap size of a sequence of a game with three-heap moves: its values are
+/// computed in memory by a plain mex whose time grows with the square of the heap size
+/// times the width of the values (see `sequence::three_heap_values`).
+pub const MAX_THREE_HEAP_SEQUENCE: u32 = 1 << 16;
 
 impl Certificate {
     /// The certificate that applies to a game, if any: the theorem for its heap rule

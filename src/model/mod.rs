@@ -7,6 +7,7 @@ pub mod error;
 pub mod game;
 mod graph_file;
 pub mod grundy_sequence;
+pub mod hex;
 pub mod multiset;
 pub mod octal;
 pub mod options;

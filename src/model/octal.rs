@@ -34,6 +34,12 @@ impl OctalCode {
         let d0 = match lead {
             '0' => 0,
             '4' => 4,
+            '8' | 'C' | 'c' => {
+                return Err(format!(
+                    "the digit before the point must be 0 or 4, got '{lead}'; a D0 of 8 or C \
+                     splits a heap in three, a hexadecimal code, hex:{code}"
+                ))
+            }
             other => {
                 return Err(format!("the digit before the point must be 0 or 4, got '{other}'"))
             }
@@ -44,7 +50,11 @@ impl OctalCode {
                 Some(d) => digits.push(d as u8),
                 None => {
                     let k = index + 1;
-                    return Err(format!("'{c}' (digit D{k}) is not an octal digit 0-7"));
+                    let mut message = format!("'{c}' (digit D{k}) is not an octal digit 0-7");
+                    if c.is_ascii_hexdigit() {
+                        message += &format!("; digits up to F are a hexadecimal code, hex:{code}");
+                    }
+                    return Err(message);
                 }
             }
         }
@@ -124,8 +134,14 @@ mod tests {
         assert!(OctalCode::parse("2.7").unwrap_err().contains("'2'"));
         assert_eq!(
             OctalCode::parse("0.78").unwrap_err(),
-            "'8' (digit D2) is not an octal digit 0-7"
+            "'8' (digit D2) is not an octal digit 0-7; digits up to F are a hexadecimal code, \
+             hex:0.78"
         );
+        assert_eq!(
+            OctalCode::parse("0.7G").unwrap_err(),
+            "'G' (digit D2) is not an octal digit 0-7"
+        );
+        assert!(OctalCode::parse("8.1").unwrap_err().ends_with("a hexadecimal code, hex:8.1"));
         assert_eq!(OctalCode::parse("0.").unwrap_err(), "no digits after the point");
         for moveless in ["0.0", "0.00", " 0.000 "] {
             assert!(OctalCode::parse(moveless).unwrap_err().contains("allows no move"));

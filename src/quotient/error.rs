@@ -17,6 +17,16 @@ pub enum QuotientError {
         /// The game's specification.
         spec: String,
     },
+    /// A game with moves that leave three heaps (a hexadecimal code with a digit of bit 8):
+    /// the quotient's options are pairs of heaps.
+    #[error(
+        "a misère quotient is computed here for moves that leave at most two heaps; {spec} \
+         has moves that leave three"
+    )]
+    ThreeHeapMoves {
+        /// The game's specification.
+        spec: String,
+    },
     /// The SJ ending, which no quotient decides.
     #[error("a quotient decides normal or misère play; the SJ ending has none")]
     SjEnding,

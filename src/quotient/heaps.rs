@@ -25,13 +25,15 @@ impl<'g> OptionSource<'g> {
     pub fn options(&self, h: u32) -> Vec<(u32, u32)> {
         match &self.rule {
             Some(rule) => rule.options_unordered(h),
-            None => self.game.heap_options(h),
+            // Nim and move graphs: one heap to one heap. A game with three-heap moves has
+            // no heap rule but is refused before any option is made (`QuotientConfig::check`).
+            None => self.game.options(h).into_iter().map(|to| (to, 0)).collect(),
         }
     }
 
     /// How many options heap `h` has.
     pub fn count(&self, h: u32) -> u64 {
-        let Some(rule) = &self.rule else { return self.game.heap_options(h).len() as u64 };
+        let Some(rule) = &self.rule else { return self.game.options(h).len() as u64 };
         let n = u64::from(h);
         let vanish = u64::from(rule.vanish.binary_search(&h).is_ok());
         let shrink = rule.shrink.iter().filter(|&&k| u64::from(k) < n).count() as u64;
@@ -224,7 +226,7 @@ mod tests {
             for h in 0..40 {
                 let made = source.options(h);
                 assert_eq!(source.count(h), made.len() as u64, "{} {h}", game.spec());
-                let mut sorted = made.clone();
+                let mut sorted: Vec<[u32; 3]> = made.iter().map(|&(a, b)| [a, b, 0]).collect();
                 sorted.sort_unstable();
                 assert_eq!(sorted, game.heap_options(h), "{} {h}", game.spec());
             }

@@ -141,6 +141,9 @@ impl QuotientConfig {
         if !game.is_sum() {
             return Err(QuotientError::NotASum { spec: game.spec().to_string() });
         }
+        if game.splits_in_three() {
+            return Err(QuotientError::ThreeHeapMoves { spec: game.spec().to_string() });
+        }
         if self.play == Ending::Sj {
             return Err(QuotientError::SjEnding);
         }

@@ -24,6 +24,7 @@ mod rule;
 mod run;
 mod sequence_values;
 mod spot_check;
+mod three_heaps;
 mod two_threads;
 pub mod values;
 
@@ -39,6 +40,7 @@ pub use run::{
 };
 pub use sequence_values::{Extension, Sequence};
 pub use spot_check::{sample_heaps, WrongValue};
+pub use three_heaps::{three_heap_values, ThreeHeapRule};
 pub use two_threads::parallel::Tuning;
 pub use values::cell::Width;
 pub use values::disk_store::DiskStore;

@@ -78,7 +78,7 @@ pub enum SweepError {
     /// A game that splits heaps, in a sweep over tuples of fixed heap counts (which do
     /// not hold its moves).
     #[error(
-        "{origin}: {spec} can split a heap in two, so tuples of a fixed number of heaps do \
+        "{origin}: {spec} can split a heap {parts}, so tuples of a fixed number of heaps do \
          not hold its moves; sweep multisets of heaps of a bounded total instead"
     )]
     GameSplitsHeaps {
@@ -86,6 +86,8 @@ pub enum SweepError {
         origin: String,
         /// The game's specification.
         spec: String,
+        /// How it splits a heap, `in two` or `in three` ([`crate::Game::split_parts`]).
+        parts: &'static str,
     },
     /// A claim that names a heap some space of the sweep lacks.
     #[error("claim, {0}")]

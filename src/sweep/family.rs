@@ -61,7 +61,9 @@ impl Family {
     /// Expands a family text: items separated by `;`, each a game specification or a
     /// pattern (`subtract:subsets(1..=K)`, `subtract:subsets(1..=K, size<=s)`, an
     /// `octal:` code with `?` for every digit 0–7, `octal(K)` for every octal code of 1 to
-    /// K digits). More games than `limit` allows are refused.
+    /// K digits, a `hex:` code with `?` for every digit 0–F, `hex(K)` for every
+    /// hexadecimal code of 1 to K digits with a digit above 7). More games than `limit`
+    /// allows are refused.
     ///
     /// # Errors
     /// [`SweepError::FamilySyntax`], [`SweepError::EmptyFamily`],
@@ -241,6 +243,28 @@ mod tests {
         assert_eq!(unique.len(), three.len());
         assert_eq!(Pattern::parse("octal(7)").unwrap().count(u128::MAX), (1 << 22) - 1);
         assert!(Pattern::parse("octal(0)").unwrap_err().contains("positive integer"));
+    }
+
+    #[test]
+    fn hex_k_lists_every_game_with_a_digit_above_7_once() {
+        let one = specs("hex(1)");
+        assert_eq!(one.len(), 48);
+        assert_eq!((&one[0][..], &one[7][..], &one[8][..]), ("hex:0.8", "hex:0.F", "hex:4.8"));
+        assert!(one.contains(&"hex:8.0".to_string()) && one.contains(&"hex:C.0".to_string()));
+        let two = specs("hex(2)");
+        assert_eq!(two.len(), 896);
+        assert_eq!(Pattern::parse("hex(2)").unwrap().count(u128::MAX), 896);
+        assert_eq!(&two[..48], &one[..], "shortest codes first");
+        assert!(two.contains(&"hex:0.3F".to_string()) && !two.contains(&"hex:0.37".to_string()));
+        let octal: Vec<String> =
+            specs("octal(2)").iter().map(|s| s.replace("octal", "hex")).collect();
+        let every: std::collections::BTreeSet<&String> = two.iter().chain(&octal).collect();
+        // 4 leading digits, 16 * 16 digit pairs, less the codes ending in 0 but x.0.
+        assert_eq!(every.len(), two.len() + octal.len());
+        assert_eq!(every.len(), 4 * (15 + 16 * 15) + 3);
+        assert_eq!(specs("hex:0.?f").len(), 16);
+        assert_eq!(specs("hex:0.?")[14], "hex:0.F");
+        assert!(Pattern::parse("hex(0)").unwrap_err().contains("K in hex(K)"));
     }
 
     #[test]

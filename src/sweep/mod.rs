@@ -182,7 +182,8 @@ impl Sweep {
                     // A game that splits heaps leaves every tuple space.
                     None if game.splits() => {
                         let (origin, spec) = (family.origin(i), spec.clone());
-                        return Err(SweepError::GameSplitsHeaps { origin, spec });
+                        let parts = game.split_parts();
+                        return Err(SweepError::GameSplitsHeaps { origin, spec, parts });
                     }
                     None => {}
                 }

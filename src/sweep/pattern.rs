@@ -1,6 +1,6 @@
 //! Family patterns: the items of a family that stand for many games (every subtraction
-//! set of a range, octal codes with wildcards or of up to K digits), counted before they
-//! are expanded.
+//! set of a range, octal or hexadecimal codes with wildcards or of up to K digits),
+//! counted before they are expanded.
 
 use crate::model::octal::OctalCode;
 
@@ -15,6 +15,11 @@ pub(super) enum Pattern {
     Octal(String),
     /// `octal(K)`: every octal game of 1 to `K` code digits ([`octal_games`]).
     OctalDigits(u32),
+    /// A `hex:` code whose `?` stand for every digit 0–F.
+    Hex(String),
+    /// `hex(K)`: every hexadecimal game of 1 to `K` code digits with a digit above 7
+    /// ([`hex_games`]).
+    HexDigits(u32),
 }
 
 impl Pattern {
@@ -22,19 +27,28 @@ impl Pattern {
         if let Some(args) = item.strip_prefix("subtract:subsets") {
             return parse_subsets(args);
         }
-        if let Some(digits) = item.strip_prefix("octal(").and_then(|k| k.strip_suffix(')')) {
-            return match digits.trim().parse::<u32>() {
-                Ok(k) if k >= 1 => Ok(Pattern::OctalDigits(k)),
-                _ => Err(format!("'{item}': K in octal(K) must be a positive integer")),
+        for (name, pattern) in
+            [("octal", Pattern::OctalDigits as fn(u32) -> Pattern), ("hex", Pattern::HexDigits)]
+        {
+            let Some(digits) = item.strip_prefix(name).and_then(|k| k.strip_prefix('(')) else {
+                continue;
+            };
+            return match digits.strip_suffix(')').map(|k| k.trim().parse::<u32>()) {
+                Some(Ok(k)) if k >= 1 => Ok(pattern(k)),
+                _ => Err(format!("'{item}': K in {name}(K) must be a positive integer")),
             };
         }
         if item.starts_with("octal:") && item.contains('?') {
             return Ok(Pattern::Octal(item.to_string()));
         }
+        if item.starts_with("hex:") && item.contains('?') {
+            return Ok(Pattern::Hex(item.to_ascii_uppercase().replacen("HEX:", "hex:", 1)));
+        }
         if item.contains('?') || item.contains("subsets(") {
             return Err(format!(
                 "'{item}' is not a family pattern: expected subtract:subsets(A..=B), \
-                 subtract:subsets(A..=B, size<=S), octal(K) or an octal: code with ?"
+                 subtract:subsets(A..=B, size<=S), octal(K), hex(K), or an octal: or hex: \
+                 code with ?"
             ));
         }
         Ok(Pattern::Literal(item.to_string()))
@@ -60,6 +74,17 @@ impl Pattern {
                 let wild = code.matches('?').count() as u32;
                 8u128.checked_pow(wild).unwrap_or(u128::MAX)
             }
+            Pattern::Hex(code) => {
+                let wild = code.matches('?').count() as u32;
+                16u128.checked_pow(wild).unwrap_or(u128::MAX)
+            }
+            // 8.0 and C.0, and per length k the codes of four leading digits and a last
+            // digit not 0, less the octal ones (two leading digits, every digit below 8).
+            &Pattern::HexDigits(k) => (1..=k).fold(2u128, |sum, k| {
+                let all = 16u128.checked_pow(k - 1).unwrap_or(u128::MAX).saturating_mul(60);
+                let octal = 8u128.checked_pow(k - 1).unwrap_or(u128::MAX).saturating_mul(14);
+                sum.saturating_add(all.saturating_sub(octal))
+            }),
             // 4.0, and per length k the two leading digits, k - 1 digits of 8 and a last
             // digit of 7.
             &Pattern::OctalDigits(k) => (1..=k).fold(1u128, |sum, k| {
@@ -79,8 +104,10 @@ impl Pattern {
                     out.push(format!("subtract:{}", list.join(",")));
                 }
             }
-            Pattern::Octal(code) => octal_codes(code, out),
+            Pattern::Octal(code) => wild_codes(code, 8, out),
             &Pattern::OctalDigits(k) => octal_games(k, out),
+            Pattern::Hex(code) => wild_codes(code, 16, out),
+            &Pattern::HexDigits(k) => hex_games(k, out),
         }
     }
 }
@@ -145,11 +172,13 @@ fn subsets(lo: u32, hi: u32, size: u32) -> Vec<Vec<u32>> {
     all
 }
 
-/// Every code with each `?` replaced by a digit 0–7, the first `?` varying slowest; the
-/// code of zeros, which allows no move and is not a game, is left out.
-fn octal_codes(code: &str, out: &mut Vec<String>) {
+/// Every code with each `?` replaced by a digit below `radix` (8 or 16; upper case), the
+/// first `?` varying slowest; the code of zeros, which allows no move and is not a game,
+/// is left out.
+fn wild_codes(code: &str, radix: u32, out: &mut Vec<String>) {
     let wild = code.matches('?').count() as u32;
-    for n in 0..8u64.pow(wild) {
+    let bits = radix.trailing_zeros();
+    for n in 0..u64::from(radix).pow(wild) {
         let mut digit = wild;
         let spec: String = code
             .chars()
@@ -158,10 +187,12 @@ fn octal_codes(code: &str, out: &mut Vec<String>) {
                     return c;
                 }
                 digit -= 1;
-                char::from(b'0' + (n >> (3 * digit) & 7) as u8)
+                let d = (n >> (bits * digit)) as u32 & (radix - 1);
+                char::from_digit(d, radix).unwrap_or('0').to_ascii_uppercase()
             })
             .collect();
-        if !spec.strip_prefix("octal:").is_some_and(OctalCode::allows_no_move) {
+        let bare = spec.split_once(':').map_or("", |(_, code)| code);
+        if !OctalCode::allows_no_move(bare) {
             out.push(spec);
         }
     }
@@ -176,11 +207,32 @@ fn octal_games(k: u32, out: &mut Vec<String>) {
     for digits in 1..=k {
         for lead in ['0', '4'] {
             let before = out.len();
-            octal_codes(&format!("octal:{lead}.{}", "?".repeat(digits as usize)), out);
+            wild_codes(&format!("octal:{lead}.{}", "?".repeat(digits as usize)), 8, out);
             // Keep the codes whose last digit is not 0, and 4.0.
             let kept: Vec<String> = out
                 .drain(before..)
                 .filter(|spec| !spec.ends_with('0') || spec == "octal:4.0")
+                .collect();
+            out.extend(kept);
+        }
+    }
+}
+
+/// `hex(K)`: every hexadecimal game of 1 to `K` digits after the point that is not an
+/// octal game (some digit is above 7), with leading digit 0, 4, 8 or C, each once, in the
+/// order of [`octal_games`]; codes ending in 0 are left out but `8.0` and `C.0`.
+/// `octal(K)` and `hex(K)` together list every game of a hexadecimal code of up to `K`
+/// digits once. `hex(1)` has 48 games, `hex(2)` 896.
+fn hex_games(k: u32, out: &mut Vec<String>) {
+    let above_7 = |spec: &str| spec.chars().skip(4).any(|c| c.to_digit(16).is_some_and(|d| d > 7));
+    for digits in 1..=k {
+        for lead in ['0', '4', '8', 'C'] {
+            let before = out.len();
+            wild_codes(&format!("hex:{lead}.{}", "?".repeat(digits as usize)), 16, out);
+            let kept: Vec<String> = out
+                .drain(before..)
+                .filter(|spec| above_7(spec))
+                .filter(|spec| !spec.ends_with('0') || ["hex:8.0", "hex:C.0"].contains(&&spec[..]))
                 .collect();
             out.extend(kept);
         }

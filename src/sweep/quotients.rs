@@ -66,7 +66,8 @@ impl QuotientSweep {
     /// # Errors
     /// [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`] for bounds out of range;
     /// [`SweepError::ZeroGameLimit`] for a game time or memory of nothing;
-    /// [`SweepError::BadGame`] naming the first spec that is not a game.
+    /// [`SweepError::BadGame`] naming the first spec that is not a game, or a game with
+    /// three-heap moves (no quotient is computed for those).
     pub fn new(family: Family, max_heap: u32, limits: QuotientLimits) -> Result<QuotientSweep> {
         let bounds = limits.bounds(max_heap);
         if max_heap == 0 || max_heap > MAX_QUOTIENT_HEAP {
@@ -90,7 +91,12 @@ impl QuotientSweep {
                 let bad =
                     |message: String| SweepError::BadGame { origin: family.origin(i), message };
                 check_text(spec).map_err(bad)?;
-                Game::parse(spec).map_err(|e| bad(e.to_string()))
+                let game = Game::parse(spec).map_err(|e| bad(e.to_string()))?;
+                if game.splits_in_three() {
+                    let spec = game.spec().to_string();
+                    return Err(bad(QuotientError::ThreeHeapMoves { spec }.to_string()));
+                }
+                Ok(game)
             })
             .collect::<Result<Vec<Game>>>()?;
         let (games, repeats) = once_each(parsed);

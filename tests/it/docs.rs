@@ -31,6 +31,7 @@ const PAGES: &[&str] = &[
     "docs/guide/claims-and-check.md",
     "docs/guide/take-and-break-and-multisets.md",
     "docs/guide/grundy-and-periods.md",
+    "docs/guide/hexadecimal-games.md",
     "docs/guide/quotients.md",
     "docs/guide/sweeps.md",
     "docs/guide/atlas.md",
@@ -185,6 +186,11 @@ fn claims_examples_print_what_they_show() {
 #[test]
 fn take_and_break_examples_print_what_they_show() {
     check_page("docs/guide/take-and-break-and-multisets.md");
+}
+
+#[test]
+fn hexadecimal_examples_print_what_they_show() {
+    check_page("docs/guide/hexadecimal-games.md");
 }
 
 #[test]

@@ -196,10 +196,11 @@ fn every_option_lies_in_an_earlier_layer() {
     for spec in GAMES {
         let game = nimtab::Game::parse(spec).unwrap();
         for heap in 0..=40u32 {
-            for (a, b) in game.heap_options(heap) {
-                let lowers_total = a + b < heap;
-                let adds_a_heap = a + b == heap && b >= 1;
-                assert!(lowers_total || adds_a_heap, "{spec}: {heap} -> ({a}, {b})");
+            for parts in game.heap_options(heap) {
+                let left: u32 = parts.iter().sum();
+                let lowers_total = left < heap;
+                let adds_a_heap = left == heap && parts[1] >= 1;
+                assert!(lowers_total || adds_a_heap, "{spec}: {heap} -> {parts:?}");
             }
         }
     }

@@ -30,7 +30,8 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         return multiset_info(&game, space, global);
     }
     if game.splits() {
-        return Err(nimtab::EngineError::SplitsHeaps { spec: game.spec().to_string() }.into());
+        let (spec, parts) = (game.spec().to_string(), game.split_parts());
+        return Err(nimtab::EngineError::SplitsHeaps { spec, parts }.into());
     }
     let heaps = a.space.single_heaps("info")?;
     // The sorted tuples are checked first: a space whose every tuple is beyond any table

@@ -32,8 +32,10 @@ use crate::cli::{Global, Outcome};
 #[command(mut_arg("heaps", |a| a.required_unless_present_any(["total", "quotients"])))]
 pub struct Args {
     /// The family: game specs separated by ';', or a pattern: subtract:subsets(1..=K),
-    /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7, or
-    /// octal(K) for every octal game of 1 to K code digits.
+    /// subtract:subsets(1..=K, size<=S), an octal: code with ? for every digit 0-7,
+    /// octal(K) for every octal game of 1 to K code digits, a hex: code with ? for every
+    /// digit 0-F, or hex(K) for every hexadecimal game of 1 to K code digits with a digit
+    /// above 7.
     #[arg(long, value_name = "FAMILY", required_unless_present = "games_file")]
     games: Option<String>,
     /// A file of game specs or patterns, one per line ('#' starts a comment); - or

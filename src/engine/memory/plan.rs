@@ -194,9 +194,9 @@ fn most_options(game: &Game, max: u32) -> u64 {
         MoveRule::Graph(moves) => {
             moves.iter().take(max as usize + 1).map(|m| m.len() as u64).max().unwrap_or(0)
         }
-        MoveRule::Octal(_) | MoveRule::GrundysGame => {
-            game.heap_rule().map_or(0, |rule| (rule.vanish.len() + rule.shrink.len()) as u64)
-        }
+        MoveRule::Octal(_) | MoveRule::Hex(_) | MoveRule::GrundysGame => game
+            .take_break_rule()
+            .map_or(0, |rule| (rule.pairs.vanish.len() + rule.pairs.shrink.len()) as u64),
     }
 }
 

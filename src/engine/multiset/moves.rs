@@ -1,5 +1,5 @@
 //! A game's moves read backwards, for heaps of at most `T` tokens: which heaps can become
-//! a given heap, or nothing, or a given pair.
+//! a given heap, or nothing, or a given pair or triple.
 
 use crate::model::game::Game;
 
@@ -15,13 +15,16 @@ pub(super) struct Predecessors {
     pub split: Vec<u32>,
     /// Whether the two heaps of a split must differ (Grundy's game).
     pub unequal: bool,
+    /// Removal counts `k` of three-heap splits: `a = b + c + d + k` may become the three
+    /// heaps `b, c, d` (hexadecimal codes).
+    pub split_three: Vec<u32>,
 }
 
 impl Predecessors {
     /// The undo tables of `game` for heaps of at most `total` tokens.
     pub fn of(game: &Game, total: u32) -> Predecessors {
         let mut into_one = vec![Vec::new(); total as usize + 1];
-        let Some(rule) = game.heap_rule() else {
+        let Some(rule) = game.take_break_rule() else {
             // Nim and move graphs: explicit option lists, one heap to one heap.
             let mut vanish = Vec::new();
             for a in 1..=total {
@@ -32,8 +35,10 @@ impl Predecessors {
                     }
                 }
             }
-            return Predecessors { vanish, into_one, split: Vec::new(), unequal: false };
+            let (split, split_three) = (Vec::new(), Vec::new());
+            return Predecessors { vanish, into_one, split, unequal: false, split_three };
         };
+        let (rule, three) = (rule.pairs, rule.split_three);
         for (b, list) in into_one.iter_mut().enumerate().skip(1) {
             let b = b as u32;
             list.extend(rule.shrink.iter().map(|&k| b + k).take_while(|&a| a <= total));
@@ -44,13 +49,14 @@ impl Predecessors {
             into_one,
             split: up_to_total(&rule.split),
             unequal: rule.unequal_split,
+            split_three: up_to_total(&three),
         }
     }
 
-    /// Whether some split keeps the total (removes no token): such a move adds a heap
-    /// within the same total.
+    /// Whether some split keeps the total (removes no token): such a move adds one heap
+    /// or two within the same total.
     pub fn splits_in_place(&self) -> bool {
-        self.split.first() == Some(&0)
+        self.split.first() == Some(&0) || self.split_three.first() == Some(&0)
     }
 
     /// Bytes of the tables, for the memory plan (a bound).
@@ -64,18 +70,26 @@ impl Predecessors {
 mod tests {
     use super::*;
 
-    /// Every option `(a, b)` of every heap `h <= T`, read back from the undo tables.
-    fn options_read_back(p: &Predecessors, total: u32) -> Vec<(u32, u32, u32)> {
+    /// Every option `[a, b, c]` of every heap `h <= T` as `(h, [a, b, c])`, read back
+    /// from the undo tables.
+    fn options_read_back(p: &Predecessors, total: u32) -> Vec<(u32, [u32; 3])> {
         let mut out = Vec::new();
-        out.extend(p.vanish.iter().map(|&h| (h, 0, 0)));
+        out.extend(p.vanish.iter().map(|&h| (h, [0, 0, 0])));
         for (b, list) in p.into_one.iter().enumerate() {
-            out.extend(list.iter().map(|&h| (h, b as u32, 0)));
+            out.extend(list.iter().map(|&h| (h, [b as u32, 0, 0])));
         }
         for b in 1..=total {
             for c in 1..=b {
                 for &k in &p.split {
                     if b + c + k <= total && !(p.unequal && b == c) {
-                        out.push((b + c + k, b, c));
+                        out.push((b + c + k, [b, c, 0]));
+                    }
+                }
+                for d in 1..=c {
+                    for &k in &p.split_three {
+                        if b + c + d + k <= total {
+                            out.push((b + c + d + k, [b, c, d]));
+                        }
                     }
                 }
             }
@@ -86,12 +100,20 @@ mod tests {
 
     #[test]
     fn undo_tables_hold_exactly_the_options() {
-        let games = ["nim", "subtract:1,3,4", "octal:0.77", "octal:4.07", "grundys-game"];
+        let games = [
+            "nim",
+            "subtract:1,3,4",
+            "octal:0.77",
+            "octal:4.07",
+            "grundys-game",
+            "hex:0.3F",
+            "hex:C.1",
+        ];
         for spec in games {
             let game = Game::parse(spec).unwrap();
             let total = 14;
-            let mut forward: Vec<(u32, u32, u32)> = (1..=total)
-                .flat_map(|h| game.heap_options(h).into_iter().map(move |(a, b)| (h, a, b)))
+            let mut forward: Vec<(u32, [u32; 3])> = (1..=total)
+                .flat_map(|h| game.heap_options(h).into_iter().map(move |parts| (h, parts)))
                 .collect();
             forward.sort_unstable();
             assert_eq!(

@@ -4,8 +4,8 @@
 //! When a position is reached its bit is final (every option lies in an earlier layer):
 //! if it is clear and the ending does not force the position N, the position is P and
 //! the bit of every *predecessor* (a position with a move to it) is set. Predecessors
-//! undo one move: add a heap that vanished, grow a heap, or merge two heaps (adding the
-//! tokens a split removed). The work is one rank per (N-position, winning move) pair
+//! undo one move: add a heap that vanished, grow a heap, or merge two or three heaps
+//! (adding the tokens a split removed). The work is one rank per (N-position, winning move) pair
 //! instead of one per (position, option) pair, and each predecessor's rank is computed
 //! once for all endings. Bits are set by atomic OR, so no schedule or thread count
 //! changes the result; a layer's marks are read only after every earlier layer is done.
@@ -41,7 +41,7 @@ pub(super) struct Solver<'a> {
 impl Solver<'_> {
     /// Every layer in order. Without in-place splits every move lowers the total, so a
     /// total is a layer; with them a layer is `(total, heaps)`, heap counts descending (an
-    /// in-place split keeps the total and adds a heap).
+    /// in-place split keeps the total and adds one heap or two).
     /// Stops before a total once `progress` is cancelled (the caller then discards the marks).
     pub fn run(&self, progress: &dyn Progress) {
         for total in 0..=self.space.total() {
@@ -183,6 +183,9 @@ impl Solver<'_> {
                 self.mark(p_endings, self.rank_after(runs, total + a - b, b, 0, a));
             }
         }
+        if !self.moves.split_three.is_empty() {
+            self.mark_three_merges(runs, total, p_endings);
+        }
         if self.moves.split.is_empty() {
             return;
         }
@@ -198,12 +201,47 @@ impl Solver<'_> {
         }
     }
 
+    /// Marks, under the endings `p_endings`, every position that splits a heap in three
+    /// to reach this one: each choice of three heaps `b >= c >= d` of `runs` merged, with
+    /// the `k` tokens the split removed.
+    fn mark_three_merges(&self, runs: &Runs, total: u32, p_endings: u32) {
+        let room = self.space.total() - total;
+        for (i, &(b, _)) in runs.iter().enumerate() {
+            for (j, &(c, _)) in runs.iter().enumerate().skip(i) {
+                for (l, &(d, count)) in runs.iter().enumerate().skip(j) {
+                    // Heaps of one size taken more than once must be there as often.
+                    let taken = 1 + u32::from(l == j) + u32::from(l == i);
+                    if count < taken || (j == i && runs[i].1 < 2) {
+                        continue;
+                    }
+                    for &k in self.moves.split_three.iter().take_while(|&&k| k <= room) {
+                        let a = b + c + d + k;
+                        self.mark(p_endings, self.rank_without(runs, total + k, [b, c, d], a));
+                    }
+                }
+            }
+        }
+    }
+
     /// The rank of `runs` with one heap `b` and one heap `c` removed (0: none) and one
     /// heap `a >= b >= c` added; `new_total` is the result's total.
+    #[inline(always)]
+    pub(super) fn rank_after(&self, runs: &Runs, new_total: u32, b: u32, c: u32, a: u32) -> u64 {
+        self.rank_without(runs, new_total, [b, c], a)
+    }
+
+    /// The rank of `runs` with the heaps `gone` removed (0: none) and one heap `a`, at
+    /// least each of them, added; `new_total` is the result's total.
     /// Always inlined into the marking loop: as a call, it costs the labelling about a tenth
     /// more instructions, and a plain `#[inline]` is dropped by unrelated edits elsewhere.
     #[inline(always)]
-    pub(super) fn rank_after(&self, runs: &Runs, new_total: u32, b: u32, c: u32, a: u32) -> u64 {
+    fn rank_without<const N: usize>(
+        &self,
+        runs: &Runs,
+        new_total: u32,
+        gone: [u32; N],
+        a: u32,
+    ) -> u64 {
         let mut rank = self.space.first_rank(new_total);
         let (mut remaining, mut previous) = (new_total, u32::MAX);
         let mut emit = |part: u32, count: u32| {
@@ -213,7 +251,10 @@ impl Solver<'_> {
         };
         let mut a_pending = true;
         for &(part, count) in runs {
-            let mut count = count - u32::from(part == b) - u32::from(part == c);
+            let mut count = count;
+            for heap in gone {
+                count -= u32::from(part == heap);
+            }
             if a_pending && a >= part {
                 a_pending = false;
                 if a == part {

@@ -271,7 +271,8 @@ impl<'g> TupleEngine<'g> {
 /// heaps) or that is not defined for that many heaps (`circular:K` with fewer than `K`).
 fn refuse_unheld(game: &Game, heaps: usize) -> Result<()> {
     if game.splits() {
-        return Err(EngineError::SplitsHeaps { spec: game.spec().to_string() });
+        let (spec, parts) = (game.spec().to_string(), game.split_parts());
+        return Err(EngineError::SplitsHeaps { spec, parts });
     }
     Ok(game.check_heaps(heaps)?)
 }

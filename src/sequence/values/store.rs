@@ -30,6 +30,16 @@ impl Store {
         Store::Memory(MemoryStore { layout: Layout::new(), bytes })
     }
 
+    /// A store in memory holding `values`.
+    ///
+    /// # Errors
+    /// Memory the system refuses.
+    pub fn from_values(values: &[u32]) -> Result<Store, SequenceError> {
+        let mut store = Store::in_memory(values.len() as u64);
+        values.iter().try_for_each(|&v| store.push(v))?;
+        Ok(store)
+    }
+
     /// Values held.
     pub fn len(&self) -> u64 {
         match self {

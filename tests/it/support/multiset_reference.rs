@@ -7,7 +7,8 @@ use std::collections::HashMap;
 /// A heap game as the reference reads it from the text of `--game`.
 #[derive(Clone, Debug)]
 pub enum TbGame {
-    /// `digits[k]` is the octal digit D_k.
+    /// `digits[k]` is the digit D_k of an octal code, or of a hexadecimal one (bit 8:
+    /// remove k and leave three non-empty heaps).
     Octal(Vec<u32>),
     Nim,
     Subtract(Vec<u32>),
@@ -25,7 +26,7 @@ pub enum TbEnding {
 }
 
 impl TbGame {
-    /// Reads `nim`, `grundys-game`, `subtract:S` or `octal:D0.D1…`.
+    /// Reads `nim`, `grundys-game`, `subtract:S`, `octal:D0.D1…` or `hex:D0.D1…`.
     pub fn parse(text: &str) -> TbGame {
         if text == "nim" {
             return TbGame::Nim;
@@ -36,12 +37,16 @@ impl TbGame {
         if let Some(set) = text.strip_prefix("subtract:") {
             return TbGame::Subtract(set.split(',').map(|s| s.parse().unwrap()).collect());
         }
-        let code = text.strip_prefix("octal:").unwrap();
-        TbGame::Octal(code.chars().filter(|&c| c != '.').map(|c| c.to_digit(8).unwrap()).collect())
+        let (code, radix) = match text.strip_prefix("hex:") {
+            Some(code) => (code, 16),
+            None => (text.strip_prefix("octal:").unwrap(), 8),
+        };
+        let digits = code.chars().filter(|&c| c != '.').map(|c| c.to_digit(radix).unwrap());
+        TbGame::Octal(digits.collect())
     }
 
-    /// Every way a heap of `n` may be replaced: by no heap, one heap or two (repeats
-    /// allowed).
+    /// Every way a heap of `n` may be replaced: by no heap, one heap, two or three
+    /// (repeats allowed).
     pub fn heap_moves(&self, n: u32) -> Vec<Vec<u32>> {
         let mut moves = Vec::new();
         match self {
@@ -70,6 +75,11 @@ impl TbGame {
                     }
                     if d & 4 != 0 && n >= k + 2 {
                         moves.extend((1..n - k).map(|x| vec![x, n - k - x]));
+                    }
+                    if d & 8 != 0 && n >= k + 3 {
+                        for x in 1..n - k {
+                            moves.extend((1..n - k - x).map(|y| vec![x, y, n - k - x - y]));
+                        }
                     }
                 }
             }

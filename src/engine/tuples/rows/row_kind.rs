@@ -61,7 +61,7 @@ pub(crate) fn row_kind(game: &Game, space: TupleSpace, mode: Mode, path: MultiHe
         MoveRule::Subtract(set) => {
             subtract::history_mask(set, max).map_or(RowKind::General, RowKind::Subtract)
         }
-        MoveRule::Octal(_) | MoveRule::GrundysGame => RowKind::General,
+        MoveRule::Octal(_) | MoveRule::Hex(_) | MoveRule::GrundysGame => RowKind::General,
         MoveRule::Graph(moves) => {
             // A graph that lets every size up to max drop to every smaller one is Nim.
             let is_nim = (0..=max as usize).all(|h| {

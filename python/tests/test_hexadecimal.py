@@ -1,0 +1,67 @@
+"""Hexadecimal codes (`hex:`) in Python as on the command line: Grundy values, solve over
+multisets, the family hex(K), a period that no theorem certifies, and the refusals.
+
+Run from the repository root, as test_nimtab.py says.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import nimtab
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = os.environ.get("NIMTAB_BIN", str(ROOT / "target" / "release" / "nimtab"))
+
+
+def cli(*args):
+    """Runs the command line; returns (status, stdout bytes, stderr text)."""
+    done = subprocess.run([CLI, *args], capture_output=True, cwd=ROOT)
+    return done.returncode, done.stdout, done.stderr.decode()
+
+
+def test_grundy_of_0_3f_is_the_command_s():
+    expected = [0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7, 8]
+    assert nimtab.grundy("hex:0.3F", 14).tolist() == expected
+    assert nimtab.grundy("hex:0.3f", 14).tolist() == expected
+    _, out, _ = cli("grundy", "--game", "hex:0.F7", "--max", "300", "--format", "bfile")
+    assert nimtab.grundy("hex:0.F7", 300).tolist() == [int(l.split()[1]) for l in out.decode().splitlines()]
+
+
+def test_solve_and_sweep_over_multisets_take_three_heap_moves(tmp_path):
+    pytest.importorskip("pandas")
+    frame = nimtab.solve("hex:C.1", total=8, as_frame=True, progress=False)
+    status, out, _ = cli("solve", "--game", "hex:C.1", "--total", "8")
+    assert status == 0 and frame.to_csv(index=False) == out.decode()
+    csv = tmp_path / "hex1.csv"
+    cli("sweep", "--games", "hex(1)", "--total", "8", "--out", str(csv))
+    assert nimtab.sweep_csv("hex(1)", total=8) == csv.read_bytes()
+    rows = nimtab.sweep("hex(1)", total=8, rules="normal", criteria="xor")
+    assert len(rows) == 48 and rows[0]["game"] == "hex:0.8" and rows[-1]["game"] == "hex:C.F"
+    assert all(r["disagree"] == 0 for r in rows)
+
+
+def test_period_of_a_hex_code_states_only_evidence():
+    found = nimtab.period("hex:0.3F", 100, progress=False)
+    assert not found.certified
+    assert found.statement == (
+        "no period certified for hex:0.3F from heap sizes 0..=100 (largest Grundy value 50): "
+        "no periodicity theorem covers this game"
+    )
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: nimtab.grundy("hex:0.3G", 5), "'G' (digit D2) is not a hexadecimal digit 0-F"),
+        (lambda: nimtab.grundy("hex:0.00", 5), "every digit is 0, so the code allows no move at all"),
+        (lambda: nimtab.grundy("octal:0.78", 5), "digits up to F are a hexadecimal code, hex:0.78"),
+        (lambda: nimtab.grundy("hex:0.8", 65537), "at most 65536; got 65537"),
+        (lambda: nimtab.quotient("hex:0.8", 5), "has moves that leave three"),
+    ],
+)
+def test_bad_hex_codes_and_three_heap_refusals_are_value_errors(call, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        call()

@@ -1,0 +1,243 @@
+//! Take-and-break rules whose moves may leave three heaps (hexadecimal codes), and their Grundy values by a plain mex over sets of XORs.
+
+use super::rule::HeapRule;
+
+/// A heap rule whose moves may also leave three non-empty heaps: the moves that leave at
+/// most two heaps, and the removal counts of the moves that leave three.
+///
+/// Kept apart from [`HeapRule`] so that code that only understands pairs of heaps (the
+/// rare/common engine, the periodicity theorems, the quotient's options) cannot be handed
+/// a three-heap move: it takes a `HeapRule`, which cannot hold one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ThreeHeapRule {
+    /// The moves that take a heap whole, leave one heap or leave two.
+    pub pairs: HeapRule,
+    /// `k >= 0` (ascending, not empty) such that a heap of `n >= k + 3` tokens may become
+    /// three non-empty heaps with `n - k` tokens in all.
+    pub split_three: Vec<u32>,
+}
+
+impl ThreeHeapRule {
+    /// What a heap of `n` tokens may become, as `[a, b, c]` with `a >= b >= c >= 0` where
+    /// 0 is no heap: `[0, 0, 0]` the heap is taken whole, `[a, 0, 0]` one heap remains,
+    /// `[a, b, 0]` two remain, `[a, b, c]` with `c >= 1` three remain. Ascending, without
+    /// repeats (moves of different removals leave different totals or heap counts).
+    pub fn options(&self, n: u32) -> Vec<[u32; 3]> {
+        let mut options: Vec<[u32; 3]> =
+            self.pairs.options_unordered(n).into_iter().map(|(a, b)| [a, b, 0]).collect();
+        for &k in self.split_three.iter().take_while(|&&k| k + 3 <= n) {
+            let rest = n - k;
+            for c in 1..=rest / 3 {
+                for b in c..=(rest - c) / 2 {
+                    options.push([rest - b - c, b, c]);
+                }
+            }
+        }
+        options.sort_unstable();
+        options
+    }
+
+    /// Whether a heap of `n` tokens has a move (without listing them).
+    pub fn has_moves(&self, n: u32) -> bool {
+        self.pairs.has_moves(n) || self.split_three.first().is_some_and(|&k| k + 3 <= n)
+    }
+
+    /// `t`, the most tokens one move removes (three-heap splits counted).
+    pub fn max_removal(&self) -> u32 {
+        let three = self.split_three.last().copied().unwrap_or(0);
+        self.pairs.max_removal().max(three)
+    }
+
+    /// Whether some move splits a heap without removing a token, keeping the total and
+    /// adding one heap or two.
+    pub fn splits_in_place(&self) -> bool {
+        self.pairs.splits_in_place() || self.split_three.first() == Some(&0)
+    }
+
+    /// `G(0..=max)` by the mex rule (see [`three_heap_values`]).
+    pub fn values(&self, max: u32) -> Vec<u32> {
+        three_heap_values(self, max)
+    }
+}
+
+/// A set of Grundy values as bits, `64 * words.len()` values wide.
+type Bits = Vec<u64>;
+
+/// Words wide enough for every value below `2^bits`, where `bits` is the bit length of
+/// `largest`: an XOR of such values stays below it.
+fn words_for(largest: u32) -> usize {
+    let bits = 32 - largest.leading_zeros();
+    (1usize << bits).div_ceil(64).max(1)
+}
+
+/// The word `x` with bit `i` moved to bit `i ^ j` (`j < 64`): swaps of blocks of 1, 2,
+/// 4, 8, 16 and 32 bits for the bits of `j`.
+fn xor_bits(mut x: u64, j: u32) -> u64 {
+    const LOW: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0F0F_0F0F_0F0F_0F0F,
+        0x00FF_00FF_00FF_00FF,
+        0x0000_FFFF_0000_FFFF,
+        0x0000_0000_FFFF_FFFF,
+    ];
+    for (s, low) in LOW.iter().enumerate() {
+        if j >> s & 1 == 1 {
+            let width = 1 << s;
+            x = ((x & low) << width) | ((x >> width) & low);
+        }
+    }
+    x
+}
+
+/// The least value not in `seen`.
+fn mex(seen: &[u64]) -> u32 {
+    match seen.iter().position(|&w| w != u64::MAX) {
+        Some(w) => (w * 64) as u32 + seen[w].trailing_ones(),
+        None => (seen.len() * 64) as u32,
+    }
+}
+
+/// `G(0..=max)` of a rule with three-heap splits, by the plain mex rule.
+///
+/// Heap `n`'s options' values are read as sets: `pairs[m]`, every `G(a) ^ G(b)` with
+/// `a + b = m` (`a, b >= 1`), and `triples[m]`, every `G(a) ^ G(b) ^ G(c)` with
+/// `a + b + c = m`, the union over `c` of `G(c) ^ pairs[m - c]`. A removal `k` of a
+/// split reads the set of `n - k`, so each set is made once, in `O(m)` words: the run
+/// takes `O(max^2)` word operations times the width of the values, which grows with them
+/// (values grow linearly in arithmetic-periodic games; no bound on them is assumed).
+pub fn three_heap_values(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
+    let pair_rule = &rule.pairs;
+    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
+    let (mut pairs, mut triples): (Vec<Bits>, Vec<Bits>) = (Vec::new(), Vec::new());
+    let mut largest = 0u32;
+    // Heap `n` reads the triple sets of `n - k` for the removals `k` of three-heap splits
+    // only: older ones are dropped.
+    let window = rule.split_three.last().copied().unwrap_or(0);
+    for n in 0..=max {
+        let words = words_for(largest);
+        pairs.push(pair_set(&g, n, words, pair_rule.unequal_split));
+        triples.push(triple_set(&g, &pairs, n, words));
+        let mut seen = vec![0u64; words];
+        let mut see = |v: u32| seen[(v >> 6) as usize] |= 1 << (v & 63);
+        if pair_rule.vanish.binary_search(&n).is_ok() {
+            see(0);
+        }
+        for &k in pair_rule.shrink.iter().take_while(|&&k| k < n) {
+            see(g[(n - k) as usize]);
+        }
+        let or_set = |seen: &mut Bits, set: &Bits| {
+            seen.iter_mut().zip(set).for_each(|(s, &w)| *s |= w);
+        };
+        for &k in pair_rule.split.iter().take_while(|&&k| k + 2 <= n) {
+            or_set(&mut seen, &pairs[(n - k) as usize]);
+        }
+        for &k in rule.split_three.iter().take_while(|&&k| k + 3 <= n) {
+            or_set(&mut seen, &triples[(n - k) as usize]);
+        }
+        if let Some(old) = n.checked_sub(window) {
+            triples[old as usize] = Vec::new();
+        }
+        let value = mex(&seen);
+        largest = largest.max(value);
+        g.push(value);
+    }
+    g
+}
+
+/// `{G(a) ^ G(b) : a + b = n, a, b >= 1}` (with `a != b` when `unequal`), `words` wide.
+fn pair_set(g: &[u32], n: u32, words: usize, unequal: bool) -> Bits {
+    let mut set = vec![0u64; words];
+    for b in 1..=n / 2 {
+        if !(unequal && 2 * b == n) {
+            let v = g[b as usize] ^ g[(n - b) as usize];
+            set[(v >> 6) as usize] |= 1 << (v & 63);
+        }
+    }
+    set
+}
+
+/// `{G(a) ^ G(b) ^ G(c) : a + b + c = n, a, b, c >= 1}`, `words` wide: every such
+/// triple has some part `c` with the other two summing to `n - c`, so the set is the
+/// union over `c` of `pairs[n - c]` with every value XORed with `G(c)`.
+///
+/// The XOR with `G(c)` moves whole words by its high bits (`w ^ (G(c) >> 6)`, a plain OR
+/// into the right word) and bits within a word by its low six: the sets are gathered by
+/// those six bits first, so the bits within words move 64 times a heap, not once per `c`.
+fn triple_set(g: &[u32], pairs: &[Bits], n: u32, words: usize) -> Bits {
+    let mut by_low_bits = vec![0u64; 64 * words];
+    let mut used = [false; 64];
+    for c in 1..n.saturating_sub(1) {
+        let value = g[c as usize];
+        let (high, low) = ((value >> 6) as usize, (value & 63) as usize);
+        let gathered = &mut by_low_bits[low * words..(low + 1) * words];
+        for (w, &word) in pairs[(n - c) as usize].iter().enumerate() {
+            gathered[w ^ high] |= word;
+        }
+        used[low] = true;
+    }
+    let mut set = vec![0u64; words];
+    for low in (0..64).filter(|&low| used[low]) {
+        let gathered = &by_low_bits[low * words..(low + 1) * words];
+        for (out, &word) in set.iter_mut().zip(gathered) {
+            *out |= xor_bits(word, low as u32);
+        }
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 0.3F: remove 1 or 2 (taking the heap whole or not), or 1 leaving two or three heaps.
+    fn rule_0_3f() -> ThreeHeapRule {
+        let pairs = HeapRule {
+            vanish: vec![1, 2],
+            shrink: vec![1, 2],
+            split: vec![2],
+            unequal_split: false,
+        };
+        ThreeHeapRule { pairs, split_three: vec![2] }
+    }
+
+    /// The mex over every option, listed.
+    fn by_options(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::new();
+        for n in 0..=max {
+            let values: Vec<u32> = rule
+                .options(n)
+                .iter()
+                .map(|parts| parts.iter().fold(0, |x, &p| x ^ g[p as usize]))
+                .collect();
+            g.push((0..).find(|v| !values.contains(v)).unwrap());
+        }
+        g
+    }
+
+    #[test]
+    fn xor_bits_moves_each_bit_to_its_xor() {
+        for j in 0..64 {
+            for i in 0..64 {
+                assert_eq!(xor_bits(1 << i, j), 1 << (i ^ j), "{i} {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_the_mex_of_the_listed_options() {
+        let rule = rule_0_3f();
+        assert_eq!(rule.values(300), by_options(&rule, 300));
+        let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
+        assert_eq!(in_place.values(200), by_options(&in_place, 200));
+    }
+
+    #[test]
+    fn options_list_three_heaps_and_count_the_removal() {
+        let rule = rule_0_3f();
+        assert!(rule.options(5).contains(&[2, 1, 0]) && rule.options(5).contains(&[1, 1, 1]));
+        assert!(!rule.options(4).contains(&[1, 1, 1]));
+        assert_eq!(rule.max_removal(), 2);
+        assert!(!rule.splits_in_place() && !rule.has_moves(0) && rule.has_moves(1));
+    }
+}
