@@ -48,8 +48,12 @@ def test_period_of_a_hex_code_states_only_evidence():
     assert not found.certified
     assert found.statement == (
         "no period certified for hex:0.3F from heap sizes 0..=100 (largest Grundy value 50): "
-        "no periodicity theorem covers this game"
+        "the values are arithmetic-periodic from heap 0 with period 6 and saltus 3 through "
+        "heap 100: evidence to 100, not certified (nimtab checks no arithmetic-periodicity theorem)"
     )
+    certified = nimtab.period("hex:0.F", 100, progress=False)
+    assert certified.certified and (certified.preperiod, certified.period) == (0, 2)
+    assert certified.saltus == 0
 
 
 @pytest.mark.parametrize(

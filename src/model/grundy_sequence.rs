@@ -6,7 +6,8 @@ use crate::model::error::{ModelError, Result};
 use crate::model::game::{Game, MoveRule};
 #[cfg(test)]
 use crate::sequence::period::Exclusion;
-use crate::sequence::period::{Certificate, PeriodOutcome, Uncertified};
+use crate::sequence::period::{find_period, Certificate, MoveShape, PeriodOutcome, Uncertified};
+use crate::sequence::ThreeHeapRule;
 use crate::sequence::{self, Extension, Goal, Observer, Sequence, Settings, Start, Store};
 
 impl Game {
@@ -57,12 +58,10 @@ impl Game {
             return Ok(sequence::run(&rule, self.spec(), settings, start, observer)?);
         }
         let max = settings.max;
+        if let Some(rule) = self.three_heap_rule() {
+            return self.three_heap_sequence(&rule, settings);
+        }
         let (store, extension, largest) = match self.move_rule() {
-            MoveRule::Hex(_) => {
-                let values = self.three_heap_values(max)?;
-                let largest = values.iter().copied().max().unwrap_or(0);
-                (Store::from_values(&values)?, Extension::None, u64::from(largest))
-            }
             MoveRule::Graph(moves) => {
                 let last = (moves.len().saturating_sub(1) as u64).min(max);
                 let values = self.grundy(last as u32);
@@ -78,6 +77,26 @@ impl Game {
             reason: Uncertified::NoTheorem,
         });
         Ok(Sequence::new(store, extension, max, period))
+    }
+
+    /// The sequence of a game with three-heap moves, in memory. A period search doubles
+    /// the heaps computed (from 64) until a period is certified or `settings.max` is
+    /// reached: the first heap at which a window fits is found whatever the doubling, as
+    /// it is for the sequence engine, and the plain mex's time grows faster than the heaps.
+    fn three_heap_sequence(&self, rule: &ThreeHeapRule, settings: &Settings) -> Result<Sequence> {
+        let max = settings.max;
+        let certificate = Some(Certificate::for_shape(MoveShape::of_three_heap_rule(rule)));
+        let mut reach = if settings.goal == Goal::Period { max.min(64) } else { max };
+        loop {
+            let values = self.three_heap_values(reach)?;
+            let period = (settings.goal == Goal::Period).then(|| find_period(certificate, &values));
+            let certified = matches!(period, Some(PeriodOutcome::Certified(_)));
+            if certified || reach >= max {
+                let store = Store::from_values(&values)?;
+                return Ok(Sequence::new(store, Extension::None, reach, period));
+            }
+            reach = reach.saturating_mul(2).min(max);
+        }
     }
 
     /// `G(0..=max)` of a game with three-heap moves, refusing a `max` above
@@ -103,6 +122,9 @@ impl Certificate {
     /// The certificate that applies to a game, if any: the theorem for its heap rule
     /// (subtraction and octal games).
     pub fn for_game(game: &Game) -> Option<Certificate> {
+        if let Some(rule) = game.three_heap_rule() {
+            return Some(Certificate::for_shape(MoveShape::of_three_heap_rule(&rule)));
+        }
         game.heap_rule().as_ref().and_then(Certificate::for_rule)
     }
 }

@@ -26,8 +26,8 @@
 //!
 //! Games with three-heap moves may be *arithmetic-periodic*, `G(n + p) = G(n) + s` for
 //! `n >= e` with a saltus `s > 0`; their search reads the differences `G(n + 1) - G(n)`
-//! (`arithmetic.rs`), which are periodic from `e` exactly then. No theorem for `s > 0`
-//! is checked yet, so such a triple is evidence to the last value, never certified.
+//! (`arithmetic.rs`), which are periodic from `e` exactly then. nimtab checks no theorem
+//! for `s > 0`, so such a triple is evidence to the last value, never certified.
 
 use super::error::SequenceError;
 use super::rule::HeapRule;

@@ -135,8 +135,15 @@ fn commands_without_a_three_heap_path_say_so_in_one_line() {
     assert_eq!(
         period.stderr.trim(),
         "nimtab: no period certified for hex:0.3F from heap sizes 0..=200 (largest Grundy \
-         value 101): no periodicity theorem covers this game"
+         value 101): the values are arithmetic-periodic from heap 0 with period 6 and saltus \
+         3 through heap 200: evidence to 200, not certified (nimtab checks no \
+         arithmetic-periodicity theorem)"
     );
+    // An ordinary period of a game with three-heap moves is certified by the theorem for
+    // moves that leave up to three heaps: window e <= n < 3 max(e, 1) + 2p + t = 8.
+    let certified = run(&["period", "--game", "hex:0.F", "--max", "100"]);
+    assert_eq!(certified.status, 0, "{}", certified.stderr);
+    assert_eq!(certified.stdout, "game,preperiod,period,saltus,checked_through\nhex:0.F,0,2,0,9\n");
     for (args, says) in [
         (vec!["quotient", "--game", "hex:0.8", "--max-heap", "5"], "has moves that leave three"),
         (

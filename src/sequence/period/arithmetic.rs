@@ -31,8 +31,8 @@ impl ArithmeticPeriod {
         let ArithmeticPeriod { preperiod: e, period: p, saltus: s } = *self;
         format!(
             "the values are arithmetic-periodic from heap {e} with period {p} and saltus {s} \
-             through heap {through}: evidence to {through}, not certified (no \
-             arithmetic-periodicity theorem is checked yet)"
+             through heap {through}: evidence to {through}, not certified (nimtab \
+             checks no arithmetic-periodicity theorem)"
         )
     }
 }

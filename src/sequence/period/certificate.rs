@@ -1,6 +1,7 @@
 //! The periodicity theorems that turn agreement inside the data into periodicity forever.
 
 use crate::sequence::rule::HeapRule;
+use crate::sequence::ThreeHeapRule;
 
 /// What a certificate needs of a take-and-break rule, as plain numbers and flags: the
 /// most tokens one move removes (`t`, the index of the code's last non-zero digit) and
@@ -20,6 +21,15 @@ impl MoveShape {
     /// The shape of a rule whose moves leave at most two heaps.
     pub fn of_rule(rule: &HeapRule) -> MoveShape {
         MoveShape { max_removal: rule.max_removal(), two_heaps: rule.splits(), three_heaps: false }
+    }
+
+    /// The shape of a rule whose moves may leave three heaps.
+    pub fn of_three_heap_rule(rule: &ThreeHeapRule) -> MoveShape {
+        MoveShape {
+            max_removal: rule.max_removal(),
+            two_heaps: rule.pairs.splits(),
+            three_heaps: !rule.split_three.is_empty(),
+        }
     }
 
     /// The most heaps one move leaves (0 or 1 when no move splits).
