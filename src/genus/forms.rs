@@ -8,7 +8,7 @@
 //! and every other option of G has H as an option (the options reverse through H); for
 //! H = 0 this needs in addition that some option of G is a misère P-position.
 
-use crate::engine::{NoProgress, Progress};
+use crate::engine::Progress;
 use crate::genus::hasher::IdMap;
 use crate::genus::value::Genus;
 use crate::genus::GenusError;
@@ -88,19 +88,6 @@ impl Forms {
     /// The options of form `id`, ascending.
     pub fn options(&self, id: FormId) -> &[FormId] {
         &self.options[id as usize]
-    }
-
-    /// The nim-heap *m, made from *0 … *(m−1).
-    ///
-    /// # Errors
-    /// [`GenusError::BeyondMemory`] past the budget.
-    pub fn nim_heap(&mut self, m: u32) -> Result<FormId, GenusError> {
-        let mut heaps = Vec::with_capacity(m as usize);
-        for _ in 0..m {
-            let heap = self.make(heaps.clone(), &NoProgress)?;
-            heaps.push(heap);
-        }
-        self.make(heaps, &NoProgress)
     }
 
     /// The simplest form of the game whose options are the forms `options`.
