@@ -129,6 +129,7 @@ pub mod atlas;
 pub mod contest;
 pub mod engine;
 pub mod export;
+pub mod genus;
 pub mod host;
 pub mod input;
 pub mod model;

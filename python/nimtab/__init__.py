@@ -15,6 +15,7 @@ released on the engine's threads:
 * ``moves``, ``period`` and ``classes`` give a position's winning moves, the certified
   period of a heap's Grundy values and misère Nim's classes;
 * ``quotient`` gives the misère quotient of a sum of heaps;
+* ``genus`` gives the genus of every heap of a take-and-break game, or of a sum of heaps;
 * ``atlas`` solves every octal code of a family (``nimtab atlas``), locally or on a Dask
   cluster, and writes the command's files with ``out=``.
 
@@ -32,6 +33,7 @@ from typing import Optional
 
 from . import _checks, _nimtab
 from ._atlas import Atlas, atlas
+from ._genus import genus
 from ._plot import plot
 from ._quotient import Quotient, quotient
 from ._reach import Classes, Moves, Period, classes, moves, period
@@ -54,6 +56,7 @@ __all__ = [
     "atlas",
     "check",
     "classes",
+    "genus",
     "grundy",
     "merge",
     "moves",

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 FAMILY_LIMIT: int
+MAX_GENUS_HEAP: int
 MAX_HEAPS: int
 MAX_HEAP_SIZE: int
 MAX_QUOTIENT_HEAP: int
@@ -17,6 +18,7 @@ MAX_TOTAL: int
 __version__: str
 __all__ = [
     "FAMILY_LIMIT",
+    "MAX_GENUS_HEAP",
     "MAX_HEAPS",
     "MAX_HEAP_SIZE",
     "MAX_QUOTIENT_HEAP",
@@ -31,6 +33,7 @@ __all__ = [
     "atlas_tables",
     "check_rows",
     "classes",
+    "genus",
     "grundy",
     "grundy_rare",
     "is_sum",
@@ -143,6 +146,12 @@ def quotient(
     report: _Report = None,
     every_heap: bool = False,
 ) -> dict[str, Any]: ...
+def genus(
+    game: str,
+    max_heap: Optional[int] = None,
+    position: Optional[Sequence[int]] = None,
+    report: _Report = None,
+) -> Any: ...  # a list of dicts (one per heap), or one dict for a position
 def moves(
     game: str, position: Sequence[int], rule: str = ..., with_pass: bool = False
 ) -> Tuple[list[dict[str, Any]], bool, bool]: ...

@@ -5,6 +5,7 @@ mod atlas;
 mod atlas_dir;
 mod atlas_request;
 mod check;
+mod genus;
 mod quotient;
 mod quotient_sweep;
 mod reach;
@@ -191,6 +192,8 @@ fn _nimtab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweeps::sweep_games, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::merge, m)?)?;
     m.add_function(wrap_pyfunction!(quotient::quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(genus::genus, m)?)?;
+    m.add("MAX_GENUS_HEAP", nimtab::genus::MAX_GENUS_HEAP)?;
     m.add_function(wrap_pyfunction!(quotient_sweep::quotient_rows_of_csv, m)?)?;
     m.add_function(wrap_pyfunction!(states::solve_table, m)?)?;
     m.add_function(wrap_pyfunction!(states::solve_multisets, m)?)?;

@@ -7,7 +7,9 @@ import nimtab
 
 def test_genus_of_kayles_heaps_matches_the_command_and_winning_ways():
     rows = nimtab.genus("octal:0.77", max_heap=9, progress=False)
-    assert [r["genus"] for r in rows] == ["0", "1", "2", "3", "1", "4^146", "3", "2", "1^13", "4^046"]
+    assert [r["genus"] for r in rows] == [
+        "0", "1", "2", "3", "1", "4^146", "3", "2", "1^13", "4^046"
+    ]
     assert rows[5] == {
         "genus": "4^146",
         "grundy": 4,

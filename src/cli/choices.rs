@@ -97,3 +97,11 @@ impl OnlyLabel {
         }
     }
 }
+
+/// `genus --format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenusFormat {
+    Text,
+    Csv,
+    Json,
+}

@@ -22,7 +22,7 @@ use clap::{Parser, Subcommand};
 use nimtab::host::{threads_of_a_run, MemoryReading};
 use nimtab::sequence::human_bytes;
 
-use commands::{atlas, merge, sweep};
+use commands::{atlas, genus, merge, sweep};
 use commands::{
     check, classes, crosscheck, grundy, info, judge, moves, period, play, plot, quotient, solve,
     split, suite, verify,
@@ -101,6 +101,9 @@ enum Command {
     Merge(merge::Args),
     /// Compute the misère quotient of a sum of heaps, with its proof.
     Quotient(quotient::Args),
+    /// The genus of every heap of a take-and-break game, or of one sum of heaps, from
+    /// their misère canonical forms.
+    Genus(genus::Args),
     /// The atlas of octal games: every code of a family solved with a certified period or
     /// computed to a stated bound, grouped into classes, as CSV and JSON and, with --html, a
     /// static web site.
@@ -193,6 +196,7 @@ fn run(cli: Cli, reading: &MemoryReading) -> anyhow::Result<Outcome> {
         Some(Command::Sweep(a)) => sweep::run(a, &global),
         Some(Command::Merge(a)) => merge::run(a, &global),
         Some(Command::Quotient(a)) => quotient::run(a, &global),
+        Some(Command::Genus(a)) => genus::run(a, &global),
         Some(Command::Atlas(a)) => atlas::run(a, &global),
         None => suite::run(suite::Args::default(), &global),
     }

@@ -30,6 +30,7 @@ const GUIDE: &[(&str, &str)] = &[
         "../guide/grundy-and-periods.md#nimtab-period-a-certified-period-of-the-grundy-values",
     ),
     ("quotient", "../guide/quotients.md"),
+    ("genus", "../guide/genus.md"),
     ("sweep", "../guide/sweeps.md"),
     ("merge", "../guide/sweeps.md#shards-and-nimtab-merge"),
     ("atlas", "../guide/atlas.md"),

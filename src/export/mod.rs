@@ -7,6 +7,7 @@
 pub mod csv;
 pub mod format;
 pub mod freq;
+pub mod genus;
 pub(crate) mod label_lines;
 pub mod labels_csv;
 pub(crate) mod lines;

@@ -1,6 +1,7 @@
 //! The built-in default suite: which spaces it verifies, and the files it generates.
 
 pub mod atlas;
+pub mod genus;
 pub mod quotients;
 pub mod quotients_report;
 pub mod takebreak;

@@ -25,6 +25,7 @@ const PAGES: &[&str] = &[
     "README.md",
     "docs/README.md",
     "docs/guide/games-and-rules.md",
+    "docs/guide/genus.md",
     "docs/guide/multi-heap-games-and-pass.md",
     "docs/guide/tables-and-solve.md",
     "docs/guide/verify-and-criteria.md",
@@ -196,6 +197,11 @@ fn hexadecimal_examples_print_what_they_show() {
 #[test]
 fn grundy_examples_print_what_they_show() {
     check_page("docs/guide/grundy-and-periods.md");
+}
+
+#[test]
+fn genus_examples_print_what_they_show() {
+    check_page("docs/guide/genus.md");
 }
 
 #[test]

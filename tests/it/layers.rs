@@ -15,7 +15,7 @@ fn layer(unit: &str) -> Option<u8> {
         "sequence" | "host" | "input" | "random" => 0,
         "model" => 1,
         "engine" => 2,
-        "analysis" | "quotient" => 3,
+        "analysis" | "quotient" | "genus" => 3,
         "export" | "sweep" | "contest" | "suite" | "atlas" => 4,
         "cli" | "main" => 5,
         _ => return None,

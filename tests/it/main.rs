@@ -17,6 +17,7 @@ mod facts;
 mod file_imports;
 mod fresh_clone;
 mod games_cli;
+mod genus;
 mod hexadecimal;
 mod input_bounds;
 mod interrupt;

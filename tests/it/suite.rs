@@ -82,8 +82,9 @@ fn manifest_commands_regenerate_their_files() {
         checked += 1;
     }
     assert_eq!(
-        checked, 39,
-        "8 Grundy tables, 10 pictures, 5 periods, 3 misère P-lists, 3 quotients, 10 atlas files"
+        checked, 42,
+        "8 Grundy tables, 10 pictures, 5 periods, 3 misère P-lists, 3 quotients, 3 genus tables, \
+         10 atlas files"
     );
 }
 

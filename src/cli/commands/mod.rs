@@ -4,6 +4,7 @@ pub mod atlas;
 pub mod check;
 pub mod classes;
 pub mod crosscheck;
+pub mod genus;
 pub mod grundy;
 pub mod info;
 pub mod judge;

@@ -14,6 +14,7 @@ use nimtab::export::report_games::game_sections;
 use nimtab::export::summary::{summary_table, write_counterexamples, write_summary};
 use nimtab::model::position::PassState;
 use nimtab::suite::atlas::{atlas_files, atlas_section, ATLAS_COMMAND};
+use nimtab::suite::genus::{genus_files, genus_section, suite_genera};
 use nimtab::suite::quotients_report::quotient_section;
 use nimtab::suite::takebreak::{takebreak_facts, takebreak_suite, TakeBreakFacts, TakeBreakJob};
 use nimtab::suite::takebreak_report::takebreak_section;
@@ -80,11 +81,15 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let long = suite_takebreak::run_long_periods(global)?;
     let quotients = suite_takebreak::run_quotients(global)?;
     let atlas = suite_takebreak::run_atlas(global)?;
+    let genera = suite_genera(global.memory_limit)?;
     let (mut generated, pictures) = generate(&jobs, &findings)?;
     for (name, bytes, command) in suite_takebreak::files(&takebreak, &long)? {
         generated.add(&name, bytes, &command);
     }
     for (name, bytes, command) in suite_takebreak::quotient_files(&quotients)? {
+        generated.add(&name, bytes, &command);
+    }
+    for (name, bytes, command) in genus_files(&genera)? {
         generated.add(&name, bytes, &command);
     }
     for (name, bytes) in atlas_files(&atlas)? {
@@ -94,6 +99,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         plots_section(&link_from_report(&a.report, &a.data_dir)?, &pictures),
         takebreak_section(&takebreak, &long),
         quotient_section(&quotients),
+        genus_section(&genera),
         atlas_section(&atlas),
     ];
     sections.extend(game_sections(&findings));

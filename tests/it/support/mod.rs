@@ -2,6 +2,7 @@
 //! the reference solver, games in both descriptions, spaces, thread pools and random games.
 
 pub mod cli;
+pub mod genus_reference;
 pub mod markdown;
 pub mod multiset_reference;
 pub mod reference;
