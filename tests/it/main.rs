@@ -10,6 +10,7 @@ mod checkpoint_saves;
 mod classes;
 mod crosscheck;
 mod devices;
+mod doc_pages;
 mod docs;
 mod engine;
 mod errors;
