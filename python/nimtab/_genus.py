@@ -17,8 +17,9 @@ def genus(
     position: Optional[Sequence[int]] = None,
     progress: bool = True,
 ) -> Any:
-    """Compute the genus of every heap of a take-and-break game, or of a sum of heaps, as
-    ``nimtab genus``: exact, from the heaps' misère canonical forms.
+    """Compute the genus of every heap of a game, or of a sum of heaps (``nimtab genus``).
+
+    The values are exact: they come from the heaps' misère canonical forms.
 
     Parameters
     ----------
