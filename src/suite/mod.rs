@@ -2,6 +2,7 @@
 
 pub mod atlas;
 pub mod genus;
+pub mod hexadecimal;
 pub mod quotients;
 pub mod quotients_report;
 pub mod takebreak;

@@ -15,6 +15,7 @@ use nimtab::export::summary::{summary_table, write_counterexamples, write_summar
 use nimtab::model::position::PassState;
 use nimtab::suite::atlas::{atlas_files, atlas_section, ATLAS_COMMAND};
 use nimtab::suite::genus::{genus_files, genus_section, suite_genera};
+use nimtab::suite::hexadecimal::{hex_section, suite_hex_games};
 use nimtab::suite::quotients_report::quotient_section;
 use nimtab::suite::takebreak::{takebreak_facts, takebreak_suite, TakeBreakFacts, TakeBreakJob};
 use nimtab::suite::takebreak_report::takebreak_section;
@@ -82,6 +83,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let quotients = suite_takebreak::run_quotients(global)?;
     let atlas = suite_takebreak::run_atlas(global)?;
     let genera = suite_genera(global.memory_limit)?;
+    let hex_games = suite_hex_games()?;
     let (mut generated, pictures) = generate(&jobs, &findings)?;
     for (name, bytes, command) in suite_takebreak::files(&takebreak, &long)? {
         generated.add(&name, bytes, &command);
@@ -100,6 +102,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         takebreak_section(&takebreak, &long),
         quotient_section(&quotients),
         genus_section(&genera),
+        hex_section(&hex_games),
         atlas_section(&atlas),
     ];
     sections.extend(game_sections(&findings));
