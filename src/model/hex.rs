@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::model::octal::OctalCode;
-use crate::sequence::{HeapRule, ThreeHeapRule};
+use crate::model::octal::{pairs_rule, removals_with_bit, without_trailing_zeros, OctalCode};
+use crate::sequence::ThreeHeapRule;
 
 /// A hexadecimal code `D0.D1D2…Dt` with some digit of bit 8, stored without trailing
 /// zero digits.
@@ -61,15 +61,7 @@ impl HexCode {
                 }
             }
         }
-        if digits.len() == 1 {
-            return Err("no digits after the point".into());
-        }
-        while digits.len() > 1 && digits[digits.len() - 1] == 0 {
-            digits.pop();
-        }
-        if digits == [0] {
-            return Err("every digit is 0, so the code allows no move at all".into());
-        }
+        let digits = without_trailing_zeros(digits)?;
         if digits.iter().all(|&d| d < 8) {
             return OctalCode::parse(code).map(ParsedHex::Octal);
         }
@@ -83,20 +75,8 @@ impl HexCode {
 
     /// The moves this code allows.
     pub fn rule(&self) -> ThreeHeapRule {
-        let with_bit = |bit: u8| -> Vec<u32> {
-            (0..self.digits.len())
-                .filter(|&k| self.digits[k] & bit != 0)
-                .map(|k| k as u32)
-                .collect()
-        };
-        let pairs = HeapRule {
-            // D0's bits 1 and 2 are never set, so k = 0 appears only among the splits.
-            vanish: with_bit(1),
-            shrink: with_bit(2),
-            split: with_bit(4),
-            unequal_split: false,
-        };
-        ThreeHeapRule { pairs, split_three: with_bit(8) }
+        let pairs = pairs_rule(&self.digits);
+        ThreeHeapRule { pairs, split_three: removals_with_bit(&self.digits, 8) }
     }
 }
 

@@ -58,16 +58,7 @@ impl OctalCode {
                 }
             }
         }
-        if digits.len() == 1 {
-            return Err("no digits after the point".into());
-        }
-        while digits.len() > 1 && digits[digits.len() - 1] == 0 {
-            digits.pop();
-        }
-        if digits == [0] {
-            return Err("every digit is 0, so the code allows no move at all".into());
-        }
-        Ok(OctalCode { digits })
+        Ok(OctalCode { digits: without_trailing_zeros(digits)? })
     }
 
     /// Whether the text of a code is `0.` followed by zeros only: the code that allows no
@@ -83,19 +74,38 @@ impl OctalCode {
 
     /// The removal sets this code allows.
     pub fn heap_rule(&self) -> HeapRule {
-        let with_bit = |bit: u8| -> Vec<u32> {
-            (0..self.digits.len())
-                .filter(|&k| self.digits[k] & bit != 0)
-                .map(|k| k as u32)
-                .collect()
-        };
-        HeapRule {
-            // D0's bits 1 and 2 are never set, so k = 0 appears only among the splits.
-            vanish: with_bit(1),
-            shrink: with_bit(2),
-            split: with_bit(4),
-            unequal_split: false,
-        }
+        pairs_rule(&self.digits)
+    }
+}
+
+/// The digits of a code after its checks shared by octal and hexadecimal codes: some
+/// digit after the point, trailing zeros dropped, and some digit not 0.
+pub(crate) fn without_trailing_zeros(mut digits: Vec<u8>) -> Result<Vec<u8>, String> {
+    if digits.len() == 1 {
+        return Err("no digits after the point".into());
+    }
+    while digits.len() > 1 && digits[digits.len() - 1] == 0 {
+        digits.pop();
+    }
+    if digits == [0] {
+        return Err("every digit is 0, so the code allows no move at all".into());
+    }
+    Ok(digits)
+}
+
+/// The removal counts `k` whose digit `Dk` has `bit`, ascending.
+pub(crate) fn removals_with_bit(digits: &[u8], bit: u8) -> Vec<u32> {
+    (0..digits.len()).filter(|&k| digits[k] & bit != 0).map(|k| k as u32).collect()
+}
+
+/// The moves of a code's bits 1, 2 and 4: take a heap whole, leave one heap, leave two.
+pub(crate) fn pairs_rule(digits: &[u8]) -> HeapRule {
+    HeapRule {
+        // D0's bits 1 and 2 are never set, so k = 0 appears only among the splits.
+        vanish: removals_with_bit(digits, 1),
+        shrink: removals_with_bit(digits, 2),
+        split: removals_with_bit(digits, 4),
+        unequal_split: false,
     }
 }
 
