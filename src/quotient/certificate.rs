@@ -22,6 +22,7 @@ use std::collections::{HashMap, VecDeque};
 
 use crate::quotient::bits;
 use crate::quotient::memory::{Hold, Meter, Result};
+use crate::quotient::option::HeapOption;
 use crate::quotient::{QuotientError, QuotientProgress};
 
 /// States explored between two looks at whether the caller asks to stop.
@@ -35,8 +36,8 @@ pub(crate) struct Claim<'a> {
     pub p: &'a [bool],
     /// `phi[h]` for heaps `0..=N`.
     pub phi: &'a [u32],
-    /// `options[h]`: pairs of heaps (0 is no heap).
-    pub options: &'a [Vec<(u32, u32)>],
+    /// `options[h]`: heap `h`'s options.
+    pub options: &'a [Vec<HeapOption>],
     pub play: Ending,
 }
 
@@ -45,8 +46,14 @@ impl Claim<'_> {
         self.product[x as usize * self.order + y as usize]
     }
 
-    fn option_class(&self, (a, b): (u32, u32)) -> u32 {
-        self.times(self.phi[a as usize], self.phi[b as usize])
+    fn option_class(&self, option: HeapOption) -> u32 {
+        let [a, b, c] = option.heaps();
+        let two = self.times(self.phi[a as usize], self.phi[b as usize]);
+        if c == 0 {
+            two
+        } else {
+            self.times(two, self.phi[c as usize])
+        }
     }
 
     /// The distinct classes of heap `h`'s options, ascending: both parts of the proof

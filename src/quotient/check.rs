@@ -21,6 +21,7 @@ use crate::quotient::heaps::{Counts, HeapOptions, Key, KeyQueue};
 use crate::quotient::mark::{representatives, Reps};
 use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::HeapMonoid;
+use crate::quotient::option::HeapOption;
 use crate::quotient::{QuotientError, QuotientProgress};
 
 /// States explored between two looks at whether the caller asks to stop (and two
@@ -63,17 +64,17 @@ fn heap_groups(
     let mut groups: Vec<HeapGroup> = Vec::new();
     for h in options.active() {
         let mut classes = hold.vec(words, 0u64)?;
-        let mut pairs = Vec::new();
+        let mut one_of_each = Vec::new();
         for &o in &options.options[h as usize] {
             let t = monoid.apply_option(0, o);
             if !bits::contains(&classes, t) {
                 bits::insert(&mut classes, t);
-                pairs.push(o);
+                one_of_each.push(o);
             }
         }
         let class = monoid.apply(0, h);
         if !groups.iter().any(|g| g.class == class && g.classes == classes) {
-            groups.push(HeapGroup { heap: h, class, classes, pairs });
+            groups.push(HeapGroup { heap: h, class, classes, options: one_of_each });
         }
     }
     Ok(groups)
@@ -85,7 +86,7 @@ struct HeapGroup {
     heap: u32,
     class: u32,
     classes: Vec<u64>,
-    pairs: Vec<(u32, u32)>,
+    options: Vec<HeapOption>,
 }
 
 /// The groups the exploration adds: no group whose heap acts as an earlier one's with
@@ -117,7 +118,7 @@ fn least_p_failure(
             if !p[monoid.apply(x, h) as usize] {
                 continue;
             }
-            let fails = group.pairs.iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
+            let fails = group.options.iter().any(|&o| p[monoid.apply_option(x, o) as usize]);
             let key = key.plus(h);
             if fails && best.is_none_or(|(k, _, _)| key < k) {
                 best = Some((key, x, h));
@@ -219,7 +220,7 @@ pub(crate) fn check<'m>(
             for t in bits::elements(set) {
                 bits::insert(&mut next, monoid.apply(t, h));
             }
-            for &o in &explored.pairs {
+            for &o in &explored.options {
                 bits::insert(&mut next, monoid.apply_option(y, o));
             }
             let z = monoid.apply(y, h);

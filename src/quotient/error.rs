@@ -10,27 +10,18 @@ use crate::sequence::human_bytes;
 pub enum QuotientError {
     /// A game that is not a sum of heaps (Wythoff, Moore, circular Nim, a pass).
     #[error(
-        "a misère quotient needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or \
-         grundys-game, without --pass); {spec} is not one"
+        "a misère quotient needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE, \
+         hex:CODE or grundys-game, without --pass); {spec} is not one"
     )]
     NotASum {
-        /// The game's specification.
-        spec: String,
-    },
-    /// A game with moves that leave three heaps (a hexadecimal code with a digit of bit 8):
-    /// the quotient's options are pairs of heaps.
-    #[error(
-        "a misère quotient is computed here for moves that leave at most two heaps; {spec} \
-         has moves that leave three"
-    )]
-    ThreeHeapMoves {
         /// The game's specification.
         spec: String,
     },
     /// The SJ ending, which no quotient decides.
     #[error("a quotient decides normal or misère play; the SJ ending has none")]
     SjEnding,
-    /// A largest heap of 0 or above [`MAX_QUOTIENT_HEAP`].
+    /// A largest heap of 0 or above [`MAX_QUOTIENT_HEAP`] (above
+    /// [`crate::quotient::MAX_THREE_HEAP_QUOTIENT_HEAP`] for moves that leave three heaps).
     #[error("the largest heap must be from 1 to {limit}, got {max_heap}")]
     MaxHeap {
         /// What was asked for.

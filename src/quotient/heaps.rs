@@ -1,40 +1,69 @@
 //! The heaps of a game as the quotient computation sees them: each heap's options as
-//! pairs of smaller heaps, and the ordering key of positions.
+//! up to three smaller heaps, and the ordering key of positions.
 
 use std::cmp::{Ordering, Reverse};
 
 use crate::model::game::Game;
 use crate::quotient::memory::{Hold, Meter, Result};
+use crate::quotient::option::HeapOption;
 use crate::sequence::HeapRule;
 
-/// Where the options of each heap come from: the game's heap rule when it has one (whose
-/// options are made without sorting, and counted without being made), else its moves.
+/// Where the options of each heap come from: the game's take-and-break rule when it has
+/// one (whose options are made without sorting, and counted without being made), else its
+/// moves.
 pub(crate) struct OptionSource<'g> {
     game: &'g Game,
+    /// The moves that leave at most two heaps.
     rule: Option<HeapRule>,
+    /// The removals of the moves that leave three non-empty heaps (a hexadecimal code's
+    /// bit 8), ascending; empty for every other game.
+    split_three: Vec<u32>,
 }
 
 impl<'g> OptionSource<'g> {
     /// The options of `game`'s heaps.
     pub fn new(game: &'g Game) -> OptionSource<'g> {
-        OptionSource { game, rule: game.heap_rule() }
+        let (rule, split_three) = match game.take_break_rule() {
+            Some(rule) => (Some(rule.pairs), rule.split_three),
+            None => (None, Vec::new()),
+        };
+        OptionSource { game, rule, split_three }
     }
 
-    /// Heap `h`'s options: pairs `(a, b)` with `a >= b >= 0`, 0 standing for no heap
-    /// (`(0, 0)`: the heap is taken whole), without repeats, in no particular order.
-    pub fn options(&self, h: u32) -> Vec<(u32, u32)> {
-        match &self.rule {
-            Some(rule) => rule.options_unordered(h),
-            // Nim and move graphs: one heap to one heap. A game with three-heap moves has
-            // no heap rule but is refused before any option is made (`QuotientConfig::check`).
-            None => self.game.options(h).into_iter().map(|to| (to, 0)).collect(),
+    /// Heap `h`'s options, their heaps `a >= b >= c >= 0` with 0 standing for no heap
+    /// (`[0, 0, 0]`: the heap is taken whole), without repeats, in no particular order.
+    pub fn options(&self, h: u32) -> Vec<HeapOption> {
+        let Some(rule) = &self.rule else {
+            // Nim and move graphs: one heap to one heap.
+            return self.game.options(h).into_iter().map(|to| HeapOption::pair(to, 0)).collect();
+        };
+        let mut options: Vec<HeapOption> = Vec::with_capacity(self.count(h) as usize);
+        options.extend(rule.options_unordered(h).into_iter().map(|(a, b)| HeapOption::pair(a, b)));
+        // Three heaps `a >= b >= c >= 1` of `n - k` tokens: one option per such multiset.
+        for &k in self.split_three.iter().take_while(|&&k| k + 3 <= h) {
+            let rest = h - k;
+            for c in 1..=rest / 3 {
+                for b in c..=(rest - c) / 2 {
+                    options.push(HeapOption::triple(rest - b - c, b, c));
+                }
+            }
         }
+        options
     }
 
     /// How many options heap `h` has.
     pub fn count(&self, h: u32) -> u64 {
         let Some(rule) = &self.rule else { return self.game.options(h).len() as u64 };
         let n = u64::from(h);
+        // The multisets `{a >= b >= c >= 1}` of total `m` are the partitions of `m` into
+        // exactly three parts, `round(m² / 12)` of them.
+        let three: u64 = self
+            .split_three
+            .iter()
+            .map(|&k| u64::from(k))
+            .filter(|&k| k + 3 <= n)
+            .map(|k| ((n - k) * (n - k) + 6) / 12)
+            .sum();
         let vanish = u64::from(rule.vanish.binary_search(&h).is_ok());
         let shrink = rule.shrink.iter().filter(|&&k| u64::from(k) < n).count() as u64;
         let split: u64 = rule
@@ -44,20 +73,20 @@ impl<'g> OptionSource<'g> {
             .filter(|&k| k + 2 <= n)
             .map(|k| (n - k) / 2 - u64::from(rule.unequal_split && (n - k) % 2 == 0))
             .sum();
-        vanish + shrink + split
+        vanish + shrink + split + three
     }
 
     /// Bytes of heap `h`'s options as the computation holds them (heap 0 has none).
     pub fn bytes_of(&self, h: u32) -> u64 {
-        let pairs = if h == 0 { 0 } else { self.count(h) };
-        let pair = std::mem::size_of::<(u32, u32)>() as u64;
-        pairs * pair + std::mem::size_of::<Vec<u8>>() as u64
+        let options = if h == 0 { 0 } else { self.count(h) };
+        let option = std::mem::size_of::<HeapOption>() as u64;
+        options * option + std::mem::size_of::<Vec<u8>>() as u64
     }
 }
 
 #[cfg(test)]
 /// The options of every heap `0..=max_heap` of a game, as [`OptionSource::options`].
-pub(crate) fn all_options(game: &Game, max_heap: u32) -> Vec<Vec<(u32, u32)>> {
+pub(crate) fn all_options(game: &Game, max_heap: u32) -> Vec<Vec<HeapOption>> {
     let source = OptionSource::new(game);
     let mut options = vec![Vec::new()];
     options.extend((1..=max_heap).map(|h| source.options(h)));
@@ -67,12 +96,12 @@ pub(crate) fn all_options(game: &Game, max_heap: u32) -> Vec<Vec<(u32, u32)>> {
 /// The options of heaps `0..=max_heap()`, a prefix of [`all_options`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct HeapOptions<'a> {
-    pub options: &'a [Vec<(u32, u32)>],
+    pub options: &'a [Vec<HeapOption>],
 }
 
 impl<'a> HeapOptions<'a> {
     /// The heaps up to `max_heap` of `all`.
-    pub fn upto(all: &'a [Vec<(u32, u32)>], max_heap: u32) -> HeapOptions<'a> {
+    pub fn upto(all: &'a [Vec<HeapOption>], max_heap: u32) -> HeapOptions<'a> {
         HeapOptions { options: &all[..=max_heap as usize] }
     }
 
@@ -220,13 +249,23 @@ mod tests {
 
     #[test]
     fn option_counts_match_the_options_made() {
-        let games = ["0.77", "4.07", "0.156", "0.3F"].iter().filter_map(|c| Game::octal(c).ok());
+        let games = [
+            "octal:0.77",
+            "octal:4.07",
+            "octal:0.156",
+            "hex:0.3F",
+            "hex:8.1",
+            "hex:0.8",
+            "hex:C.48",
+        ]
+        .iter()
+        .map(|spec| Game::parse(spec).unwrap());
         for game in games.chain([Game::grundys_game(), Game::nim()]) {
             let source = OptionSource::new(&game);
             for h in 0..40 {
                 let made = source.options(h);
                 assert_eq!(source.count(h), made.len() as u64, "{} {h}", game.spec());
-                let mut sorted: Vec<[u32; 3]> = made.iter().map(|&(a, b)| [a, b, 0]).collect();
+                let mut sorted: Vec<[u32; 3]> = made.iter().map(|o| o.heaps()).collect();
                 sorted.sort_unstable();
                 assert_eq!(sorted, game.heap_options(h), "{} {h}", game.spec());
             }
@@ -237,17 +276,18 @@ mod tests {
     fn options_come_before_the_position_in_key_order() {
         let kayles = Game::octal("0.77").unwrap();
         let dawson = Game::octal("4.07").unwrap();
-        for game in [kayles, dawson, Game::grundys_game()] {
+        let hex = Game::parse("hex:8.F").unwrap();
+        for game in [kayles, dawson, Game::grundys_game(), hex] {
             let all = all_options(&game, 12);
             let options = HeapOptions::upto(&all, 12);
             for h in 1..=12u32 {
                 let before = Key::EMPTY.plus(h);
-                for &(a, b) in &options.options[h as usize] {
+                for &option in &options.options[h as usize] {
                     let mut after = Key::EMPTY;
-                    for part in [a, b].into_iter().filter(|&p| p > 0) {
+                    for part in option.heaps().into_iter().filter(|&p| p > 0) {
                         after = after.plus(part);
                     }
-                    assert!(after < before, "{} {h} -> ({a}, {b})", game.spec());
+                    assert!(after < before, "{} {h} -> {option:?}", game.spec());
                 }
             }
         }

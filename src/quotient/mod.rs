@@ -34,6 +34,7 @@ mod heaps;
 mod mark;
 mod memory;
 mod monoid;
+mod option;
 mod period;
 mod presentation;
 mod run;
@@ -43,6 +44,7 @@ mod tables;
 mod tame;
 
 pub use error::QuotientError;
+pub use option::MAX_THREE_HEAP_QUOTIENT_HEAP;
 pub use period::QuotientPeriod;
 pub use state::{QuotientCheckpoint, QUOTIENT_CHECKPOINT_FORMAT};
 pub use tables::{check_against_tables, TableCheck};
@@ -55,6 +57,16 @@ use crate::model::game::Game;
 /// The largest heap size a quotient may be asked for; below it, what the memory budget
 /// holds decides (see [`QuotientConfig::plan`]).
 pub const MAX_QUOTIENT_HEAP: u32 = 1 << 24;
+
+/// The largest heap size a quotient of `game` may be asked for: [`MAX_QUOTIENT_HEAP`], or
+/// [`MAX_THREE_HEAP_QUOTIENT_HEAP`] for a game with moves that leave three heaps.
+pub fn max_quotient_heap(game: &Game) -> u32 {
+    if game.splits_in_three() {
+        MAX_THREE_HEAP_QUOTIENT_HEAP
+    } else {
+        MAX_QUOTIENT_HEAP
+    }
+}
 
 /// The order bound of callers that fix one rather than take it from their memory budget
 /// ([`order_bound_for`]).
@@ -141,14 +153,11 @@ impl QuotientConfig {
         if !game.is_sum() {
             return Err(QuotientError::NotASum { spec: game.spec().to_string() });
         }
-        if game.splits_in_three() {
-            return Err(QuotientError::ThreeHeapMoves { spec: game.spec().to_string() });
-        }
         if self.play == Ending::Sj {
             return Err(QuotientError::SjEnding);
         }
-        if self.max_heap == 0 || self.max_heap > MAX_QUOTIENT_HEAP {
-            let limit = MAX_QUOTIENT_HEAP;
+        let limit = max_quotient_heap(game);
+        if self.max_heap == 0 || self.max_heap > limit {
             return Err(QuotientError::MaxHeap { max_heap: self.max_heap, limit });
         }
         if self.max_order == 0 || self.max_order > MAX_ORDER {

@@ -28,6 +28,7 @@ use crate::quotient::heaps::{HeapOptions, OptionSource};
 use crate::quotient::mark::{forced_p_portion, representatives};
 use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::{Cycle, HeapMonoid};
+use crate::quotient::option::HeapOption;
 use crate::quotient::state::QuotientCheckpoint;
 use crate::quotient::{QuotientConfig, QuotientError, QuotientProgress};
 
@@ -38,8 +39,8 @@ pub(crate) struct Solved {
     pub p: Vec<bool>,
 }
 
-/// The options of heaps `0..=n`: `[h]` lists pairs of smaller heaps (0 for no heap).
-pub(crate) type AllOptions = Vec<Vec<(u32, u32)>>;
+/// The options of heaps `0..=n`: `[h]` lists heap `h`'s.
+pub(crate) type AllOptions = Vec<Vec<HeapOption>>;
 
 /// The state of the computation after some heaps.
 pub(crate) struct Solver<'g, 'm> {
@@ -157,7 +158,7 @@ impl<'g, 'm> Solver<'g, 'm> {
         if added.is_err() {
             let (all, hold) = self.all.parts_mut();
             if let Some(options) = all.pop() {
-                hold.shrink((options.capacity() * std::mem::size_of::<(u32, u32)>()) as u64);
+                hold.shrink((options.capacity() * std::mem::size_of::<HeapOption>()) as u64);
             }
         }
         added
@@ -167,7 +168,7 @@ impl<'g, 'm> Solver<'g, 'm> {
     fn push_options(&mut self, h: u32) -> Result<()> {
         let options = self.source.options(h);
         let (all, hold) = self.all.parts_mut();
-        hold.grow((options.capacity() * std::mem::size_of::<(u32, u32)>()) as u64)?;
+        hold.grow((options.capacity() * std::mem::size_of::<HeapOption>()) as u64)?;
         hold.push(all, options)
     }
 }

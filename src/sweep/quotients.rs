@@ -21,7 +21,8 @@ use crate::export::sweep_part::{write_quotient_header, PartHead, PartLines, QUOT
 use crate::model::ending::Ending;
 use crate::model::game::Game;
 use crate::quotient::{
-    order_bound_for, QuotientConfig, QuotientError, DEFAULT_MAX_ORDER, MAX_ORDER, MAX_QUOTIENT_HEAP,
+    max_quotient_heap, order_bound_for, QuotientConfig, QuotientError, DEFAULT_MAX_ORDER,
+    MAX_ORDER, MAX_QUOTIENT_HEAP,
 };
 
 /// The limits of each game as a front end asks for them, each optional.
@@ -67,7 +68,8 @@ impl QuotientSweep {
     /// [`QuotientError::MaxHeap`], [`QuotientError::MaxOrder`] for bounds out of range;
     /// [`SweepError::ZeroGameLimit`] for a game time or memory of nothing;
     /// [`SweepError::BadGame`] naming the first spec that is not a game, or a game with
-    /// three-heap moves (no quotient is computed for those).
+    /// three-heap moves when `max_heap` is above
+    /// [`crate::quotient::MAX_THREE_HEAP_QUOTIENT_HEAP`].
     pub fn new(family: Family, max_heap: u32, limits: QuotientLimits) -> Result<QuotientSweep> {
         let bounds = limits.bounds(max_heap);
         if max_heap == 0 || max_heap > MAX_QUOTIENT_HEAP {
@@ -92,9 +94,9 @@ impl QuotientSweep {
                     |message: String| SweepError::BadGame { origin: family.origin(i), message };
                 check_text(spec).map_err(bad)?;
                 let game = Game::parse(spec).map_err(|e| bad(e.to_string()))?;
-                if game.splits_in_three() {
-                    let spec = game.spec().to_string();
-                    return Err(bad(QuotientError::ThreeHeapMoves { spec }.to_string()));
+                let limit = max_quotient_heap(&game);
+                if max_heap > limit {
+                    return Err(bad(QuotientError::MaxHeap { max_heap, limit }.to_string()));
                 }
                 Ok(game)
             })

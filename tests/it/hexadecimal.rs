@@ -145,7 +145,6 @@ fn commands_without_a_three_heap_path_say_so_in_one_line() {
     assert_eq!(certified.status, 0, "{}", certified.stderr);
     assert_eq!(certified.stdout, "game,preperiod,period,saltus,checked_through\nhex:0.F,0,2,0,9\n");
     for (args, says) in [
-        (vec!["quotient", "--game", "hex:0.8", "--max-heap", "5"], "has moves that leave three"),
         (
             vec!["grundy", "--game", "hex:0.8", "--max", "9", "--checkpoint", "c"],
             "so its values are computed in memory by a plain mex",
@@ -213,7 +212,7 @@ fn sweep_of_hex_k_runs_every_game_with_a_digit_above_7() {
 }
 
 #[test]
-fn atlas_and_quotient_sweeps_refuse_three_heap_moves_and_keep_octal_hex_codes() {
+fn the_atlas_refuses_three_heap_moves_and_keeps_octal_hex_codes() {
     let dir = tempfile::tempdir().unwrap();
     let atlas = |codes: &str, name: &str| {
         let out = dir.path().join(name);
@@ -227,13 +226,4 @@ fn atlas_and_quotient_sweeps_refuse_three_heap_moves_and_keep_octal_hex_codes() 
     assert_eq!(octal.status, 0, "{}", octal.stderr);
     let csv = std::fs::read_to_string(dir.path().join("b/atlas.csv")).unwrap();
     assert!(csv.lines().nth(1).unwrap().starts_with("0.77,"), "{csv}");
-    let out = dir.path().join("q.csv");
-    let args = ["sweep", "--games", "octal:0.7;hex:0.8", "--quotients", "5", "--out"];
-    let r = run(&[&args[..], &[out.to_str().unwrap()]].concat());
-    assert_eq!(r.status, 2);
-    assert_eq!(
-        r.stderr.trim(),
-        "nimtab: error: game 2 of the family: a misère quotient is computed here for moves \
-         that leave at most two heaps; hex:0.8 has moves that leave three"
-    );
 }
