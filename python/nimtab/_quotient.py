@@ -127,7 +127,8 @@ def quotient(
     Parameters
     ----------
     game : str
-        A sum of heaps (``nim``, ``subtract:S``, ``octal:CODE``, ...).
+        A sum of heaps (``nim``, ``subtract:S``, ``octal:CODE``, ``hex:CODE``, ...); a
+        ``hex:`` code whose moves leave three heaps takes ``max_heap`` up to 16384.
     max_heap : int
         The largest heap size, from 1 (as far as the memory budget holds the heaps'
         options). The computation stops sooner, at the first heap at which the

@@ -1,5 +1,6 @@
 """Hexadecimal codes (`hex:`) in Python as on the command line: Grundy values, solve over
-multisets, the family hex(K), a period that no theorem certifies, and the refusals.
+multisets, the family hex(K), a period that no theorem certifies, quotients, and the
+refusals.
 
 Run from the repository root, as test_nimtab.py says.
 """
@@ -56,6 +57,33 @@ def test_period_of_a_hex_code_states_only_evidence():
     assert certified.saltus == 0
 
 
+def test_quotient_of_a_hex_code_is_the_command_s_and_predicts_its_play():
+    # hex:0.F (take one token, leave up to three heaps) is certified at heap 9: period 2.
+    q = nimtab.quotient("hex:0.F", 40, progress=False)
+    assert (q.order, q.max_heap, q.certified_at, q.period) == (2, 9, 9, (0, 2))
+    status, out, _ = cli("quotient", "--game", "hex:0.F", "--max-heap", "40", "--format", "json")
+    assert status == 0 and q.json == out
+    # hex:0.48 (take one and leave two heaps, or two and leave three): every misère label
+    # of solve over multisets of total at most 10 is the quotient's prediction, and under
+    # normal play the quotient is the group of Grundy values.
+    misere = nimtab.quotient("hex:0.48", 10, progress=False)
+    normal = nimtab.quotient("hex:0.48", 10, play="normal", progress=False)
+    values = nimtab.grundy("hex:0.48", 10).tolist()
+    _, table, _ = cli("solve", "--game", "hex:0.48", "--total", "10", "--rules", "misere")
+    rows = table.decode().splitlines()
+    heaps_column = rows[0].split(",").index("heaps")
+    label_column = rows[0].split(",").index("misere")
+    for row in rows[1:]:
+        cells = row.split(",")
+        heaps = [int(h) for h in cells[heaps_column].split()] if cells[heaps_column] else []
+        assert misere.is_p(heaps) == (cells[label_column] == "P"), row
+        xor = 0
+        for h in heaps:
+            xor ^= values[h]
+        assert normal.is_p(heaps) == (xor == 0), row
+    assert len(rows) == 1 + 139
+
+
 @pytest.mark.parametrize(
     "call,message",
     [
@@ -63,7 +91,7 @@ def test_period_of_a_hex_code_states_only_evidence():
         (lambda: nimtab.grundy("hex:0.00", 5), "every digit is 0, so the code allows no move at all"),
         (lambda: nimtab.grundy("octal:0.78", 5), "digits up to F are a hexadecimal code, hex:0.78"),
         (lambda: nimtab.grundy("hex:0.8", 65537), "at most 65536; got 65537"),
-        (lambda: nimtab.quotient("hex:0.8", 5), "has moves that leave three"),
+        (lambda: nimtab.quotient("hex:0.8", 16385, progress=False), "from 1 to 16384, got 16385"),
     ],
 )
 def test_bad_hex_codes_and_three_heap_refusals_are_value_errors(call, message):

@@ -6,7 +6,7 @@ use super::rule::HeapRule;
 /// most two heaps, and the removal counts of the moves that leave three.
 ///
 /// Kept apart from [`HeapRule`] so that code that only understands pairs of heaps (the
-/// rare/common engine, the periodicity theorems, the quotient's options) cannot be handed
+/// rare/common engine, the periodicity theorems of octal games) cannot be handed
 /// a three-heap move: it takes a `HeapRule`, which cannot hold one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ThreeHeapRule {
