@@ -39,6 +39,7 @@ mod presentation;
 mod run;
 mod solver;
 mod state;
+mod steps;
 mod tables;
 mod tame;
 
