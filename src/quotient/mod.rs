@@ -40,6 +40,7 @@ mod presentation;
 mod run;
 mod solver;
 mod state;
+mod steps;
 mod tables;
 mod tame;
 

@@ -19,6 +19,12 @@
 //! position before `w` stays right, and it is chosen so that `w` is right too: the least
 //! failure moves strictly later each time. Freeing every heap of `w` always puts `w`
 //! first in its class, so a fitting choice exists; smaller choices are tried first.
+//!
+//! Each new generator tends to split the earlier heaps as the last one did, one check
+//! and refinement per heap, so a growth first replays the last growth's steps (the heaps
+//! each set free) on its first candidate, without checks, and refines from there. Any
+//! candidate whose check holds predicts every position, and reducing it gives the one
+//! least quotient: the replay changes how many checks fail, not the result.
 
 use crate::model::ending::Ending;
 use crate::model::game::Game;
@@ -30,6 +36,7 @@ use crate::quotient::memory::{Held, Hold, Meter, Result};
 use crate::quotient::monoid::{Cycle, HeapMonoid};
 use crate::quotient::option::HeapOption;
 use crate::quotient::state::QuotientCheckpoint;
+use crate::quotient::steps::{candidate_size, merged, raised, retried_without_replay, subsets};
 use crate::quotient::{QuotientConfig, QuotientError, QuotientProgress};
 
 /// A reduced monoid with its P-portion that predicts every outcome of heaps `0..=n`.
@@ -52,6 +59,11 @@ pub(crate) struct Solver<'g, 'm> {
     /// For each element, the least option-class sets of its positions (from the last
     /// full check; still sets of real positions after a conservative extension).
     lower_bounds: Held<'m, LowerBounds>,
+    /// The refinements the last growth of the quotient took, in order (each the heaps it
+    /// set free, with the least index their counts in its failure asked for): the next
+    /// growth tries them before its first check, since a new generator tends to split the
+    /// earlier heaps as the last one did.
+    last_refinements: Vec<Vec<Cycle>>,
     /// What everything the computation holds is counted against.
     meter: &'m Meter,
     /// Told of each heap done, and asked between steps whether to stop.
@@ -86,6 +98,7 @@ impl<'g, 'm> Solver<'g, 'm> {
             config,
             solved: trivial,
             lower_bounds: Held::new(vec![Vec::new()], meter.hold(0)?),
+            last_refinements: Vec::new(),
             meter,
             progress,
         };
@@ -281,14 +294,38 @@ impl<'m> Solver<'_, 'm> {
         Ok(None)
     }
 
-    /// Grows the quotient for heap `h`: candidates refined until one holds.
+    /// Grows the quotient for heap `h`: candidates refined until one holds, the first
+    /// one refined as the last growth's was before any check. Should that replay lead to
+    /// a limit or the memory running out, the heap is done again without it, so that the
+    /// replay never stops a computation the plain search finishes.
     fn extend(&mut self, h: u32) -> Result<()> {
+        let replay = std::mem::take(&mut self.last_refinements);
+        match self.extend_with(h, &replay) {
+            Err(err) if !replay.is_empty() && retried_without_replay(&err) => {
+                self.extend_with(h, &[])
+            }
+            done => done,
+        }
+    }
+
+    /// Grows the quotient for heap `h` from its first candidate refined by each step of
+    /// `replay` in turn, then by the least failures of the checks until one holds; keeps
+    /// the steps it took for the next growth.
+    fn extend_with(&mut self, h: u32, replay: &[Vec<Cycle>]) -> Result<()> {
         let first = Cycle { heap: h, index: 2, period: 2 };
         let mut trial = {
             let mut hold = self.meter.hold(0)?;
             let candidate = self.solved.monoid.with_cycles(h, &[first], &mut hold)?;
             self.marked_and_reduced(&candidate, h)?
         };
+        let mut taken: Vec<Vec<Cycle>> = Vec::new();
+        for step in replay {
+            self.stop_if_cancelled()?;
+            if let Some(refined) = self.replayed(&trial, step, h)? {
+                trial = refined;
+                taken.push(step.clone());
+            }
+        }
         loop {
             self.stop_if_cancelled()?;
             match check(&trial.monoid, &trial.p, &self.checking(h))? {
@@ -299,10 +336,13 @@ impl<'m> Solver<'_, 'm> {
                     }
                     self.solved = trial;
                     self.lower_bounds = lower_bounds;
+                    self.last_refinements = merged(taken);
                     return Ok(());
                 }
                 Verdict::Fails(failure) => {
-                    trial = self.refine(&trial, &failure, h)?;
+                    let step;
+                    (trial, step) = self.refine(&trial, &failure, h)?;
+                    taken.push(step);
                     let (size, limit) = (trial.monoid.size, self.config.reduced_limit());
                     if size > limit {
                         return Err(QuotientError::CandidateTooLarge { heap: h, size, limit });
@@ -311,6 +351,21 @@ impl<'m> Solver<'_, 'm> {
                 }
             }
         }
+    }
+
+    /// `trial` with the heaps of a step of the last growth set free, their index and
+    /// period raised to the step's and to their own in `trial` as [`Solver::refine`]
+    /// raises them; `None` when that candidate is past a limit or no larger than `trial`
+    /// once reduced (the step splits nothing here, and is not kept).
+    fn replayed(&self, trial: &Solved, step: &[Cycle], h: u32) -> Result<Option<Held<'m, Solved>>> {
+        let cycles = raised(&trial.monoid, step);
+        if candidate_size(&trial.monoid, &cycles, self.meter)? > self.config.candidate_limit() {
+            return Ok(None);
+        }
+        let mut hold = self.meter.hold(0)?;
+        let candidate = trial.monoid.with_cycles(h, &cycles, &mut hold)?;
+        let refined = self.marked_and_reduced(&candidate, h)?;
+        Ok((refined.monoid.size <= self.config.reduced_limit()).then_some(refined))
     }
 
     /// The forced P-portion of a candidate, reduced.
@@ -323,18 +378,22 @@ impl<'m> Solver<'_, 'm> {
     }
 
     /// The next candidate after `trial` failed first at `failure`: the fewest heaps of the
-    /// failure set free that put it right.
-    fn refine(&self, trial: &Solved, failure: &Failure, h: u32) -> Result<Held<'m, Solved>> {
+    /// failure set free that put it right; with those heaps, each with the index its count
+    /// in the failure asks for (the step a later growth replays).
+    fn refine(
+        &self,
+        trial: &Solved,
+        failure: &Failure,
+        h: u32,
+    ) -> Result<(Held<'m, Solved>, Vec<Cycle>)> {
         let counts = &failure.counts;
         let want = !trial.p[trial.monoid.element_of(counts) as usize];
-        let involved: Vec<u32> = (1..=h).filter(|&g| counts[g as usize] > 0).collect();
-        let cycles: Vec<Cycle> = involved
-            .iter()
-            .map(|&g| {
-                let (index, period) = trial.monoid.cycle_of(g);
-                Cycle { heap: g, index: index.max(counts[g as usize] + 1), period: lcm(period, 2) }
-            })
+        // Each heap of the failure asks for a cycle longer than its count there.
+        let asked: Vec<Cycle> = (1..=h)
+            .filter(|&g| counts[g as usize] > 0)
+            .map(|g| Cycle { heap: g, index: counts[g as usize] + 1, period: 2 })
             .collect();
+        let cycles = raised(&trial.monoid, &asked);
         let limit = self.config.candidate_limit();
         let mut smallest_refused = usize::MAX;
         for subset in subsets(cycles.len()) {
@@ -352,41 +411,10 @@ impl<'m> Solver<'_, 'm> {
             if p[candidate.element_of(counts) as usize] == want {
                 let mut kept = self.meter.hold(0)?;
                 let (monoid, p, _) = candidate.reduce(&p, &mut kept)?;
-                return held(monoid, p, kept);
+                let step = subset.iter().map(|&i| asked[i]).collect();
+                return Ok((held(monoid, p, kept)?, step));
             }
         }
         Err(QuotientError::CandidateTooLarge { heap: h, size: smallest_refused, limit })
     }
-}
-
-/// The elements of `monoid.with_cycles(_, cycles)`, without building it.
-fn candidate_size(monoid: &HeapMonoid, cycles: &[Cycle], meter: &Meter) -> Result<usize> {
-    let kept: Vec<u32> =
-        (1..=monoid.max_heap()).filter(|&g| cycles.iter().all(|c| c.heap != g)).collect();
-    let base = monoid.submonoid(&kept, &mut meter.hold(0)?)?.len();
-    Ok(cycles.iter().fold(base, |size, c| size.saturating_mul((c.index + c.period) as usize)))
-}
-
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-fn lcm(a: u32, b: u32) -> u32 {
-    a / gcd(a, b) * b
-}
-
-/// Every non-empty subset of `0..n` by size, then in lexicographic order; for more than
-/// twelve heaps only the whole set (the choice that always works).
-fn subsets(n: usize) -> Vec<Vec<usize>> {
-    if n > 12 {
-        return vec![(0..n).collect()];
-    }
-    let mut all: Vec<Vec<usize>> =
-        (1u32..1 << n).map(|mask| (0..n).filter(|&i| mask >> i & 1 == 1).collect()).collect();
-    all.sort_by(|a: &Vec<usize>, b| a.len().cmp(&b.len()).then(a.cmp(b)));
-    all
 }

@@ -38,6 +38,7 @@ mod probe;
 mod quotient;
 mod quotient_criterion;
 mod quotient_limits;
+mod quotient_replay;
 mod quotient_resume;
 mod rare;
 mod resume;
