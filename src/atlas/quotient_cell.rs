@@ -1,18 +1,20 @@
 //! A code's misère quotient cell: the quotient at the heap bound, lowered to where it fits the order bound, or why there is none.
 
 use super::entry::{AtlasSettings, QuotientCell, QuotientOutcome};
-use super::solve::Cancel;
 use super::AtlasError;
 use crate::model::game::Game;
 use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
 
+/// Whether the caller asks the run to stop.
+type Cancelled<'c> = &'c (dyn Fn() -> bool + Sync);
+
 /// The quotient's progress: only the cancel flag.
-struct QuotientStopper<'c>(&'c dyn Cancel);
+struct QuotientStopper<'c>(Cancelled<'c>);
 
 impl QuotientProgress for QuotientStopper<'_> {
     fn heap_done(&self, _heap: u32, _order: usize) {}
     fn cancelled(&self) -> bool {
-        self.0.cancelled()
+        (self.0)()
     }
 }
 
@@ -22,17 +24,17 @@ impl QuotientProgress for QuotientStopper<'_> {
 /// what the quotient returns for its game.
 ///
 /// # Errors
-/// [`AtlasError::Cancelled`] when `cancel` asks.
+/// [`AtlasError::Cancelled`] when `cancelled` says so.
 pub(super) fn quotient_of(
     game: &Game,
     settings: &AtlasSettings,
-    cancel: &dyn Cancel,
+    cancelled: Cancelled<'_>,
 ) -> Result<QuotientCell, AtlasError> {
     let mut max_heap = settings.quotient_heap;
     loop {
         let mut config = QuotientConfig::new(max_heap);
         config.max_order = settings.quotient_order;
-        let outgrew_at = match compute(game, &config, &QuotientStopper(cancel)) {
+        let outgrew_at = match compute(game, &config, &QuotientStopper(cancelled)) {
             Ok(q) => {
                 let names = q.elements();
                 let outcome = QuotientOutcome::Proved {

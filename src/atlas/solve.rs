@@ -110,7 +110,7 @@ pub fn solve_code(
     let stats = Stats::of(&mut sequence, period.as_ref(), horizons)?;
     let rare = stats.rare_split(&mut sequence, period.is_none())?;
     drop(sequence);
-    let quotient = quotient_of(&runs.game, settings, cancel)?;
+    let quotient = quotient_of(&runs.game, settings, &|| cancel.cancelled())?;
     Ok(Entry {
         code: code.to_string(),
         settings: *settings,
