@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::code::AtlasCode;
 use super::entry::Entry;
-use crate::model::octal::OctalCode;
 
 /// How the members of a class were shown equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -150,14 +150,16 @@ fn agree_through(a: &Entry, b: &Entry) -> Option<u64> {
 }
 
 /// Whether `a` and `b` are proved equal by their moves ([`Equality::Moves`]): the same
-/// moves that leave one or two heaps, whole-heap moves that differ only for heaps up to
-/// `K`, and the same values on heaps `0..=K`.
+/// moves that leave one, two or three heaps, whole-heap moves that differ only for heaps
+/// up to `K`, and the same values on heaps `0..=K`.
 fn equal_by_moves(a: &Entry, b: &Entry) -> bool {
-    let (Ok(ca), Ok(cb)) = (OctalCode::parse(&a.code), OctalCode::parse(&b.code)) else {
+    let (Ok(ca), Ok(cb)) = (AtlasCode::parse(&a.code), AtlasCode::parse(&b.code)) else {
         return false;
     };
-    let (ra, rb) = (ca.heap_rule(), cb.heap_rule());
-    if ra.shrink != rb.shrink || ra.split != rb.split {
+    let (three_a, three_b) = (ca.rule(), cb.rule());
+    let (ra, rb) = (&three_a.pairs, &three_b.pairs);
+    if ra.shrink != rb.shrink || ra.split != rb.split || three_a.split_three != three_b.split_three
+    {
         return false;
     }
     let differ = ra.vanish.iter().filter(|k| !rb.vanish.contains(k));
@@ -211,6 +213,7 @@ mod tests {
             computed_to: prints.last().map_or(0, |p| p.0),
             stopped: if period.is_some() { Stop::Certified } else { Stop::Budget },
             period: certified,
+            arithmetic: None,
             largest_value: 0,
             largest_at: 0,
             rare: None,

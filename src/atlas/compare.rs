@@ -5,10 +5,9 @@
 use serde::Serialize;
 
 use super::classes::{Class, Equality};
+use super::code::AtlasCode;
 use super::entry::{Entry, QuotientOutcome};
 use super::files::{atlas_row, ATLAS_HEADER};
-use crate::model::octal::OctalCode;
-use crate::sequence::values_in_memory;
 
 /// One cell where the published table and the atlas disagree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -53,12 +52,17 @@ pub enum CompareError {
     },
 }
 
-/// The code a table writes as `.161`, `0.161` or `octal:0.161`, as the atlas writes it.
+/// The code a table writes as `.161`, `0.161`, `octal:0.161` or `hex:0.3F`, as the atlas
+/// writes it.
 fn normalized(text: &str) -> Option<String> {
     let text = text.trim();
-    let text = text.strip_prefix("octal:").unwrap_or(text);
-    let with_lead = if text.starts_with('.') { format!("0{text}") } else { text.to_string() };
-    OctalCode::parse(&with_lead).ok().map(|c| c.to_string())
+    let (kind, code) = match text.strip_prefix("hex:") {
+        Some(code) => ("hex:", code),
+        None => ("", text.strip_prefix("octal:").unwrap_or(text)),
+    };
+    let with_lead =
+        if code.starts_with('.') { format!("{kind}0{code}") } else { format!("{kind}{code}") };
+    AtlasCode::parse(&with_lead).ok().map(|c| c.to_string())
 }
 
 /// A published table, read and checked against the atlas's codes before any work.
@@ -186,12 +190,11 @@ fn refutation(entry: &Entry, other: &str, entries: &[Entry]) -> String {
     let Some(them) = entries.iter().find(|e| e.code == other) else {
         return format!("{other} is not in this atlas");
     };
-    let (Ok(a), Ok(b)) = (OctalCode::parse(&entry.code), OctalCode::parse(other)) else {
-        return format!("{other} is not an octal code");
+    let (Ok(a), Ok(b)) = (AtlasCode::parse(&entry.code), AtlasCode::parse(other)) else {
+        return format!("{other} is not an octal or hexadecimal code");
     };
     let through = entry.computed_to.min(them.computed_to);
-    let (va, vb) =
-        (values_in_memory(&a.heap_rule(), through), values_in_memory(&b.heap_rule(), through));
+    let (va, vb) = (a.values(through), b.values(through));
     match va.iter().zip(&vb).position(|(x, y)| x != y) {
         Some(n) => {
             format!("proved: G({n}) is {} for {} but {} for {other}", va[n], entry.code, vb[n])

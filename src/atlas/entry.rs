@@ -13,6 +13,10 @@ pub struct Entry {
     pub settings: AtlasSettings,
     /// The certified period, when the theorem gives one within the budget.
     pub period: Option<CertifiedPeriod>,
+    /// Without a certified period, the arithmetic period the values show, if any (only
+    /// hexadecimal codes have one): evidence, never a proof.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arithmetic: Option<ArithmeticEvidence>,
     /// The last heap whose value was computed.
     pub computed_to: u64,
     /// Why the computation stopped where it did.
@@ -104,6 +108,21 @@ pub struct CertifiedPeriod {
     /// The theorem's window: `G(n) = G(n + period)` was checked for `window.0 <= n <
     /// window.1`.
     pub window: (u64, u64),
+}
+
+/// `G(n + period) = G(n) + saltus` for `preperiod <= n <= through - period`, with a
+/// saltus above 0: what the values computed show, over the window the periodicity theorem
+/// for moves that leave up to three heaps reads, which no theorem here turns into a proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArithmeticEvidence {
+    /// The least `e` from which the relation holds in the values.
+    pub preperiod: u64,
+    /// The least period `p` whose relation holds over its window.
+    pub period: u64,
+    /// The saltus `s > 0`.
+    pub saltus: u64,
+    /// The last heap whose value was read.
+    pub through: u64,
 }
 
 /// Why a code's computation stopped.

@@ -6,7 +6,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::classes::Class;
-use super::entry::{AtlasSettings, CertifiedPeriod, Entry, QuotientOutcome, RareSplit, Stop};
+use super::entry::{
+    ArithmeticEvidence, AtlasSettings, CertifiedPeriod, Entry, QuotientOutcome, RareSplit, Stop,
+};
 
 /// The columns of `atlas.csv`.
 pub const ATLAS_HEADER: [&str; 20] = [
@@ -198,6 +200,9 @@ struct JsonCode<'e> {
     standard_form: &'e str,
     status: &'static str,
     period: Option<&'e CertifiedPeriod>,
+    /// The arithmetic period the values show (evidence), only when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arithmetic: Option<&'e ArithmeticEvidence>,
     computed_to: u64,
     stopped: Stop,
     largest_value: u32,
@@ -216,8 +221,8 @@ struct JsonCode<'e> {
 pub const JSON_BLOCK: usize = 1024;
 
 /// Writes `atlas.json`: the settings, every code (its row's facts, the certificate's
-/// window, the quotient's presentation and P-portion, the first 100 values) and the
-/// classes; one code or class per line.
+/// window, an arithmetic period's evidence, the quotient's presentation and P-portion,
+/// the first 100 values) and the classes; one code or class per line.
 ///
 /// # Errors
 /// The writer's I/O error.
@@ -236,6 +241,7 @@ pub fn write_json(
             standard_form: &class.standard_form,
             status: entry.status(),
             period: entry.period.as_ref(),
+            arithmetic: entry.arithmetic.as_ref(),
             computed_to: entry.computed_to,
             stopped: entry.stopped,
             largest_value: entry.largest_value,

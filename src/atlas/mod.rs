@@ -1,18 +1,20 @@
-//! The atlas of octal games: every code of a family solved with a certified period or
-//! computed to a stated bound, with its rare/common split and misère quotient, grouped
-//! into classes of codes with one Grundy sequence.
+//! The atlas of octal and hexadecimal games: every code of a family solved with a
+//! certified period or computed to a stated bound, with its rare/common split and misère
+//! quotient, grouped into classes of codes with one Grundy sequence.
 //!
 //! [`AtlasRequest::plan`] parses the codes (any family the sweeps take, whose games are
-//! octal codes, or bare codes `0.161`); [`Atlas::solve`] computes the codes not yet
+//! octal or hexadecimal codes, or bare codes `0.161`); [`Atlas::solve`] computes the codes not yet
 //! done, in parallel, one code per thread, handing each finished [`Entry`] to an
 //! [`AtlasObserver`] (the command line keeps it as the code's state file, from which a
 //! stopped run resumes); [`classes`] groups the entries, [`files`] writes them, and
 //! [`site`] writes them as a static web site.
 
 mod classes;
+mod code;
 pub mod compare;
 mod entry;
 pub mod files;
+mod quotient_cell;
 pub mod site;
 mod solve;
 mod work;
@@ -20,13 +22,15 @@ mod work;
 use rayon::prelude::*;
 
 pub use classes::{classes, code_order, Class, Equality};
+pub use code::AtlasCode;
 pub use entry::{
-    AtlasSettings, CertifiedPeriod, Entry, QuotientCell, QuotientOutcome, RareSplit, Stop, METHOD,
+    ArithmeticEvidence, AtlasSettings, CertifiedPeriod, Entry, QuotientCell, QuotientOutcome,
+    RareSplit, Stop, METHOD,
 };
 pub use solve::{solve_code, Cancel, FIRST_VALUES};
 pub use work::{WorkDir, DISK_FROM};
 
-use crate::model::hex::{HexCode, ParsedHex};
+use crate::model::grundy_sequence::MAX_THREE_HEAP_SEQUENCE;
 use crate::model::octal::OctalCode;
 use crate::quotient::{MAX_ORDER, MAX_QUOTIENT_HEAP};
 use crate::sequence::{SequenceError, MAX_SEQUENCE_HEAP};
@@ -38,7 +42,7 @@ pub enum AtlasError {
     /// The family could not be read.
     #[error(transparent)]
     Family(#[from] SweepError),
-    /// An entry of the family is not an octal code.
+    /// An entry of the family is not an octal code (nor a `hex:` code).
     #[error("{origin}: '{spec}' is not an octal code: {message}")]
     NotOctal {
         /// Where it came from (item or line).
@@ -51,6 +55,30 @@ pub enum AtlasError {
     /// A budget of 0 or above `2^40`.
     #[error("the budget must be from 1 to 2^40 heaps, got {0}")]
     Budget(u64),
+    /// A `hex:` entry of the family is not a hexadecimal code.
+    #[error("{origin}: '{spec}' is not a hexadecimal code: {message}")]
+    NotHex {
+        /// Where it came from (item or line).
+        origin: String,
+        /// The entry.
+        spec: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A dense budget above [`MAX_THREE_HEAP_SEQUENCE`] heaps for an atlas with a
+    /// hexadecimal code, whose values are computed in memory to at most that many.
+    #[error(
+        "the dense budget must be at most 2^16 = {limit} heaps for an atlas with hexadecimal \
+         codes ({code} has moves that leave three heaps: its values are computed in memory by \
+         a plain mex, to at most {limit} heaps), got {budget}",
+        limit = MAX_THREE_HEAP_SEQUENCE
+    )]
+    HexDenseBudget {
+        /// The dense budget (lowered to the budget).
+        budget: u64,
+        /// The first hexadecimal code of the atlas.
+        code: String,
+    },
     /// A dense budget above [`DISK_FROM`] heaps (below the budget).
     #[error(
         "the dense budget must be at most 2^22 heaps (a code whose values do not split costs \
@@ -98,7 +126,7 @@ pub struct AtlasRequest {
 /// An atlas checked and ready to run: its codes, in the tables' order, each once.
 #[derive(Clone, Debug)]
 pub struct Atlas {
-    codes: Vec<OctalCode>,
+    codes: Vec<AtlasCode>,
     settings: AtlasSettings,
     work: Option<WorkDir>,
 }
@@ -136,8 +164,10 @@ impl AtlasRequest {
     /// Checks the settings and parses every code, before any work.
     ///
     /// # Errors
-    /// [`AtlasError::Budget`], [`AtlasError::QuotientBound`], the family's errors, and
-    /// [`AtlasError::NotOctal`] naming the first entry that is not an octal code.
+    /// [`AtlasError::Budget`], [`AtlasError::QuotientBound`], the family's errors,
+    /// [`AtlasError::NotOctal`] or [`AtlasError::NotHex`] naming the first entry that is
+    /// not a code, and [`AtlasError::HexDenseBudget`] for a dense budget past the heaps a
+    /// hexadecimal code's values are computed to.
     pub fn plan(&self) -> Result<Atlas, AtlasError> {
         let s = self.settings;
         for budget in [s.budget, s.dense_budget] {
@@ -169,15 +199,14 @@ impl AtlasRequest {
             if OctalCode::allows_no_move(bare) {
                 continue;
             }
-            let not_octal = |message| AtlasError::NotOctal {
-                origin: family.origin(i),
-                spec: text.to_string(),
-                message,
-            };
-            let code = match bare.strip_prefix("hex:") {
-                Some(hex) => octal_of_hex(hex).map_err(not_octal)?,
-                None => OctalCode::parse(bare).map_err(not_octal)?,
-            };
+            let (origin, spec) = (family.origin(i), text.to_string());
+            let code = AtlasCode::parse(bare).map_err(|message| {
+                if bare.starts_with("hex:") {
+                    AtlasError::NotHex { origin, spec, message }
+                } else {
+                    AtlasError::NotOctal { origin, spec, message }
+                }
+            })?;
             codes.push(code);
         }
         codes.sort_by(|a, b| code_order(&a.to_string(), &b.to_string()));
@@ -185,26 +214,20 @@ impl AtlasRequest {
         if codes.is_empty() {
             return Err(AtlasError::NoCode);
         }
+        let hex_budget = s.dense_budget.min(s.budget);
+        if let Some(hex) = codes.iter().find(|c| c.is_hex()) {
+            if hex_budget > u64::from(MAX_THREE_HEAP_SEQUENCE) {
+                let code = hex.to_string();
+                return Err(AtlasError::HexDenseBudget { budget: hex_budget, code });
+            }
+        }
         Ok(Atlas { codes, settings: s, work: None })
-    }
-}
-
-/// The octal code of a `hex:` code whose digits are at most 7; a code with a digit above
-/// 7 is refused: the atlas's certified periods and quotients are theorems about moves
-/// that leave at most two heaps.
-fn octal_of_hex(code: &str) -> Result<OctalCode, String> {
-    match HexCode::parse(code)? {
-        ParsedHex::Octal(code) => Ok(code),
-        ParsedHex::Hex(_) => Err("its moves may leave three heaps, and the atlas's periods and \
-                                  quotients are for moves that leave at most two; use grundy, \
-                                  solve --total or sweep for it"
-            .into()),
     }
 }
 
 impl Atlas {
     /// The codes, in the tables' order.
-    pub fn codes(&self) -> &[OctalCode] {
+    pub fn codes(&self) -> &[AtlasCode] {
         &self.codes
     }
 
@@ -262,7 +285,7 @@ impl Atlas {
                 return Err(AtlasError::Entries(format!("{code} has two entries")));
             }
         }
-        let entry_of = |code: &OctalCode| {
+        let entry_of = |code: &AtlasCode| {
             let missing = || AtlasError::Entries(format!("no entry for {code}"));
             have.remove(&code.to_string()).ok_or_else(missing)
         };
@@ -284,7 +307,7 @@ impl Atlas {
     ) -> Result<Vec<Entry>, AtlasError> {
         let mut have: std::collections::BTreeMap<String, Entry> =
             done.into_iter().filter(|e| self.accepts(e)).map(|e| (e.code.clone(), e)).collect();
-        let missing: Vec<&OctalCode> =
+        let missing: Vec<&AtlasCode> =
             self.codes.iter().filter(|c| !have.contains_key(&c.to_string())).collect();
         if let Some(work) = &self.work {
             for code in self.codes.iter().filter(|c| have.contains_key(&c.to_string())) {

@@ -5,19 +5,19 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use super::entry::{
-    AtlasSettings, CertifiedPeriod, Entry, QuotientCell, QuotientOutcome, RareSplit, Stop,
-};
+use super::code::AtlasCode;
+use super::entry::{ArithmeticEvidence, AtlasSettings, CertifiedPeriod, Entry, RareSplit, Stop};
+use super::quotient_cell::quotient_of;
 use super::work::WorkDir;
 use super::AtlasError;
 use crate::engine::NoProgress;
+use crate::model::error::ModelError;
 use crate::model::game::Game;
-use crate::model::octal::OctalCode;
-use crate::quotient::{compute, QuotientConfig, QuotientError, QuotientProgress};
-use crate::sequence::period::{Certificate, PeriodOutcome, Periodicity};
+use crate::model::grundy_sequence::MAX_THREE_HEAP_SEQUENCE;
+use crate::sequence::period::{Certificate, PeriodOutcome, Periodicity, Uncertified};
 use crate::sequence::values::disk_store::hex;
 use crate::sequence::{
-    is_rare, run, Goal, Histogram, Observer, Sequence, SequenceError, Settings, Start, Store,
+    is_rare, Goal, Histogram, Observer, Sequence, SequenceError, Settings, Start, Store,
 };
 
 /// Values the entry keeps from the start of the sequence.
@@ -44,8 +44,8 @@ impl Cancel for NoProgress {
 /// How one code's sequence runs go: the caller's cancel flag, the deadline of the time
 /// budget, and the work directory for runs too long to keep in memory.
 struct Runs<'a> {
-    code: &'a OctalCode,
-    spec: String,
+    code: &'a AtlasCode,
+    game: Game,
     cancel: &'a dyn Cancel,
     deadline: Option<Instant>,
     work: Option<&'a WorkDir>,
@@ -74,26 +74,18 @@ impl Observer for RunObserver<'_, '_> {
     }
 }
 
-/// The quotient's progress: only the cancel flag.
-struct QuotientStopper<'c>(&'c dyn Cancel);
-
-impl QuotientProgress for QuotientStopper<'_> {
-    fn heap_done(&self, _heap: u32, _order: usize) {}
-    fn cancelled(&self) -> bool {
-        self.0.cancelled()
-    }
-}
-
 /// Everything the atlas states about `code`, computed under `settings`; `horizons` are
 /// the heaps at which the classes compare sequences (a fingerprint is kept for each one
 /// the values reach). A run to more than [`super::DISK_FROM`] heaps (or the work
-/// directory's own bound) keeps its values in `work` when there is one, with checkpoints from which it resumes; the caller removes them
-/// ([`WorkDir::discard`]) once the entry is kept.
+/// directory's own bound) keeps its values in `work` when there is one, with checkpoints
+/// from which it resumes; the caller removes them ([`WorkDir::discard`]) once the entry
+/// is kept. A hexadecimal code's values are computed in memory to the dense budget at
+/// most (no sparse-space engine takes moves that leave three heaps).
 ///
 /// # Errors
 /// [`AtlasError::Cancelled`] when `cancel` asks; a sequence run's error.
 pub fn solve_code(
-    code: &OctalCode,
+    code: &AtlasCode,
     settings: &AtlasSettings,
     horizons: &[u64],
     work: Option<&WorkDir>,
@@ -102,21 +94,28 @@ pub fn solve_code(
     // A time too far to represent is no bound.
     let deadline =
         settings.seconds.and_then(|s| Instant::now().checked_add(Duration::from_secs(s)));
-    let spec = format!("octal:{code}");
-    let runs = Runs { code, spec, cancel, deadline, work };
+    let runs = Runs { code, game: code.game(), cancel, deadline, work };
     let (mut sequence, stopped) = runs.sequence(settings)?;
-    let period = match sequence.period() {
-        Some(PeriodOutcome::Certified(found)) => Some(*found),
-        _ => None,
+    let (period, arithmetic) = match sequence.period() {
+        Some(PeriodOutcome::Certified(found)) => (Some(*found), None),
+        Some(PeriodOutcome::NotCertified {
+            reason: Uncertified::Arithmetic { found, through },
+            ..
+        }) => {
+            let (preperiod, period, saltus) = (found.preperiod, found.period, found.saltus);
+            (None, Some(ArithmeticEvidence { preperiod, period, saltus, through: *through }))
+        }
+        _ => (None, None),
     };
     let stats = Stats::of(&mut sequence, period.as_ref(), horizons)?;
     let rare = stats.rare_split(&mut sequence, period.is_none())?;
     drop(sequence);
-    let quotient = quotient_of(code, settings, cancel)?;
+    let quotient = quotient_of(&runs.game, settings, &|| cancel.cancelled())?;
     Ok(Entry {
         code: code.to_string(),
         settings: *settings,
         period: period.map(|p| certified(&p)),
+        arithmetic,
         computed_to: stats.computed - 1,
         stopped,
         largest_value: stats.largest.0,
@@ -170,11 +169,17 @@ impl Runs<'_> {
             return Ok(None);
         }
         let values = read_values(sequence)?;
-        if splits(&values) {
+        // The sparse-space engine that makes a split worth a longer run takes moves that
+        // leave at most two heaps; a hexadecimal code stays within what memory holds.
+        if !self.code.is_hex() && splits(&values) {
             return Ok(Some((settings.budget, Stop::Budget)));
         }
-        Ok(match candidate_end(self.code, &values) {
-            Some(end) if end <= (2 * first).min(settings.budget) => Some((end, Stop::Dense)),
+        let mut longest = (2 * first).min(settings.budget);
+        if self.code.is_hex() {
+            longest = longest.min(u64::from(MAX_THREE_HEAP_SEQUENCE));
+        }
+        Ok(match candidate_end(&self.game, &values) {
+            Some(end) if end <= longest => Some((end, Stop::Dense)),
             _ => None,
         })
     }
@@ -183,17 +188,18 @@ impl Runs<'_> {
     /// `on_disk` allows) in the work directory's values file past its bound
     /// ([`super::DISK_FROM`] heaps).
     fn period_run(&self, max: u64, on_disk: bool) -> Result<Sequence, AtlasError> {
-        let rule = self.code.heap_rule();
         let mut settings = Settings::new(Goal::Period, max).threads(1);
-        let start = match self.work {
-            Some(work) if on_disk && work.takes(max) => {
+        // A hexadecimal code's values are computed in memory, whatever the store.
+        let start = match (self.work, self.game.heap_rule()) {
+            (Some(work), Some(rule)) if on_disk && work.takes(max) => {
                 settings = settings.checkpoint_every(Some(work.checkpoint_every()));
-                work.start(self.code, &self.spec, &rule, max)?
+                work.start(self.code, self.game.spec(), &rule, max)?
             }
-            _ => Start::Fresh(Store::in_memory(max + 1)),
+            (_, Some(_)) => Start::Fresh(Store::in_memory(max + 1)),
+            (_, None) => Start::Fresh(Store::in_memory(0)),
         };
-        match run(&rule, &self.spec, &settings, start, &mut RunObserver { runs: self }) {
-            Err(SequenceError::Cancelled) => Err(AtlasError::Cancelled),
+        match self.game.grundy_sequence(&settings, start, &mut RunObserver { runs: self }) {
+            Err(ModelError::Sequence(SequenceError::Cancelled)) => Err(AtlasError::Cancelled),
             ran => Ok(ran?),
         }
     }
@@ -208,7 +214,7 @@ const CANDIDATE_REPEATS: usize = 8;
 /// `G(n) = G(n + p)` on at least [`CANDIDATE_REPEATS`] periods at the end of the values. A
 /// code whose values do not split may still have a period whose certificate needs a
 /// little more than the dense budget.
-fn candidate_end(code: &OctalCode, values: &[u32]) -> Option<u64> {
+fn candidate_end(game: &Game, values: &[u32]) -> Option<u64> {
     let last = values.len() - 1;
     let (e, p) = (1..=LONGEST_CANDIDATE.min(last / CANDIDATE_REPEATS)).find_map(|p| {
         let mut e = last - p + 1;
@@ -217,7 +223,7 @@ fn candidate_end(code: &OctalCode, values: &[u32]) -> Option<u64> {
         }
         (last + 1 - e >= CANDIDATE_REPEATS * p + p).then_some((e as u64, p as u64))
     })?;
-    let theorem = Certificate::for_rule(&code.heap_rule())?;
+    let theorem = Certificate::for_game(game)?;
     Some(theorem.window_end(e, p) + p - 1)
 }
 
@@ -364,44 +370,4 @@ impl Stats {
         })?;
         Ok(Some((RareSplit { mask, count, last }, heaps)))
     }
-}
-
-/// The misère quotient at the heap bound, or at the last heap below where it outgrew the
-/// order bound.
-fn quotient_of(
-    code: &OctalCode,
-    settings: &AtlasSettings,
-    cancel: &dyn Cancel,
-) -> Result<QuotientCell, AtlasError> {
-    let game = Game::octal(&code.to_string())?;
-    let mut max_heap = settings.quotient_heap;
-    loop {
-        let mut config = QuotientConfig::new(max_heap);
-        config.max_order = settings.quotient_order;
-        let outgrew_at = match compute(&game, &config, &QuotientStopper(cancel)) {
-            Ok(q) => {
-                let names = q.elements();
-                let outcome = QuotientOutcome::Proved {
-                    order: q.order(),
-                    p_portion: q.p_portion().iter().map(|&x| names[x as usize].clone()).collect(),
-                    presentation: q.presentation().to_string(),
-                    period: q.period().map(|p| (p.preperiod, p.period)),
-                };
-                return Ok(QuotientCell { max_heap, outcome });
-            }
-            Err(QuotientError::Cancelled) => return Err(AtlasError::Cancelled),
-            Err(QuotientError::GrewPastLimit { heap, .. })
-            | Err(QuotientError::CandidateTooLarge { heap, .. }) => heap,
-            Err(e) => return Ok(QuotientCell { max_heap, outcome: not_computed(&e) }),
-        };
-        if outgrew_at <= 1 {
-            let why = format!("outgrew {} elements at heap 1", settings.quotient_order);
-            return Ok(QuotientCell { max_heap: 0, outcome: QuotientOutcome::NotComputed(why) });
-        }
-        max_heap = outgrew_at - 1;
-    }
-}
-
-fn not_computed(error: &QuotientError) -> QuotientOutcome {
-    QuotientOutcome::NotComputed(error.to_string())
 }

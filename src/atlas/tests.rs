@@ -109,7 +109,7 @@ fn a_cancelled_run_resumes_from_its_checkpoints_to_the_entries_of_a_run_never_st
     let dir = scratch.path().to_path_buf();
     let work = WorkDir::new(&dir, std::time::Duration::ZERO).with_disk_from(1 << 16);
     let atlas = split_atlas().with_work_dir(work.clone());
-    let code = OctalCode::parse("0.64").unwrap();
+    let code = AtlasCode::parse("0.64").unwrap();
     let stop = CancelAt { checkpoint: work.checkpoint_path(&code), heaps: 3 << 15 };
     let stopped = atlas.solve(Vec::new(), &stop);
     assert!(matches!(stopped, Err(AtlasError::Cancelled)), "{stopped:?}");
@@ -163,13 +163,58 @@ fn a_run_that_finished_but_whose_entry_was_not_kept_resumes_at_its_end() {
     let atlas = plan().with_work_dir(work.clone());
     assert!(matches!(atlas.solve(Vec::new(), &RefuseKeep), Err(AtlasError::Keep(_))));
     // The run's last checkpoint records its certified period (0.16: 149459 from 105351).
-    let code = OctalCode::parse("0.16").unwrap();
+    let code = AtlasCode::parse("0.16").unwrap();
     let checkpoint = std::fs::read_to_string(work.checkpoint_path(&code)).unwrap();
     assert!(checkpoint.contains("\nperiod 105351 149459 "), "{checkpoint}");
-    let start = work.start(&code, "octal:0.16", &code.heap_rule(), 1 << 20).unwrap();
+    let rule = OctalCode::parse("0.16").unwrap().heap_rule();
+    let start = work.start(&code, "octal:0.16", &rule, 1 << 20).unwrap();
     assert!(matches!(start, crate::sequence::Start::Resume(..)), "{start:?}");
     drop(start);
     let resumed = atlas.solve(Vec::new(), &Quiet).unwrap();
     assert_eq!(resumed, plan().solve(Vec::new(), &Quiet).unwrap());
     assert_eq!(names(&dir), Vec::<String>::new());
+}
+
+#[test]
+fn hex_families_are_planned_whole_after_the_octal_codes() {
+    assert_eq!(atlas("hex(2)").codes().len(), 896);
+    let mixed = atlas("hex(1);octal(1);hex:0.77");
+    assert_eq!(mixed.codes().len(), 48 + 15 + 1);
+    let texts: Vec<String> = mixed.codes().iter().map(ToString::to_string).collect();
+    assert_eq!((&texts[0][..], &texts[15][..], &texts[16][..]), ("0.1", "4.7", "hex:0.8"));
+}
+
+/// Asks to stop once `after` has passed since it was made.
+struct CancelAfter(std::time::Instant, std::time::Duration);
+
+impl AtlasObserver for CancelAfter {
+    fn cancelled(&self) -> bool {
+        self.0.elapsed() >= self.1
+    }
+}
+
+#[test]
+fn a_hex_code_stops_within_its_time_budget_and_when_cancelled() {
+    // hex:0.3F is arithmetic-periodic: no period ends its run, which would take minutes to
+    // 2^16 heaps.
+    let settings = AtlasSettings::new(1 << 16, 1 << 16, 4, 64).with_seconds(Some(1));
+    let codes = Games::Text("hex:0.3F".to_string());
+    let atlas = AtlasRequest { codes, force: false, settings }.plan().unwrap();
+    let started = std::time::Instant::now();
+    let entry = &atlas.solve(Vec::new(), &Quiet).unwrap()[0];
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    assert_eq!((entry.stopped, entry.period.is_none()), (Stop::Time, true));
+    assert!(entry.computed_to >= 1 << 10 && entry.computed_to < 1 << 16, "{}", entry.computed_to);
+    let code = AtlasCode::parse("hex:0.3F").unwrap();
+    assert_eq!(entry.first_values, code.values(FIRST_VALUES as u64 - 1));
+    let arithmetic = entry.arithmetic.expect("the values show their saltus");
+    assert_eq!(
+        (arithmetic.period, arithmetic.saltus, arithmetic.through),
+        (6, 3, entry.computed_to)
+    );
+    let untimed = AtlasSettings::new(1 << 16, 1 << 16, 4, 64);
+    let codes = Games::Text("hex:0.3F".to_string());
+    let atlas = AtlasRequest { codes, force: false, settings: untimed }.plan().unwrap();
+    let stop = CancelAfter(std::time::Instant::now(), std::time::Duration::from_millis(500));
+    assert!(matches!(atlas.solve(Vec::new(), &stop), Err(AtlasError::Cancelled)));
 }

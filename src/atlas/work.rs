@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::model::octal::OctalCode;
+use super::code::AtlasCode;
 use crate::sequence::{
     is_period_check_point, Checkpoint, DiskStore, HeapRule, SequenceError, Start, Store,
 };
@@ -64,17 +64,17 @@ impl WorkDir {
     }
 
     /// `CODE.checkpoint`.
-    pub fn checkpoint_path(&self, code: &OctalCode) -> PathBuf {
+    pub fn checkpoint_path(&self, code: &AtlasCode) -> PathBuf {
         self.dir.join(format!("{code}.checkpoint"))
     }
 
     /// `CODE.values`.
-    pub fn values_path(&self, code: &OctalCode) -> PathBuf {
+    pub fn values_path(&self, code: &AtlasCode) -> PathBuf {
         self.dir.join(format!("{code}.values"))
     }
 
     /// The checkpoint being written, renamed over `CODE.checkpoint` once complete.
-    fn partial_path(&self, code: &OctalCode) -> PathBuf {
+    fn partial_path(&self, code: &AtlasCode) -> PathBuf {
         self.dir.join(format!("{code}.checkpoint.part"))
     }
 
@@ -86,7 +86,7 @@ impl WorkDir {
     /// than a regular file is in its place).
     pub(super) fn start(
         &self,
-        code: &OctalCode,
+        code: &AtlasCode,
         spec: &str,
         rule: &HeapRule,
         max: u64,
@@ -109,7 +109,7 @@ impl WorkDir {
     /// at the same heap: within `max`, at a heap where every period search checks, or at
     /// `max` itself. The checkpoint names its values file by the path it had when written:
     /// the file beside it is used, so that the directory may move.
-    fn resumed(&self, code: &OctalCode, spec: &str, rule: &HeapRule, max: u64) -> Option<Start> {
+    fn resumed(&self, code: &AtlasCode, spec: &str, rule: &HeapRule, max: u64) -> Option<Start> {
         let path = self.checkpoint_path(code);
         let meta = fs::symlink_metadata(&path).ok()?;
         if !meta.is_file() || meta.len() > MAX_CHECKPOINT {
@@ -145,7 +145,7 @@ impl WorkDir {
     /// [`SequenceError::File`] naming the checkpoint.
     pub(super) fn save_checkpoint(
         &self,
-        code: &OctalCode,
+        code: &AtlasCode,
         bytes: &[u8],
     ) -> Result<(), SequenceError> {
         let path = self.checkpoint_path(code);
@@ -167,7 +167,7 @@ impl WorkDir {
     ///
     /// # Errors
     /// [`SequenceError::File`] naming a file that could not be removed.
-    pub(super) fn discard(&self, code: &OctalCode) -> Result<(), SequenceError> {
+    pub(super) fn discard(&self, code: &AtlasCode) -> Result<(), SequenceError> {
         for path in [self.checkpoint_path(code), self.partial_path(code), self.values_path(code)] {
             if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
                 fs::remove_file(&path).map_err(|e| file_error("removing", &path, e))?;

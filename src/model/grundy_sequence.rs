@@ -7,8 +7,8 @@ use crate::model::game::{Game, MoveRule};
 #[cfg(test)]
 use crate::sequence::period::Exclusion;
 use crate::sequence::period::{find_period, Certificate, MoveShape, PeriodOutcome, Uncertified};
-use crate::sequence::ThreeHeapRule;
 use crate::sequence::{self, Extension, Goal, Observer, Sequence, Settings, Start, Store};
+use crate::sequence::{three_heap_values_until, ThreeHeapRule};
 
 impl Game {
     /// Refuses a game whose heaps have no Grundy values of their own: one that is not a
@@ -29,7 +29,7 @@ impl Game {
     pub fn heap_values(&self, max: u32) -> Result<Vec<u32>> {
         self.require_heap_values()?;
         if self.splits_in_three() {
-            return self.three_heap_values(u64::from(max));
+            return self.three_heap_values(u64::from(max), &mut || false);
         }
         Ok(self.grundy(max))
     }
@@ -59,7 +59,7 @@ impl Game {
         }
         let max = settings.max;
         if let Some(rule) = self.three_heap_rule() {
-            return self.three_heap_sequence(&rule, settings);
+            return self.three_heap_sequence(&rule, settings, observer);
         }
         let (store, extension, largest) = match self.move_rule() {
             MoveRule::Graph(moves) => {
@@ -83,15 +83,36 @@ impl Game {
     /// the heaps computed (from 64) until a period is certified or `settings.max` is
     /// reached: the first heap at which a window fits is found whatever the doubling, as
     /// it is for the sequence engine, and the plain mex's time grows faster than the heaps.
-    fn three_heap_sequence(&self, rule: &ThreeHeapRule, settings: &Settings) -> Result<Sequence> {
+    ///
+    /// The observer is asked before every heap whether the run is cancelled
+    /// ([`crate::sequence::SequenceError::Cancelled`]) and, in a period search, whether to
+    /// stop here: the search then ends with the values computed so far, as at the max.
+    fn three_heap_sequence(
+        &self,
+        rule: &ThreeHeapRule,
+        settings: &Settings,
+        observer: &mut dyn Observer,
+    ) -> Result<Sequence> {
         let max = settings.max;
+        let period_search = settings.goal == Goal::Period;
         let certificate = Some(Certificate::for_shape(MoveShape::of_three_heap_rule(rule)));
-        let mut reach = if settings.goal == Goal::Period { max.min(64) } else { max };
+        let mut reach = if period_search { max.min(64) } else { max };
         loop {
-            let values = self.three_heap_values(reach)?;
-            let period = (settings.goal == Goal::Period).then(|| find_period(certificate, &values));
+            let (mut cancelled, mut stopped) = (false, false);
+            let values = self.three_heap_values(reach, &mut || {
+                cancelled = observer.cancelled();
+                stopped = period_search && observer.stop_here();
+                cancelled || stopped
+            })?;
+            if cancelled {
+                return Err(crate::sequence::SequenceError::Cancelled.into());
+            }
+            // A stop before heap 0 still leaves G(0): a sequence holds at least one value.
+            let values =
+                if values.is_empty() { self.three_heap_values(0, &mut || false)? } else { values };
+            let period = period_search.then(|| find_period(certificate, &values));
             let certified = matches!(period, Some(PeriodOutcome::Certified(_)));
-            if certified || reach >= max {
+            if certified || stopped || reach >= max {
                 let store = Store::from_values(&values)?;
                 return Ok(Sequence::new(store, Extension::None, reach, period));
             }
@@ -99,11 +120,13 @@ impl Game {
         }
     }
 
-    /// `G(0..=max)` of a game with three-heap moves, refusing a `max` above
-    /// [`MAX_THREE_HEAP_SEQUENCE`].
-    fn three_heap_values(&self, max: u64) -> Result<Vec<u32>> {
+    /// `G(0..=max)` of a game with three-heap moves (fewer when `stop` says so), refusing
+    /// a `max` above [`MAX_THREE_HEAP_SEQUENCE`].
+    fn three_heap_values(&self, max: u64, stop: &mut dyn FnMut() -> bool) -> Result<Vec<u32>> {
         match (self.three_heap_rule(), u32::try_from(max)) {
-            (Some(rule), Ok(max)) if max <= MAX_THREE_HEAP_SEQUENCE => Ok(rule.values(max)),
+            (Some(rule), Ok(max)) if max <= MAX_THREE_HEAP_SEQUENCE => {
+                Ok(three_heap_values_until(&rule, max, stop))
+            }
             _ => Err(ModelError::ThreeHeapSequenceTooLong {
                 spec: self.spec().to_string(),
                 max,

@@ -40,7 +40,7 @@ pub use run::{
 };
 pub use sequence_values::{Extension, Sequence};
 pub use spot_check::{sample_heaps, WrongValue};
-pub use three_heaps::{three_heap_values, ThreeHeapRule};
+pub use three_heaps::{three_heap_values, three_heap_values_until, ThreeHeapRule};
 pub use two_threads::parallel::Tuning;
 pub use values::cell::Width;
 pub use values::disk_store::DiskStore;

@@ -107,6 +107,17 @@ fn mex(seen: &[u64]) -> u32 {
 /// takes `O(max^2)` word operations times the width of the values, which grows with them
 /// (values grow linearly in arithmetic-periodic games; no bound on them is assumed).
 pub fn three_heap_values(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
+    three_heap_values_until(rule, max, &mut || false)
+}
+
+/// [`three_heap_values`], asking `stop` before each heap: when it says stop, the values
+/// of the heaps computed so far (`G(0..n)`, perhaps none). A heap's mex takes time that
+/// grows with its size, so a caller bounded in time is answered within one heap.
+pub fn three_heap_values_until(
+    rule: &ThreeHeapRule,
+    max: u32,
+    stop: &mut dyn FnMut() -> bool,
+) -> Vec<u32> {
     let pair_rule = &rule.pairs;
     let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
     let (mut pairs, mut triples): (Vec<Bits>, Vec<Bits>) = (Vec::new(), Vec::new());
@@ -115,6 +126,9 @@ pub fn three_heap_values(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
     // only: older ones are dropped.
     let window = rule.split_three.last().copied().unwrap_or(0);
     for n in 0..=max {
+        if stop() {
+            break;
+        }
         let words = words_for(largest);
         pairs.push(pair_set(&g, n, words, pair_rule.unequal_split));
         triples.push(triple_set(&g, &pairs, n, words));
@@ -230,6 +244,17 @@ mod tests {
         assert_eq!(rule.values(300), by_options(&rule, 300));
         let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
         assert_eq!(in_place.values(200), by_options(&in_place, 200));
+    }
+
+    #[test]
+    fn values_asked_to_stop_are_the_heaps_computed_before() {
+        let rule = rule_0_3f();
+        let mut asked = 0;
+        let values = three_heap_values_until(&rule, 100, &mut || {
+            asked += 1;
+            asked > 40
+        });
+        assert_eq!(values, rule.values(39));
     }
 
     #[test]

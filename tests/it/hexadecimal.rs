@@ -212,16 +212,12 @@ fn sweep_of_hex_k_runs_every_game_with_a_digit_above_7() {
 }
 
 #[test]
-fn the_atlas_refuses_three_heap_moves_and_keeps_octal_hex_codes() {
+fn the_atlas_writes_a_hex_code_of_octal_digits_as_its_octal_code() {
     let dir = tempfile::tempdir().unwrap();
     let atlas = |codes: &str, name: &str| {
         let out = dir.path().join(name);
         run(&["atlas", "--codes", codes, "--out", out.to_str().unwrap(), "--quiet"])
     };
-    let refused = atlas("hex:0.3F", "a");
-    assert_eq!(refused.status, 2);
-    assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
-    assert!(refused.stderr.contains("'hex:0.3F' is not an octal code: its moves may leave three"));
     let octal = atlas("hex:0.77", "b");
     assert_eq!(octal.status, 0, "{}", octal.stderr);
     let csv = std::fs::read_to_string(dir.path().join("b/atlas.csv")).unwrap();

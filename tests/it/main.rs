@@ -4,6 +4,7 @@
 mod support;
 
 mod atlas;
+mod atlas_hex;
 mod atlas_site;
 mod check;
 mod checkpoint_saves;

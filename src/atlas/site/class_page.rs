@@ -209,6 +209,12 @@ fn certificates(out: &mut String, class: &Class, entries: &Entries<'_>) {
                 p.period,
                 p.preperiod
             ),
+            (None, Stop::Dense) if code.starts_with("hex:") => format!(
+                "computed to heap {}: a hexadecimal code's values are computed in memory by the \
+                 plain mex, to the dense budget at most, and stopped there without a period \
+                 the theorem certifies",
+                e.computed_to
+            ),
             (None, Stop::Dense) => format!(
                 "computed to heap {}: its values do not split into common and rare, so it \
                  stopped at the dense budget (the plain mex costs time quadratic in the \
@@ -228,9 +234,17 @@ fn certificates(out: &mut String, class: &Class, entries: &Entries<'_>) {
                 heaps(e.settings.budget)
             ),
         };
+        let evidence = e.arithmetic.map_or(String::new(), |a| {
+            format!(
+                "; its values are arithmetic-periodic, G(n + {}) = G(n) + {} from heap {} \
+                 through heap {}: evidence, not certified (no arithmetic-periodicity theorem \
+                 is checked)",
+                a.period, a.saltus, a.preperiod, a.through
+            )
+        });
         let _ = writeln!(
             out,
-            "<li><a href=\"#{}\">{}</a>: {text}.</li>",
+            "<li><a href=\"#{}\">{}</a>: {text}{evidence}.</li>",
             member_anchor(code),
             escape(code)
         );

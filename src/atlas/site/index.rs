@@ -32,7 +32,12 @@ pub(super) fn index_page(
     let codes = entries.len();
     let solved = entries.values().filter(|e| e.period.is_some()).count();
     let mut out = String::with_capacity(4096 + classes.len() * 600);
-    let title = format!("Atlas of octal games: {codes} codes in {} classes", classes.len());
+    let games = if entries.keys().any(|code| code.starts_with("hex:")) {
+        "octal and hexadecimal games"
+    } else {
+        "octal games"
+    };
+    let title = format!("Atlas of {games}: {codes} codes in {} classes", classes.len());
     head(&mut out, &title, "");
     let _ = write!(
         out,

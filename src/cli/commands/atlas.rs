@@ -1,7 +1,7 @@
-//! `nimtab atlas`: every octal code of a family solved with a certified period or computed
-//! to the budget, written as `atlas.csv`, `classes.csv`, `atlas.json` and the rare heaps
-//! of each unsolved class; each finished code is kept in `--out` so that a stopped run
-//! resumes where it stopped.
+//! `nimtab atlas`: every octal or hexadecimal code of a family solved with a certified
+//! period or computed to the budget, written as `atlas.csv`, `classes.csv`, `atlas.json`
+//! and the rare heaps of each unsolved class; each finished code is kept in `--out` so
+//! that a stopped run resumes where it stopped.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,7 +32,8 @@ use crate::cli::{Global, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The codes: octal(K) for every octal code of 1 to K digits (leading digit 0 or 4),
-    /// or codes (0.161 or octal:0.161) and octal: patterns with ?, separated by ';'.
+    /// hex(K) for every hexadecimal code of 1 to K digits with a digit above 7, or codes
+    /// (0.161, octal:0.161, hex:0.3F) and octal: or hex: patterns with ?, separated by ';'.
     #[arg(long, value_name = "FAMILY", required_unless_present = "codes_file")]
     codes: Option<String>,
     /// A file of codes or patterns, one per line ('#' starts a comment); - reads stdin.
@@ -45,7 +46,8 @@ pub struct Args {
     #[arg(long, value_name = "N[,TIME]", default_value = "2^20", value_parser = parse_budget)]
     budget: Budget,
     /// The last heap computed for a code whose values do not split into common and rare
-    /// (their cost grows with the square of the heaps), at most the budget and 2^22.
+    /// (their cost grows with the square of the heaps), at most the budget and 2^22, and
+    /// for every hexadecimal code (values in memory): then at most 2^16.
     #[arg(long = "dense-budget", value_name = "N", default_value = "2^16", value_parser = parse_heaps)]
     dense_budget: u64,
     /// The misère quotient's heap bound (lowered for a code whose quotient outgrows
