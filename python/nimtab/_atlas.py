@@ -1,6 +1,7 @@
-"""The atlas of octal games (``nimtab atlas``): every code of a family solved with a
-certified period or computed to a budget, here or on a Dask cluster, assembled into the
-rows of ``atlas.csv`` and ``classes.csv`` and, with ``out=``, the command's files."""
+"""The atlas of octal and hexadecimal games (``nimtab atlas``): every code of a family
+solved with a certified period or computed to a budget, here or on a Dask cluster,
+assembled into the rows of ``atlas.csv`` and ``classes.csv`` and, with ``out=``, the
+command's files."""
 
 import json
 import os
@@ -21,7 +22,7 @@ _CLASSES_COUNTS = ("class", "through")
 
 
 class Atlas(NamedTuple):
-    """The atlas of a family of octal codes (``nimtab atlas``).
+    """The atlas of a family of octal or hexadecimal codes (``nimtab atlas``).
 
     Attributes
     ----------
@@ -112,20 +113,22 @@ def atlas(
     threads: Optional[int] = None,
     progress: bool = True,
 ) -> Atlas:
-    """Solve every octal code of a family, as ``nimtab atlas``.
+    """Solve every octal or hexadecimal code of a family, as ``nimtab atlas``.
 
-    Each code's Grundy values are computed to a period the octal periodicity theorem
-    certifies, or to ``budget`` (``dense_budget`` for a code whose values do not split into
-    common and rare), with their largest value, rare/common split and misère quotient;
-    codes with one sequence are grouped into classes. The result is the same whether the
-    codes are computed here or on a cluster, whatever its workers.
+    Each code's Grundy values are computed to a period the periodicity theorem certifies
+    (for moves that leave up to two heaps, or three for a ``hex:`` code), or to ``budget``
+    (``dense_budget`` for a code whose values do not split into common and rare), with
+    their largest value, rare/common split and misère quotient; codes with one sequence
+    are grouped into classes. The result is the same whether the codes are computed here
+    or on a cluster, whatever its workers.
 
     Parameters
     ----------
     codes : str or list of str, optional
-        As ``--codes``: ``"octal(K)"`` for every octal code of 1 to K digits, codes
-        (``"0.161"`` or ``"octal:0.161"``) and ``octal:`` patterns with ``?``, separated by
-        ``;``; or a list of them.
+        As ``--codes``: ``"octal(K)"`` for every octal code of 1 to K digits,
+        ``"hex(K)"`` for every hexadecimal one, codes (``"0.161"``, ``"octal:0.161"`` or
+        ``"hex:0.3F"``) and ``octal:`` patterns with ``?``, separated by ``;``; or a list
+        of them.
     codes_file : str or path, optional
         Instead of ``codes``: a file of codes or patterns, one a line (``#`` comments).
     budget : int
