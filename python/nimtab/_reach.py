@@ -87,15 +87,18 @@ class Period(NamedTuple):
     game : str
         The game spec.
     certified : bool
-        A period was proved, by the theorem that covers the game, for every heap size.
+        A period was proved for every heap size: by the periodicity theorem that covers
+        the game, or (saltus above 0, hexadecimal codes) by the arithmetic-periodicity
+        criterion.
     preperiod, period : int or None
         The least preperiod and the least period (``None`` when none was certified).
     saltus : int or None
         ``s`` in ``G(n + period) = G(n) + s`` from the preperiod on: 0 for ordinary
-        periodicity (``None`` when none was certified).
+        periodicity, above 0 for an arithmetic period (``None`` when none was certified).
     checked_through : int
-        Certified: the first heap size at which the theorem's window fits (the values the
-        proof reads). Not certified: the largest heap size whose value was computed.
+        Certified: the first heap size at which the theorem's window fits, or the last
+        heap the arithmetic criterion reads (the values the proof reads). Not certified:
+        the largest heap size whose value was computed.
     largest_value : int or None
         Not certified: the largest Grundy value computed.
     statement : str or None

@@ -44,13 +44,19 @@ def test_solve_and_sweep_over_multisets_take_three_heap_moves(tmp_path):
     assert all(r["disagree"] == 0 for r in rows)
 
 
-def test_period_of_a_hex_code_states_only_evidence():
+def test_period_of_a_hex_code_is_proved_or_states_evidence():
     found = nimtab.period("hex:0.3F", 100, progress=False)
-    assert not found.certified
-    assert found.statement == (
-        "no period certified for hex:0.3F from heap sizes 0..=100 (largest Grundy value 50): "
-        "the values are arithmetic-periodic from heap 0 with period 6 and saltus 3 through "
-        "heap 100: evidence to 100, not certified (nimtab checks no arithmetic-periodicity theorem)"
+    assert found.certified
+    assert (found.preperiod, found.period, found.saltus, found.checked_through) == (0, 6, 3, 38)
+    status, out, _ = cli("period", "--game", "hex:0.3F", "--max", "100")
+    assert status == 0 and out.decode().splitlines()[1] == "hex:0.3F,0,6,3,38"
+    evidence = nimtab.period("hex:4.9", 200, progress=False)
+    assert not evidence.certified
+    assert evidence.statement == (
+        "no period certified for hex:4.9 from heap sizes 0..=200 (largest Grundy value 68): "
+        "the values are arithmetic-periodic from heap 16 with period 12 and saltus 4 through "
+        "heap 200: evidence to 200, not certified (the arithmetic-periodicity criterion finds "
+        "no witness for the value f(n) - 25 at heap 73)"
     )
     certified = nimtab.period("hex:0.F", 100, progress=False)
     assert certified.certified and (certified.preperiod, certified.period) == (0, 2)

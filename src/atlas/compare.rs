@@ -176,7 +176,7 @@ fn proof_of(
         },
         "computed_to" | "checked_through" | "stopped" => "computed".to_string(),
         "status" | "preperiod" | "period" | "theorem" | "largest_value" | "largest_at"
-            if entry.period.is_some() =>
+            if entry.status() == "solved" =>
         {
             "proved".to_string()
         }

@@ -112,7 +112,8 @@ pub struct CertifiedPeriod {
 
 /// `G(n + period) = G(n) + saltus` for `preperiod <= n <= through - period`, with a
 /// saltus above 0: what the values computed show, over the window the periodicity theorem
-/// for moves that leave up to three heaps reads, which no theorem here turns into a proof.
+/// for moves that leave up to three heaps reads; `proved` when the arithmetic-periodicity
+/// criterion proves it for every heap (then `through` is the last heap its proof reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArithmeticEvidence {
     /// The least `e` from which the relation holds in the values.
@@ -123,6 +124,9 @@ pub struct ArithmeticEvidence {
     pub saltus: u64,
     /// The last heap whose value was read.
     pub through: u64,
+    /// Whether the arithmetic-periodicity criterion proves it for every heap.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub proved: bool,
 }
 
 /// Why a code's computation stopped.
@@ -191,11 +195,12 @@ pub enum QuotientOutcome {
     NotComputed(String),
 }
 
-/// The sequence status of an entry: `solved` with a certified period, else `unsolved`.
+/// The sequence status of an entry: `solved` with a proved period, else `unsolved`.
 impl Entry {
-    /// `solved` or `unsolved`.
+    /// `solved` (a certified period, or an arithmetic period the criterion proves) or
+    /// `unsolved`.
     pub fn status(&self) -> &'static str {
-        if self.period.is_some() {
+        if self.period.is_some() || self.arithmetic.is_some_and(|a| a.proved) {
             "solved"
         } else {
             "unsolved"

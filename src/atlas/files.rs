@@ -48,7 +48,8 @@ pub fn class_of<'c>(classes: &'c [Class], code: &str) -> &'c Class {
 /// The row of one code, in the order of [`ATLAS_HEADER`].
 pub fn atlas_row(entry: &Entry, class: &Class) -> Vec<String> {
     let text = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
-    let p = entry.period.as_ref();
+    let p = entry.period.clone().or_else(|| proved_arithmetic(entry));
+    let p = p.as_ref();
     let rare = entry.rare.as_ref();
     let (order, portion, q_pre, q_period) = match &entry.quotient.outcome {
         QuotientOutcome::Proved { order, p_portion, period, .. } => (
@@ -81,6 +82,19 @@ pub fn atlas_row(entry: &Entry, class: &Class) -> Vec<String> {
         p.map_or(String::new(), |p| p.theorem.clone()),
         entry.stopped.name().to_string(),
     ]
+}
+
+/// A proved arithmetic period in the period cells: its theorem cell names the saltus,
+/// the one column `atlas.csv` does not have.
+fn proved_arithmetic(entry: &Entry) -> Option<CertifiedPeriod> {
+    let a = entry.arithmetic.filter(|a| a.proved)?;
+    Some(CertifiedPeriod {
+        preperiod: a.preperiod,
+        period: a.period,
+        checked_through: a.through,
+        theorem: format!("arithmetic-periodicity criterion (saltus {})", a.saltus),
+        window: (a.preperiod, a.through + 1 - a.period),
+    })
 }
 
 /// Writes `atlas.csv`: the header and one row per entry, in the entries' order.

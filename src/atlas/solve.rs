@@ -96,14 +96,22 @@ pub fn solve_code(
         settings.seconds.and_then(|s| Instant::now().checked_add(Duration::from_secs(s)));
     let runs = Runs { code, game: code.game(), cancel, deadline, work };
     let (mut sequence, stopped) = runs.sequence(settings)?;
+    // The atlas's certified periods are ordinary ones (its classes continue a sequence by
+    // its period); a proved arithmetic period is kept with the arithmetic evidence.
     let (period, arithmetic) = match sequence.period() {
+        Some(PeriodOutcome::Certified(found)) if found.saltus > 0 => {
+            let (preperiod, period, saltus) = (found.preperiod, found.period, found.saltus);
+            let through = found.checked_through;
+            (None, Some(ArithmeticEvidence { preperiod, period, saltus, through, proved: true }))
+        }
         Some(PeriodOutcome::Certified(found)) => (Some(*found), None),
         Some(PeriodOutcome::NotCertified {
-            reason: Uncertified::Arithmetic { found, through },
+            reason: Uncertified::Arithmetic { found, through, .. },
             ..
         }) => {
             let (preperiod, period, saltus) = (found.preperiod, found.period, found.saltus);
-            (None, Some(ArithmeticEvidence { preperiod, period, saltus, through: *through }))
+            let through = *through;
+            (None, Some(ArithmeticEvidence { preperiod, period, saltus, through, proved: false }))
         }
         _ => (None, None),
     };

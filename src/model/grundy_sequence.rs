@@ -6,7 +6,9 @@ use crate::model::error::{ModelError, Result};
 use crate::model::game::{Game, MoveRule};
 #[cfg(test)]
 use crate::sequence::period::Exclusion;
-use crate::sequence::period::{find_period, Certificate, MoveShape, PeriodOutcome, Uncertified};
+use crate::sequence::period::{
+    find_three_heap_period, Certificate, MoveShape, PeriodOutcome, Uncertified,
+};
 use crate::sequence::{self, Extension, Goal, Observer, Sequence, Settings, Start, Store};
 use crate::sequence::{three_heap_values_until, ThreeHeapRule};
 
@@ -95,7 +97,6 @@ impl Game {
     ) -> Result<Sequence> {
         let max = settings.max;
         let period_search = settings.goal == Goal::Period;
-        let certificate = Some(Certificate::for_shape(MoveShape::of_three_heap_rule(rule)));
         let mut reach = if period_search { max.min(64) } else { max };
         loop {
             let (mut cancelled, mut stopped) = (false, false);
@@ -110,7 +111,7 @@ impl Game {
             // A stop before heap 0 still leaves G(0): a sequence holds at least one value.
             let values =
                 if values.is_empty() { self.three_heap_values(0, &mut || false)? } else { values };
-            let period = period_search.then(|| find_period(certificate, &values));
+            let period = period_search.then(|| find_three_heap_period(rule, &values));
             let certified = matches!(period, Some(PeriodOutcome::Certified(_)));
             if certified || stopped || reach >= max {
                 let store = Store::from_values(&values)?;

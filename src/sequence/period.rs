@@ -26,16 +26,19 @@
 //!
 //! Games with three-heap moves may be *arithmetic-periodic*, `G(n + p) = G(n) + s` for
 //! `n >= e` with a saltus `s > 0`; their search reads the differences `G(n + 1) - G(n)`
-//! (`arithmetic.rs`), which are periodic from `e` exactly then. nimtab checks no theorem
-//! for `s > 0`, so such a triple is evidence to the last value, never certified.
+//! (`arithmetic.rs`), which are periodic from `e` exactly then. Such a triple is proved by
+//! nimtab's arithmetic-periodicity criterion (`arithmetic_proof.rs`) when its checks
+//! hold, and is otherwise evidence to the last value, never certified.
 
 use super::error::SequenceError;
 use super::rule::HeapRule;
 
 mod arithmetic;
+mod arithmetic_proof;
 mod certificate;
 
 pub use arithmetic::{certify, least_arithmetic_period, ArithmeticPeriod, Verdict};
+pub use arithmetic_proof::{find_three_heap_period, prove_arithmetic, ArithmeticProof, ProofGap};
 pub use certificate::{Certificate, MoveShape};
 
 /// A period proved to hold for every heap size.
@@ -62,13 +65,16 @@ pub enum Uncertified {
     NoTheorem,
     /// No period's window fits inside the values computed; what the values rule out.
     NotWithinData(Exclusion),
-    /// The least arithmetic period whose window fits has a saltus `s > 0`, which no
-    /// theorem here certifies: evidence through heap `through`, not a proof.
+    /// The least arithmetic period whose window fits has a saltus `s > 0` that the
+    /// arithmetic-periodicity criterion did not prove: evidence through heap `through`.
     Arithmetic {
         /// The triple the values show.
         found: ArithmeticPeriod,
         /// The last heap whose value was read.
         through: u64,
+        /// Why the criterion did not prove it (`None`: it was not run, the game's moves
+        /// being unknown to the search).
+        gap: Option<ProofGap>,
     },
 }
 
@@ -92,7 +98,11 @@ impl Uncertified {
     pub fn explain(&self) -> String {
         let x = match self {
             Uncertified::NoTheorem => return "no periodicity theorem covers this game".into(),
-            Uncertified::Arithmetic { found, through } => return found.evidence(*through),
+            Uncertified::Arithmetic { found, through, gap } => {
+                let why =
+                    gap.as_ref().map_or_else(|| arithmetic::NOT_RUN.into(), ProofGap::explain);
+                return found.evidence(*through, &why);
+            }
             Uncertified::NotWithinData(x) => x,
         };
         let mut why = format!(
@@ -351,3 +361,6 @@ mod brute_force;
 
 #[cfg(test)]
 mod arithmetic_tests;
+
+#[cfg(test)]
+mod arithmetic_proof_tests;

@@ -1,6 +1,7 @@
 //! `nimtab atlas` over hexadecimal codes: rows against a brute-force mex of the digits,
-//! certified periods and arithmetic evidence, classes across octal and hexadecimal codes,
-//! the quotient cell, `hex(K)`, resuming, shards, `--compare`, `--html` and bad input.
+//! certified periods, proved arithmetic periods and arithmetic evidence, classes across
+//! octal and hexadecimal codes, the quotient cell, `hex(K)`, resuming, shards,
+//! `--compare`, `--html` and bad input.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -79,14 +80,14 @@ fn brute_force(code: &str, max: usize) -> Vec<u32> {
 }
 
 #[test]
-fn hex_rows_agree_with_a_brute_force_mex_and_state_periods_and_arithmetic_evidence() {
+fn hex_rows_agree_with_a_brute_force_mex_and_state_their_proved_periods() {
     let dir = scratch();
     let out = dir.path().join("a");
     let summary = atlas(CODES, &out, &[]);
     assert_eq!(
         summary.lines().next().unwrap(),
         format!(
-            "atlas of 7 codes: 5 solved, 2 unsolved; 5 classes (1 of several codes proved equal, \
+            "atlas of 7 codes: 7 solved, 0 unsolved; 5 classes (1 of several codes proved equal, \
              0 equal only as far as computed); written to {}",
             out.display()
         )
@@ -107,19 +108,31 @@ fn hex_rows_agree_with_a_brute_force_mex_and_state_periods_and_arithmetic_eviden
             format!("game,preperiod,period,saltus,checked_through\n{code},0,2,0,9\n")
         );
     }
-    for code in ["hex:0.3F", "hex:0.8"] {
-        assert_eq!(cells(code, &period), ["unsolved", "", "", "", "", "budget"], "{code}");
-        assert_eq!(rows[code]["computed_to"], "1024");
+    // Arithmetic periods proved by the criterion, as `nimtab period` proves them.
+    for (code, e, p, s, through) in [("hex:0.3F", 0, 6, 3, 38), ("hex:0.8", 1, 3, 1, 52)] {
+        let theorem = format!("arithmetic-periodicity criterion (saltus {s})");
+        let expected = ["solved", &e.to_string(), &p.to_string(), &through.to_string(), &theorem];
+        assert_eq!(cells(code, &period)[..5], expected, "{code}");
+        assert_eq!(rows[code]["stopped"], "certified");
+        let r = run(&["period", "--game", code, "--max", "100"]);
+        let row = format!("{code},{e},{p},{s},{through}\n");
+        assert_eq!(r.stdout, format!("game,preperiod,period,saltus,checked_through\n{row}"));
     }
     let json = json_codes(&out);
     let evidence = |code: &str| json[code]["arithmetic"].to_string();
-    assert_eq!(evidence("hex:0.3F"), r#"{"period":6,"preperiod":0,"saltus":3,"through":1024}"#);
-    assert_eq!(evidence("hex:0.8"), r#"{"period":3,"preperiod":1,"saltus":1,"through":1024}"#);
+    assert_eq!(
+        evidence("hex:0.3F"),
+        r#"{"period":6,"preperiod":0,"proved":true,"saltus":3,"through":38}"#
+    );
+    assert_eq!(
+        evidence("hex:0.8"),
+        r#"{"period":3,"preperiod":1,"proved":true,"saltus":1,"through":52}"#
+    );
     for code in ["0.07", "0.3", "hex:0.F"] {
         assert!(json[code].get("arithmetic").is_none(), "{code}: {}", json[code]);
     }
-    // A certified code keeps the values computed, to heap 64 here; the others 100.
-    for (code, len) in [("hex:0.F", 65), ("hex:0.B", 65), ("hex:0.3F", 100), ("hex:0.8", 100)] {
+    // A certified or proved code keeps the values computed, to heap 64 here.
+    for (code, len) in [("hex:0.F", 65), ("hex:0.B", 65), ("hex:0.3F", 65), ("hex:0.8", 65)] {
         let first: Vec<u32> = serde_json::from_value(json[code]["first_values"].clone()).unwrap();
         assert_eq!(first, brute_force(&code["hex:".len()..], len - 1), "{code}");
     }
@@ -214,8 +227,9 @@ fn compare_and_the_site_state_a_hex_code_s_evidence_as_bounded() {
     let dir = scratch();
     let (out, site) = (dir.path().join("a"), dir.path().join("site"));
     let table = dir.path().join("published.csv");
-    std::fs::write(&table, "code,standard_form,period\nhex:.f,.3,2\nhex:0.3f,,6\n").unwrap();
-    let mut args = vec!["atlas", "-q", "--codes", CODES, "--budget", "2^10"];
+    std::fs::write(&table, "code,standard_form,period\nhex:.f,.3,2\nhex:4.9,,6\n").unwrap();
+    let codes = format!("{CODES};hex:4.9");
+    let mut args = vec!["atlas", "-q", "--codes", &codes, "--budget", "2^10"];
     args.extend(["--quotient-heap", "6", "--out", out.to_str().unwrap()]);
     args.extend(["--compare", table.to_str().unwrap(), "--html", site.to_str().unwrap()]);
     let r = run(&args);
@@ -226,16 +240,25 @@ fn compare_and_the_site_state_a_hex_code_s_evidence_as_bounded() {
         [
             "1 differences from the published table",
             "code,column,published,computed,proof",
-            "hex:0.3F,period,6,,bounded: computed to heap 1024",
+            "hex:4.9,period,6,,bounded: computed to heap 1024",
         ]
     );
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("<h1>Atlas of octal and hexadecimal games: 7 codes in 5 classes</h1>"));
+    assert!(index.contains("<h1>Atlas of octal and hexadecimal games: 8 codes in 6 classes</h1>"));
+    let page = std::fs::read_to_string(site.join("class/hex~3a~4.9.html")).unwrap();
+    assert!(
+        page.contains(
+            "its values are arithmetic-periodic, G(n + 12) = G(n) + 4 from heap 16 through heap \
+             1024: evidence, not certified (the arithmetic-periodicity criterion does not prove \
+             it)"
+        ),
+        "{page}"
+    );
     let page = std::fs::read_to_string(site.join("class/hex~3a~0.3F.html")).unwrap();
     assert!(
         page.contains(
-            "its values are arithmetic-periodic, G(n + 6) = G(n) + 3 from heap 0 through heap \
-             1024: evidence, not certified"
+            "its values are arithmetic-periodic, G(n + 6) = G(n) + 3 for every heap from 0, \
+             proved by the arithmetic-periodicity criterion from the values through heap 38"
         ),
         "{page}"
     );

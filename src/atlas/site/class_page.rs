@@ -209,6 +209,10 @@ fn certificates(out: &mut String, class: &Class, entries: &Entries<'_>) {
                 p.period,
                 p.preperiod
             ),
+            (None, Stop::Certified) => format!(
+                "computed to heap {}, where the arithmetic period below was proved",
+                e.computed_to
+            ),
             (None, Stop::Dense) if code.starts_with("hex:") => format!(
                 "computed to heap {}: a hexadecimal code's values are computed in memory by the \
                  plain mex, to the dense budget at most, and stopped there without a period \
@@ -235,10 +239,18 @@ fn certificates(out: &mut String, class: &Class, entries: &Entries<'_>) {
             ),
         };
         let evidence = e.arithmetic.map_or(String::new(), |a| {
+            if a.proved {
+                return format!(
+                    "; its values are arithmetic-periodic, G(n + {}) = G(n) + {} for every \
+                     heap from {}, proved by the arithmetic-periodicity criterion from the \
+                     values through heap {}",
+                    a.period, a.saltus, a.preperiod, a.through
+                );
+            }
             format!(
                 "; its values are arithmetic-periodic, G(n + {}) = G(n) + {} from heap {} \
-                 through heap {}: evidence, not certified (no arithmetic-periodicity theorem \
-                 is checked)",
+                 through heap {}: evidence, not certified (the arithmetic-periodicity \
+                 criterion does not prove it)",
                 a.period, a.saltus, a.preperiod, a.through
             )
         });

@@ -30,7 +30,7 @@ pub(super) fn index_page(
     entries: &Entries<'_>,
 ) -> String {
     let codes = entries.len();
-    let solved = entries.values().filter(|e| e.period.is_some()).count();
+    let solved = entries.values().filter(|e| e.status() == "solved").count();
     let mut out = String::with_capacity(4096 + classes.len() * 600);
     let games = if entries.keys().any(|code| code.starts_with("hex:")) {
         "octal and hexadecimal games"

@@ -431,7 +431,7 @@ fn same_directory(a: &Path, b: &Path) -> bool {
 
 /// The summary on stdout.
 fn summary(entries: &[Entry], classes: &[Class], out: &Path) -> anyhow::Result<()> {
-    let solved = entries.iter().filter(|e| e.period.is_some()).count();
+    let solved = entries.iter().filter(|e| e.status() == "solved").count();
     let proved = classes
         .iter()
         .filter(|c| !matches!(c.how, Equality::Single | Equality::EqualThrough))

@@ -26,16 +26,19 @@ pub struct ArithmeticPeriod {
 }
 
 impl ArithmeticPeriod {
-    /// The words of `nimtab period` for a triple the values show but no theorem proves.
-    pub fn evidence(&self, through: u64) -> String {
+    /// The words of `nimtab period` for a triple the values show but nothing proves:
+    /// `why` says why the arithmetic-periodicity criterion did not (see [`NOT_RUN`]).
+    pub fn evidence(&self, through: u64, why: &str) -> String {
         let ArithmeticPeriod { preperiod: e, period: p, saltus: s } = *self;
         format!(
             "the values are arithmetic-periodic from heap {e} with period {p} and saltus {s} \
-             through heap {through}: evidence to {through}, not certified (nimtab \
-             checks no arithmetic-periodicity theorem)"
+             through heap {through}: evidence to {through}, not certified ({why})"
         )
     }
 }
+
+/// Why a triple is evidence when the arithmetic-periodicity criterion was not run.
+pub const NOT_RUN: &str = "the arithmetic-periodicity criterion needs the game's moves";
 
 /// What [`certify`] concludes of a triple.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +94,7 @@ pub fn certify<T: Copy + Into<u32>>(
         ));
     }
     if s > 0 {
-        return evidence(found.evidence(through));
+        return evidence(found.evidence(through, NOT_RUN));
     }
     Verdict::Certified { theorem: certificate.name(), window: (e, end) }
 }
@@ -164,7 +167,7 @@ pub(super) fn first_fits(
         return Ok(found);
     }
     if let Some(found) = arithmetic {
-        return Err(Uncertified::Arithmetic { found, through: len - 1 });
+        return Err(Uncertified::Arithmetic { found, through: len - 1, gap: None });
     }
     let (least_preperiod, nearest) = match least {
         Some((e, p, holds)) => (e, holds.then_some((e, p))),

@@ -56,7 +56,7 @@ fn direct_outcome(
         relations.iter().find(|&&(p, e, s)| s > 0 && fits(certificate, values, e, p))
     {
         let found = ArithmeticPeriod { preperiod: e as u64, period: p as u64, saltus: s as u64 };
-        return Err(Uncertified::Arithmetic { found, through: last as u64 });
+        return Err(Uncertified::Arithmetic { found, through: last as u64, gap: None });
     }
     let ordinary =
         |&(p, e, s): &(usize, usize, i64)| if s == 0 { (e, p) } else { (last + 1 - p, p) };
@@ -159,11 +159,11 @@ fn a_positive_saltus_is_evidence_not_a_certificate() {
     let Verdict::Evidence { through, why } = certify(&values, found, HEX) else { panic!() };
     assert_eq!(through, 199);
     assert!(
-        why.contains("not certified (nimtab checks no arithmetic-periodicity theorem)"),
+        why.contains("not certified (the arithmetic-periodicity criterion needs the game's moves)"),
         "{why}"
     );
     let outcome = find_period(Some(Certificate::for_shape(HEX)), &values);
-    let reason = Uncertified::Arithmetic { found, through: 199 };
+    let reason = Uncertified::Arithmetic { found, through: 199, gap: None };
     assert!(matches!(outcome, PeriodOutcome::NotCertified { reason: r, .. } if r == reason));
 }
 

@@ -63,6 +63,13 @@ pub enum Certificate {
         /// `t`, the index of the last non-zero hexadecimal digit.
         max_removal: u32,
     },
+    /// nimtab's arithmetic-periodicity criterion for moves that leave up to three heaps
+    /// (`arithmetic_proof.rs`): agreement of the values with `G(n + p) = G(n) + s` through
+    /// `checked_through` and the criterion's checks on the sequence that relation extends.
+    ArithmeticPeriodicity {
+        /// The last heap whose computed value the proof reads.
+        checked_through: u64,
+    },
 }
 
 impl Certificate {
@@ -100,6 +107,9 @@ impl Certificate {
             Certificate::HexadecimalPeriodicity { max_removal } => {
                 3 * e.max(1) + 2 * p + u64::from(max_removal)
             }
+            Certificate::ArithmeticPeriodicity { checked_through } => {
+                (checked_through + 1).saturating_sub(p).max(e)
+            }
         }
     }
 
@@ -109,6 +119,7 @@ impl Certificate {
             Certificate::NonSplitting { .. } => "no move splits a heap",
             Certificate::OctalPeriodicity { .. } => "octal periodicity theorem",
             Certificate::HexadecimalPeriodicity { .. } => "hexadecimal periodicity theorem",
+            Certificate::ArithmeticPeriodicity { .. } => "arithmetic-periodicity criterion",
         }
     }
 
@@ -118,6 +129,7 @@ impl Certificate {
             Certificate::NonSplitting { .. } => "e <= n < e + p + t",
             Certificate::OctalPeriodicity { .. } => "e <= n < 2 max(e, 1) + p + t",
             Certificate::HexadecimalPeriodicity { .. } => "e <= n < 3 max(e, 1) + 2p + t",
+            Certificate::ArithmeticPeriodicity { .. } => "e <= n <= N - p, N its checked heap",
         }
     }
 }

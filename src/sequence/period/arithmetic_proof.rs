@@ -1,0 +1,420 @@
+//! The arithmetic-periodicity criterion: a proof that `G(n + p) = G(n) + s` holds for every heap of a game with three-heap moves, from finitely many checks.
+//!
+//! Let `f` be the sequence the values show: `f(n) = G(n)` below `T + p` (`T = max(e, 1)`)
+//! and `f(n + p) = f(n) + s` from `T` on. A heap's options are tuples of parts; a part is
+//! a *head* (size below `T`, its value known exactly) or a *tail* (size at least `T`,
+//! `f` linear along its residue class). By induction on `n`, `G = f` everywhere once it
+//! holds below a heap `N` from which, for every `n >= N`, (1) no option of `n` has the
+//! value `f(n)` under `f` and (2) every value below `f(n)` is an option's. Each is a
+//! finite check (the user guide's section "Arithmetic periods" has the proof):
+//!
+//! * **(1) Avoidance, by classes.** An option's class is its removal, its number of parts
+//!   and each part's head size or tail residue. For any `m` with `2^m | s`, write
+//!   `f = 2^m H + L` with `L < 2^m`; along a class, `C = sum H(parts) - H(n)` and the XOR
+//!   of the parts' `L` against `L(n)` do not change. The option's value differs from
+//!   `f(n)` when `C < 0` (XOR is at most the sum), `C` is odd (XOR has the sum's
+//!   parity), the `L` differ, or `C != 0` with one tail and heads of `H = 0` (then the
+//!   XOR is the sum). A class none of these settles for any `m` ends the proof.
+//! * **(2) Coverage, by witnesses.** A three-heap move `(c, a, a)` has the value `f(c)`
+//!   (*pairs*, for every `c <= n - k - 2` of the parity of `n - k`); options with one
+//!   tail and heads have the value `f(x) XOR Y`. Below a depth `D`, the pairs alone are
+//!   shown to cover `[0, f(n) - D)` at `n = N..N + P` (`P = lcm(p, 2)`, so that pairs of
+//!   `n` stay pairs of `n + P`) and the offsets `(D, D + sP/p]` at every `n >= N`;
+//!   the top `D` values are covered by pairs and one-tail options. Both offset checks
+//!   are periodic in `n` (with `Y < 2^B`, the period `p 2^B / gcd(s, 2^B)`), so one
+//!   period of `n` decides them.
+
+use super::arithmetic::ArithmeticPeriod;
+use super::{find_period, Certificate, MoveShape, PeriodOutcome, Periodicity, Uncertified};
+use crate::sequence::ThreeHeapRule;
+
+/// The most option classes or witness heaps the criterion examines before it gives up.
+const MOST_CHECKS: u64 = 1 << 26;
+
+/// The deepest offset below `f(n)` the witness check reads.
+const DEEPEST_OFFSET: u64 = 1 << 14;
+
+/// What the criterion proved: `G(n + p) = G(n) + s` for every `n >= e`, from the values
+/// through `checked_through` (which must agree with the triple) and the checks on `f`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArithmeticProof {
+    /// The last heap whose computed value the proof reads.
+    pub checked_through: u64,
+}
+
+/// Why the criterion does not prove a triple (the triple may still be true).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofGap {
+    /// The proof reads computed values through this heap, past the last one computed.
+    NeedsValues(u64),
+    /// The values do not satisfy the triple at this heap `n` (`G(n) != G(n - p) + s`).
+    Broken(u64),
+    /// No test settles whether options removing `removed` tokens and leaving `parts`
+    /// heaps may take the value `f(n)`, for example at heap `heap`.
+    Avoidance {
+        /// Tokens removed.
+        removed: u32,
+        /// Heaps left.
+        parts: u32,
+        /// A heap of the class.
+        heap: u64,
+    },
+    /// No pair or one-tail witness has the value `f(heap) - offset`.
+    Coverage {
+        /// The heap.
+        heap: u64,
+        /// How far below `f(heap)` the value without a witness is.
+        offset: u64,
+    },
+    /// The checks would exceed the criterion's bound on its work.
+    TooLarge,
+    /// The rule forbids equal parts (its pairs are not moves).
+    UnequalSplits,
+}
+
+impl ProofGap {
+    /// Why, in words, for the text of a verdict.
+    pub fn explain(&self) -> String {
+        match *self {
+            ProofGap::NeedsValues(n) => format!(
+                "the arithmetic-periodicity criterion reads values through heap {n}: raise --max"
+            ),
+            ProofGap::Broken(n) => format!("the values break the relation at heap {n}"),
+            ProofGap::Avoidance { removed, parts, heap } => format!(
+                "the arithmetic-periodicity criterion cannot rule out that a move removing \
+                 {removed} and leaving {parts} heaps reaches the value f(n) (e.g. n = {heap})"
+            ),
+            ProofGap::Coverage { heap, offset } => format!(
+                "the arithmetic-periodicity criterion finds no witness for the value \
+                 f(n) - {offset} at heap {heap}"
+            ),
+            ProofGap::TooLarge => {
+                "the arithmetic-periodicity criterion's checks exceed its bound".into()
+            }
+            ProofGap::UnequalSplits => {
+                "the arithmetic-periodicity criterion needs splits into equal heaps".into()
+            }
+        }
+    }
+}
+
+/// The period search of a rule with three-heap moves over `values = G(0..=N)`: an
+/// ordinary period under the hexadecimal periodicity theorem, else the least arithmetic
+/// period the values show, proved by [`prove_arithmetic`] when its checks hold.
+pub fn find_three_heap_period(rule: &ThreeHeapRule, values: &[u32]) -> PeriodOutcome {
+    let certificate = Certificate::for_shape(MoveShape::of_three_heap_rule(rule));
+    let outcome = find_period(Some(certificate), values);
+    let PeriodOutcome::NotCertified {
+        checked_through,
+        largest_value,
+        reason: Uncertified::Arithmetic { found, through, .. },
+    } = outcome
+    else {
+        return outcome;
+    };
+    match prove_arithmetic(rule, values, found) {
+        Ok(proof) => PeriodOutcome::Certified(Periodicity {
+            preperiod: found.preperiod,
+            period: found.period,
+            saltus: found.saltus,
+            checked_through: proof.checked_through,
+            certificate: Certificate::ArithmeticPeriodicity {
+                checked_through: proof.checked_through,
+            },
+        }),
+        Err(gap) => PeriodOutcome::NotCertified {
+            checked_through,
+            largest_value,
+            reason: Uncertified::Arithmetic { found, through, gap: Some(gap) },
+        },
+    }
+}
+
+/// Proves `found` (with `s > 0`) for every heap of `rule` from `values = G(0..=W)`, or
+/// says why the criterion does not.
+///
+/// # Errors
+/// The [`ProofGap`] that stopped the proof.
+pub fn prove_arithmetic(
+    rule: &ThreeHeapRule,
+    values: &[u32],
+    found: ArithmeticPeriod,
+) -> Result<ArithmeticProof, ProofGap> {
+    let ArithmeticPeriod { preperiod: e, period: p, saltus: s } = found;
+    let tail = e.max(1);
+    let last = values.len() as u64 - 1;
+    if rule.pairs.unequal_split {
+        return Err(ProofGap::UnequalSplits);
+    }
+    if s == 0 || p == 0 || tail + p > last + 1 {
+        return Err(ProofGap::NeedsValues(tail + p - 1));
+    }
+    let f = Candidate::new(&values[..(tail + p) as usize], tail, p, s);
+    let moves = Moves::of(rule);
+    let avoid_from = moves.most + 3 * (tail - 1) + 1;
+    avoidance(&f, &moves)?;
+    let start = coverage(&f, &moves, avoid_from)?;
+    let checked_through = start.max(avoid_from).max(tail + p) - 1;
+    if checked_through > last {
+        return Err(ProofGap::NeedsValues(checked_through));
+    }
+    if let Some(n) =
+        (tail + p..=checked_through).find(|&n| u64::from(values[n as usize]) != f.at(n))
+    {
+        return Err(ProofGap::Broken(n));
+    }
+    Ok(ArithmeticProof { checked_through })
+}
+
+/// The candidate sequence `f`: the values below `tail + period`, then `+ saltus` a period.
+struct Candidate<'a> {
+    base: &'a [u32],
+    tail: u64,
+    period: u64,
+    saltus: u64,
+}
+
+impl<'a> Candidate<'a> {
+    fn new(base: &'a [u32], tail: u64, period: u64, saltus: u64) -> Candidate<'a> {
+        Candidate { base, tail, period, saltus }
+    }
+
+    fn at(&self, n: u64) -> u64 {
+        if n < self.tail + self.period {
+            return u64::from(self.base[n as usize]);
+        }
+        let (q, r) = ((n - self.tail) / self.period, (n - self.tail) % self.period);
+        u64::from(self.base[(self.tail + r) as usize]) + self.saltus * q
+    }
+
+    /// `p f(n) - s n`, which is periodic on the tail.
+    fn drift(&self, n: u64) -> i128 {
+        i128::from(self.period) * i128::from(self.at(n)) - i128::from(self.saltus) * i128::from(n)
+    }
+}
+
+/// The rule's moves by the number of heaps they leave (a heap taken whole matters only
+/// below the heaps the proof covers).
+struct Moves {
+    one: Vec<u32>,
+    two: Vec<u32>,
+    three: Vec<u32>,
+    most: u64,
+}
+
+impl Moves {
+    fn of(rule: &ThreeHeapRule) -> Moves {
+        Moves {
+            one: rule.pairs.shrink.clone(),
+            two: rule.pairs.split.clone(),
+            three: rule.split_three.clone(),
+            most: u64::from(rule.max_removal()),
+        }
+    }
+}
+
+/// Check (1) over every class of every move that leaves one, two or three heaps.
+fn avoidance(f: &Candidate, moves: &Moves) -> Result<(), ProofGap> {
+    // Kinds: head sizes 1..tail, then one tail size per residue.
+    let kinds: Vec<u64> = (1..f.tail).chain(f.tail..f.tail + f.period).collect();
+    let heads = (f.tail - 1) as usize;
+    let k3 = kinds.len() as u64;
+    let classes = k3 * k3 * k3 / 6 * moves.three.len() as u64 + k3 * k3 * moves.two.len() as u64;
+    if classes > MOST_CHECKS {
+        return Err(ProofGap::TooLarge);
+    }
+    let check = |removed: u32, parts: &[usize]| {
+        let sizes: Vec<u64> = parts.iter().map(|&i| kinds[i]).collect();
+        let tails = parts.iter().filter(|&&i| i >= heads).count();
+        let n = u64::from(removed) + sizes.iter().sum::<u64>();
+        if tails == 0 || avoided(f, &sizes, n, tails) {
+            return Ok(());
+        }
+        Err(ProofGap::Avoidance { removed, parts: parts.len() as u32, heap: n })
+    };
+    for &k in &moves.one {
+        (heads..kinds.len()).try_for_each(|i| check(k, &[i]))?;
+    }
+    for &k in &moves.two {
+        for i in 0..kinds.len() {
+            (i..kinds.len()).try_for_each(|j| check(k, &[i, j]))?;
+        }
+    }
+    for &k in &moves.three {
+        for i in 0..kinds.len() {
+            for j in i..kinds.len() {
+                (j..kinds.len()).try_for_each(|l| check(k, &[i, j, l]))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether one of the tests of (1) settles the class of parts `sizes` of heap `n`.
+fn avoided(f: &Candidate, sizes: &[u64], n: u64, tails: usize) -> bool {
+    let target = f.at(n);
+    let parts: Vec<(bool, u64)> = sizes.iter().map(|&x| (x >= f.tail, f.at(x))).collect();
+    (0..=f.saltus.trailing_zeros().min(62)).any(|m| {
+        let high = |v: u64| i128::from(v >> m);
+        let low = |v: u64| v & ((1u64 << m) - 1);
+        let c = parts.iter().map(|&(_, v)| high(v)).sum::<i128>() - high(target);
+        let low_xor = parts.iter().fold(0, |x, &(_, v)| x ^ low(v));
+        // One tail whose heads' high parts cancel: the option's high part is the tail's.
+        let heads_high = parts.iter().filter(|p| !p.0).fold(0, |x, &(_, v)| x ^ (v >> m));
+        let tail_high = parts.iter().find(|p| p.0).map_or(0, |&(_, v)| high(v));
+        c < 0
+            || c % 2 != 0
+            || low_xor != low(target)
+            || (tails == 1 && heads_high == 0 && tail_high != high(target))
+    })
+}
+
+/// Check (2): the first heap `N` from which every value below `f(n)` has a witness.
+fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofGap> {
+    if moves.three.is_empty() {
+        // Without pairs no witness reaches far below f(n).
+        return Err(ProofGap::Coverage { heap: avoid_from, offset: f.saltus + 1 });
+    }
+    let (p, s, tail) = (f.period, f.saltus, f.tail);
+    let step = if p.is_multiple_of(2) { p } else { 2 * p };
+    let growth = s * step / p;
+    // One-tail witnesses pair the tail with small parts (sizes below `small`).
+    let small = tail + p;
+    let largest_small = (1..small).map(|h| f.at(h)).max().unwrap_or(0);
+    let bits = 64 - largest_small.leading_zeros();
+    let spread = (p << bits) >> bits.min(s.trailing_zeros());
+    let cycle = lcm(step, spread);
+    let min_tail = (tail..tail + p).map(|x| f.drift(x)).min().unwrap_or(0);
+    let max_all = (0..tail + p).map(|x| f.drift(x)).max().unwrap_or(0);
+    let mut depth = (2 * growth).max(16);
+    let mut widest = None;
+    loop {
+        if depth > DEEPEST_OFFSET {
+            let (heap, offset) = widest.unwrap_or((avoid_from, depth));
+            return Err(ProofGap::Coverage { heap, offset });
+        }
+        // c <= n - reach has f(n) - f(c) > depth; n >= from has f(n) > depth.
+        let reach =
+            ((i128::from(p) * i128::from(depth) + max_all - min_tail) / i128::from(s) + 1) as u64;
+        let positive =
+            ((i128::from(p) * i128::from(depth) - min_tail).max(0) / i128::from(s) + 1) as u64;
+        let start = avoid_from.max(2 * small + tail + moves.most).max(tail + reach).max(positive);
+        if cycle.saturating_mul(reach + small * small * 4) > MOST_CHECKS {
+            return Err(ProofGap::TooLarge);
+        }
+        let window = Window { f, moves, depth, reach, small };
+        let (deepest_gap, at) =
+            (start..start + cycle).map(|n| (window.pair_gap(n), n)).max().unwrap_or((0, start));
+        if deepest_gap + growth > depth {
+            widest = Some((at, deepest_gap));
+            depth *= 2;
+            continue;
+        }
+        for n in start..start + cycle {
+            window.near(n, deepest_gap)?;
+        }
+        for n in start..start + step {
+            far(f, moves, n, deepest_gap)?;
+        }
+        return Ok(start);
+    }
+}
+
+/// The offsets `1..=depth` below `f(n)` at heaps `n` from the check's start.
+struct Window<'a> {
+    f: &'a Candidate<'a>,
+    moves: &'a Moves,
+    depth: u64,
+    reach: u64,
+    small: u64,
+}
+
+impl Window<'_> {
+    /// Offsets `f(n) - f(c)` in `1..=depth` of the pairs `(c, a, a)` of `n`.
+    fn pair_offsets(&self, n: u64) -> Vec<bool> {
+        let target = self.f.at(n);
+        let mut covered = vec![false; self.depth as usize + 1];
+        for &k in &self.moves.three {
+            let Some(top) = n.checked_sub(u64::from(k) + 2) else { continue };
+            let low = n.saturating_sub(self.reach);
+            let mut c = top;
+            while c > low && c >= 1 {
+                let offset = target.wrapping_sub(self.f.at(c));
+                if (1..=self.depth).contains(&offset) {
+                    covered[offset as usize] = true;
+                }
+                c = c.saturating_sub(2);
+            }
+        }
+        covered
+    }
+
+    /// The largest offset in `1..=depth` no pair of `n` covers (0: none).
+    fn pair_gap(&self, n: u64) -> u64 {
+        let covered = self.pair_offsets(n);
+        (1..=self.depth).rev().find(|&d| !covered[d as usize]).unwrap_or(0)
+    }
+
+    /// Every offset `1..=gap` at `n` is a pair's or a one-tail option's.
+    fn near(&self, n: u64, gap: u64) -> Result<(), ProofGap> {
+        let mut covered = self.pair_offsets(n);
+        let target = self.f.at(n);
+        let mut mark = |v: u64| {
+            if v < target && target - v <= self.depth {
+                covered[(target - v) as usize] = true;
+            }
+        };
+        let f = self.f;
+        for &k in &self.moves.one {
+            mark(f.at(n - u64::from(k)));
+        }
+        for &k in &self.moves.two {
+            for h in 1..self.small {
+                mark(f.at(h) ^ f.at(n - u64::from(k) - h));
+            }
+        }
+        for &k in &self.moves.three {
+            for h in 1..self.small {
+                for g in h..self.small {
+                    mark(f.at(h) ^ f.at(g) ^ f.at(n - u64::from(k) - h - g));
+                }
+            }
+        }
+        match (1..=gap).find(|&d| !covered[d as usize]) {
+            Some(offset) => Err(ProofGap::Coverage { heap: n, offset }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Every value below `f(n) - gap` is a pair's of `n` (or 0 from two equal heaps).
+fn far(f: &Candidate, moves: &Moves, n: u64, gap: u64) -> Result<(), ProofGap> {
+    let target = f.at(n);
+    let Some(below) = target.checked_sub(gap) else { return Ok(()) };
+    let mut covered = vec![false; below as usize];
+    let mut mark = |v: u64| {
+        if v < below {
+            covered[v as usize] = true;
+        }
+    };
+    for &k in &moves.three {
+        let Some(top) = n.checked_sub(u64::from(k) + 2) else { continue };
+        (1..=top).rev().step_by(2).for_each(|c| mark(f.at(c)));
+    }
+    if moves.two.iter().any(|&k| n >= u64::from(k) + 2 && (n - u64::from(k)).is_multiple_of(2)) {
+        mark(0);
+    }
+    match covered.iter().position(|&c| !c) {
+        Some(v) => Err(ProofGap::Coverage { heap: n, offset: target - v as u64 }),
+        None => Ok(()),
+    }
+}
+
+/// The least common multiple (Euclid's algorithm for the divisor).
+fn lcm(a: u64, b: u64) -> u64 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
