@@ -115,7 +115,12 @@ pub fn solve_code(
         }
         _ => (None, None),
     };
-    let stats = Stats::of(&mut sequence, period.as_ref(), horizons)?;
+    // Past the computed values, a certified period or a proved arithmetic period gives
+    // every value: `G(e + qp + r) = G(e + r) + qs`.
+    let rule = period
+        .map(|p| (p.preperiod, p.period, 0))
+        .or_else(|| arithmetic.filter(|a| a.proved).map(|a| (a.preperiod, a.period, a.saltus)));
+    let stats = Stats::of(&mut sequence, rule, period.is_some(), horizons)?;
     let rare = stats.rare_split(&mut sequence, period.is_none())?;
     drop(sequence);
     let quotient = quotient_of(&runs.game, settings, &|| cancel.cancelled())?;
@@ -299,10 +304,12 @@ struct Stats {
 
 impl Stats {
     /// The statistics of `sequence`'s computed values; the fingerprints at `horizons` and
-    /// at the last computed heap (past it, with a period, the values follow the period).
+    /// at the last computed heap (past it, with `rule = (e, p, s)`, the values follow
+    /// `G(n + p) = G(n) + s`); the block is kept for an ordinary certified period.
     fn of(
         sequence: &mut Sequence,
-        period: Option<&Periodicity>,
+        rule: Option<(u64, u64, u64)>,
+        keep_block: bool,
         horizons: &[u64],
     ) -> Result<Stats, AtlasError> {
         let computed = sequence.computed();
@@ -310,7 +317,7 @@ impl Stats {
         horizons.push(computed - 1);
         horizons.sort_unstable();
         horizons.dedup();
-        let block_len = period.map_or(0, |p| p.preperiod + p.period);
+        let block_len = rule.map_or(0, |(e, p, _)| e + p);
         let mut stats = Stats {
             computed,
             largest: (0, 0),
@@ -338,17 +345,21 @@ impl Stats {
                 stats.fingerprints.push((n, hex(&hasher.clone().finalize())));
             }
         })?;
-        if let Some(p) = period {
-            // Past the computed values, the period's block gives every value.
+        if let Some((e, p, s)) = rule {
+            // Past the computed values, the block and the rule give every value.
             let mut next = computed;
             for h in pending {
                 while next <= h {
-                    let v = stats.block[(p.preperiod + (next - p.preperiod) % p.period) as usize];
-                    hasher.update(v.to_le_bytes());
+                    let (q, r) = ((next - e) / p, (next - e) % p);
+                    let v = u64::from(stats.block[(e + r) as usize]) + s * q;
+                    hasher.update((v as u32).to_le_bytes());
                     next += 1;
                 }
                 stats.fingerprints.push((h, hex(&hasher.clone().finalize())));
             }
+        }
+        if !keep_block {
+            stats.block.clear();
         }
         Ok(stats)
     }

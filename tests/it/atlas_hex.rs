@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use sha2::Digest;
+
 use crate::support::cli::run;
 
 /// The codes most tests run: two hexadecimal codes with period 2, two arithmetic-periodic
@@ -131,6 +133,13 @@ fn hex_rows_agree_with_a_brute_force_mex_and_state_their_proved_periods() {
     for code in ["0.07", "0.3", "hex:0.F"] {
         assert!(json[code].get("arithmetic").is_none(), "{code}: {}", json[code]);
     }
+    // Past the heaps computed, a proved code's values follow G(n + p) = G(n) + s: its
+    // fingerprint at heap 1024 is the brute force's.
+    let state = std::fs::read_to_string(out.join("state/hex:0.3F.json")).unwrap();
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let bytes: Vec<u8> = brute_force("0.3F", 1024).iter().flat_map(|v| v.to_le_bytes()).collect();
+    let digest: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(state["fingerprints"][1], serde_json::json!([1024, digest]));
     // A certified or proved code keeps the values computed, to heap 64 here.
     for (code, len) in [("hex:0.F", 65), ("hex:0.B", 65), ("hex:0.3F", 65), ("hex:0.8", 65)] {
         let first: Vec<u32> = serde_json::from_value(json[code]["first_values"].clone()).unwrap();

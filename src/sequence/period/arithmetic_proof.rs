@@ -13,8 +13,9 @@
 //!   `f = 2^m H + L` with `L < 2^m`; along a class, `C = sum H(parts) - H(n)` and the XOR
 //!   of the parts' `L` against `L(n)` do not change. The option's value differs from
 //!   `f(n)` when `C < 0` (XOR is at most the sum), `C` is odd (XOR has the sum's
-//!   parity), the `L` differ, or `C != 0` with one tail and heads of `H = 0` (then the
-//!   XOR is the sum). A class none of these settles for any `m` ends the proof.
+//!   parity), the `L` differ, or the class has one tail, its heads' `H` XOR to 0 and the
+//!   tail's `H` is not `H(n)` (the option's high part is then the tail's). A class none
+//!   of these settles for any `m` ends the proof.
 //! * **(2) Coverage, by witnesses.** A three-heap move `(c, a, a)` has the value `f(c)`
 //!   (*pairs*, for every `c <= n - k - 2` of the parity of `n - k`); options with one
 //!   tail and heads have the value `f(x) XOR Y`. Below a depth `D`, the pairs alone are
@@ -142,12 +143,19 @@ pub fn prove_arithmetic(
 ) -> Result<ArithmeticProof, ProofGap> {
     let ArithmeticPeriod { preperiod: e, period: p, saltus: s } = found;
     let tail = e.max(1);
-    let last = values.len() as u64 - 1;
+    let Some(last) = (values.len() as u64).checked_sub(1) else {
+        return Err(ProofGap::NeedsValues(tail + p - 1));
+    };
     if rule.pairs.unequal_split {
         return Err(ProofGap::UnequalSplits);
     }
     if s == 0 || p == 0 || tail + p > last + 1 {
         return Err(ProofGap::NeedsValues(tail + p - 1));
+    }
+    // f takes G below T + p; the relation at heaps e..T (heap 0 when e = 0) is read here.
+    let value = |n: u64| u64::from(values[n as usize]);
+    if let Some(n) = (e..tail).find(|&n| value(n + p) != value(n) + s) {
+        return Err(ProofGap::Broken(n + p));
     }
     let f = Candidate::new(&values[..(tail + p) as usize], tail, p, s);
     let moves = Moves::of(rule);
@@ -158,9 +166,7 @@ pub fn prove_arithmetic(
     if checked_through > last {
         return Err(ProofGap::NeedsValues(checked_through));
     }
-    if let Some(n) =
-        (tail + p..=checked_through).find(|&n| u64::from(values[n as usize]) != f.at(n))
-    {
+    if let Some(n) = (tail + p..=checked_through).find(|&n| value(n) != f.at(n)) {
         return Err(ProofGap::Broken(n));
     }
     Ok(ArithmeticProof { checked_through })
@@ -219,7 +225,10 @@ fn avoidance(f: &Candidate, moves: &Moves) -> Result<(), ProofGap> {
     let kinds: Vec<u64> = (1..f.tail).chain(f.tail..f.tail + f.period).collect();
     let heads = (f.tail - 1) as usize;
     let k3 = kinds.len() as u64;
-    let classes = k3 * k3 * k3 / 6 * moves.three.len() as u64 + k3 * k3 * moves.two.len() as u64;
+    let squares = k3.saturating_mul(k3);
+    let classes = (squares.saturating_mul(k3) / 6)
+        .saturating_mul(moves.three.len() as u64)
+        .saturating_add(squares.saturating_mul(moves.two.len() as u64));
     if classes > MOST_CHECKS {
         return Err(ProofGap::TooLarge);
     }
@@ -282,8 +291,10 @@ fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofG
     let small = tail + p;
     let largest_small = (1..small).map(|h| f.at(h)).max().unwrap_or(0);
     let bits = 64 - largest_small.leading_zeros();
-    let spread = (p << bits) >> bits.min(s.trailing_zeros());
-    let cycle = lcm(step, spread);
+    let Some(spread) = p.checked_mul(1 << bits).map(|w| w >> bits.min(s.trailing_zeros())) else {
+        return Err(ProofGap::TooLarge);
+    };
+    let Some(cycle) = lcm(step, spread) else { return Err(ProofGap::TooLarge) };
     let min_tail = (tail..tail + p).map(|x| f.drift(x)).min().unwrap_or(0);
     let max_all = (0..tail + p).map(|x| f.drift(x)).max().unwrap_or(0);
     let mut depth = (2 * growth).max(16);
@@ -299,7 +310,8 @@ fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofG
         let positive =
             ((i128::from(p) * i128::from(depth) - min_tail).max(0) / i128::from(s) + 1) as u64;
         let start = avoid_from.max(2 * small + tail + moves.most).max(tail + reach).max(positive);
-        if cycle.saturating_mul(reach + small * small * 4) > MOST_CHECKS {
+        let per_heap = reach.saturating_add(small.saturating_mul(small).saturating_mul(4));
+        if cycle.saturating_mul(per_heap) > MOST_CHECKS {
             return Err(ProofGap::TooLarge);
         }
         let window = Window { f, moves, depth, reach, small };
@@ -410,11 +422,11 @@ fn far(f: &Candidate, moves: &Moves, n: u64, gap: u64) -> Result<(), ProofGap> {
     }
 }
 
-/// The least common multiple (Euclid's algorithm for the divisor).
-fn lcm(a: u64, b: u64) -> u64 {
+/// The least common multiple (Euclid's algorithm for the divisor), if it fits.
+fn lcm(a: u64, b: u64) -> Option<u64> {
     let (mut x, mut y) = (a, b);
     while y != 0 {
         (x, y) = (y, x % y);
     }
-    a / x * b
+    (a / x).checked_mul(b)
 }

@@ -107,6 +107,14 @@ fn the_proof_reads_values_through_its_last_heap_and_no_further() {
     let mut wrong = values.clone();
     wrong[30] += 1;
     assert_eq!(prove_arithmetic(&rule, &wrong, found), Err(ProofGap::Broken(30)));
+    // 0.08 is (1, 4, 1): from heap 0 the relation fails at heap 4, which the proof reads.
+    let other = self::rule("0.08").unwrap();
+    let other_values = other.values(200);
+    let from_one = ArithmeticPeriod { preperiod: 1, period: 4, saltus: 1 };
+    assert!(prove_arithmetic(&other, &other_values, from_one).is_ok());
+    let from_zero = ArithmeticPeriod { preperiod: 0, ..from_one };
+    assert_eq!(prove_arithmetic(&other, &other_values, from_zero), Err(ProofGap::Broken(4)));
+    assert_eq!(prove_arithmetic(&other, &[], from_one), Err(ProofGap::NeedsValues(4)));
     // The search at heap 30 states the triple as evidence and says why.
     let outcome = find_three_heap_period(&rule, &values[..=30]);
     let PeriodOutcome::NotCertified { reason, .. } = outcome else { panic!("{outcome:?}") };
