@@ -21,8 +21,9 @@ pub enum Equality {
     /// values agree on heaps `0..=K`: by induction on the heap, the sequences agree for
     /// every heap.
     Moves,
-    /// Every member's period is certified, with the same least preperiod `e` and period
-    /// `p` and the same values `G(0..e + p)`: the sequences agree for every heap.
+    /// Every member's period is certified (or its arithmetic period `G(n + p) = G(n) + s`
+    /// proved), with the same least preperiod `e`, period `p` and saltus `s` and the same
+    /// values `G(0..e + p)`: the sequences agree for every heap.
     Periodic,
     /// Some members are linked by [`Equality::Moves`], the others by
     /// [`Equality::Periodic`]: every link is a proof.
@@ -67,9 +68,9 @@ pub fn code_order(a: &str, b: &str) -> Ordering {
 
 /// Groups `entries` into classes, in the order of their standard forms.
 ///
-/// Two certified sequences are equal exactly when their least preperiods, least periods
-/// and the values through one period after the preperiod agree (both are then determined
-/// forever); codes whose moves differ only in whole-heap moves of at most `K` tokens are
+/// Two certified sequences are equal exactly when their least preperiods, least periods,
+/// saltus (0 for an ordinary period, above 0 for a proved arithmetic one) and the values
+/// through one period after the preperiod agree (both are then determined forever); codes whose moves differ only in whole-heap moves of at most `K` tokens are
 /// equal when their values agree through `K`. A code without a certified period is
 /// compared with every other code at the longest prefix both hold (a certified
 /// sequence's continued by its period): agreement there joins it to that class, which is
@@ -96,22 +97,21 @@ pub fn classes(entries: &[Entry]) -> Vec<Class> {
             }
         }
     }
-    let mut by_block: BTreeMap<(u64, u64, &[u32]), usize> = BTreeMap::new();
+    let mut by_block: BTreeMap<Determined, usize> = BTreeMap::new();
     for (i, entry) in entries.iter().enumerate() {
-        if let Some(p) = &entry.period {
-            let key = (p.preperiod, p.period, entry.block.as_slice());
+        if let Some(key) = determined(entry) {
             let first = *by_block.entry(key).or_insert(i);
             let (a, b) = (root(&mut parent, first), root(&mut parent, i));
             parent[b] = a;
         }
     }
     let mut certified = vec![false; entries.len()];
-    for i in (0..entries.len()).filter(|&i| entries[i].period.is_some()) {
+    for i in (0..entries.len()).filter(|&i| determined(&entries[i]).is_some()) {
         let r = root(&mut parent, i);
         certified[r] = true;
     }
     let mut bounded: Vec<Option<u64>> = vec![None; entries.len()];
-    for (i, entry) in entries.iter().enumerate().filter(|(_, e)| e.period.is_none()) {
+    for (i, entry) in entries.iter().enumerate().filter(|(_, e)| determined(e).is_none()) {
         for (j, other) in entries.iter().enumerate().filter(|(j, _)| *j != i) {
             let Some(horizon) = agree_through(entry, other) else { continue };
             let (a, b) = (root(&mut parent, j), root(&mut parent, i));
@@ -140,6 +140,21 @@ pub fn classes(entries: &[Entry]) -> Vec<Class> {
         .collect();
     out.sort_by(|a, b| code_order(&a.standard_form, &b.standard_form));
     out
+}
+
+/// A proved sequence's preperiod `e`, period `p`, saltus `s` and values `G(0..e + p)`,
+/// which give every value: `G(e + qp + r) = G(e + r) + qs`.
+type Determined<'a> = (u64, u64, u64, &'a [u32]);
+
+/// What determines `entry`'s sequence for every heap: a certified period with its block,
+/// or a proved arithmetic period whose block is among the first values.
+fn determined(entry: &Entry) -> Option<Determined<'_>> {
+    if let Some(p) = &entry.period {
+        return Some((p.preperiod, p.period, 0, entry.block.as_slice()));
+    }
+    let a = entry.arithmetic.filter(|a| a.proved)?;
+    let block = entry.first_values.get(..(a.preperiod + a.period) as usize)?;
+    Some((a.preperiod, a.period, a.saltus, block))
 }
 
 /// The last heap of the longest prefix both entries hold a fingerprint of, if their values
@@ -184,7 +199,9 @@ fn class_of(
     let how = match (members.len(), through) {
         (1, _) => Equality::Single,
         (_, None) if by_moves => Equality::Moves,
-        (_, None) if members.iter().all(|&i| entries[i].period.is_some()) => Equality::Periodic,
+        (_, None) if members.iter().all(|&i| determined(&entries[i]).is_some()) => {
+            Equality::Periodic
+        }
         (_, None) => Equality::MovesAndPeriodic,
         (_, Some(_)) => Equality::EqualThrough,
     };
@@ -195,7 +212,7 @@ fn class_of(
 mod tests {
     use super::*;
     use crate::atlas::entry::{
-        AtlasSettings, CertifiedPeriod, QuotientCell, QuotientOutcome, Stop,
+        ArithmeticEvidence, AtlasSettings, CertifiedPeriod, QuotientCell, QuotientOutcome, Stop,
     };
 
     /// An entry of `code` with a certified `(e, p)` and block, or none, and fingerprints.
@@ -243,6 +260,41 @@ mod tests {
         assert_eq!(classes[0].members, ["0.16", "0.76"]);
         assert_eq!((classes[0].how, classes[0].through), (Equality::EqualThrough, Some(100)));
         assert_eq!((classes[1].members.len(), classes[1].how), (1, Equality::Single));
+    }
+
+    #[test]
+    fn proved_arithmetic_periods_with_one_block_and_saltus_are_one_class() {
+        let proved = |code: &str, saltus: u64, values: Vec<u32>| {
+            let mut e = entry(code, None, &[(64, code)]);
+            e.arithmetic = Some(ArithmeticEvidence {
+                preperiod: 1,
+                period: 2,
+                saltus,
+                through: 40,
+                proved: true,
+            });
+            e.first_values = values;
+            e
+        };
+        let entries = [
+            proved("hex:0.4C", 1, vec![0, 0, 0, 1, 1, 2]),
+            proved("hex:0.C4", 1, vec![0, 0, 0, 1, 1, 2]),
+            proved("hex:0.CC", 2, vec![0, 0, 0, 2, 2, 4]),
+            entry("hex:0.C8", None, &[(64, "other")]),
+        ];
+        let classes = classes(&entries);
+        let found: Vec<(Vec<&str>, Equality)> = classes
+            .iter()
+            .map(|c| (c.members.iter().map(String::as_str).collect(), c.how))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (vec!["hex:0.4C", "hex:0.C4"], Equality::Periodic),
+                (vec!["hex:0.C8"], Equality::Single),
+                (vec!["hex:0.CC"], Equality::Single),
+            ]
+        );
     }
 
     #[test]

@@ -298,3 +298,26 @@ fn bad_hex_input_is_refused_with_one_line_and_nothing_written() {
          a plain mex, to at most 65536 heaps), got 131072",
     );
 }
+
+#[test]
+fn codes_with_one_proved_arithmetic_period_and_block_are_proved_equal() {
+    // Each is G(n + 2) = G(n) + 1 from heap 1 with the values 0 0 0: proved, one class.
+    let dir = scratch();
+    let out = dir.path().join("a");
+    atlas("hex:0.4C;hex:0.C4;hex:0.CC;hex:0.C8", &out, &[]);
+    let classes = rows(&out.join("classes.csv"));
+    let class = &classes["1"];
+    assert_eq!(classes.len(), 1);
+    assert_eq!(
+        (class["members"].as_str(), class["how"].as_str()),
+        ("hex:0.4C hex:0.C4 hex:0.C8 hex:0.CC", "periodic")
+    );
+    for (code, row) in rows(&out.join("atlas.csv")) {
+        let cells = [&row["status"], &row["preperiod"], &row["period"], &row["theorem"]];
+        assert_eq!(
+            cells,
+            ["solved", "1", "2", "arithmetic-periodicity criterion (saltus 1)"],
+            "{code}"
+        );
+    }
+}

@@ -275,8 +275,9 @@ fn equality(out: &mut String, class: &Class) {
             by induction on the heap the sequences agree for every heap."
             .to_string(),
         Equality::Periodic => "Proved equal by their periods: every member's period is \
-            certified, with the same preperiod e, period p and values G(0..e+p), so the \
-            sequences agree for every heap."
+            certified (or its arithmetic period G(n + p) = G(n) + s proved), with the same \
+            preperiod e, period p, saltus s and values G(0..e+p), so the sequences agree for \
+            every heap."
             .to_string(),
         Equality::MovesAndPeriodic => "Proved equal: some members by their moves (they \
             differ only in whole-heap moves of small heaps on which their values agree), the \
