@@ -152,7 +152,7 @@ fn determined(entry: &Entry) -> Option<Determined<'_>> {
     if let Some(p) = &entry.period {
         return Some((p.preperiod, p.period, 0, entry.block.as_slice()));
     }
-    let a = entry.arithmetic.filter(|a| a.proved)?;
+    let a = entry.proved_arithmetic()?;
     let block = entry.first_values.get(..(a.preperiod + a.period) as usize)?;
     Some((a.preperiod, a.period, a.saltus, block))
 }

@@ -14,7 +14,7 @@ pub struct Entry {
     /// The certified period, when the theorem gives one within the budget.
     pub period: Option<CertifiedPeriod>,
     /// Without a certified period, the arithmetic period the values show, if any (only
-    /// hexadecimal codes have one): evidence, never a proof.
+    /// hexadecimal codes have one): proved when its `proved` says so, else evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arithmetic: Option<ArithmeticEvidence>,
     /// The last heap whose value was computed.
@@ -200,11 +200,16 @@ impl Entry {
     /// `solved` (a certified period, or an arithmetic period the criterion proves) or
     /// `unsolved`.
     pub fn status(&self) -> &'static str {
-        if self.period.is_some() || self.arithmetic.is_some_and(|a| a.proved) {
+        if self.period.is_some() || self.proved_arithmetic().is_some() {
             "solved"
         } else {
             "unsolved"
         }
+    }
+
+    /// The arithmetic period, when the arithmetic-periodicity criterion proves it.
+    pub fn proved_arithmetic(&self) -> Option<&ArithmeticEvidence> {
+        self.arithmetic.as_ref().filter(|a| a.proved)
     }
 
     /// The fingerprint of `G(0..=horizon)`, if the entry has one for that horizon.

@@ -87,7 +87,7 @@ pub fn atlas_row(entry: &Entry, class: &Class) -> Vec<String> {
 /// A proved arithmetic period in the period cells: its theorem cell names the saltus,
 /// the one column `atlas.csv` does not have.
 fn proved_arithmetic(entry: &Entry) -> Option<CertifiedPeriod> {
-    let a = entry.arithmetic.filter(|a| a.proved)?;
+    let a = entry.proved_arithmetic()?;
     Some(CertifiedPeriod {
         preperiod: a.preperiod,
         period: a.period,

@@ -115,12 +115,15 @@ pub fn solve_code(
         }
         _ => (None, None),
     };
-    // Past the computed values, a certified period or a proved arithmetic period gives
-    // every value: `G(e + qp + r) = G(e + r) + qs`.
-    let rule = period
-        .map(|p| (p.preperiod, p.period, 0))
-        .or_else(|| arithmetic.filter(|a| a.proved).map(|a| (a.preperiod, a.period, a.saltus)));
-    let stats = Stats::of(&mut sequence, rule, period.is_some(), horizons)?;
+    // Past the computed values, a certified period (saltus 0) or a proved arithmetic
+    // period gives every value: `G(e + qp + r) = G(e + r) + qs`.
+    let rule = match sequence.period() {
+        Some(PeriodOutcome::Certified(found)) => {
+            Some((found.preperiod, found.period, found.saltus))
+        }
+        _ => None,
+    };
+    let stats = Stats::of(&mut sequence, rule, horizons)?;
     let rare = stats.rare_split(&mut sequence, period.is_none())?;
     drop(sequence);
     let quotient = quotient_of(&runs.game, settings, &|| cancel.cancelled())?;
@@ -305,11 +308,10 @@ struct Stats {
 impl Stats {
     /// The statistics of `sequence`'s computed values; the fingerprints at `horizons` and
     /// at the last computed heap (past it, with `rule = (e, p, s)`, the values follow
-    /// `G(n + p) = G(n) + s`); the block is kept for an ordinary certified period.
+    /// `G(n + p) = G(n) + s`); the block is kept for an ordinary certified period (`s = 0`).
     fn of(
         sequence: &mut Sequence,
         rule: Option<(u64, u64, u64)>,
-        keep_block: bool,
         horizons: &[u64],
     ) -> Result<Stats, AtlasError> {
         let computed = sequence.computed();
@@ -346,22 +348,37 @@ impl Stats {
             }
         })?;
         if let Some((e, p, s)) = rule {
-            // Past the computed values, the block and the rule give every value.
-            let mut next = computed;
-            for h in pending {
-                while next <= h {
-                    let (q, r) = ((next - e) / p, (next - e) % p);
-                    let v = u64::from(stats.block[(e + r) as usize]) + s * q;
-                    hasher.update((v as u32).to_le_bytes());
-                    next += 1;
-                }
-                stats.fingerprints.push((h, hex(&hasher.clone().finalize())));
+            stats.continue_fingerprints(&mut hasher, pending, (e, p, s));
+            if s > 0 {
+                stats.block.clear();
             }
         }
-        if !keep_block {
-            stats.block.clear();
-        }
         Ok(stats)
+    }
+
+    /// The fingerprints at the horizons `pending` past the computed values, whose values
+    /// the block and `G(e + qp + r) = G(e + r) + qs` give. A fingerprint hashes values as
+    /// 4 bytes, so the horizons from the first value above `u32::MAX` on get none: such a
+    /// sequence agrees there with no computed one, and is compared only below.
+    fn continue_fingerprints(
+        &mut self,
+        hasher: &mut Sha256,
+        pending: impl Iterator<Item = u64>,
+        (e, p, s): (u64, u64, u64),
+    ) {
+        let mut next = self.computed;
+        for h in pending {
+            while next <= h {
+                let (q, r) = ((next - e) / p, (next - e) % p);
+                let value = q.checked_mul(s).and_then(|qs| {
+                    u32::try_from(u64::from(self.block[(e + r) as usize]) + qs).ok()
+                });
+                let Some(value) = value else { return };
+                hasher.update(value.to_le_bytes());
+                next += 1;
+            }
+            self.fingerprints.push((h, hex(&hasher.clone().finalize())));
+        }
     }
 
     /// The rare/common split of the values, when at most one heap in [`RARE_SHARE`] is
@@ -388,5 +405,35 @@ impl Stats {
             }
         })?;
         Ok(Some((RareSplit { mask, count, last }, heaps)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::Extension;
+
+    fn stats_of(values: &[u32], rule: (u64, u64, u64), horizons: &[u64]) -> Stats {
+        let store = Store::from_values(values).unwrap();
+        let mut sequence = Sequence::new(store, Extension::None, values.len() as u64 - 1, None);
+        Stats::of(&mut sequence, Some(rule), horizons).unwrap()
+    }
+
+    #[test]
+    fn an_arithmetic_continuation_hashes_the_values_its_relation_gives_and_keeps_no_block() {
+        // G(n + 2) = G(n) + 1 from heap 0: 0 1 1 2 2 3 3 4.
+        let continued = stats_of(&[0, 1, 1, 2], (0, 2, 1), &[7]);
+        let computed = stats_of(&[0, 1, 1, 2, 2, 3, 3, 4], (0, 2, 1), &[7]);
+        assert_eq!(continued.fingerprints.last(), computed.fingerprints.last());
+        assert_eq!(continued.fingerprints.last().map(|(h, _)| *h), Some(7));
+        assert!(continued.block.is_empty());
+    }
+
+    #[test]
+    fn a_continued_sequence_has_no_fingerprint_from_its_first_value_above_u32_max() {
+        // G(n) = n * 2^31: G(2) = 2^32 does not fit a fingerprint's four bytes.
+        let stats = stats_of(&[0, 1 << 31], (0, 1, 1 << 31), &[1, 5]);
+        let horizons: Vec<u64> = stats.fingerprints.iter().map(|(h, _)| *h).collect();
+        assert_eq!(horizons, vec![1]);
     }
 }

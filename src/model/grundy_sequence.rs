@@ -36,6 +36,16 @@ impl Game {
         Ok(self.grundy(max))
     }
 
+    /// What `values` (`G(0..values.len())`) prove of the game's sequence: a period
+    /// certified by the game's theorem or, for a game with three-heap moves, an ordinary
+    /// or arithmetic period proved by [`find_three_heap_period`].
+    pub fn period_of(&self, values: &[u32]) -> PeriodOutcome {
+        match self.three_heap_rule() {
+            Some(rule) => find_three_heap_period(&rule, values),
+            None => sequence::period::find_period(Certificate::for_game(self), values),
+        }
+    }
+
     /// Whether the game's values come from the sequence engine (subtraction games, octal
     /// games, Grundy's game), so that they can be kept on disk and checkpointed.
     pub fn has_sequence_engine(&self) -> bool {

@@ -1,14 +1,12 @@
 //! The default suite's hexadecimal games: their first values and what `period` proves of
-//! them (an ordinary period certified, or an arithmetic one stated as evidence), for the
-//! report.
+//! them (an ordinary period certified, or an arithmetic one proved or stated as evidence),
+//! for the report.
 
 use std::fmt::Write;
 
 use crate::export::report::Section;
 use crate::model::game::Game;
-use crate::sequence::period::{
-    find_period, find_three_heap_period, Certificate, PeriodOutcome, Uncertified,
-};
+use crate::sequence::period::{PeriodOutcome, Uncertified};
 use crate::Result;
 
 /// The suite's hexadecimal codes and the heaps read: two with ordinary periods, five
@@ -42,10 +40,7 @@ pub fn suite_hex_games() -> Result<Vec<HexFacts>> {
         .map(|code| {
             let game = Game::parse(&format!("hex:{code}"))?;
             let values = game.heap_values(HEX_MAX_HEAP)?;
-            let outcome = match game.three_heap_rule() {
-                Some(rule) => find_three_heap_period(&rule, &values),
-                None => find_period(Certificate::for_game(&game), &values),
-            };
+            let outcome = game.period_of(&values);
             Ok(HexFacts { game, values, outcome })
         })
         .collect()

@@ -35,7 +35,7 @@ fn a_fifo_put_in_a_running_checkpoints_place_stops_the_run_and_stays_a_fifo() {
         mkfifo.unwrap().success()
     });
     assert!(made, "mkfifo never won the race with the run's saves");
-    let (status, _, stderr) = finish(child, Duration::from_secs(30));
+    let (status, _, stderr) = finish(child, Duration::from_secs(120));
     let kind = std::fs::symlink_metadata(&ck).unwrap().file_type();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind), "the FIFO was replaced");
     assert_eq!(status, Some(2), "{stderr}");

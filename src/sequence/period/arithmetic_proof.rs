@@ -304,7 +304,7 @@ fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofG
             let (heap, offset) = widest.unwrap_or((avoid_from, depth));
             return Err(ProofGap::Coverage { heap, offset });
         }
-        // c <= n - reach has f(n) - f(c) > depth; n >= from has f(n) > depth.
+        // c <= n - reach has f(n) - f(c) > depth; n >= positive has f(n) > depth.
         let reach =
             ((i128::from(p) * i128::from(depth) + max_all - min_tail) / i128::from(s) + 1) as u64;
         let positive =
