@@ -16,7 +16,7 @@ use nimtab::sequence::period::Certificate;
 use nimtab::sequence::plan::{free_space, DiskUse, Placement, Plan};
 use nimtab::sequence::{
     sample_heaps, validate_sequence_max, Checkpoint, DiskStore, Goal, HeapRule, Observer, Sequence,
-    SequenceError, Settings, Start, Status, Store,
+    SequenceError, Settings, Start, Status, Store, ThreeHeapRule,
 };
 use nimtab::{Game, ModelError};
 
@@ -46,8 +46,11 @@ struct AfterRun {
     temporary: Option<TemporaryValues>,
     /// The holds on the checkpoint and its values file, for as long as the values are read.
     holds: Vec<Held>,
-    /// The game's heap rule (`None`: values by formula).
+    /// The game's heap rule (`None`: values by formula, or moves that leave three heaps).
     rule: Option<HeapRule>,
+    /// Every move of the game as a rule with up to three parts, which `--verify-values`
+    /// recomputes heaps by (`None`: values by formula).
+    all_moves: Option<ThreeHeapRule>,
     /// Heaps to recompute from their options once the run is done (`--verify-values`).
     verify_values: Option<u64>,
     /// Why a period search planned short of `--max` cannot go on (see `Plan::stops_short`).
@@ -108,7 +111,7 @@ impl Finished {
     /// # Errors
     /// A values file that cannot be read.
     pub fn values_verified(&mut self, global: &Global) -> anyhow::Result<bool> {
-        let (Some(count), Some(rule)) = (self.after.verify_values, &self.after.rule) else {
+        let (Some(count), Some(rule)) = (self.after.verify_values, &self.after.all_moves) else {
             return Ok(true);
         };
         let heaps = sample_heaps(self.sequence.computed(), count);
@@ -168,6 +171,7 @@ pub fn prepare(
         temporary: None,
         holds: Vec::new(),
         rule: game.heap_rule(),
+        all_moves: game.take_break_rule(),
         verify_values: args.verify_values,
         beyond_reach: None,
     };
@@ -215,11 +219,11 @@ fn check_flags(args: &SequenceArgs) -> anyhow::Result<()> {
 /// whose values are computed in memory instead: none of them would be used.
 fn refuse_long_run_flags(game: &Game, args: &SequenceArgs) -> anyhow::Result<()> {
     let long_run = args.work_dir.is_some() || args.checkpoint.is_some() || args.resume.is_some();
-    if game.splits_in_three() && (long_run || args.verify_values.is_some()) {
+    if game.splits_in_three() && long_run {
         bail!(
-            "--work-dir, --checkpoint, --resume and --verify-values are for the sequence \
-             engine's long runs; {} has moves that leave three heaps, so its values are \
-             computed in memory by a plain mex",
+            "--work-dir, --checkpoint and --resume are for the sequence engine's long runs; \
+             {} has moves that leave three heaps, so its values are computed in memory by a \
+             plain mex",
             game.spec()
         );
     }

@@ -11,6 +11,7 @@
 use super::error::SequenceError;
 use super::rule::HeapRule;
 use super::sequence_values::Sequence;
+use super::three_heaps::ThreeHeapRule;
 
 /// Values read from the store at once.
 const CHUNK: u64 = 1 << 16;
@@ -43,14 +44,14 @@ pub fn sample_heaps(computed: u64, count: u64) -> Vec<u64> {
 impl Sequence {
     /// Recomputes each heap of `heaps` (computed ones, ascending) of `rule` as the mex of
     /// its options' values, read from this sequence's values: the first heap that
-    /// disagrees, if any. A heap `n` reads about `n / 2` values of each split move and one
-    /// of each other move.
+    /// disagrees, if any. A heap `n` reads about `n / 2` values of each split move, one of
+    /// each other move, and visits about `n^2 / 12` options of each three-heap split.
     ///
     /// # Errors
     /// A disk store's read error; [`SequenceError::Unsupported`] for a heap not computed.
     pub fn spot_check(
         &mut self,
-        rule: &HeapRule,
+        rule: &ThreeHeapRule,
         heaps: &[u64],
     ) -> Result<Option<WrongValue>, SequenceError> {
         for &n in heaps {
@@ -61,7 +62,8 @@ impl Sequence {
             }
             let recorded = self.value(n)?;
             let mut seen = Seen::new(recorded);
-            self.mark_options(rule, n, &mut seen)?;
+            self.mark_options(&rule.pairs, n, &mut seen)?;
+            self.mark_triples(&rule.split_three, n, &mut seen)?;
             if let Some(mex) = seen.wrong() {
                 return Ok(Some(WrongValue { heap: n, recorded, mex }));
             }
@@ -107,6 +109,35 @@ impl Sequence {
                     }
                 }
                 a = end;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Sequence {
+    /// Marks the value of every option of heap `n` that leaves three heaps: for each
+    /// removal `k`, every `a >= b >= c >= 1` with `a + b + c = n - k`, listed. Only games
+    /// with values in memory (at most `2^16` heaps) have such moves, so the values below
+    /// `n` are read at once.
+    fn mark_triples(
+        &mut self,
+        removals: &[u32],
+        n: u64,
+        seen: &mut Seen,
+    ) -> Result<(), SequenceError> {
+        let Some(&least) = removals.first() else { return Ok(()) };
+        let Some(most) = n.checked_sub(u64::from(least)).filter(|&rest| rest >= 3) else {
+            return Ok(());
+        };
+        let g = self.values(0, most + 1)?;
+        for &k in removals {
+            let Some(rest) = n.checked_sub(u64::from(k)).filter(|&r| r >= 3) else { continue };
+            let rest = rest as usize;
+            for c in 1..=rest / 3 {
+                for b in c..=(rest - c) / 2 {
+                    seen.mark(g[rest - b - c] ^ g[b] ^ g[c]);
+                }
             }
         }
         Ok(())
@@ -167,6 +198,7 @@ mod tests {
             unequal_split: false,
         };
         let mut values = values_in_memory(&rule, 300);
+        let rule = ThreeHeapRule { pairs: rule, split_three: Vec::new() };
         let heaps = sample_heaps(301, 300);
         assert_eq!(heaps, (1..=300).collect::<Vec<_>>());
         assert_eq!(sequence_of(&values).spot_check(&rule, &heaps).unwrap(), None);
@@ -178,6 +210,32 @@ mod tests {
             Some(WrongValue { heap: 200, recorded: recorded + 1, mex: Some(recorded) })
         );
         assert_eq!(sequence_of(&values).spot_check(&rule, &[100, 150]).unwrap(), None);
+    }
+
+    #[test]
+    fn a_changed_value_of_a_game_with_three_heap_moves_fails_its_own_check() {
+        // hex:0.3F: remove 1 or 2 (taking the heap whole or not), or 1 leaving two or
+        // three heaps.
+        let pairs = HeapRule {
+            vanish: vec![1, 2],
+            shrink: vec![1, 2],
+            split: vec![2],
+            unequal_split: false,
+        };
+        let rule = ThreeHeapRule { pairs, split_three: vec![2] };
+        let mut values = rule.values(200);
+        let heaps = sample_heaps(201, 200);
+        assert_eq!(sequence_of(&values).spot_check(&rule, &heaps).unwrap(), None);
+        // Without the three-heap moves the recorded values are not the mexes.
+        let pairs_only = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: Vec::new() };
+        assert!(sequence_of(&values).spot_check(&pairs_only, &heaps).unwrap().is_some());
+        let recorded = values[150];
+        values[150] = recorded + 1;
+        let wrong = sequence_of(&values).spot_check(&rule, &heaps).unwrap();
+        assert_eq!(
+            wrong,
+            Some(WrongValue { heap: 150, recorded: recorded + 1, mex: Some(recorded) })
+        );
     }
 
     #[test]

@@ -12,8 +12,10 @@ use super::rule::HeapRule;
 pub struct ThreeHeapRule {
     /// The moves that take a heap whole, leave one heap or leave two.
     pub pairs: HeapRule,
-    /// `k >= 0` (ascending, not empty) such that a heap of `n >= k + 3` tokens may become
-    /// three non-empty heaps with `n - k` tokens in all.
+    /// `k >= 0` (ascending) such that a heap of `n >= k + 3` tokens may become three
+    /// non-empty heaps with `n - k` tokens in all. No game has both these and
+    /// `pairs.unequal_split` (the triples are read from the sets of pairs, which then
+    /// leave equal pairs out); the values refuse the two together.
     pub split_three: Vec<u32>,
 }
 
@@ -113,12 +115,19 @@ pub fn three_heap_values(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
 /// [`three_heap_values`], asking `stop` before each heap: when it says stop, the values
 /// of the heaps computed so far (`G(0..n)`, perhaps none). A heap's mex takes time that
 /// grows with its size, so a caller bounded in time is answered within one heap.
+///
+/// # Panics
+/// On a rule with both three-heap splits and unequal two-heap splits (no game has one).
 pub fn three_heap_values_until(
     rule: &ThreeHeapRule,
     max: u32,
     stop: &mut dyn FnMut() -> bool,
 ) -> Vec<u32> {
     let pair_rule = &rule.pairs;
+    assert!(
+        rule.split_three.is_empty() || !pair_rule.unequal_split,
+        "three-heap splits with unequal two-heap splits are not a rule of any game"
+    );
     let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
     let (mut pairs, mut triples): (Vec<Bits>, Vec<Bits>) = (Vec::new(), Vec::new());
     let mut largest = 0u32;

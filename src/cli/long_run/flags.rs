@@ -36,7 +36,8 @@ pub struct SequenceArgs {
     pub out: Option<PathBuf>,
     /// After the run, recompute K heaps (spread evenly up to the last computed) as the mex
     /// of their options, reading the run's values; nothing is written and the status is 1
-    /// if one disagrees. Heap n reads about n/2 values for each move that splits a heap.
+    /// if one disagrees. Heap n reads about n/2 values for each move that splits a heap in
+    /// two, and lists about n^2/12 options for each move that splits it in three.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub verify_values: Option<u64>,
 }
