@@ -25,7 +25,7 @@ def genus(
     ----------
     game : str
         A take-and-break game of heaps (``subtract:S``, ``octal:CODE``,
-        ``grundys-game``).
+        ``hex:CODE``, ``grundys-game``).
     max_heap : int or None
         The largest heap, 0 to ``MAX_GENUS_HEAP``: the genus of every heap ``0..=max_heap``.
     position : sequence of int or None

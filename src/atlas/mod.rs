@@ -36,6 +36,10 @@ use crate::quotient::{MAX_ORDER, MAX_QUOTIENT_HEAP};
 use crate::sequence::{SequenceError, MAX_SEQUENCE_HEAP};
 use crate::sweep::{Games, Shard, SweepError};
 
+/// The longest code an atlas takes: its state files are named after it, and a file name
+/// (with a temporary's suffix) has at most 255 bytes.
+pub const MAX_CODE_CHARS: usize = 160;
+
 /// Why an atlas was refused or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum AtlasError {
@@ -55,6 +59,18 @@ pub enum AtlasError {
     /// A budget of 0 or above `2^40`.
     #[error("the budget must be from 1 to 2^40 heaps, got {0}")]
     Budget(u64),
+    /// A code too long for the names of its state files.
+    #[error(
+        "{origin}: a code in the atlas has at most {max} characters (its state files are named \
+         after it), this one has {len}",
+        max = MAX_CODE_CHARS
+    )]
+    CodeTooLong {
+        /// Where it came from (item or line).
+        origin: String,
+        /// Its length.
+        len: usize,
+    },
     /// A `hex:` entry of the family is not a hexadecimal code.
     #[error("{origin}: '{spec}' is not a hexadecimal code: {message}")]
     NotHex {
@@ -70,7 +86,8 @@ pub enum AtlasError {
     #[error(
         "the dense budget must be at most 2^16 = {limit} heaps for an atlas with hexadecimal \
          codes ({code} has moves that leave three heaps: its values are computed in memory by \
-         a plain mex, to at most {limit} heaps), got {budget}",
+         a plain mex, to at most {limit} heaps), got {budget} (the smaller of the budget and the \
+         dense budget given)",
         limit = MAX_THREE_HEAP_SEQUENCE
     )]
     HexDenseBudget {
@@ -79,10 +96,11 @@ pub enum AtlasError {
         /// The first hexadecimal code of the atlas.
         code: String,
     },
-    /// A dense budget above [`DISK_FROM`] heaps (below the budget).
+    /// A dense budget of 0 or above [`DISK_FROM`] heaps (once lowered to the budget).
     #[error(
-        "the dense budget must be at most 2^22 heaps (a code whose values do not split costs \
-         the square of its heaps, and its values are held in memory), got {0}"
+        "the dense budget must be from 1 to 2^22 heaps (a code whose values do not split costs \
+         the square of its heaps, and its values are held in memory), got {0} (the smaller of \
+         the budget and the dense budget given)"
     )]
     DenseBudget(u64),
     /// A quotient bound out of range.
@@ -170,12 +188,10 @@ impl AtlasRequest {
     /// hexadecimal code's values are computed to.
     pub fn plan(&self) -> Result<Atlas, AtlasError> {
         let s = self.settings;
-        for budget in [s.budget, s.dense_budget] {
-            if budget == 0 || budget > MAX_SEQUENCE_HEAP {
-                return Err(AtlasError::Budget(budget));
-            }
+        if s.budget == 0 || s.budget > MAX_SEQUENCE_HEAP {
+            return Err(AtlasError::Budget(s.budget));
         }
-        if s.dense_budget > DISK_FROM {
+        if s.dense_budget == 0 || s.dense_budget > DISK_FROM {
             return Err(AtlasError::DenseBudget(s.dense_budget));
         }
         if s.quotient_heap == 0 || s.quotient_heap > MAX_QUOTIENT_HEAP {
@@ -202,11 +218,16 @@ impl AtlasRequest {
             let (origin, spec) = (family.origin(i), text.to_string());
             let code = AtlasCode::parse(bare).map_err(|message| {
                 if bare.starts_with("hex:") {
-                    AtlasError::NotHex { origin, spec, message }
+                    AtlasError::NotHex { origin: origin.clone(), spec: spec.clone(), message }
                 } else {
-                    AtlasError::NotOctal { origin, spec, message }
+                    AtlasError::NotOctal { origin: origin.clone(), spec: spec.clone(), message }
                 }
             })?;
+            // Each code has state files named after it (plus a temporary's suffix).
+            let len = code.to_string().len();
+            if len > MAX_CODE_CHARS {
+                return Err(AtlasError::CodeTooLong { origin, len });
+            }
             codes.push(code);
         }
         codes.sort_by(|a, b| code_order(&a.to_string(), &b.to_string()));

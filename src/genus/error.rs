@@ -7,8 +7,8 @@ use crate::sequence::human_bytes;
 pub enum GenusError {
     /// A game that is not a take-and-break game of heaps.
     #[error(
-        "a genus needs a take-and-break game of heaps (subtract:S, octal:CODE or grundys-game); \
-         {spec} is not one"
+        "a genus needs a take-and-break game of heaps (subtract:S, octal:CODE, hex:CODE or \
+         grundys-game); {spec} is not one"
     )]
     NoHeapRule {
         /// The game's specification.

@@ -19,7 +19,7 @@ pub use value::Genus;
 
 use crate::engine::Progress;
 use crate::model::game::Game;
-use crate::sequence::HeapRule;
+use crate::sequence::ThreeHeapRule;
 
 /// The largest heap a genus table may reach: the options of heap N number about N²/2 for
 /// an octal game, and their sums' forms are held together.
@@ -28,12 +28,12 @@ pub const MAX_GENUS_HEAP: u32 = 1 << 16;
 /// The most heaps a position may have.
 pub const MAX_POSITION_HEAPS: usize = 64;
 
-/// What a heap of `n` tokens may become, as lists of the non-empty heaps left: read from
-/// the rule's options, so a rule whose moves leave more heaps extends here alone.
-pub fn heap_options(rule: &HeapRule, n: u32) -> Vec<Vec<u32>> {
-    rule.options_unordered(n)
+/// What a heap of `n` tokens may become, as lists of the non-empty heaps left (up to
+/// three, for a hexadecimal code's moves): read from the rule's options.
+pub fn heap_options(rule: &ThreeHeapRule, n: u32) -> Vec<Vec<u32>> {
+    rule.options(n)
         .into_iter()
-        .map(|(a, b)| [a, b].into_iter().filter(|&h| h > 0).collect())
+        .map(|parts| parts.into_iter().filter(|&h| h > 0).collect())
         .collect()
 }
 
@@ -41,7 +41,7 @@ pub fn heap_options(rule: &HeapRule, n: u32) -> Vec<Vec<u32>> {
 #[derive(Debug)]
 pub struct HeapForms {
     spec: String,
-    rule: HeapRule,
+    rule: ThreeHeapRule,
     forms: Forms,
     heaps: Vec<FormId>,
 }
@@ -53,7 +53,7 @@ impl HeapForms {
     /// [`GenusError::NoHeapRule`] for a game that is not a take-and-break game of heaps.
     pub fn new(game: &Game, memory_limit: u64) -> Result<HeapForms, GenusError> {
         let no_rule = || GenusError::NoHeapRule { spec: game.spec().to_string() };
-        let rule = game.heap_rule().filter(|_| game.is_sum()).ok_or_else(no_rule)?;
+        let rule = game.take_break_rule().filter(|_| game.is_sum()).ok_or_else(no_rule)?;
         Ok(HeapForms {
             spec: game.spec().to_string(),
             rule,

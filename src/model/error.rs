@@ -40,8 +40,8 @@ pub enum ModelError {
     /// A use that needs heap Grundy values (the SJ ending, the `grundy` table) with a game
     /// that is not a sum of heaps.
     #[error(
-        "{what} needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or grundys-game, \
-         without --pass); {spec} is not one"
+        "{what} needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE, hex:CODE or \
+         grundys-game, without --pass); {spec} is not one"
     )]
     NotASum {
         /// The game's specification.

@@ -12,11 +12,22 @@ impl Game {
         if spec == "grundys-game" {
             return Some(Ok(Game::grundys_game()));
         }
+        // A code is written without spaces: one inside would be kept in the game's name.
+        let spaced = "a code has no spaces".to_string();
         if let Some(code) = spec.strip_prefix("hex:") {
+            if code.contains(char::is_whitespace) {
+                return Some(Err(ModelError::BadHexCode {
+                    spec: spec.to_string(),
+                    reason: spaced,
+                }));
+            }
             return Some(Game::parse_hex(spec, code));
         }
         let code = spec.strip_prefix("octal:")?;
         let bad = |reason| ModelError::BadOctalCode { spec: spec.to_string(), reason };
+        if code.contains(char::is_whitespace) {
+            return Some(Err(bad(spaced)));
+        }
         let code = OctalCode::parse(code).map_err(bad);
         Some(code.map(|code| Game::sum(spec, MoveRule::Octal(code))))
     }

@@ -226,6 +226,7 @@ fn bad_input_is_refused_with_one_line_and_nothing_written() {
             "the budget must be from 1 to 2^40 heaps, got 0",
         ),
         (vec!["--codes", "0.07", "--budget", "2^41"], "got 2199023255552"),
+        (vec!["--codes", "0.07", "--dense-budget", "0"], "the dense budget must be from 1"),
         (
             vec!["--codes", "0.07", "--budget", "lots"],
             "expected a heap count N, 2^K or 2^K-1, got 'lots'",
@@ -234,7 +235,7 @@ fn bad_input_is_refused_with_one_line_and_nothing_written() {
         (vec!["--codes", "0.07", "--budget", "2^20,0s"], "got '2^20,0s'"),
         (
             vec!["--codes", "0.07", "--budget", "2^24", "--dense-budget", "2^23"],
-            "the dense budget must be at most 2^22 heaps",
+            "the dense budget must be from 1 to 2^22 heaps",
         ),
         (vec!["--codes", "0.07", "--budget", "2^20,soon"], "TIME whole seconds"),
         (vec!["--codes", "0.07", "--checkpoint-every", "0"], "more than 0, got '0'"),

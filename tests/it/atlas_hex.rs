@@ -286,6 +286,14 @@ fn bad_hex_input_is_refused_with_one_line_and_nothing_written() {
         assert_eq!((r.status, r.stderr.as_str()), (2, &format!("nimtab: error: {expected}\n")[..]));
         assert!(!out.exists());
     };
+    // Its state files are named after each code: a code too long for a file name is
+    // refused before any work (it failed once the code was computed).
+    let long = format!("0.07;hex:0.{}", "8".repeat(200));
+    refused(
+        &["--codes", &long],
+        "game 2 of the family: a code in the atlas has at most 160 characters (its state files \
+         are named after it), this one has 206",
+    );
     refused(
         &["--codes", "0.07;hex:0.3G"],
         "game 2 of the family: 'hex:0.3G' is not a hexadecimal code: 'G' (digit D2) is not a hexadecimal \
@@ -295,7 +303,8 @@ fn bad_hex_input_is_refused_with_one_line_and_nothing_written() {
         &["--codes", "0.07;hex:0.8", "--dense-budget", "2^17"],
         "the dense budget must be at most 2^16 = 65536 heaps for an atlas with hexadecimal \
          codes (hex:0.8 has moves that leave three heaps: its values are computed in memory by \
-         a plain mex, to at most 65536 heaps), got 131072",
+         a plain mex, to at most 65536 heaps), got 131072 (the smaller of the budget and the \
+         dense budget given)",
     );
 }
 

@@ -69,7 +69,7 @@ fn solve_grundy_of_wythoff_is_the_a004481_table() {
 fn what_a_game_cannot_do_is_refused_in_one_line() {
     refused(
         &["solve", "--game", "wythoff", "--heaps", "2", "--max", "3", "--rules", "sj"],
-        "the SJ rule needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE or \
+        "the SJ rule needs a sum of heaps (nim, subtract:S, graph:PATH, octal:CODE, hex:CODE or \
          grundys-game, without --pass); wythoff is not one",
     );
     refused(

@@ -35,6 +35,7 @@ fn every_heap_genus_agrees_with_brute_force_misere_values() {
         ("octal:0.137", 13),
         ("octal:4.7", 10),
         ("subtract:1,2", 15),
+        ("hex:0.3F", 9),
     ];
     for (spec, max_heap) in games {
         let forms = forms(spec, max_heap);
@@ -49,7 +50,7 @@ fn every_heap_genus_agrees_with_brute_force_misere_values() {
 fn the_genus_of_a_sum_agrees_with_brute_force_misere_values() {
     let sums: [&[u32]; 7] =
         [&[3, 5], &[2, 2], &[4, 4], &[1, 6, 7], &[5, 5, 2], &[8, 1], &[2, 2, 2, 3]];
-    for spec in ["octal:0.77", "octal:0.07", "grundys-game"] {
+    for spec in ["octal:0.77", "octal:0.07", "grundys-game", "hex:0.3F"] {
         let mut forms = forms(spec, 0);
         let mut reference = GenusReference::new(spec);
         for heaps in sums {
@@ -142,8 +143,8 @@ fn genus_command_refuses_bad_games_positions_and_bounds_with_one_line() {
     let line = refusal(&["--game", "nim", "--max-heap", "3"]);
     assert_eq!(
         line,
-        "nimtab: error: a genus needs a take-and-break game of heaps (subtract:S, octal:CODE or \
-         grundys-game); nim is not one"
+        "nimtab: error: a genus needs a take-and-break game of heaps (subtract:S, octal:CODE, \
+         hex:CODE or grundys-game); nim is not one"
     );
     assert!(refusal(&["--game", "foo", "--max-heap", "3"]).contains("unknown game 'foo'"));
     let many = vec!["1"; 65].join(",");
@@ -156,6 +157,13 @@ fn genus_command_refuses_bad_games_positions_and_bounds_with_one_line() {
         refusal(&["--game", "octal:0.77", "--max-heap", "70000"]),
         "nimtab: error: --max-heap: the largest heap must be at most 65536, got 70000"
     );
+    assert_eq!(
+        refusal(&["--game", "octal:0.77", "--position", "3,70000"]),
+        "nimtab: error: --position: the largest heap must be at most 65536, got 70000"
+    );
+    // One of the two, never both: --max-heap beside --position would be ignored.
+    assert!(refusal(&["--game", "octal:0.77", "--position", "3", "--max-heap", "5"])
+        .contains("'--position <H1,H2,...>' cannot be used with '--max-heap <N>'"));
 }
 
 #[test]

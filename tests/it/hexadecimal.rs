@@ -114,6 +114,8 @@ fn bad_hex_codes_are_refused_in_one_line_naming_the_value() {
         ("hex:0.000", "'hex:0.000': every digit is 0, so the code allows no move at all"),
         ("hex:2.8", "the digit before the point must be 0, 4, 8 or C, got '2'"),
         ("octal:0.78", "digits up to F are a hexadecimal code, hex:0.78"),
+        ("hex: 0.3F", "'hex: 0.3F': a code has no spaces"),
+        ("octal:0. 77", "'octal:0. 77': a code has no spaces"),
     ] {
         for args in [
             vec!["grundy", "--game", spec, "--max", "5"],

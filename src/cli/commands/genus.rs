@@ -16,11 +16,16 @@ use crate::cli::{Global, Outcome};
 /// Arguments of `nimtab genus`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Game: subtract:S, octal:CODE (e.g. octal:0.77, Kayles) or grundys-game.
+    /// Game: subtract:S, octal:CODE (e.g. octal:0.77, Kayles), hex:CODE or grundys-game.
     #[arg(long = "game", value_name = "G")]
     game: String,
     /// Largest heap size N: the genus of every heap 0..=N (needed without --position).
-    #[arg(long, value_name = "N", required_unless_present = "position")]
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "position",
+        conflicts_with = "position"
+    )]
     max_heap: Option<u32>,
     /// The genus of this sum of heaps instead, e.g. 3,5,7.
     #[arg(long, value_name = "H1,H2,...", value_parser = parse_position)]
@@ -61,10 +66,10 @@ fn style(format: GenusFormat) -> GenusStyle {
     }
 }
 
-/// A library error in the flags' words.
-fn explain(err: GenusError, global: &Global) -> anyhow::Error {
+/// A library error in the flags' words: `heaps_flag` is the flag that gave the heaps.
+fn explain(err: GenusError, heaps_flag: &str, global: &Global) -> anyhow::Error {
     match err {
-        GenusError::MaxHeap { .. } => anyhow::Error::new(err).context("--max-heap"),
+        GenusError::MaxHeap { .. } => anyhow::Error::new(err).context(heaps_flag.to_string()),
         GenusError::PositionHeaps { .. } => anyhow::Error::new(err).context("--position"),
         GenusError::BeyondMemory { .. } => {
             anyhow::anyhow!("{err} (the budget is bound by {})", global.memory_source)
@@ -77,7 +82,9 @@ fn explain(err: GenusError, global: &Global) -> anyhow::Error {
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let target = Target::new(a.out.as_deref())?;
     let game = Game::parse(&a.game)?;
-    let mut forms = HeapForms::new(&game, global.memory_limit).map_err(|e| explain(e, global))?;
+    let heaps_flag = if a.position.is_some() { "--position" } else { "--max-heap" };
+    let mut forms =
+        HeapForms::new(&game, global.memory_limit).map_err(|e| explain(e, heaps_flag, global))?;
     let position = a.position.map(|Heaps(heaps)| heaps);
     let largest = match (&position, a.max_heap) {
         (Some(heaps), _) => heaps.iter().copied().max().unwrap_or(0),
@@ -89,7 +96,7 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
         None => forms.extend_to(largest, &bar).map(|()| None),
     };
     bar.finish();
-    let genus = computed.map_err(|e| explain(e, global))?;
+    let genus = computed.map_err(|e| explain(e, heaps_flag, global))?;
     if !global.quiet {
         output::note(&format!(
             "nimtab: {} canonical forms, {} held",
