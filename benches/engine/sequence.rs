@@ -33,7 +33,7 @@ impl Observer for Clock {
                 cpu_seconds() - self.cpu_before,
                 peak_rss_mib(),
                 status.largest,
-                status.rare_heaps
+                status.rare_heaps.unwrap_or(0)
             ));
             self.next *= 2;
         }

@@ -80,7 +80,8 @@ impl Observer for RunObserver<'_, '_> {
 /// directory's own bound) keeps its values in `work` when there is one, with checkpoints
 /// from which it resumes; the caller removes them ([`WorkDir::discard`]) once the entry
 /// is kept. A hexadecimal code's values are computed in memory to the dense budget at
-/// most (no sparse-space engine takes moves that leave three heaps).
+/// most (no sparse-space engine takes moves that leave three heaps), with checkpoints
+/// holding them in `work` past `THREE_HEAP_CHECKPOINT_FROM` heaps.
 ///
 /// # Errors
 /// [`AtlasError::Cancelled`] when `cancel` asks; a sequence run's error.
@@ -205,14 +206,19 @@ impl Runs<'_> {
     /// ([`super::DISK_FROM`] heaps).
     fn period_run(&self, max: u64, on_disk: bool) -> Result<Sequence, AtlasError> {
         let mut settings = Settings::new(Goal::Period, max).threads(1);
-        // A hexadecimal code's values are computed in memory, whatever the store.
-        let start = match (self.work, self.game.heap_rule()) {
-            (Some(work), Some(rule)) if on_disk && work.takes(max) => {
+        // A hexadecimal code's values are computed in memory, whatever the store; a long
+        // run of one checkpoints them (its checkpoint never cuts another run's values).
+        let start = match (self.work, self.game.heap_rule(), self.game.three_heap_rule()) {
+            (Some(work), Some(rule), _) if on_disk && work.takes(max) => {
                 settings = settings.checkpoint_every(Some(work.checkpoint_every()));
                 work.start(self.code, self.game.spec(), &rule, max)?
             }
-            (_, Some(_)) => Start::Fresh(Store::in_memory(max + 1)),
-            (_, None) => Start::Fresh(Store::in_memory(0)),
+            (Some(work), None, Some(rule)) if work.checkpoints_three_heaps(max) => {
+                settings = settings.checkpoint_every(Some(work.checkpoint_every()));
+                work.start_three_heaps(self.code, self.game.spec(), &rule)
+            }
+            (_, Some(_), _) => Start::Fresh(Store::in_memory(max + 1)),
+            (_, None, _) => Start::Fresh(Store::in_memory(0)),
         };
         match self.game.grundy_sequence(&settings, start, &mut RunObserver { runs: self }) {
             Err(ModelError::Sequence(SequenceError::Cancelled)) => Err(AtlasError::Cancelled),

@@ -9,6 +9,10 @@
 //! resume (no checkpoint, a damaged one, one from a run that went past this budget)
 //! starts from heap 0, which gives the same values. Once the code's entry is kept
 //! both files are removed. Only regular files are ever written over or removed.
+//!
+//! A code with three-heap moves keeps its values in memory; a run of one to more than
+//! [`THREE_HEAP_CHECKPOINT_FROM`] heaps writes `CODE.checkpoint` holding them all, and
+//! goes on from it when started again.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -18,11 +22,16 @@ use std::time::Duration;
 use super::code::AtlasCode;
 use crate::sequence::{
     is_period_check_point, Checkpoint, DiskStore, HeapRule, SequenceError, Start, Store,
+    ThreeHeapCheckpoint, ThreeHeapRule,
 };
 
 /// A run to more than this many heaps keeps its values in a file when the atlas has a work
 /// directory: below it the values (2 bytes a heap, 8 MiB here) stay in memory.
 pub const DISK_FROM: u64 = 1 << 22;
+
+/// A run of a code with three-heap moves to more than this many heaps checkpoints when the
+/// atlas has a work directory (its values stay in memory; the checkpoint holds them).
+pub const THREE_HEAP_CHECKPOINT_FROM: u64 = 1 << 13;
 
 /// The largest checkpoint read (one holds its rare heaps: a few MiB at most).
 const MAX_CHECKPOINT: u64 = 256 << 20;
@@ -51,6 +60,13 @@ impl WorkDir {
     /// Whether a run to heap `max` keeps its values here.
     pub fn takes(&self, max: u64) -> bool {
         max + 1 > self.disk_from
+    }
+
+    /// Whether a run to heap `max` of a code with three-heap moves writes checkpoints
+    /// here (from [`THREE_HEAP_CHECKPOINT_FROM`] heaps, or the bound of values files when
+    /// it is lower).
+    pub fn checkpoints_three_heaps(&self, max: u64) -> bool {
+        max + 1 > self.disk_from.min(THREE_HEAP_CHECKPOINT_FROM)
     }
 
     /// The directory.
@@ -135,6 +151,28 @@ impl WorkDir {
         let file = OpenOptions::new().read(true).write(true).open(&values).ok()?;
         let store = checkpoint.open_values(file, &path).ok()?;
         Some(Start::Resume(Box::new(checkpoint), store))
+    }
+
+    /// Where the run of `code` (the game `spec`, with three-heap moves `rule`) starts: from
+    /// the values of its checkpoint when it is one of this game (of any length: a run goes
+    /// on from them, or reads as many as it needs, and gives the values of a run never
+    /// stopped), else from heap 0.
+    pub(super) fn start_three_heaps(
+        &self,
+        code: &AtlasCode,
+        spec: &str,
+        rule: &ThreeHeapRule,
+    ) -> Start {
+        let path = self.checkpoint_path(code);
+        let checkpoint = fs::symlink_metadata(&path)
+            .ok()
+            .filter(|meta| meta.is_file() && meta.len() <= MAX_CHECKPOINT)
+            .and_then(|_| fs::read(&path).ok())
+            .and_then(|bytes| ThreeHeapCheckpoint::decode(&bytes, &path, spec, rule).ok());
+        match checkpoint {
+            Some(checkpoint) => Start::Continue(Box::new(checkpoint)),
+            None => Start::Fresh(Store::in_memory(0)),
+        }
     }
 
     /// Replaces `CODE.checkpoint` by `bytes`: written to a temporary name, synced,

@@ -4,6 +4,7 @@
 
 mod checkpoints;
 mod flags;
+mod three_heaps;
 
 pub use checkpoints::{hold_checkpoint, save as save_checkpoint};
 pub use flags::{heap_count, parse_duration, SequenceArgs};
@@ -164,7 +165,6 @@ pub fn prepare(
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
     check_flags(args)?;
-    refuse_long_run_flags(game, args)?;
     let settings = Settings::new(goal, max);
     let mut after = AfterRun {
         unsaved_values: None,
@@ -175,6 +175,9 @@ pub fn prepare(
         verify_values: args.verify_values,
         beyond_reach: None,
     };
+    if let Some(rule) = game.three_heap_rule() {
+        return three_heaps::prepare(game, &rule, args, settings, after, global);
+    }
     let Some(rule) = after.rule.clone() else {
         if args.work_dir.is_some() || args.checkpoint.is_some() || args.resume.is_some() {
             bail!(
@@ -210,21 +213,6 @@ fn check_flags(args: &SequenceArgs) -> anyhow::Result<()> {
         bail!(
             "--checkpoint-every needs --checkpoint FILE (or --resume FILE): without one no \
              checkpoint is written"
-        );
-    }
-    Ok(())
-}
-
-/// Refuses the flags of the sequence engine's long runs for a game with three-heap moves,
-/// whose values are computed in memory instead: none of them would be used.
-fn refuse_long_run_flags(game: &Game, args: &SequenceArgs) -> anyhow::Result<()> {
-    let long_run = args.work_dir.is_some() || args.checkpoint.is_some() || args.resume.is_some();
-    if game.splits_in_three() && long_run {
-        bail!(
-            "--work-dir, --checkpoint and --resume are for the sequence engine's long runs; \
-             {} has moves that leave three heaps, so its values are computed in memory by a \
-             plain mex",
-            game.spec()
         );
     }
     Ok(())

@@ -48,10 +48,8 @@ impl SequenceBar {
     /// Moves the bar to `status`.
     pub fn update(&mut self, status: &Status) {
         self.bar.set_position(status.heaps);
-        self.bar.set_message(format!(
-            "{}: largest value {}, {} rare heaps",
-            self.game, status.largest, status.rare_heaps
-        ));
+        let rare = status.rare_heaps.map(|r| format!(", {r} rare heaps")).unwrap_or_default();
+        self.bar.set_message(format!("{}: largest value {}{rare}", self.game, status.largest));
         if self.can_show && !self.shown && self.started.elapsed() > Duration::from_secs(1) {
             self.shown = true;
             self.bar.set_draw_target(ProgressDrawTarget::stderr());

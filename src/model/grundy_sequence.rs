@@ -71,7 +71,7 @@ impl Game {
         }
         let max = settings.max;
         if let Some(rule) = self.three_heap_rule() {
-            return self.three_heap_sequence(&rule, settings, observer);
+            return self.three_heap_sequence(&rule, settings, start, observer);
         }
         let (store, extension, largest) = match self.move_rule() {
             MoveRule::Graph(moves) => {
@@ -91,44 +91,24 @@ impl Game {
         Ok(Sequence::new(store, extension, max, period))
     }
 
-    /// The sequence of a game with three-heap moves, in memory. A period search doubles
-    /// the heaps computed (from 64) until a period is certified or `settings.max` is
-    /// reached: the first heap at which a window fits is found whatever the doubling, as
-    /// it is for the sequence engine, and the plain mex's time grows faster than the heaps.
-    ///
-    /// The observer is asked before every heap whether the run is cancelled
-    /// ([`crate::sequence::SequenceError::Cancelled`]) and, in a period search, whether to
-    /// stop here: the search then ends with the values computed so far, as at the max.
+    /// The sequence of a game with three-heap moves, in memory, from a fresh start or
+    /// the values of its checkpoint (see [`sequence::run_three_heaps`]), refusing a max
+    /// above [`MAX_THREE_HEAP_SEQUENCE`] before any work.
     fn three_heap_sequence(
         &self,
         rule: &ThreeHeapRule,
         settings: &Settings,
+        start: Start,
         observer: &mut dyn Observer,
     ) -> Result<Sequence> {
-        let max = settings.max;
-        let period_search = settings.goal == Goal::Period;
-        let mut reach = if period_search { max.min(64) } else { max };
-        loop {
-            let (mut cancelled, mut stopped) = (false, false);
-            let values = self.three_heap_values(reach, &mut || {
-                cancelled = observer.cancelled();
-                stopped = period_search && observer.stop_here();
-                cancelled || stopped
-            })?;
-            if cancelled {
-                return Err(crate::sequence::SequenceError::Cancelled.into());
-            }
-            // A stop before heap 0 still leaves G(0): a sequence holds at least one value.
-            let values =
-                if values.is_empty() { self.three_heap_values(0, &mut || false)? } else { values };
-            let period = period_search.then(|| find_three_heap_period(rule, &values));
-            let certified = matches!(period, Some(PeriodOutcome::Certified(_)));
-            if certified || stopped || reach >= max {
-                let store = Store::from_values(&values)?;
-                return Ok(Sequence::new(store, Extension::None, reach, period));
-            }
-            reach = reach.saturating_mul(2).min(max);
+        if settings.max > u64::from(MAX_THREE_HEAP_SEQUENCE) {
+            return Err(ModelError::ThreeHeapSequenceTooLong {
+                spec: self.spec().to_string(),
+                max: settings.max,
+                limit: MAX_THREE_HEAP_SEQUENCE,
+            });
         }
+        Ok(sequence::run_three_heaps(rule, self.spec(), settings, start, observer)?)
     }
 
     /// `G(0..=max)` of a game with three-heap moves (fewer when `stop` says so), refusing

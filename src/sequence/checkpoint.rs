@@ -20,7 +20,10 @@ use super::values::disk_store::hex;
 use super::values::layout::Layout;
 
 /// The first line of every checkpoint.
-const MAGIC: &str = "nimtab sequence checkpoint";
+pub(super) const MAGIC: &str = "nimtab sequence checkpoint";
+/// The first line of every checkpoint of a game with three-heap moves
+/// (`super::three_heap_checkpoint`), named here so that each format knows the other's.
+pub const THREE_HEAP_MAGIC: &str = "nimtab three-heap sequence checkpoint";
 /// The format this code writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -82,9 +85,7 @@ impl Checkpoint {
             Some(p) => format!("period {} {} {}\n", p.preperiod, p.period, p.checked_through),
             None => "period none\n".to_string(),
         };
-        let checksum = hex(&Sha256::digest(text.as_bytes()));
-        text += &format!("checksum {checksum}\n");
-        text.into_bytes()
+        sealed(text)
     }
 
     /// The heap count a checkpoint's bytes record (its `heaps` line), without checking
@@ -108,25 +109,9 @@ impl Checkpoint {
     ) -> Result<Checkpoint, SequenceError> {
         let bad =
             |reason: String| SequenceError::BadCheckpoint { path: path.to_path_buf(), reason };
-        let text =
-            std::str::from_utf8(bytes).map_err(|_| bad("it is not a nimtab checkpoint".into()))?;
-        let mut lines = text.split_inclusive('\n');
-        if lines.next() != Some(&format!("{MAGIC}\n")) {
-            return Err(bad("it is not a nimtab checkpoint".into()));
-        }
-        let version = lines.next().and_then(|l| l.strip_prefix("format ")).map(str::trim_end);
-        if version != Some(&FORMAT_VERSION.to_string()) {
-            let found = version.unwrap_or("(missing)");
-            return Err(bad(format!(
-                "it has format version {found}, and this nimtab reads version {FORMAT_VERSION}"
-            )));
-        }
-        let body_end = text.rfind("checksum ").ok_or_else(|| bad(truncated()))?;
-        let stated = text[body_end..].strip_prefix("checksum ").map(str::trim_end);
-        if !text.ends_with('\n') || stated != Some(&hex(&Sha256::digest(&bytes[..body_end]))) {
-            return Err(bad(truncated()));
-        }
-        let fields = Fields::parse(&text[..body_end]).map_err(bad)?;
+        let other = (THREE_HEAP_MAGIC, "a game with three-heap moves");
+        let body = checked_body(bytes, (MAGIC, FORMAT_VERSION), other, game).map_err(bad)?;
+        let fields = Fields::parse(body).map_err(bad)?;
         if fields.get("game").map_err(bad)? != game {
             return Err(bad(format!("it is for {}, not {game}", fields.get("game").map_err(bad)?)));
         }
@@ -137,8 +122,49 @@ impl Checkpoint {
     }
 }
 
-fn truncated() -> String {
-    "its checksum does not match its contents (the file is corrupt or truncated)".into()
+/// `text` with its checksum line added: the SHA-256 of everything before.
+pub(super) fn sealed(mut text: String) -> Vec<u8> {
+    let checksum = hex(&Sha256::digest(text.as_bytes()));
+    text += &format!("checksum {checksum}\n");
+    text.into_bytes()
+}
+
+/// The body of a checkpoint of `game` (everything before its checksum line) once its first
+/// line is the format's magic line, its second `format VERSION` of this version, and its
+/// checksum matches. `other` is the magic line of the other sequence checkpoints, and
+/// the games they are for, named when one is given.
+///
+/// # Errors
+/// The reason, as `Checkpoint::decode` states it.
+pub(super) fn checked_body<'b>(
+    bytes: &'b [u8],
+    (magic, version): (&str, u32),
+    (other, other_games): (&str, &str),
+    game: &str,
+) -> Result<&'b str, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "it is not a nimtab checkpoint")?;
+    let mut lines = text.split_inclusive('\n');
+    match lines.next().and_then(|first| first.strip_suffix('\n')) {
+        Some(first) if first == magic => {}
+        Some(first) if first == other => {
+            return Err(format!("it is a checkpoint of {other_games}, not of {game}"));
+        }
+        _ => return Err("it is not a nimtab checkpoint".into()),
+    }
+    let found = lines.next().and_then(|l| l.strip_prefix("format ")).map(str::trim_end);
+    if found != Some(&version.to_string()) {
+        let found = found.unwrap_or("(missing)");
+        return Err(format!(
+            "it has format version {found}, and this nimtab reads version {version}"
+        ));
+    }
+    let truncated = "its checksum does not match its contents (the file is corrupt or truncated)";
+    let body_end = text.rfind("checksum ").ok_or(truncated)?;
+    let stated = text[body_end..].strip_prefix("checksum ").map(str::trim_end);
+    if !text.ends_with('\n') || stated != Some(&hex(&Sha256::digest(&bytes[..body_end]))) {
+        return Err(truncated.into());
+    }
+    Ok(&text[..body_end])
 }
 
 /// The `key value` lines of a checkpoint's body.

@@ -16,6 +16,7 @@ use super::freq::Frequencies;
 use super::period::{find_period, find_period_by, Certificate, PeriodOutcome, Periodicity};
 use super::rule::HeapRule;
 use super::sequence_values::{Extension, Sequence};
+use super::three_heap_checkpoint::ThreeHeapCheckpoint;
 use super::two_threads::parallel::Tuning;
 use super::values::disk_store::DiskStore;
 use super::values::store::Store;
@@ -108,8 +109,8 @@ pub struct Status {
     pub target: u64,
     /// The largest value so far.
     pub largest: u32,
-    /// Rare heaps under the current mask.
-    pub rare_heaps: u64,
+    /// Rare heaps under the current mask (`None`: a run without the rare/common split).
+    pub rare_heaps: Option<u64>,
 }
 
 /// What a run reports to, and hands its checkpoints to.
@@ -152,6 +153,9 @@ pub enum Start {
     Fresh(Store),
     /// From a checkpoint, with its values file (checked against it) as the store.
     Resume(Box<Checkpoint>, DiskStore),
+    /// From a checkpoint of a game with three-heap moves, which holds its values
+    /// (`crate::sequence::ThreeHeapCheckpoint`); [`run`] refuses it.
+    Continue(Box<ThreeHeapCheckpoint>),
 }
 
 /// The state a run carries between segments.
@@ -189,6 +193,12 @@ pub fn run(
             let c = *checkpoint;
             let tallies = Tallies { mask: c.mask, rare: c.rare, freq: c.frequencies };
             (Store::Disk(disk), tallies, c.period)
+        }
+        Start::Continue(checkpoint) => {
+            return Err(SequenceError::Unsupported(format!(
+                "a checkpoint of {}, a game with three-heap moves, cannot continue {game}",
+                checkpoint.game
+            )));
         }
     };
     let certificate = Certificate::for_rule(rule);
@@ -385,7 +395,7 @@ impl Run<'_> {
             heaps: self.engine.len(),
             target: self.settings.max + 1,
             largest: freq.largest(),
-            rare_heaps: rare.len() as u64,
+            rare_heaps: Some(rare.len() as u64),
         };
         self.observer.progress(&status);
     }

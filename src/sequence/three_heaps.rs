@@ -123,49 +123,139 @@ pub fn three_heap_values_until(
     max: u32,
     stop: &mut dyn FnMut() -> bool,
 ) -> Vec<u32> {
-    let pair_rule = &rule.pairs;
-    assert!(
-        rule.split_three.is_empty() || !pair_rule.unequal_split,
-        "three-heap splits with unequal two-heap splits are not a rule of any game"
-    );
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
-    let (mut pairs, mut triples): (Vec<Bits>, Vec<Bits>) = (Vec::new(), Vec::new());
-    let mut largest = 0u32;
-    // Heap `n` reads the triple sets of `n - k` for the removals `k` of three-heap splits
-    // only: older ones are dropped.
-    let window = rule.split_three.last().copied().unwrap_or(0);
-    for n in 0..=max {
-        if stop() {
-            break;
+    let mut run = ThreeHeapValues::new(rule);
+    while run.len() <= max as usize && !stop() {
+        run.push_next();
+    }
+    run.into_values()
+}
+
+/// The values of a rule with three-heap splits computed so far, and the sets of XORs the
+/// next heaps read: one more heap at a time ([`ThreeHeapValues::push_next`]), from heap 0
+/// or from values already computed ([`ThreeHeapValues::resume`]).
+#[derive(Debug)]
+pub struct ThreeHeapValues<'r> {
+    rule: &'r ThreeHeapRule,
+    /// `G(0..len)`.
+    g: Vec<u32>,
+    /// `pairs[m]`: every `G(a) ^ G(b)` with `a + b = m`.
+    pairs: Vec<Bits>,
+    /// `triples[m]`: every `G(a) ^ G(b) ^ G(c)` with `a + b + c = m`, kept only for the
+    /// heaps the next one reads (empty before them).
+    triples: Vec<Bits>,
+    /// The largest value so far.
+    largest: u32,
+}
+
+impl<'r> ThreeHeapValues<'r> {
+    /// No value computed yet.
+    ///
+    /// # Panics
+    /// On a rule with both three-heap splits and unequal two-heap splits (no game has one).
+    pub fn new(rule: &'r ThreeHeapRule) -> ThreeHeapValues<'r> {
+        assert!(
+            rule.split_three.is_empty() || !rule.pairs.unequal_split,
+            "three-heap splits with unequal two-heap splits are not a rule of any game"
+        );
+        ThreeHeapValues { rule, g: Vec::new(), pairs: Vec::new(), triples: Vec::new(), largest: 0 }
+    }
+
+    /// Goes on from `values`, `G(0..values.len())` of this rule computed before (a
+    /// checkpoint's): the sets are rebuilt from them as they were when they were made, so
+    /// the next values are those of a run never stopped. The values are trusted (a
+    /// checkpoint's checksum stands for them).
+    ///
+    /// # Panics
+    /// As [`ThreeHeapValues::new`].
+    pub fn resume(rule: &'r ThreeHeapRule, values: Vec<u32>) -> ThreeHeapValues<'r> {
+        let mut run = ThreeHeapValues::new(rule);
+        let len = values.len() as u32;
+        let first_triple = len.saturating_sub(run.window());
+        run.g = values;
+        let mut largest = 0;
+        for n in 0..len {
+            let words = words_for(largest);
+            run.pairs.push(pair_set(&run.g[..n as usize], n, words, rule.pairs.unequal_split));
+            let triples = if n >= first_triple {
+                triple_set(&run.g, &run.pairs, n, words)
+            } else {
+                Vec::new()
+            };
+            run.triples.push(triples);
+            largest = largest.max(run.g[n as usize]);
         }
-        let words = words_for(largest);
-        pairs.push(pair_set(&g, n, words, pair_rule.unequal_split));
-        triples.push(triple_set(&g, &pairs, n, words));
+        run.largest = largest;
+        run
+    }
+
+    /// Heap `n` reads the triple sets of `n - k` for the removals `k` of three-heap splits
+    /// only: older ones are dropped.
+    fn window(&self) -> u32 {
+        self.rule.split_three.last().copied().unwrap_or(0)
+    }
+
+    /// The rule the values are of.
+    pub fn rule(&self) -> &'r ThreeHeapRule {
+        self.rule
+    }
+
+    /// How many values are computed (heaps `0..len`).
+    pub fn len(&self) -> usize {
+        self.g.len()
+    }
+
+    /// Whether no value is computed yet.
+    pub fn is_empty(&self) -> bool {
+        self.g.is_empty()
+    }
+
+    /// `G(0..len)`.
+    pub fn values(&self) -> &[u32] {
+        &self.g
+    }
+
+    /// The largest value so far (0 before any).
+    pub fn largest(&self) -> u32 {
+        self.largest
+    }
+
+    /// The values computed.
+    pub fn into_values(self) -> Vec<u32> {
+        self.g
+    }
+
+    /// Computes `G(len)`, the mex of its options' values, and returns it.
+    pub fn push_next(&mut self) -> u32 {
+        let (rule, pair_rule) = (self.rule, &self.rule.pairs);
+        let n = self.g.len() as u32;
+        let words = words_for(self.largest);
+        self.pairs.push(pair_set(&self.g, n, words, pair_rule.unequal_split));
+        self.triples.push(triple_set(&self.g, &self.pairs, n, words));
         let mut seen = vec![0u64; words];
         let mut see = |v: u32| seen[(v >> 6) as usize] |= 1 << (v & 63);
         if pair_rule.vanish.binary_search(&n).is_ok() {
             see(0);
         }
         for &k in pair_rule.shrink.iter().take_while(|&&k| k < n) {
-            see(g[(n - k) as usize]);
+            see(self.g[(n - k) as usize]);
         }
         let or_set = |seen: &mut Bits, set: &Bits| {
             seen.iter_mut().zip(set).for_each(|(s, &w)| *s |= w);
         };
         for &k in pair_rule.split.iter().take_while(|&&k| k + 2 <= n) {
-            or_set(&mut seen, &pairs[(n - k) as usize]);
+            or_set(&mut seen, &self.pairs[(n - k) as usize]);
         }
         for &k in rule.split_three.iter().take_while(|&&k| k + 3 <= n) {
-            or_set(&mut seen, &triples[(n - k) as usize]);
+            or_set(&mut seen, &self.triples[(n - k) as usize]);
         }
-        if let Some(old) = n.checked_sub(window) {
-            triples[old as usize] = Vec::new();
+        if let Some(old) = n.checked_sub(self.window()) {
+            self.triples[old as usize] = Vec::new();
         }
         let value = mex(&seen);
-        largest = largest.max(value);
-        g.push(value);
+        self.largest = self.largest.max(value);
+        self.g.push(value);
+        value
     }
-    g
 }
 
 /// `{G(a) ^ G(b) : a + b = n, a, b >= 1}` (with `a != b` when `unequal`), `words` wide.
@@ -210,11 +300,11 @@ fn triple_set(g: &[u32], pairs: &[Bits], n: u32, words: usize) -> Bits {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// 0.3F: remove 1 or 2 (taking the heap whole or not), or 1 leaving two or three heaps.
-    fn rule_0_3f() -> ThreeHeapRule {
+    pub(in crate::sequence) fn rule_0_3f() -> ThreeHeapRule {
         let pairs = HeapRule {
             vanish: vec![1, 2],
             shrink: vec![1, 2],
@@ -264,6 +354,23 @@ mod tests {
             asked > 40
         });
         assert_eq!(values, rule.values(39));
+    }
+
+    #[test]
+    fn values_resumed_from_any_prefix_go_on_as_a_run_never_stopped() {
+        let rule = rule_0_3f();
+        let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
+        for rule in [rule, in_place] {
+            let whole = rule.values(260);
+            for cut in [0, 1, 2, 3, 5, 64, 65, 130, 259] {
+                let mut run = ThreeHeapValues::resume(&rule, whole[..cut].to_vec());
+                while run.len() < whole.len() {
+                    run.push_next();
+                }
+                assert_eq!(run.largest(), *whole.iter().max().unwrap());
+                assert_eq!(run.into_values(), whole, "{rule:?} cut at {cut}");
+            }
+        }
     }
 
     #[test]

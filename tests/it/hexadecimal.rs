@@ -159,10 +159,6 @@ fn commands_without_a_three_heap_path_say_so_in_one_line() {
         "nimtab: 3 values recomputed from their options agree with the run's (heaps 166 to 500)"
     );
     for (args, says) in [
-        (
-            vec!["grundy", "--game", "hex:0.8", "--max", "9", "--checkpoint", "c"],
-            "so its values are computed in memory by a plain mex",
-        ),
         (vec!["grundy", "--game", "hex:0.8", "--max", "65537"], "at most 65536; got 65537"),
         (
             vec!["solve", "--game", "hex:0.8", "--heaps", "2", "--max", "5"],

@@ -20,6 +20,7 @@ mod file_imports;
 mod fresh_clone;
 mod games_cli;
 mod genus;
+mod hex_long_runs;
 mod hex_quotient;
 mod hexadecimal;
 mod input_bounds;

@@ -12,7 +12,8 @@ use nimtab::sequence::{Checkpoint, DiskStore, HeapRule, SequenceError, Store};
 use crate::cli::interrupt;
 use crate::cli::output::{self, Found, Held};
 
-/// A checkpoint file is read only up to this size (one holds a few kilobytes).
+/// A checkpoint file is read only up to this size (one of the sequence engine holds a few
+/// kilobytes; one of a game with three-heap moves, which holds its values, under a megabyte).
 const CHECKPOINT_LIMIT: u64 = 64 << 20;
 
 /// Holds the checkpoint `path` for this run, and removes the temporaries that killed runs
@@ -100,15 +101,7 @@ pub fn resume(
     path: &Path,
 ) -> anyhow::Result<(Checkpoint, DiskStore, Held)> {
     let bad = |reason: String| SequenceError::BadCheckpoint { path: path.to_path_buf(), reason };
-    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(bad("it is not a regular file".into()).into());
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(CHECKPOINT_LIMIT).read_to_end(&mut bytes))
-        .map_err(|e| bad(e.to_string()))?;
-    let checkpoint = Checkpoint::decode(&bytes, path, game, rule)?;
+    let checkpoint = Checkpoint::decode(&read(path)?, path, game, rule)?;
     let values = &checkpoint.values_path;
     let held = Held::take(values, "values file")?;
     match std::fs::metadata(values) {
@@ -128,6 +121,24 @@ pub fn resume(
         .map_err(|e| bad(format!("its values file {}: {e}", values.display())))?;
     let store = checkpoint.open_values(file, path)?;
     Ok((checkpoint, store, held))
+}
+
+/// The bytes of the checkpoint `path` (a regular file, read up to a limit far above any
+/// checkpoint's size).
+///
+/// # Errors
+/// [`SequenceError::BadCheckpoint`]: not a regular file, or unreadable.
+pub fn read(path: &Path) -> Result<Vec<u8>, SequenceError> {
+    let bad = |reason: String| SequenceError::BadCheckpoint { path: path.to_path_buf(), reason };
+    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(bad("it is not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(CHECKPOINT_LIMIT).read_to_end(&mut bytes))
+        .map_err(|e| bad(e.to_string()))?;
+    Ok(bytes)
 }
 
 /// Writes the checkpoint `path` through the staging writer: under its temporary name

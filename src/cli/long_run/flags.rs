@@ -20,11 +20,12 @@ pub struct SequenceArgs {
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
     /// Write the run's state to FILE at intervals; its values go to FILE.values in the work
-    /// directory. FILE must not exist yet (continue a run with --resume).
+    /// directory (a game with three-heap moves keeps them in FILE itself). FILE must not
+    /// exist yet (continue a run with --resume).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// How often to checkpoint: seconds, or a number with s, m or h (default 5m; 0 after
-    /// every few thousand heaps).
+    /// every few thousand heaps, or every heap for a game with three-heap moves).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub checkpoint_every: Option<Duration>,
     /// Continue the run recorded in the checkpoint FILE (and keep checkpointing to it,
