@@ -36,6 +36,9 @@ struct State {
     temporaries: Vec<PathBuf>,
     /// The process group of the checked program running now, if any.
     program_group: Option<u32>,
+    /// Lock files this process holds (their device and inode): removed on an interrupt,
+    /// as their holds would when dropped, if each is still the same file.
+    locks: Vec<(PathBuf, u64, u64)>,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
@@ -43,7 +46,30 @@ static STATE: Mutex<State> = Mutex::new(State {
     committed: false,
     temporaries: Vec::new(),
     program_group: None,
+    locks: Vec::new(),
 });
+
+/// Records the lock file `path` (device `dev`, inode `ino`) as held: an interrupt removes
+/// it if it is still that file. The kernel drops the lock itself when the process ends.
+pub fn hold_lock(path: &Path, dev: u64, ino: u64) {
+    state().locks.push((path.to_path_buf(), dev, ino));
+}
+
+/// Forgets the lock file `path` (its hold is over, or removed it).
+pub fn release_lock(path: &Path) {
+    state().locks.retain(|(held, _, _)| held != path);
+}
+
+/// Removes the lock file `path` if it is still the regular file `dev`/`ino` (a run that
+/// took it over since has its own).
+fn remove_lock(path: &Path, dev: u64, ino: u64) {
+    use std::os::unix::fs::MetadataExt;
+    if std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.is_file() && m.dev() == dev && m.ino() == ino)
+    {
+        let _ = std::fs::remove_file(path);
+    }
+}
 
 /// The lock; a panic elsewhere must not stop the handler from cleaning up.
 fn state() -> MutexGuard<'static, State> {
@@ -155,6 +181,9 @@ pub fn finish_interrupted(message: &str) {
     state.interrupted = true;
     for path in state.temporaries.drain(..) {
         remove_temporary(&path);
+    }
+    for (path, dev, ino) in state.locks.drain(..) {
+        remove_lock(&path, dev, ino);
     }
     let _ = writeln!(io::stderr().lock(), "{message}");
     std::process::exit(130);

@@ -76,6 +76,7 @@ fn a_hex_run_interrupted_saves_a_checkpoint_that_resumes_to_the_same_values() {
     assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("continue with --resume c; no partial output was left"), "{stderr}");
     assert!(!d.join("v.csv").exists());
+    assert!(!d.join(".c.nimtab-lock").exists(), "an interrupted run leaves no lock file");
     let saved = std::fs::read_to_string(d.join("c")).unwrap();
     let heaps: u32 = saved.lines().find_map(|l| l.strip_prefix("heaps ")).unwrap().parse().unwrap();
     assert!(heaps > 0 && heaps < 8193, "{heaps}");
@@ -140,6 +141,7 @@ fn an_atlas_of_a_hex_code_interrupted_resumes_from_its_checkpoint_to_the_same_by
     assert_eq!(status, Some(130), "{stderr}");
     let checkpoint = std::fs::read_to_string(d.join("cut/state/hex:0.1F.checkpoint")).unwrap();
     assert!(checkpoint.starts_with("nimtab three-heap sequence checkpoint\n"));
+    assert!(!d.join(".cut.nimtab-lock").exists(), "an interrupted atlas leaves no lock file");
     ok_in(d, &atlas("cut"));
     for name in ["atlas.csv", "classes.csv", "atlas.json", "state/hex:0.1F.json"] {
         let read = |out: &str| std::fs::read(d.join(out).join(name)).unwrap();

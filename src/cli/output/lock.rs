@@ -7,8 +7,8 @@
 //! save, and a lock on its old inode would hold nothing. The kernel drops the lock when
 //! the process ends, however it ends, so a lock file left behind (by `kill -9`) blocks
 //! nothing: the next run takes it over. The holder writes its process id into it, for
-//! the message of a run refused, and removes it when done, if it is still the same
-//! regular file.
+//! the message of a run refused, and removes it when done or interrupted, if it is still
+//! the same regular file.
 
 use std::fs::{File, TryLockError};
 use std::io;
@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use rustix::fs::{Mode, OFlags};
+
+use crate::cli::interrupt;
 
 use super::paths::{follow_links, parent_of, remove_temporaries_beside, shown, Found, Left};
 
@@ -119,6 +121,9 @@ impl Held {
                 // that cannot take it (a file-size limit, a full disk) still holds.
                 let pid = format!("{}\n", std::process::id());
                 let _ = file.set_len(0).and_then(|()| file.write_all_at(pid.as_bytes(), 0));
+                if let Ok(meta) = file.metadata() {
+                    interrupt::hold_lock(&path, meta.dev(), meta.ino());
+                }
                 return Ok(Held { target: target.to_path_buf(), path, file });
             }
         }
@@ -143,6 +148,7 @@ impl Drop for Held {
     /// it unlinked once it gets the lock, and opens the new one); the lock goes with the
     /// file handle.
     fn drop(&mut self) {
+        interrupt::release_lock(&self.path);
         if still_named(&self.file, &self.path) {
             let _ = std::fs::remove_file(&self.path);
         }
