@@ -147,6 +147,9 @@ pub struct Atlas {
     codes: Vec<AtlasCode>,
     settings: AtlasSettings,
     work: Option<WorkDir>,
+    /// Each code listed again after its first listing, as `SPEC (ORIGIN)` of the repeat
+    /// and of the first: computed once.
+    repeats: Vec<(String, String)>,
 }
 
 /// What a run reports to.
@@ -209,6 +212,8 @@ impl AtlasRequest {
         }
         let family = self.codes.family(self.force)?;
         let mut codes = Vec::new();
+        let (mut first_listed, mut repeats) = (std::collections::HashMap::new(), Vec::new());
+        let entry = |i: usize| format!("{} ({})", family.specs()[i].trim(), family.origin(i));
         for (i, spec) in family.specs().iter().enumerate() {
             let text = spec.trim();
             let bare = text.strip_prefix("octal:").unwrap_or(text);
@@ -228,6 +233,12 @@ impl AtlasRequest {
             if len > MAX_CODE_CHARS {
                 return Err(AtlasError::CodeTooLong { origin, len });
             }
+            match first_listed.get(&code.to_string()) {
+                Some(&first) => repeats.push((entry(i), entry(first))),
+                None => {
+                    first_listed.insert(code.to_string(), i);
+                }
+            }
             codes.push(code);
         }
         codes.sort_by(|a, b| code_order(&a.to_string(), &b.to_string()));
@@ -242,7 +253,7 @@ impl AtlasRequest {
                 return Err(AtlasError::HexDenseBudget { budget: hex_budget, code });
             }
         }
-        Ok(Atlas { codes, settings: s, work: None })
+        Ok(Atlas { codes, settings: s, work: None, repeats })
     }
 }
 
@@ -259,7 +270,14 @@ impl Atlas {
             codes: self.codes[range].to_vec(),
             settings: self.settings,
             work: self.work.clone(),
+            repeats: self.repeats.clone(),
         }
+    }
+
+    /// The codes listed more than once (each computed once): `SPEC (ORIGIN)` of each
+    /// repeat and of the code's first listing, in the order listed.
+    pub fn repeats(&self) -> &[(String, String)] {
+        &self.repeats
     }
 
     /// This atlas with the values of runs past [`DISK_FROM`] heaps (or `work`'s own bound)

@@ -105,15 +105,22 @@ impl Uncertified {
             }
             Uncertified::NotWithinData(x) => x,
         };
-        let mut why = format!(
-            "no period's theorem window fits in the values computed; raise --max (they rule \
-             out every period up to {} from a preperiod below {}",
-            x.longest, x.least_preperiod
-        );
-        if let Some((e, p)) = x.nearest {
-            why += &format!(": period {p} holds from heap {e} to the last value");
+        // A least preperiod of 0 rules nothing out: only the period that holds is said.
+        let mut seen = Vec::new();
+        if x.least_preperiod > 0 {
+            seen.push(format!(
+                "they rule out every period up to {} from a preperiod below {}",
+                x.longest, x.least_preperiod
+            ));
         }
-        why + ")"
+        if let Some((e, p)) = x.nearest {
+            seen.push(format!("period {p} holds from heap {e} to the last value"));
+        }
+        let why = "no period's theorem window fits in the values computed; raise --max";
+        match seen.is_empty() {
+            true => why.to_string(),
+            false => format!("{why} ({})", seen.join(": ")),
+        }
     }
 }
 
@@ -354,13 +361,29 @@ mod tests {
             PeriodOutcome::NotCertified { .. }
         ));
     }
+
+    #[test]
+    fn what_values_rule_out_is_said_only_when_they_rule_something_out() {
+        let said = |least_preperiod, nearest| {
+            let x = Exclusion { longest: 3, least_preperiod, nearest };
+            Uncertified::NotWithinData(x).explain()
+        };
+        let head = "no period's theorem window fits in the values computed; raise --max";
+        assert_eq!(
+            said(0, Some((0, 3))),
+            format!("{head} (period 3 holds from heap 0 to the last value)")
+        );
+        assert_eq!(
+            said(2, None),
+            format!("{head} (they rule out every period up to 3 from a preperiod below 2)")
+        );
+        assert_eq!(
+            said(4, Some((4, 2))),
+            format!(
+                "{head} (they rule out every period up to 3 from a preperiod below 4: period 2 \
+                 holds from heap 4 to the last value)"
+            )
+        );
+        assert_eq!(said(0, None), head);
+    }
 }
-
-#[cfg(test)]
-mod brute_force;
-
-#[cfg(test)]
-mod arithmetic_tests;
-
-#[cfg(test)]
-mod arithmetic_proof_tests;

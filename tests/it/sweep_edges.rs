@@ -1,6 +1,6 @@
 //! `sweep` at its edges: shard counts of any size cost nothing (the largest refused with
 //! one line), a closed pipe ends the run quietly, and a game listed twice, in any
-//! spelling, runs once and counts once.
+//! spelling, runs once and counts once (and an atlas says which codes it was given twice).
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -109,4 +109,24 @@ fn a_game_listed_twice_in_any_spelling_runs_once_and_counts_once() {
     let Run { status, stdout, .. } = run(&args);
     assert_eq!(status, 0);
     assert!(stdout.contains("normal  xor            1     1     0\n"), "{stdout}");
+}
+
+#[test]
+fn an_atlas_says_which_codes_it_was_given_twice_and_computes_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a");
+    let codes = "0.07;0.7;0.07;hex:0.7;0.70";
+    let args = ["atlas", "--codes", codes, "--budget", "2^8", "--quotient-heap", "4"];
+    let Run { status, stdout, stderr } =
+        run(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.starts_with("atlas of 2 codes:"), "{stdout}");
+    assert_eq!(
+        stderr.trim_end(),
+        "nimtab: the same code listed twice is computed once: 0.07 (game 3 of the family) is \
+         0.07 (game 1 of the family); hex:0.7 (game 4 of the family) is 0.7 (game 2 of the \
+         family); 0.70 (game 5 of the family) is 0.7 (game 2 of the family)"
+    );
+    let quiet = run(&[&args[..], &["--out", out.to_str().unwrap(), "-q"]].concat());
+    assert_eq!((quiet.status, quiet.stderr.as_str()), (0, ""));
 }

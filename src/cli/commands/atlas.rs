@@ -21,6 +21,7 @@ use nimtab::sequence::plan::{free_space, DiskUse, Plan};
 use nimtab::sequence::Goal;
 use nimtab::sweep::{Games, Shard};
 
+use crate::cli::commands::sweep_family::note_repeats;
 use crate::cli::input::{self, Stdin};
 use crate::cli::interrupt;
 use crate::cli::long_run::{heap_count, parse_duration};
@@ -156,6 +157,10 @@ fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
 /// Runs `nimtab atlas`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let whole = request(&a)?.plan()?;
+    if !global.quiet {
+        let repeats = whole.repeats();
+        note_repeats("the same code listed twice is computed once", repeats, repeats.len());
+    }
     let atlas = match a.shard {
         Some(shard) => whole.shard(shard),
         None => whole,
