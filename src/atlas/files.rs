@@ -48,7 +48,7 @@ pub fn class_of<'c>(classes: &'c [Class], code: &str) -> &'c Class {
 /// The row of one code, in the order of [`ATLAS_HEADER`].
 pub fn atlas_row(entry: &Entry, class: &Class) -> Vec<String> {
     let text = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
-    let p = entry.period.clone().or_else(|| proved_arithmetic(entry));
+    let p = entry.period.clone().or_else(|| arithmetic_period_cells(entry));
     let p = p.as_ref();
     let rare = entry.rare.as_ref();
     let (order, portion, q_pre, q_period) = match &entry.quotient.outcome {
@@ -86,7 +86,7 @@ pub fn atlas_row(entry: &Entry, class: &Class) -> Vec<String> {
 
 /// A proved arithmetic period in the period cells: its theorem cell names the saltus,
 /// the one column `atlas.csv` does not have.
-fn proved_arithmetic(entry: &Entry) -> Option<CertifiedPeriod> {
+fn arithmetic_period_cells(entry: &Entry) -> Option<CertifiedPeriod> {
     let a = entry.proved_arithmetic()?;
     Some(CertifiedPeriod {
         preperiod: a.preperiod,

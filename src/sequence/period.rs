@@ -387,3 +387,12 @@ mod tests {
         assert_eq!(said(0, None), head);
     }
 }
+
+#[cfg(test)]
+mod brute_force;
+
+#[cfg(test)]
+mod arithmetic_tests;
+
+#[cfg(test)]
+mod arithmetic_proof_tests;

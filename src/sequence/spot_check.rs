@@ -11,7 +11,7 @@
 use super::error::SequenceError;
 use super::rule::HeapRule;
 use super::sequence_values::Sequence;
-use super::three_heaps::ThreeHeapRule;
+use super::three_heaps::{splits_in_three, ThreeHeapRule};
 
 /// Values read from the store at once.
 const CHUNK: u64 = 1 << 16;
@@ -133,11 +133,8 @@ impl Sequence {
         let g = self.values(0, most + 1)?;
         for &k in removals {
             let Some(rest) = n.checked_sub(u64::from(k)).filter(|&r| r >= 3) else { continue };
-            let rest = rest as usize;
-            for c in 1..=rest / 3 {
-                for b in c..=(rest - c) / 2 {
-                    seen.mark(g[rest - b - c] ^ g[b] ^ g[c]);
-                }
+            for [a, b, c] in splits_in_three(rest as u32) {
+                seen.mark(g[a as usize] ^ g[b as usize] ^ g[c as usize]);
             }
         }
         Ok(())

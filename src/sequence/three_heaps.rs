@@ -28,12 +28,7 @@ impl ThreeHeapRule {
         let mut options: Vec<[u32; 3]> =
             self.pairs.options_unordered(n).into_iter().map(|(a, b)| [a, b, 0]).collect();
         for &k in self.split_three.iter().take_while(|&&k| k + 3 <= n) {
-            let rest = n - k;
-            for c in 1..=rest / 3 {
-                for b in c..=(rest - c) / 2 {
-                    options.push([rest - b - c, b, c]);
-                }
-            }
+            options.extend(splits_in_three(n - k));
         }
         options.sort_unstable();
         options
@@ -60,6 +55,13 @@ impl ThreeHeapRule {
     pub fn values(&self, max: u32) -> Vec<u32> {
         three_heap_values(self, max)
     }
+}
+
+/// Every way to split `rest` tokens into three non-empty heaps, as `[a, b, c]` with
+/// `a >= b >= c >= 1`, one at a time (about `rest^2 / 12` of them: at `2^16` too many to
+/// hold in memory).
+pub fn splits_in_three(rest: u32) -> impl Iterator<Item = [u32; 3]> {
+    (1..=rest / 3).flat_map(move |c| (c..=(rest - c) / 2).map(move |b| [rest - b - c, b, c]))
 }
 
 /// A set of Grundy values as bits, `64 * words.len()` values wide.
