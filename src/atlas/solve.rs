@@ -215,7 +215,7 @@ impl Runs<'_> {
             }
             (Some(work), None, Some(rule)) if work.checkpoints_three_heaps(max) => {
                 settings = settings.checkpoint_every(Some(work.checkpoint_every()));
-                work.start_three_heaps(self.code, self.game.spec(), &rule)
+                work.start_three_heaps(self.code, self.game.spec(), &rule)?
             }
             (_, Some(_), _) => Start::Fresh(Store::in_memory(max + 1)),
             (_, None, _) => Start::Fresh(Store::in_memory(0)),

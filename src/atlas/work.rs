@@ -157,22 +157,27 @@ impl WorkDir {
     /// the values of its checkpoint when it is one of this game (of any length: a run goes
     /// on from them, or reads as many as it needs, and gives the values of a run never
     /// stopped), else from heap 0.
+    ///
+    /// # Errors
+    /// [`SequenceError::File`] when something other than a regular file is where the
+    /// checkpoint goes (before any work: it could never be written).
     pub(super) fn start_three_heaps(
         &self,
         code: &AtlasCode,
         spec: &str,
         rule: &ThreeHeapRule,
-    ) -> Start {
+    ) -> Result<Start, SequenceError> {
         let path = self.checkpoint_path(code);
+        refuse_unless_regular(&path).map_err(|e| file_error("writing checkpoint", &path, e))?;
         let checkpoint = fs::symlink_metadata(&path)
             .ok()
             .filter(|meta| meta.is_file() && meta.len() <= MAX_CHECKPOINT)
             .and_then(|_| fs::read(&path).ok())
             .and_then(|bytes| ThreeHeapCheckpoint::decode(&bytes, &path, spec, rule).ok());
-        match checkpoint {
+        Ok(match checkpoint {
             Some(checkpoint) => Start::Continue(Box::new(checkpoint)),
             None => Start::Fresh(Store::in_memory(0)),
-        }
+        })
     }
 
     /// Replaces `CODE.checkpoint` by `bytes`: written to a temporary name, synced,

@@ -70,7 +70,12 @@ pub fn render(err: &anyhow::Error) -> String {
             parts.push(words);
             break;
         }
-        parts.push(cause.to_string());
+        let text = cause.to_string();
+        // An error that shows its source in its own text (`{action} {path}: {source}`)
+        // still names it as its source: said once.
+        if !parts.last().is_some_and(|last: &String| last.ends_with(&format!(": {text}"))) {
+            parts.push(text);
+        }
     }
     parts.join(": ")
 }

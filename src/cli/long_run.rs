@@ -207,8 +207,25 @@ pub fn prepare(
     Ok(Prepared { settings, start, observer, after })
 }
 
-/// Refuses flags that would be ignored.
+/// Refuses flags that would be ignored, and a `--checkpoint` beside `--resume` that would
+/// replace a file already there.
 fn check_flags(args: &SequenceArgs) -> anyhow::Result<()> {
+    if let (Some(resume), Some(checkpoint)) = (&args.resume, &args.checkpoint) {
+        let same = |a: &Path, b: &Path| {
+            a == b
+                || std::fs::canonicalize(a)
+                    .ok()
+                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+        };
+        if !same(resume, checkpoint) && std::fs::symlink_metadata(checkpoint).is_ok() {
+            bail!(
+                "checkpoint {} exists: a run resumed from {} writes its checkpoints to a new \
+                 file, or to {1} itself without --checkpoint",
+                checkpoint.display(),
+                resume.display()
+            );
+        }
+    }
     if args.checkpoint_every.is_some() && args.checkpoint.is_none() && args.resume.is_none() {
         bail!(
             "--checkpoint-every needs --checkpoint FILE (or --resume FILE): without one no \

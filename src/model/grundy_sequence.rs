@@ -127,10 +127,7 @@ impl Game {
     }
 }
 
-/// The largest heap size of a sequence of a game with three-heap moves: its values are
-/// computed in memory by a plain mex whose time grows with the square of the heap size
-/// times the width of the values (see `sequence::three_heap_values`).
-pub const MAX_THREE_HEAP_SEQUENCE: u32 = 1 << 16;
+pub use crate::sequence::MAX_THREE_HEAP_SEQUENCE;
 
 impl Certificate {
     /// The certificate that applies to a game, if any: the theorem for its heap rule

@@ -44,7 +44,10 @@ pub use sequence_values::{Extension, Sequence};
 pub use spot_check::{sample_heaps, WrongValue};
 pub use three_heap_checkpoint::ThreeHeapCheckpoint;
 pub use three_heap_run::run_three_heaps;
-pub use three_heaps::{three_heap_values, three_heap_values_until, ThreeHeapRule, ThreeHeapValues};
+pub use three_heaps::{
+    three_heap_values, three_heap_values_until, ThreeHeapRule, ThreeHeapValues,
+    MAX_THREE_HEAP_SEQUENCE,
+};
 pub use two_threads::parallel::Tuning;
 pub use values::cell::Width;
 pub use values::disk_store::DiskStore;

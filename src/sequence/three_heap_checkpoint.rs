@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::checkpoint::{checked_body, sealed, MAGIC, THREE_HEAP_MAGIC};
 use super::error::SequenceError;
-use super::three_heaps::ThreeHeapRule;
+use super::three_heaps::{ThreeHeapRule, MAX_THREE_HEAP_SEQUENCE};
 
 /// The format this code writes and reads.
 pub const THREE_HEAP_FORMAT_VERSION: u32 = 1;
@@ -38,16 +38,6 @@ fn rule_line(rule: &ThreeHeapRule) -> String {
         u8::from(pairs.unequal_split),
         list(&rule.split_three)
     )
-}
-
-/// More than the number of moves from heap `n` under `rule`: a heap's value, the mex of
-/// its options' values, is at most the number of its options.
-fn options_bound(rule: &ThreeHeapRule, n: u64) -> u64 {
-    let pairs = &rule.pairs;
-    let counts =
-        [pairs.vanish.len(), pairs.shrink.len(), pairs.split.len(), rule.split_three.len()];
-    let [vanish, shrink, split, three] = counts.map(|c| c as u64);
-    vanish + shrink + split * (n / 2 + 1) + three * (n * n / 12 + n + 1)
 }
 
 impl ThreeHeapCheckpoint {
@@ -97,9 +87,13 @@ impl ThreeHeapCheckpoint {
 }
 
 /// The values of a checkpoint's `values` line, as many as its `heaps` line says (at least
-/// one), each at most the number of moves from its heap.
+/// one, at most a sequence's `2^16 + 1`), each at most the number of moves from its heap.
 fn parse_values(heaps: &str, values: &str, rule: &ThreeHeapRule) -> Result<Vec<u32>, String> {
     let heaps: usize = heaps.parse().map_err(|_| format!("its heaps line holds '{heaps}'"))?;
+    let most = MAX_THREE_HEAP_SEQUENCE as usize + 1;
+    if heaps > most {
+        return Err(format!("it holds {heaps} heaps, and a sequence holds at most {most}"));
+    }
     let values = values
         .split_whitespace()
         .map(|v| v.parse::<u32>().map_err(|_| format!("its values line holds '{v}'")))
@@ -108,7 +102,7 @@ fn parse_values(heaps: &str, values: &str, rule: &ThreeHeapRule) -> Result<Vec<u
         return Err(format!("it holds {} values for {heaps} heaps", values.len()));
     }
     if let Some((n, &v)) =
-        values.iter().enumerate().find(|&(n, &v)| u64::from(v) > options_bound(rule, n as u64))
+        values.iter().enumerate().find(|&(n, &v)| u64::from(v) > rule.move_count(n as u64))
     {
         return Err(format!("its G({n}) = {v} exceeds the number of moves from heap {n}"));
     }
@@ -157,10 +151,22 @@ mod tests {
 
     #[test]
     fn a_value_larger_than_its_heap_has_moves_is_refused_though_its_checksum_agrees() {
+        for (heap, value) in [(7, 1000), (0, 1), (2, 3)] {
+            let mut values = rule().values(20);
+            values[heap] = value;
+            let checkpoint = ThreeHeapCheckpoint { game: "hex:0.3F".into(), rule: rule(), values };
+            let reason = decoded(&checkpoint.encode()).unwrap_err();
+            let says = format!("G({heap}) = {value} exceeds the number of moves from heap {heap}");
+            assert!(reason.contains(&says), "{reason}");
+        }
+        // Heap 2 has two moves (take it whole; leave one token): G(2) = 2 is possible.
         let mut values = rule().values(20);
-        values[7] = 1000;
+        values[2] = 2;
+        let checkpoint = ThreeHeapCheckpoint { game: "hex:0.3F".into(), rule: rule(), values };
+        assert!(decoded(&checkpoint.encode()).is_ok());
+        let values = vec![0; MAX_THREE_HEAP_SEQUENCE as usize + 2];
         let checkpoint = ThreeHeapCheckpoint { game: "hex:0.3F".into(), rule: rule(), values };
         let reason = decoded(&checkpoint.encode()).unwrap_err();
-        assert!(reason.contains("G(7) = 1000 exceeds the number of moves from heap 7"), "{reason}");
+        assert!(reason.contains("it holds 65538 heaps, and a sequence holds at most 65537"));
     }
 }

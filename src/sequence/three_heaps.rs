@@ -2,6 +2,11 @@
 
 use super::rule::HeapRule;
 
+/// The largest heap size of a sequence of a game with three-heap moves: its values are
+/// computed in memory by a plain mex whose time grows with the square of the heap size
+/// times the width of the values (see [`three_heap_values`]).
+pub const MAX_THREE_HEAP_SEQUENCE: u32 = 1 << 16;
+
 /// A heap rule whose moves may also leave three non-empty heaps: the moves that leave at
 /// most two heaps, and the removal counts of the moves that leave three.
 ///
@@ -32,6 +37,27 @@ impl ThreeHeapRule {
         }
         options.sort_unstable();
         options
+    }
+
+    /// How many moves a heap of `n` tokens has (without listing them): at least its
+    /// Grundy value, the mex of their values.
+    pub fn move_count(&self, n: u64) -> u64 {
+        let pairs = &self.pairs;
+        let vanish = u64::from(pairs.vanish.iter().any(|&k| u64::from(k) == n));
+        let shrink = pairs.shrink.iter().filter(|&&k| u64::from(k) < n).count() as u64;
+        let rests = |removals: &[u32], least: u64| -> Vec<u64> {
+            removals
+                .iter()
+                .filter_map(|&k| n.checked_sub(u64::from(k)))
+                .filter(|&m| m >= least)
+                .collect()
+        };
+        let unequal = pairs.unequal_split;
+        let two: u64 =
+            rests(&pairs.split, 2).iter().map(|&m| m / 2 - u64::from(unequal && m % 2 == 0)).sum();
+        // Splits of m into three positive parts: the integer nearest m^2 / 12.
+        let three: u64 = rests(&self.split_three, 3).iter().map(|&m| (m * m + 6) / 12).sum();
+        vanish + shrink + two + three
     }
 
     /// Whether a heap of `n` tokens has a move (without listing them).
@@ -371,6 +397,19 @@ pub(super) mod tests {
                 }
                 assert_eq!(run.largest(), *whole.iter().max().unwrap());
                 assert_eq!(run.into_values(), whole, "{rule:?} cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn move_counts_are_the_options_listed() {
+        let rule = rule_0_3f();
+        let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
+        let mut unequal = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: Vec::new() };
+        unequal.pairs.unequal_split = true;
+        for rule in [rule, in_place, unequal] {
+            for n in 0..60 {
+                assert_eq!(rule.move_count(u64::from(n)), rule.options(n).len() as u64, "{n}");
             }
         }
     }

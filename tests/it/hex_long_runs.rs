@@ -118,6 +118,28 @@ fn checkpoints_of_another_game_or_engine_or_changed_are_refused_in_one_line() {
             ["grundy", "--game", "hex:0.3F", "--max", "60", "--work-dir", "."].map(String::from).to_vec(),
             "hex:0.3F has moves that leave three heaps, so its values (at most 2^16 + 1) are kept in memory",
         ),
+        (
+            ["grundy", "--game", "hex:0.3F", "--max", "60", "--resume", "h", "--checkpoint", "o"]
+                .map(String::from)
+                .to_vec(),
+            "checkpoint o exists: a run resumed from h writes its checkpoints to a new file",
+        ),
+        (
+            ["grundy", "--game", "octal:0.07", "--max", "60", "--resume", "o", "--checkpoint", "h"]
+                .map(String::from)
+                .to_vec(),
+            "checkpoint h exists: a run resumed from o writes its checkpoints to a new file",
+        ),
+        (
+            ["grundy", "--game", "hex:0.3F", "--max", "65537", "--checkpoint", "new"]
+                .map(String::from)
+                .to_vec(),
+            "at most 65536; got 65537",
+        ),
+        (
+            ["atlas", "--codes", "0.7;0.70", "--out", "h"].map(String::from).to_vec(),
+            "output directory h: not a directory",
+        ),
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let r = run_in(d, &args);
@@ -126,6 +148,17 @@ fn checkpoints_of_another_game_or_engine_or_changed_are_refused_in_one_line() {
         assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
     }
     assert_eq!(std::fs::read_to_string(d.join("h")).unwrap(), text, "a refused run leaves it");
+    assert!(!d.join("new").exists());
+    // Something other than a regular file where an atlas's checkpoint goes is refused when
+    // the code's run starts, with its reason said once.
+    std::fs::create_dir_all(d.join("a/state/hex:0.1F.checkpoint")).unwrap();
+    let args = ["atlas", "--codes", "hex:0.1F", "--budget", "9000", "--quotient-heap", "4"];
+    let r = run_in(d, &[&args[..], &["--out", "a"]].concat());
+    assert_eq!(r.status, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        "nimtab: error: writing checkpoint a/state/hex:0.1F.checkpoint: it is not a regular file"
+    );
 }
 
 #[test]

@@ -61,8 +61,9 @@ pub struct Args {
     /// The atlas directory: its files, and the state of every finished code.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// How often a code's run past 2^22 heaps writes its checkpoint in --out/state
-    /// (seconds, or a number with s, m or h): a killed run resumes from there.
+    /// How often a code's run past 2^22 heaps (past 2^13 for a hexadecimal code) writes
+    /// its checkpoint in --out/state (seconds, or a number with s, m or h): a killed run
+    /// resumes from there.
     #[arg(long = "checkpoint-every", value_name = "TIME", default_value = "1m", value_parser = parse_every)]
     checkpoint_every: Duration,
     /// Also write the atlas as a static web site into DIR: index.html (every class in a
@@ -157,10 +158,6 @@ fn request(a: &Args) -> anyhow::Result<AtlasRequest> {
 /// Runs `nimtab atlas`.
 pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     let whole = request(&a)?.plan()?;
-    if !global.quiet {
-        let repeats = whole.repeats();
-        note_repeats("the same code listed twice is computed once", repeats, repeats.len());
-    }
     let atlas = match a.shard {
         Some(shard) => whole.shard(shard),
         None => whole,
@@ -176,20 +173,25 @@ pub fn run(a: Args, global: &Global) -> anyhow::Result<Outcome> {
     std::fs::create_dir_all(out.join(STATE))
         .with_context(|| format!("creating {}", out.join(STATE).display()))?;
     let _held = Held::take(out, "atlas directory")?;
+    // Said once the request is accepted, so that a refusal stays one line.
+    if !global.quiet {
+        let repeats = atlas.repeats();
+        note_repeats("the same code listed twice is computed once", repeats, repeats.len());
+    }
     let atlas = atlas.with_work_dir(WorkDir::new(out.join(STATE), a.checkpoint_every));
     let done = read_state(out, &atlas, global)?;
     let bar = Bar::counting("atlas", atlas.codes().len() as u64, "codes", global.quiet);
     nimtab::Progress::advance(&bar, done.len() as u64);
     let kept = AtomicUsize::new(done.len());
     let keeper = Keeper { dir: out.join(STATE), bar: &bar, failed: Mutex::new(None), kept: &kept };
-    // An interrupt lets the running codes save a last checkpoint (runs on disk) first.
+    // An interrupt lets the running codes save a last checkpoint (long runs) first.
     let deferral = interrupt::defer();
     let entries = atlas.solve(done, &keeper);
     bar.finish();
     if matches!(entries, Err(AtlasError::Cancelled)) {
         interrupt::finish_interrupted(&format!(
-            "nimtab: interrupted; {} of {} codes are kept in {} (and the checkpoints of runs on \
-             disk): the same command resumes; no partial output was left",
+            "nimtab: interrupted; {} of {} codes are kept in {} (and the checkpoints of long \
+             runs): the same command resumes; no partial output was left",
             kept.load(Ordering::SeqCst),
             atlas.codes().len(),
             out.join(STATE).display()

@@ -29,7 +29,7 @@ pub struct SequenceArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub checkpoint_every: Option<Duration>,
     /// Continue the run recorded in the checkpoint FILE (and keep checkpointing to it,
-    /// unless --checkpoint names another file).
+    /// unless --checkpoint names another file, which must not exist yet).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Output file (default: stdout); with `grundy --snapshots`, the output directory.

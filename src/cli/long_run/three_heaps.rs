@@ -5,8 +5,10 @@
 use std::path::Path;
 
 use anyhow::bail;
-use nimtab::sequence::{Settings, Start, Store, ThreeHeapCheckpoint, ThreeHeapRule};
-use nimtab::Game;
+use nimtab::sequence::{
+    Settings, Start, Store, ThreeHeapCheckpoint, ThreeHeapRule, MAX_THREE_HEAP_SEQUENCE,
+};
+use nimtab::{Game, ModelError};
 
 use super::{
     checkpoints, shown_duration, AfterRun, Prepared, RunObserver, SequenceArgs,
@@ -30,6 +32,16 @@ pub(super) fn prepare(
     global: &Global,
 ) -> anyhow::Result<Prepared> {
     let spec = game.spec();
+    // Refused before any note, as the run would refuse it.
+    if args.max > u64::from(MAX_THREE_HEAP_SEQUENCE) {
+        let limit = MAX_THREE_HEAP_SEQUENCE;
+        return Err(ModelError::ThreeHeapSequenceTooLong {
+            spec: spec.into(),
+            max: args.max,
+            limit,
+        }
+        .into());
+    }
     if args.work_dir.is_some() {
         bail!(
             "--work-dir places the values file of the sequence engine; {spec} has moves that \
