@@ -86,12 +86,21 @@ impl Prepared {
         self.observer.bar.finish();
         let cancelled = matches!(sequence, Err(ModelError::Sequence(SequenceError::Cancelled)));
         if let (true, Some(path)) = (cancelled, &self.observer.checkpoint) {
-            interrupt::finish_interrupted(&format!(
-                "nimtab: interrupted; checkpoint {0} records heaps 0 to {1}: continue with \
-                 --resume {0}; no partial output was left",
-                path.display(),
-                self.observer.saved_heaps.saturating_sub(1)
-            ));
+            let records = match self.observer.saved_heaps {
+                0 => "no heap yet".to_string(),
+                saved => format!("heaps 0 to {}", saved - 1),
+            };
+            // A run interrupted before its first heap may have had nothing to save.
+            interrupt::finish_interrupted(&match std::fs::symlink_metadata(path) {
+                Ok(_) => format!(
+                    "nimtab: interrupted; checkpoint {0} records {records}: continue with \
+                     --resume {0}; no partial output was left",
+                    path.display()
+                ),
+                Err(_) => "nimtab: interrupted before the first checkpoint was written; no \
+                           partial output was left"
+                    .to_string(),
+            });
         }
         drop(deferral);
         if sequence.is_err() {
@@ -164,7 +173,7 @@ pub fn prepare(
     global: &Global,
 ) -> anyhow::Result<Prepared> {
     let max = validate_sequence_max(args.max)?;
-    check_flags(args)?;
+    flags::check(args)?;
     let settings = Settings::new(goal, max);
     let mut after = AfterRun {
         unsaved_values: None,
@@ -205,34 +214,6 @@ pub fn prepare(
     let mut observer = RunObserver::new(game, &settings, checkpoint, done, global);
     observer.unsaved_values = after.unsaved_values.take();
     Ok(Prepared { settings, start, observer, after })
-}
-
-/// Refuses flags that would be ignored, and a `--checkpoint` beside `--resume` that would
-/// replace a file already there.
-fn check_flags(args: &SequenceArgs) -> anyhow::Result<()> {
-    if let (Some(resume), Some(checkpoint)) = (&args.resume, &args.checkpoint) {
-        let same = |a: &Path, b: &Path| {
-            a == b
-                || std::fs::canonicalize(a)
-                    .ok()
-                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
-        };
-        if !same(resume, checkpoint) && std::fs::symlink_metadata(checkpoint).is_ok() {
-            bail!(
-                "checkpoint {} exists: a run resumed from {} writes its checkpoints to a new \
-                 file, or to {1} itself without --checkpoint",
-                checkpoint.display(),
-                resume.display()
-            );
-        }
-    }
-    if args.checkpoint_every.is_some() && args.checkpoint.is_none() && args.resume.is_none() {
-        bail!(
-            "--checkpoint-every needs --checkpoint FILE (or --resume FILE): without one no \
-             checkpoint is written"
-        );
-    }
-    Ok(())
 }
 
 /// A long run being set up.

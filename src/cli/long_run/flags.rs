@@ -1,8 +1,11 @@
 //! The flags of `grundy` and `period`: the game and `--max` (up to `2^40`), where a long
-//! run keeps its values, its checkpoints, `--out` and `--verify-values`.
+//! run keeps its values, its checkpoints, `--out` and `--verify-values`; and the
+//! combinations of them refused.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use anyhow::bail;
 
 use crate::cli::args::GameArg;
 
@@ -41,6 +44,34 @@ pub struct SequenceArgs {
     /// two, and lists about n^2/12 options for each move that splits it in three.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub verify_values: Option<u64>,
+}
+
+/// Refuses flags that would be ignored, and a `--checkpoint` beside `--resume` that would
+/// replace a file already there.
+pub fn check(args: &SequenceArgs) -> anyhow::Result<()> {
+    if let (Some(resume), Some(checkpoint)) = (&args.resume, &args.checkpoint) {
+        let same = |a: &Path, b: &Path| {
+            a == b
+                || std::fs::canonicalize(a)
+                    .ok()
+                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+        };
+        if !same(resume, checkpoint) && std::fs::symlink_metadata(checkpoint).is_ok() {
+            bail!(
+                "checkpoint {} exists: a run resumed from {} writes its checkpoints to a new \
+                 file, or to {1} itself without --checkpoint",
+                checkpoint.display(),
+                resume.display()
+            );
+        }
+    }
+    if args.checkpoint_every.is_some() && args.checkpoint.is_none() && args.resume.is_none() {
+        bail!(
+            "--checkpoint-every needs --checkpoint FILE (or --resume FILE): without one no \
+             checkpoint is written"
+        );
+    }
+    Ok(())
 }
 
 /// `--max` of a sequence: an integer, `2^K` or `2^K-1` (checked against `2^40` later).
