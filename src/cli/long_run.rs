@@ -216,6 +216,17 @@ pub fn prepare(
     Ok(Prepared { settings, start, observer, after })
 }
 
+/// Holds the checkpoint `--resume` reads and the one `--checkpoint` writes (once when
+/// they are one), adding the holds to `holds`.
+fn hold_checkpoints(args: &SequenceArgs, holds: &mut Vec<Held>) -> anyhow::Result<()> {
+    for path in [&args.resume, &args.checkpoint].into_iter().flatten() {
+        if !holds.iter().any(|held| held.holds(path)) {
+            holds.push(checkpoints::hold_checkpoint(path)?);
+        }
+    }
+    Ok(())
+}
+
 /// A long run being set up.
 struct RunSetup<'a> {
     game: &'a Game,
@@ -231,12 +242,7 @@ impl RunSetup<'_> {
     /// anything is read or written: a second run on the same files is refused here,
     /// before it can touch them.
     fn hold_checkpoints(&mut self) -> anyhow::Result<()> {
-        for path in [&self.args.resume, &self.args.checkpoint].into_iter().flatten() {
-            if !self.after.holds.iter().any(|held| held.holds(path)) {
-                self.after.holds.push(checkpoints::hold_checkpoint(path)?);
-            }
-        }
-        Ok(())
+        hold_checkpoints(self.args, &mut self.after.holds)
     }
 
     /// The start of a run resumed from the checkpoint `path` (checked, its values file

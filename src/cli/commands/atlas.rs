@@ -13,14 +13,15 @@ use nimtab::atlas::compare::{Difference, PublishedTable};
 use nimtab::atlas::files::atlas_files;
 use nimtab::atlas::site::{Site, FIXED_FILES};
 use nimtab::atlas::{
-    classes, Atlas, AtlasError, AtlasObserver, AtlasRequest, AtlasSettings, Class, Entry, Equality,
-    WorkDir, DISK_FROM,
+    classes, Atlas, AtlasError, AtlasRequest, AtlasSettings, Class, Entry, Equality, WorkDir,
+    DISK_FROM,
 };
 use nimtab::export::format::{streamed, Bytes};
 use nimtab::sequence::plan::{free_space, DiskUse, Plan};
 use nimtab::sequence::Goal;
 use nimtab::sweep::{Games, Shard};
 
+use crate::cli::commands::atlas_state::{read_state, Keeper, STATE};
 use crate::cli::commands::sweep_family::note_repeats;
 use crate::cli::input::{self, Stdin};
 use crate::cli::interrupt;
@@ -91,11 +92,6 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// The files of a complete atlas besides the rare heaps.
 const FILES: [&str; 3] = ["atlas.csv", "classes.csv", "atlas.json"];
-/// The folder of the finished codes' state, inside `--out`.
-const STATE: &str = "state";
-/// The largest state file read: a code's entry holds its rare heaps and its period's
-/// block, a few MiB at most at the largest budgets that fit in memory.
-const MAX_STATE: u64 = 1 << 30;
 /// The largest codes file read.
 const MAX_CODES_FILE: u64 = 64 << 20;
 
@@ -326,75 +322,6 @@ fn check_targets(out: &Path, html: Option<&Path>) -> anyhow::Result<()> {
     }
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     output::check_dir_target(out, &names)
-}
-
-/// Keeps each finished code's state file, advances the bar, and stops on an interrupt.
-struct Keeper<'b> {
-    dir: PathBuf,
-    bar: &'b Bar,
-    failed: Mutex<Option<anyhow::Error>>,
-    /// Codes whose state is kept.
-    kept: &'b AtomicUsize,
-}
-
-impl AtlasObserver for Keeper<'_> {
-    fn code_done(&self, entry: &Entry) -> Result<(), String> {
-        let path = self.dir.join(format!("{}.json", entry.code));
-        let text = serde_json::to_string(entry).map_err(|e| e.to_string())?;
-        let saved = output::stage_regular_file(&path, Bytes(text.as_bytes()))
-            .and_then(|(staged, ())| output::save(staged));
-        nimtab::Progress::advance(self.bar, 1);
-        if saved.is_ok() {
-            self.kept.fetch_add(1, Ordering::SeqCst);
-        }
-        saved.map_err(|e| {
-            let line = format!("{e:#}");
-            if let Ok(mut failed) = self.failed.lock() {
-                failed.get_or_insert(e);
-            }
-            line
-        })
-    }
-
-    fn cancelled(&self) -> bool {
-        interrupt::stop_asked()
-    }
-}
-
-/// The entries of finished codes kept in `--out` under the same settings (others are
-/// computed again).
-fn read_state(out: &Path, atlas: &Atlas, global: &Global) -> anyhow::Result<Vec<Entry>> {
-    let mut done = Vec::new();
-    let mut stale = 0;
-    for code in atlas.codes() {
-        let path = out.join(STATE).join(format!("{code}.json"));
-        // Only a regular file is read: a FIFO in its place would block the run.
-        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_STATE) {
-            continue;
-        }
-        let Ok(text) = std::fs::read(&path) else { continue };
-        match serde_json::from_slice::<Entry>(&text) {
-            Ok(entry) if atlas.accepts(&entry) && entry.code == code.to_string() => {
-                done.push(entry)
-            }
-            _ => stale += 1,
-        }
-    }
-    if !global.quiet && !done.is_empty() {
-        output::note(&format!(
-            "nimtab: resuming: {} of {} codes already done in {}",
-            done.len(),
-            atlas.codes().len(),
-            out.join(STATE).display()
-        ));
-    }
-    if !global.quiet && stale > 0 {
-        output::note(&format!(
-            "nimtab: {stale} state files in {} are of other settings and are computed again",
-            out.join(STATE).display()
-        ));
-    }
-    Ok(done)
 }
 
 /// Writes the atlas's files and the site when asked for, all put in place together (in

@@ -1,6 +1,7 @@
 //! One file per subcommand: its clap arguments, its validated `Config`, and `run`.
 
 pub mod atlas;
+pub mod atlas_state;
 pub mod check;
 pub mod classes;
 pub mod crosscheck;

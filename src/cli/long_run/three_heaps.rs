@@ -11,7 +11,7 @@ use nimtab::sequence::{
 use nimtab::{Game, ModelError};
 
 use super::{
-    checkpoints, shown_duration, AfterRun, Prepared, RunObserver, SequenceArgs,
+    checkpoints, hold_checkpoints, shown_duration, AfterRun, Prepared, RunObserver, SequenceArgs,
     DEFAULT_CHECKPOINT_EVERY,
 };
 use crate::cli::output;
@@ -61,11 +61,7 @@ pub(super) fn prepare(
     };
     let every = args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_EVERY);
     settings.checkpoint_every = Some(every);
-    for path in [&args.resume, &args.checkpoint].into_iter().flatten() {
-        if !after.holds.iter().any(|held| held.holds(path)) {
-            after.holds.push(checkpoints::hold_checkpoint(path)?);
-        }
-    }
+    hold_checkpoints(args, &mut after.holds)?;
     let (start, done) = match &args.resume {
         Some(path) => resumed(game, rule, path, args.max, global)?,
         None => (fresh(written)?, 0),
