@@ -9,11 +9,13 @@ use std::time::Duration;
 
 use crate::support::cli::{command, finish, send_signal, wait_for};
 
-/// A run far too long to end by itself during a test, checkpointed to `ck` in `dir` after
-/// every segment.
+/// A run of some seconds, checkpointed to `ck` in `dir` after every segment (several times
+/// a second). It ends by itself, its last save included, however loaded the machine is:
+/// what a test puts in the checkpoint's place meets a save whether the run is then in the
+/// middle or at its end.
 fn long_checkpointed_run(dir: &Path) -> Child {
     command()
-        .args(["-q", "grundy", "--game", "octal:0.161", "--max", "2^30", "--format", "freq"])
+        .args(["-q", "grundy", "--game", "octal:0.161", "--max", "2^24", "--format", "freq"])
         .args(["--checkpoint", "ck", "--checkpoint-every", "0"])
         .current_dir(dir)
         .stdout(Stdio::null())
@@ -35,7 +37,7 @@ fn a_fifo_put_in_a_running_checkpoints_place_stops_the_run_and_stays_a_fifo() {
         mkfifo.unwrap().success()
     });
     assert!(made, "mkfifo never won the race with the run's saves");
-    let (status, _, stderr) = finish(child, Duration::from_secs(120));
+    let (status, _, stderr) = finish(child, Duration::from_secs(600));
     let kind = std::fs::symlink_metadata(&ck).unwrap().file_type();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind), "the FIFO was replaced");
     assert_eq!(status, Some(2), "{stderr}");
