@@ -50,13 +50,13 @@ def test_period_of_a_hex_code_is_proved_or_states_evidence():
     assert (found.preperiod, found.period, found.saltus, found.checked_through) == (0, 6, 3, 38)
     status, out, _ = cli("period", "--game", "hex:0.3F", "--max", "100")
     assert status == 0 and out.decode().splitlines()[1] == "hex:0.3F,0,6,3,38"
-    evidence = nimtab.period("hex:4.9", 200, progress=False)
+    evidence = nimtab.period("hex:8.31C", 200, progress=False)
     assert not evidence.certified
     assert evidence.statement == (
-        "no period certified for hex:4.9 from heap sizes 0..=200 (largest Grundy value 68): "
-        "the values are arithmetic-periodic from heap 16 with period 12 and saltus 4 through "
+        "no period certified for hex:8.31C from heap sizes 0..=200 (largest Grundy value 110): "
+        "the values are arithmetic-periodic from heap 1 with period 11 and saltus 6 through "
         "heap 200: evidence to 200, not certified (the arithmetic-periodicity criterion finds "
-        "no witness for the value f(n) - 25 at heap 73)"
+        "no witness for the value f(n) - 1 at heap 89)"
     )
     certified = nimtab.period("hex:0.F", 100, progress=False)
     assert certified.certified and (certified.preperiod, certified.period) == (0, 2)

@@ -90,9 +90,9 @@ impl AtlasSettings {
 }
 
 /// The version of the way an entry is computed (the split's threshold, when a dense code
-/// is continued): state files of another method are computed again, so that a resumed
-/// atlas has the bytes of a fresh one.
-pub const METHOD: u32 = 2;
+/// is continued; the arithmetic-periodicity criterion's witnesses): state files of another
+/// method are computed again, so that a resumed atlas has the bytes of a fresh one.
+pub const METHOD: u32 = 3;
 
 /// A period certified by a theorem.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

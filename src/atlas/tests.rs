@@ -195,26 +195,26 @@ impl AtlasObserver for CancelAfter {
 
 #[test]
 fn a_hex_code_stops_within_its_time_budget_and_when_cancelled() {
-    // hex:4.9 is arithmetic-periodic (period 12, saltus 4) where the criterion proves
+    // hex:8.31C is arithmetic-periodic (period 11, saltus 6) where the criterion proves
     // nothing: no period ends its run, which would take minutes to 2^16 heaps.
     let settings = AtlasSettings::new(1 << 16, 1 << 16, 4, 64).with_seconds(Some(1));
-    let codes = Games::Text("hex:4.9".to_string());
+    let codes = Games::Text("hex:8.31C".to_string());
     let atlas = AtlasRequest { codes, force: false, settings }.plan().unwrap();
     let started = std::time::Instant::now();
     let entry = &atlas.solve(Vec::new(), &Quiet).unwrap()[0];
     assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
     assert_eq!((entry.stopped, entry.period.is_none()), (Stop::Time, true));
     assert!(entry.computed_to >= 1 << 10 && entry.computed_to < 1 << 16, "{}", entry.computed_to);
-    let code = AtlasCode::parse("hex:4.9").unwrap();
+    let code = AtlasCode::parse("hex:8.31C").unwrap();
     assert_eq!(entry.first_values, code.values(FIRST_VALUES as u64 - 1));
     let arithmetic = entry.arithmetic.expect("the values show their saltus");
     assert_eq!(
         (arithmetic.period, arithmetic.saltus, arithmetic.through, arithmetic.proved),
-        (12, 4, entry.computed_to, false)
+        (11, 6, entry.computed_to, false)
     );
     assert_eq!(entry.status(), "unsolved");
     let untimed = AtlasSettings::new(1 << 16, 1 << 16, 4, 64);
-    let codes = Games::Text("hex:4.9".to_string());
+    let codes = Games::Text("hex:8.31C".to_string());
     let atlas = AtlasRequest { codes, force: false, settings: untimed }.plan().unwrap();
     let stop = CancelAfter(std::time::Instant::now(), std::time::Duration::from_millis(500));
     assert!(matches!(atlas.solve(Vec::new(), &stop), Err(AtlasError::Cancelled)));

@@ -236,8 +236,8 @@ fn compare_and_the_site_state_a_hex_code_s_evidence_as_bounded() {
     let dir = scratch();
     let (out, site) = (dir.path().join("a"), dir.path().join("site"));
     let table = dir.path().join("published.csv");
-    std::fs::write(&table, "code,standard_form,period\nhex:.f,.3,2\nhex:4.9,,6\n").unwrap();
-    let codes = format!("{CODES};hex:4.9");
+    std::fs::write(&table, "code,standard_form,period\nhex:.f,.3,2\nhex:8.31c,,6\n").unwrap();
+    let codes = format!("{CODES};hex:8.31C");
     let mut args = vec!["atlas", "-q", "--codes", &codes, "--budget", "2^10"];
     args.extend(["--quotient-heap", "6", "--out", out.to_str().unwrap()]);
     args.extend(["--compare", table.to_str().unwrap(), "--html", site.to_str().unwrap()]);
@@ -249,15 +249,15 @@ fn compare_and_the_site_state_a_hex_code_s_evidence_as_bounded() {
         [
             "1 differences from the published table",
             "code,column,published,computed,proof",
-            "hex:4.9,period,6,,bounded: computed to heap 1024",
+            "hex:8.31C,period,6,,bounded: computed to heap 1024",
         ]
     );
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("<h1>Atlas of octal and hexadecimal games: 8 codes in 6 classes</h1>"));
-    let page = std::fs::read_to_string(site.join("class/hex~3a~4.9.html")).unwrap();
+    let page = std::fs::read_to_string(site.join("class/hex~3a~8.31C.html")).unwrap();
     assert!(
         page.contains(
-            "its values are arithmetic-periodic, G(n + 12) = G(n) + 4 from heap 16 through heap \
+            "its values are arithmetic-periodic, G(n + 11) = G(n) + 6 from heap 1 through heap \
              1024: evidence, not certified (the arithmetic-periodicity criterion does not prove \
              it)"
         ),

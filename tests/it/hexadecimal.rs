@@ -136,15 +136,15 @@ fn commands_without_a_three_heap_path_say_so_in_one_line() {
     assert_eq!(period.status, 0, "{}", period.stderr);
     assert_eq!(period.stdout, "game,preperiod,period,saltus,checked_through\nhex:0.3F,0,6,3,38\n");
     // One the criterion does not prove is evidence, with the check that failed.
-    let evidence = run(&["period", "--game", "hex:4.9", "--max", "200"]);
+    let evidence = run(&["period", "--game", "hex:8.31C", "--max", "200"]);
     assert_eq!(evidence.status, 1, "{}", evidence.stderr);
     assert_eq!(evidence.stdout, "");
     assert_eq!(
         evidence.stderr.trim(),
-        "nimtab: no period certified for hex:4.9 from heap sizes 0..=200 (largest Grundy \
-         value 68): the values are arithmetic-periodic from heap 16 with period 12 and saltus \
-         4 through heap 200: evidence to 200, not certified (the arithmetic-periodicity \
-         criterion finds no witness for the value f(n) - 25 at heap 73)"
+        "nimtab: no period certified for hex:8.31C from heap sizes 0..=200 (largest Grundy \
+         value 110): the values are arithmetic-periodic from heap 1 with period 11 and saltus \
+         6 through heap 200: evidence to 200, not certified (the arithmetic-periodicity \
+         criterion finds no witness for the value f(n) - 1 at heap 89)"
     );
     // An ordinary period of a game with three-heap moves is certified by the theorem for
     // moves that leave up to three heaps: window e <= n < 3 max(e, 1) + 2p + t = 8.

@@ -17,13 +17,16 @@
 //!   tail's `H` is not `H(n)` (the option's high part is then the tail's). A class none
 //!   of these settles for any `m` ends the proof.
 //! * **(2) Coverage, by witnesses.** A three-heap move `(c, a, a)` has the value `f(c)`
-//!   (*pairs*, for every `c <= n - k - 2` of the parity of `n - k`); options with one
-//!   tail and heads have the value `f(x) XOR Y`. Below a depth `D`, the pairs alone are
-//!   shown to cover `[0, f(n) - D)` at `n = N..N + P` (`P = lcm(p, 2)`, so that pairs of
-//!   `n` stay pairs of `n + P`) and the offsets `(D, D + sP/p]` at every `n >= N`;
-//!   the top `D` values are covered by pairs and one-tail options. Both offset checks
-//!   are periodic in `n` (with `Y < 2^B`, the period `p 2^B / gcd(s, 2^B)`), so one
-//!   period of `n` decides them.
+//!   (*pairs*, for every `c <= n - k - 2` of the parity of `n - k`); so has `(c, a, a + d)`
+//!   when `f(a + d) = f(a)` for every tail `a` of a residue class `r` mod `p` (*twins*,
+//!   for `c = n - k - d - 2a`, `a >= r`, `r` the class's least tail); options with one
+//!   tail and heads have the value `f(x) XOR Y`. Below a depth `D`, the pairs (and twins)
+//!   are shown to cover `[0, f(n) - D)` at `n = N..N + P` (`P = lcm(p, 2)`, or `2p` with
+//!   twins, so that the witnesses of `n` stay witnesses of `n + P`) and the offsets
+//!   `(D, D + sP/p]` at every `n >= N`; the top `D` values are covered by those and
+//!   one-tail options. Both offset checks are periodic in `n` (with `Y < 2^B`, the period
+//!   `p 2^B / gcd(s, 2^B)`), so one period of `n` decides them. Twins are tried only when
+//!   pairs alone do not cover, so a proof by pairs reads the same heaps as before.
 
 use super::arithmetic::ArithmeticPeriod;
 use super::{find_period, Certificate, MoveShape, PeriodOutcome, Periodicity, Uncertified};
@@ -60,7 +63,7 @@ pub enum ProofGap {
         /// A heap of the class.
         heap: u64,
     },
-    /// No pair or one-tail witness has the value `f(heap) - offset`.
+    /// No pair, twin or one-tail witness has the value `f(heap) - offset`.
     Coverage {
         /// The heap.
         heap: u64,
@@ -161,7 +164,16 @@ pub fn prove_arithmetic(
     let moves = Moves::of(rule);
     let avoid_from = moves.most + 3 * (tail - 1) + 1;
     avoidance(&f, &moves)?;
-    let start = coverage(&f, &moves, avoid_from)?;
+    let start = coverage(&f, &moves, avoid_from, &Witnesses::pairs(&f)).or_else(|gap| {
+        // Twins widen the witnesses at the cost of a longer step: tried only when needed.
+        let twins = Witnesses::pairs_and_twins(&f, &moves);
+        match gap {
+            ProofGap::Coverage { .. } if !twins.twins.is_empty() => {
+                coverage(&f, &moves, avoid_from, &twins)
+            }
+            gap => Err(gap),
+        }
+    })?;
     let checked_through = start.max(avoid_from).max(tail + p) - 1;
     if checked_through > last {
         return Err(ProofGap::NeedsValues(checked_through));
@@ -278,14 +290,74 @@ fn avoided(f: &Candidate, sizes: &[u64], n: u64, tails: usize) -> bool {
     })
 }
 
+/// The three-heap witnesses of values far below `f(n)`, whose value is that of their
+/// first part `c`: pairs `(c, a, a)` and, when asked, twins `(c, a, a + d)`.
+struct Witnesses {
+    /// The heaps `n` after which the witnesses of `n` are again witnesses (with `c` the
+    /// same): `lcm(p, 2)` for pairs, `2p` with twins (`a` moves by a whole period).
+    step: u64,
+    /// For each twin progression, the least `k + d + 2r` over the moves `k` and twin
+    /// classes `(r, d)` of one residue mod `2p`: its `c` are `n - drop - 2p j`.
+    twins: Vec<u64>,
+}
+
+impl Witnesses {
+    fn pairs(f: &Candidate) -> Witnesses {
+        let p = f.period;
+        Witnesses { step: if p.is_multiple_of(2) { p } else { 2 * p }, twins: Vec::new() }
+    }
+
+    /// Pairs and every twin class: a least tail `r` of its residue and a distance
+    /// `0 < d < 2p` with `f(r + d) = f(r)` (so `f(a + d) = f(a)` for every tail `a` of
+    /// `r`'s class, both growing by `s` a period).
+    fn pairs_and_twins(f: &Candidate, moves: &Moves) -> Witnesses {
+        let p = f.period;
+        let mut least: Vec<Option<u64>> = vec![None; 2 * p as usize];
+        for r in f.tail..f.tail + p {
+            for d in (1..2 * p).filter(|&d| f.at(r + d) == f.at(r)) {
+                for &k in &moves.three {
+                    let drop = u64::from(k) + d + 2 * r;
+                    let slot = &mut least[(drop % (2 * p)) as usize];
+                    *slot = Some(slot.map_or(drop, |old| old.min(drop)));
+                }
+            }
+        }
+        Witnesses { step: 2 * p, twins: least.into_iter().flatten().collect() }
+    }
+
+    /// The heaps `c` in `low < c <= n` (and `c >= 1`) whose value `f(c)` a pair or twin
+    /// of `n` has, each marked once per witness progression.
+    fn each_c(&self, moves: &Moves, n: u64, low: u64, mut mark: impl FnMut(u64)) {
+        let mut run = |top: Option<u64>, stride: u64| {
+            let Some(mut c) = top else { return };
+            while c > low && c >= 1 {
+                mark(c);
+                let Some(next) = c.checked_sub(stride) else { break };
+                c = next;
+            }
+        };
+        for &k in &moves.three {
+            run(n.checked_sub(u64::from(k) + 2), 2);
+        }
+        for &drop in &self.twins {
+            run(n.checked_sub(drop), self.step);
+        }
+    }
+}
+
 /// Check (2): the first heap `N` from which every value below `f(n)` has a witness.
-fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofGap> {
+fn coverage(
+    f: &Candidate,
+    moves: &Moves,
+    avoid_from: u64,
+    witnesses: &Witnesses,
+) -> Result<u64, ProofGap> {
     if moves.three.is_empty() {
         // Without pairs no witness reaches far below f(n).
         return Err(ProofGap::Coverage { heap: avoid_from, offset: f.saltus + 1 });
     }
     let (p, s, tail) = (f.period, f.saltus, f.tail);
-    let step = if p.is_multiple_of(2) { p } else { 2 * p };
+    let step = witnesses.step;
     let growth = s * step / p;
     // One-tail witnesses pair the tail with small parts (sizes below `small`).
     let small = tail + p;
@@ -310,11 +382,12 @@ fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofG
         let positive =
             ((i128::from(p) * i128::from(depth) - min_tail).max(0) / i128::from(s) + 1) as u64;
         let start = avoid_from.max(2 * small + tail + moves.most).max(tail + reach).max(positive);
-        let per_heap = reach.saturating_add(small.saturating_mul(small).saturating_mul(4));
+        let per_heap =
+            (reach.saturating_mul(2)).saturating_add(small.saturating_mul(small).saturating_mul(4));
         if cycle.saturating_mul(per_heap) > MOST_CHECKS {
             return Err(ProofGap::TooLarge);
         }
-        let window = Window { f, moves, depth, reach, small };
+        let window = Window { f, moves, witnesses, depth, reach, small };
         let (deepest_gap, at) =
             (start..start + cycle).map(|n| (window.pair_gap(n), n)).max().unwrap_or((0, start));
         if deepest_gap + growth > depth {
@@ -326,7 +399,7 @@ fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofG
             window.near(n, deepest_gap)?;
         }
         for n in start..start + step {
-            far(f, moves, n, deepest_gap)?;
+            far(f, moves, witnesses, n, deepest_gap)?;
         }
         return Ok(start);
     }
@@ -336,32 +409,27 @@ fn coverage(f: &Candidate, moves: &Moves, avoid_from: u64) -> Result<u64, ProofG
 struct Window<'a> {
     f: &'a Candidate<'a>,
     moves: &'a Moves,
+    witnesses: &'a Witnesses,
     depth: u64,
     reach: u64,
     small: u64,
 }
 
 impl Window<'_> {
-    /// Offsets `f(n) - f(c)` in `1..=depth` of the pairs `(c, a, a)` of `n`.
+    /// Offsets `f(n) - f(c)` in `1..=depth` of the pairs `(c, a, a)` (and twins) of `n`.
     fn pair_offsets(&self, n: u64) -> Vec<bool> {
         let target = self.f.at(n);
         let mut covered = vec![false; self.depth as usize + 1];
-        for &k in &self.moves.three {
-            let Some(top) = n.checked_sub(u64::from(k) + 2) else { continue };
-            let low = n.saturating_sub(self.reach);
-            let mut c = top;
-            while c > low && c >= 1 {
-                let offset = target.wrapping_sub(self.f.at(c));
-                if (1..=self.depth).contains(&offset) {
-                    covered[offset as usize] = true;
-                }
-                c = c.saturating_sub(2);
+        self.witnesses.each_c(self.moves, n, n.saturating_sub(self.reach), |c| {
+            let offset = target.wrapping_sub(self.f.at(c));
+            if (1..=self.depth).contains(&offset) {
+                covered[offset as usize] = true;
             }
-        }
+        });
         covered
     }
 
-    /// The largest offset in `1..=depth` no pair of `n` covers (0: none).
+    /// The largest offset in `1..=depth` no pair (or twin) of `n` covers (0: none).
     fn pair_gap(&self, n: u64) -> u64 {
         let covered = self.pair_offsets(n);
         (1..=self.depth).rev().find(|&d| !covered[d as usize]).unwrap_or(0)
@@ -399,8 +467,14 @@ impl Window<'_> {
     }
 }
 
-/// Every value below `f(n) - gap` is a pair's of `n` (or 0 from two equal heaps).
-fn far(f: &Candidate, moves: &Moves, n: u64, gap: u64) -> Result<(), ProofGap> {
+/// Every value below `f(n) - gap` is a pair's or twin's of `n` (or 0 from two equal heaps).
+fn far(
+    f: &Candidate,
+    moves: &Moves,
+    witnesses: &Witnesses,
+    n: u64,
+    gap: u64,
+) -> Result<(), ProofGap> {
     let target = f.at(n);
     let Some(below) = target.checked_sub(gap) else { return Ok(()) };
     let mut covered = vec![false; below as usize];
@@ -409,10 +483,7 @@ fn far(f: &Candidate, moves: &Moves, n: u64, gap: u64) -> Result<(), ProofGap> {
             covered[v as usize] = true;
         }
     };
-    for &k in &moves.three {
-        let Some(top) = n.checked_sub(u64::from(k) + 2) else { continue };
-        (1..=top).rev().step_by(2).for_each(|c| mark(f.at(c)));
-    }
+    witnesses.each_c(moves, n, 0, |c| mark(f.at(c)));
     if moves.two.iter().any(|&k| n >= u64::from(k) + 2 && (n - u64::from(k)).is_multiple_of(2)) {
         mark(0);
     }

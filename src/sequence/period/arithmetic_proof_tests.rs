@@ -3,11 +3,13 @@
 use super::*;
 use crate::sequence::{HeapRule, ThreeHeapRule};
 
-/// The rule of the code `0.D1D2…` read from its digits (bit 1 takes a heap of `k` whole,
-/// 2 leaves one heap, 4 two, 8 three), or `None` when no digit has bit 8.
+/// The rule of the code `D0.D1D2…` read from its digits (digit `Dk` removes `k`; bit 1
+/// takes a heap of `k` whole, 2 leaves one heap, 4 two, 8 three), or `None` when no digit
+/// has bit 8.
 fn rule(code: &str) -> Option<ThreeHeapRule> {
-    let digits: Vec<u32> = code[2..].chars().map(|c| c.to_digit(16).unwrap()).collect();
-    let with = |bit: u32| (1..).zip(&digits).filter(move |&(_, d)| d & bit != 0).map(|(k, _)| k);
+    let digits: Vec<u32> =
+        code.chars().filter(|&c| c != '.').map(|c| c.to_digit(16).unwrap()).collect();
+    let with = |bit: u32| (0..).zip(&digits).filter(move |&(_, d)| d & bit != 0).map(|(k, _)| k);
     let pairs = HeapRule {
         vanish: with(1).collect(),
         shrink: with(2).collect(),
@@ -88,6 +90,46 @@ fn random_three_digit_codes_never_get_a_false_proof() {
             digits[next(16) as usize],
             digits[1 + next(15) as usize]
         );
+        let Some(rule) = rule(&code) else { continue };
+        proofs += usize::from(proved(&rule, 300, 1500).is_some());
+    }
+    assert!(proofs >= 20, "only {proofs} proofs: the test no longer exercises the criterion");
+}
+
+#[test]
+fn codes_whose_low_values_only_twins_reach_are_proved_and_hold_far_past_their_proof() {
+    // With D0 = 4 or C, a pair (c, a, a) of heap n has c of one parity only, and the values
+    // of the other parity below f(n) are reached by twins (c, a, a + d) with f(a + d) = f(a).
+    let cases = [
+        ("4.9", (16, 12, 4, 72)),
+        ("4.91", (16, 12, 4, 73)),
+        ("C.18", (6, 8, 4, 43)),
+        ("C.19", (6, 8, 4, 43)),
+        ("C.1A", (6, 8, 4, 43)),
+        ("C.1B", (6, 8, 4, 43)),
+    ];
+    for (code, expected) in cases {
+        let found = proved(&rule(code).unwrap(), 400, 3000).unwrap_or_else(|| panic!("{code}"));
+        let triple = (found.preperiod, found.period, found.saltus, found.checked_through);
+        assert_eq!(triple, expected, "{code}");
+    }
+}
+
+#[test]
+fn random_codes_with_splits_in_place_never_get_a_false_proof() {
+    // Codes D0.D1D2 with D0 in 4, 8, C: the moves that leave two or three heaps of the
+    // whole heap give pairs and twins of both parities.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = |m: u64| {
+        state =
+            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % m
+    };
+    let digits: Vec<char> = "0123456789ABCDEF".chars().collect();
+    let mut proofs = 0;
+    for _ in 0..120 {
+        let d0 = ['4', '8', 'C'][next(3) as usize];
+        let code = format!("{d0}.{}{}", digits[next(16) as usize], digits[1 + next(15) as usize]);
         let Some(rule) = rule(&code) else { continue };
         proofs += usize::from(proved(&rule, 300, 1500).is_some());
     }
