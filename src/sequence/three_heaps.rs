@@ -4,7 +4,8 @@ use super::rule::HeapRule;
 
 /// The largest heap size of a sequence of a game with three-heap moves: its values are
 /// computed in memory by a plain mex whose time grows with the square of the heap size
-/// times the width of the values (see [`three_heap_values`]).
+/// (see [`three_heap_values`]), and whose sets of pairs take `max^2 / 16` bytes when the
+/// values grow linearly.
 pub const MAX_THREE_HEAP_SEQUENCE: u32 = 1 << 16;
 
 /// A heap rule whose moves may also leave three non-empty heaps: the moves that leave at
@@ -120,22 +121,20 @@ fn xor_bits(mut x: u64, j: u32) -> u64 {
     x
 }
 
-/// The least value not in `seen`.
-fn mex(seen: &[u64]) -> u32 {
-    match seen.iter().position(|&w| w != u64::MAX) {
-        Some(w) => (w * 64) as u32 + seen[w].trailing_ones(),
-        None => (seen.len() * 64) as u32,
-    }
-}
-
 /// `G(0..=max)` of a rule with three-heap splits, by the plain mex rule.
 ///
-/// Heap `n`'s options' values are read as sets: `pairs[m]`, every `G(a) ^ G(b)` with
-/// `a + b = m` (`a, b >= 1`), and `triples[m]`, every `G(a) ^ G(b) ^ G(c)` with
-/// `a + b + c = m`, the union over `c` of `G(c) ^ pairs[m - c]`. A removal `k` of a
-/// split reads the set of `n - k`, so each set is made once, in `O(m)` words: the run
-/// takes `O(max^2)` word operations times the width of the values, which grows with them
-/// (values grow linearly in arithmetic-periodic games; no bound on them is assumed).
+/// The values of the options that leave at most two heaps are read as a set: `pairs[m]`,
+/// every `G(a) ^ G(b)` with `a + b = m` (`a, b >= 1`), made once per `m` in `O(m)`. A
+/// three-heap option of removal `k` leaves `c` and two heaps summing to `m - c`
+/// (`m = n - k`), so a value `v` is among them exactly when `pairs[m - c]` holds
+/// `v ^ G(c)` for some `c`. The mex asks this, 64 values (one word) at a time from 0,
+/// only of the values the other options miss, and most are answered at once: by a pair
+/// `(c, a, a)` (value `G(c)`, for the least heap `c` of value `v` of the parity of `m`),
+/// else by a scan over `c` that reads one word of `pairs[m - c]` for all 64 and stops
+/// when every one is found. Only the word of the mex is scanned over every `c`, so a heap
+/// costs `O(n)` word reads whatever the width of its values (values grow linearly in
+/// arithmetic-periodic games), and the run `O(max^2)`; building every set of pairs
+/// whole per heap and permuting them by `G(c)` cost `O(max^2)` times the width.
 pub fn three_heap_values(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
     three_heap_values_until(rule, max, &mut || false)
 }
@@ -167,10 +166,10 @@ pub struct ThreeHeapValues<'r> {
     /// `G(0..len)`.
     g: Vec<u32>,
     /// `pairs[m]`: every `G(a) ^ G(b)` with `a + b = m`.
-    pairs: Vec<Bits>,
-    /// `triples[m]`: every `G(a) ^ G(b) ^ G(c)` with `a + b + c = m`, kept only for the
-    /// heaps the next one reads (empty before them).
-    triples: Vec<Bits>,
+    pairs: PairSets,
+    /// `least[v][q]`: the least heap `c >= 1` of value `v` and parity `q` (`u32::MAX`:
+    /// none yet), whose pairs `(c, a, a)` give `v` to every `m >= c + 2` of its parity.
+    least: Vec<[u32; 2]>,
     /// The largest value so far.
     largest: u32,
 }
@@ -185,7 +184,13 @@ impl<'r> ThreeHeapValues<'r> {
             rule.split_three.is_empty() || !rule.pairs.unequal_split,
             "three-heap splits with unequal two-heap splits are not a rule of any game"
         );
-        ThreeHeapValues { rule, g: Vec::new(), pairs: Vec::new(), triples: Vec::new(), largest: 0 }
+        ThreeHeapValues {
+            rule,
+            g: Vec::new(),
+            pairs: PairSets::default(),
+            least: Vec::new(),
+            largest: 0,
+        }
     }
 
     /// Goes on from `values`, `G(0..values.len())` of this rule computed before (a
@@ -197,29 +202,25 @@ impl<'r> ThreeHeapValues<'r> {
     /// As [`ThreeHeapValues::new`].
     pub fn resume(rule: &'r ThreeHeapRule, values: Vec<u32>) -> ThreeHeapValues<'r> {
         let mut run = ThreeHeapValues::new(rule);
-        let len = values.len() as u32;
-        let first_triple = len.saturating_sub(run.window());
-        run.g = values;
-        let mut largest = 0;
-        for n in 0..len {
-            let words = words_for(largest);
-            run.pairs.push(pair_set(&run.g[..n as usize], n, words, rule.pairs.unequal_split));
-            let triples = if n >= first_triple {
-                triple_set(&run.g, &run.pairs, n, words)
-            } else {
-                Vec::new()
-            };
-            run.triples.push(triples);
-            largest = largest.max(run.g[n as usize]);
+        for value in values {
+            run.pairs.push(&pair_set(&run.g, run.g.len() as u32, words_for(run.largest), rule));
+            run.record(value);
         }
-        run.largest = largest;
         run
     }
 
-    /// Heap `n` reads the triple sets of `n - k` for the removals `k` of three-heap splits
-    /// only: older ones are dropped.
-    fn window(&self) -> u32 {
-        self.rule.split_three.last().copied().unwrap_or(0)
+    /// Keeps `value` as the next heap's.
+    fn record(&mut self, value: u32) {
+        let c = self.g.len() as u32;
+        if self.least.len() <= value as usize {
+            self.least.resize(value as usize + 1, [u32::MAX; 2]);
+        }
+        let least = &mut self.least[value as usize][(c % 2) as usize];
+        if c >= 1 && *least == u32::MAX {
+            *least = c;
+        }
+        self.largest = self.largest.max(value);
+        self.g.push(value);
     }
 
     /// The rule the values are of.
@@ -257,8 +258,7 @@ impl<'r> ThreeHeapValues<'r> {
         let (rule, pair_rule) = (self.rule, &self.rule.pairs);
         let n = self.g.len() as u32;
         let words = words_for(self.largest);
-        self.pairs.push(pair_set(&self.g, n, words, pair_rule.unequal_split));
-        self.triples.push(triple_set(&self.g, &self.pairs, n, words));
+        self.pairs.push(&pair_set(&self.g, n, words, rule));
         let mut seen = vec![0u64; words];
         let mut see = |v: u32| seen[(v >> 6) as usize] |= 1 << (v & 63);
         if pair_rule.vanish.binary_search(&n).is_ok() {
@@ -267,27 +267,113 @@ impl<'r> ThreeHeapValues<'r> {
         for &k in pair_rule.shrink.iter().take_while(|&&k| k < n) {
             see(self.g[(n - k) as usize]);
         }
-        let or_set = |seen: &mut Bits, set: &Bits| {
-            seen.iter_mut().zip(set).for_each(|(s, &w)| *s |= w);
-        };
         for &k in pair_rule.split.iter().take_while(|&&k| k + 2 <= n) {
-            or_set(&mut seen, &self.pairs[(n - k) as usize]);
+            self.pairs.or_into(&mut seen, n - k);
         }
-        for &k in rule.split_three.iter().take_while(|&&k| k + 3 <= n) {
-            or_set(&mut seen, &self.triples[(n - k) as usize]);
-        }
-        if let Some(old) = n.checked_sub(self.window()) {
-            self.triples[old as usize] = Vec::new();
-        }
-        let value = mex(&seen);
-        self.largest = self.largest.max(value);
-        self.g.push(value);
+        let rests: Vec<u32> =
+            rule.split_three.iter().take_while(|&&k| k + 3 <= n).map(|&k| n - k).collect();
+        // Every option's value is below 2^bits of the largest, so the mex is at most that:
+        // the first word with a value no option has holds it.
+        let value = (0..words)
+            .find_map(|q| {
+                let missing = !seen[q] & !self.by_pairs(&rests, q, !seen[q]);
+                let missing = missing & !self.by_triples(&rests, q, missing);
+                (missing != 0).then(|| (q * 64) as u32 + missing.trailing_zeros())
+            })
+            .unwrap_or((words * 64) as u32);
+        self.record(value);
         value
+    }
+
+    /// Which of the values `64 q + j` (`j` a bit of `wanted`) a pair `(c, a, a)` of a
+    /// split of one of `rests` has: the least heap `c` of that value and `m`'s parity.
+    fn by_pairs(&self, rests: &[u32], q: usize, wanted: u64) -> u64 {
+        let mut found = 0;
+        let mut bits = wanted;
+        while bits != 0 {
+            let j = bits.trailing_zeros();
+            bits &= bits - 1;
+            let Some(least) = self.least.get(q * 64 + j as usize) else { break };
+            if rests.iter().any(|&m| least[(m % 2) as usize] <= m - 2) {
+                found |= 1 << j;
+            }
+        }
+        found
+    }
+
+    /// Which of the values `64 q + j` (`j` a bit of `wanted`) some split of one of `rests`
+    /// into three heaps has: for each `c`, the word of `pairs[m - c]` that XOR with `G(c)`
+    /// moves onto word `q`, its bits moved by `G(c)`'s low six. Stops once all are found.
+    fn by_triples(&self, rests: &[u32], q: usize, wanted: u64) -> u64 {
+        let mut found = 0;
+        for &m in rests {
+            for c in 1..=m - 2 {
+                let left = wanted & !found;
+                if left == 0 {
+                    return found;
+                }
+                let x = self.g[c as usize];
+                let word = self.pairs.word(m - c, q ^ (x >> 6) as usize);
+                if left.is_power_of_two() {
+                    // One value left (the mex, often): test its bit alone.
+                    let j = left.trailing_zeros() ^ (x & 63);
+                    found |= (word >> j & 1) << left.trailing_zeros();
+                } else {
+                    found |= xor_bits(word, x & 63) & wanted;
+                }
+            }
+        }
+        found
     }
 }
 
-/// `{G(a) ^ G(b) : a + b = n, a, b >= 1}` (with `a != b` when `unequal`), `words` wide.
-fn pair_set(g: &[u32], n: u32, words: usize, unequal: bool) -> Bits {
+/// The sets `pairs[m]` for `m = 0, 1, …`, kept word by word: row `w` holds word `w` of
+/// every set from the first one that wide (the sets only widen). A scan over `c` reads
+/// the words of `pairs[m - c]` for consecutive `m - c` from one row while `G(c) >> 6`
+/// stays put, which is most of the time: memory in order, not one set after another.
+#[derive(Debug, Default)]
+struct PairSets {
+    /// `rows[w][m - first[w]]`: word `w` of `pairs[m]`.
+    rows: Vec<Vec<u64>>,
+    /// The first `m` whose set has word `w`.
+    first: Vec<u32>,
+    /// How many sets are held.
+    len: u32,
+}
+
+impl PairSets {
+    /// Appends `pairs[len]`.
+    fn push(&mut self, set: &[u64]) {
+        for (w, &word) in set.iter().enumerate() {
+            if w == self.rows.len() {
+                self.rows.push(Vec::new());
+                self.first.push(self.len);
+            }
+            self.rows[w].push(word);
+        }
+        self.len += 1;
+    }
+
+    /// Word `w` of `pairs[m]` (0 past its width: no value there).
+    fn word(&self, m: u32, w: usize) -> u64 {
+        match (self.rows.get(w), self.first.get(w)) {
+            (Some(row), Some(&first)) if m >= first => row[(m - first) as usize],
+            _ => 0,
+        }
+    }
+
+    /// ORs `pairs[m]` into `seen` (as wide as the widest set).
+    fn or_into(&self, seen: &mut [u64], m: u32) {
+        for (w, out) in seen.iter_mut().enumerate() {
+            *out |= self.word(m, w);
+        }
+    }
+}
+
+/// `{G(a) ^ G(b) : a + b = n, a, b >= 1}` (with `a != b` when the rule splits unequally),
+/// `words` wide.
+fn pair_set(g: &[u32], n: u32, words: usize, rule: &ThreeHeapRule) -> Bits {
+    let unequal = rule.pairs.unequal_split;
     let mut set = vec![0u64; words];
     for b in 1..=n / 2 {
         if !(unequal && 2 * b == n) {
@@ -298,128 +384,5 @@ fn pair_set(g: &[u32], n: u32, words: usize, unequal: bool) -> Bits {
     set
 }
 
-/// `{G(a) ^ G(b) ^ G(c) : a + b + c = n, a, b, c >= 1}`, `words` wide: every such
-/// triple has some part `c` with the other two summing to `n - c`, so the set is the
-/// union over `c` of `pairs[n - c]` with every value XORed with `G(c)`.
-///
-/// The XOR with `G(c)` moves whole words by its high bits (`w ^ (G(c) >> 6)`, a plain OR
-/// into the right word) and bits within a word by its low six: the sets are gathered by
-/// those six bits first, so the bits within words move 64 times a heap, not once per `c`.
-fn triple_set(g: &[u32], pairs: &[Bits], n: u32, words: usize) -> Bits {
-    let mut by_low_bits = vec![0u64; 64 * words];
-    let mut used = [false; 64];
-    for c in 1..n.saturating_sub(1) {
-        let value = g[c as usize];
-        let (high, low) = ((value >> 6) as usize, (value & 63) as usize);
-        let gathered = &mut by_low_bits[low * words..(low + 1) * words];
-        for (w, &word) in pairs[(n - c) as usize].iter().enumerate() {
-            gathered[w ^ high] |= word;
-        }
-        used[low] = true;
-    }
-    let mut set = vec![0u64; words];
-    for low in (0..64).filter(|&low| used[low]) {
-        let gathered = &by_low_bits[low * words..(low + 1) * words];
-        for (out, &word) in set.iter_mut().zip(gathered) {
-            *out |= xor_bits(word, low as u32);
-        }
-    }
-    set
-}
-
 #[cfg(test)]
-pub(super) mod tests {
-    use super::*;
-
-    /// 0.3F: remove 1 or 2 (taking the heap whole or not), or 1 leaving two or three heaps.
-    pub(in crate::sequence) fn rule_0_3f() -> ThreeHeapRule {
-        let pairs = HeapRule {
-            vanish: vec![1, 2],
-            shrink: vec![1, 2],
-            split: vec![2],
-            unequal_split: false,
-        };
-        ThreeHeapRule { pairs, split_three: vec![2] }
-    }
-
-    /// The mex over every option, listed.
-    fn by_options(rule: &ThreeHeapRule, max: u32) -> Vec<u32> {
-        let mut g: Vec<u32> = Vec::new();
-        for n in 0..=max {
-            let values: Vec<u32> = rule
-                .options(n)
-                .iter()
-                .map(|parts| parts.iter().fold(0, |x, &p| x ^ g[p as usize]))
-                .collect();
-            g.push((0..).find(|v| !values.contains(v)).unwrap());
-        }
-        g
-    }
-
-    #[test]
-    fn xor_bits_moves_each_bit_to_its_xor() {
-        for j in 0..64 {
-            for i in 0..64 {
-                assert_eq!(xor_bits(1 << i, j), 1 << (i ^ j), "{i} {j}");
-            }
-        }
-    }
-
-    #[test]
-    fn values_are_the_mex_of_the_listed_options() {
-        let rule = rule_0_3f();
-        assert_eq!(rule.values(300), by_options(&rule, 300));
-        let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
-        assert_eq!(in_place.values(200), by_options(&in_place, 200));
-    }
-
-    #[test]
-    fn values_asked_to_stop_are_the_heaps_computed_before() {
-        let rule = rule_0_3f();
-        let mut asked = 0;
-        let values = three_heap_values_until(&rule, 100, &mut || {
-            asked += 1;
-            asked > 40
-        });
-        assert_eq!(values, rule.values(39));
-    }
-
-    #[test]
-    fn values_resumed_from_any_prefix_go_on_as_a_run_never_stopped() {
-        let rule = rule_0_3f();
-        let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
-        for rule in [rule, in_place] {
-            let whole = rule.values(260);
-            for cut in [0, 1, 2, 3, 5, 64, 65, 130, 259] {
-                let mut run = ThreeHeapValues::resume(&rule, whole[..cut].to_vec());
-                while run.len() < whole.len() {
-                    run.push_next();
-                }
-                assert_eq!(run.largest(), *whole.iter().max().unwrap());
-                assert_eq!(run.into_values(), whole, "{rule:?} cut at {cut}");
-            }
-        }
-    }
-
-    #[test]
-    fn move_counts_are_the_options_listed() {
-        let rule = rule_0_3f();
-        let in_place = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: vec![0, 3] };
-        let mut unequal = ThreeHeapRule { pairs: rule.pairs.clone(), split_three: Vec::new() };
-        unequal.pairs.unequal_split = true;
-        for rule in [rule, in_place, unequal] {
-            for n in 0..60 {
-                assert_eq!(rule.move_count(u64::from(n)), rule.options(n).len() as u64, "{n}");
-            }
-        }
-    }
-
-    #[test]
-    fn options_list_three_heaps_and_count_the_removal() {
-        let rule = rule_0_3f();
-        assert!(rule.options(5).contains(&[2, 1, 0]) && rule.options(5).contains(&[1, 1, 1]));
-        assert!(!rule.options(4).contains(&[1, 1, 1]));
-        assert_eq!(rule.max_removal(), 2);
-        assert!(!rule.splits_in_place() && !rule.has_moves(0) && rule.has_moves(1));
-    }
-}
+pub(super) mod tests;
