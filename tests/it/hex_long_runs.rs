@@ -5,7 +5,7 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::support::cli::{command, finish, run_in, send_signal};
+use crate::support::cli::{command, finish, run_in, send_signal, wait_for};
 
 /// `nimtab ARGS` in `dir`, asserting success: stdout.
 fn ok_in(dir: &std::path::Path, args: &[&str]) -> String {
@@ -16,7 +16,7 @@ fn ok_in(dir: &std::path::Path, args: &[&str]) -> String {
 
 /// Starts `nimtab ARGS` in `dir`, sends SIGINT after `millis`, and returns how it ended:
 /// its status and stderr.
-fn interrupted(dir: &std::path::Path, args: &[&str], millis: u64) -> (Option<i32>, String) {
+fn interrupted(dir: &std::path::Path, args: &[&str], checkpoint: &str) -> (Option<i32>, String) {
     let child = command()
         .args(args)
         .current_dir(dir)
@@ -24,7 +24,8 @@ fn interrupted(dir: &std::path::Path, args: &[&str], millis: u64) -> (Option<i32
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    std::thread::sleep(Duration::from_millis(millis));
+    // Once the first checkpoint is saved the run is well under way and far from its end.
+    wait_for(&dir.join(checkpoint));
     send_signal(child.id(), "INT");
     let (status, _, stderr) = finish(child, Duration::from_secs(120));
     (status, stderr)
@@ -69,22 +70,22 @@ fn a_hex_run_interrupted_saves_a_checkpoint_that_resumes_to_the_same_values() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let args = |flag: &'static str| {
-        let heaps = ["grundy", "--game", "hex:0.1F", "--max", "2^13", "--out", "v.csv"];
+        let heaps = ["grundy", "--game", "hex:0.1F", "--max", "2^14", "--out", "v.csv"];
         [&heaps[..], &[flag, "c", "--checkpoint-every", "0.2"]].concat()
     };
-    let (status, stderr) = interrupted(d, &args("--checkpoint"), 600);
+    let (status, stderr) = interrupted(d, &args("--checkpoint"), "c");
     assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("continue with --resume c; no partial output was left"), "{stderr}");
     assert!(!d.join("v.csv").exists());
     assert!(!d.join(".c.nimtab-lock").exists(), "an interrupted run leaves no lock file");
     let saved = std::fs::read_to_string(d.join("c")).unwrap();
     let heaps: u32 = saved.lines().find_map(|l| l.strip_prefix("heaps ")).unwrap().parse().unwrap();
-    assert!(heaps > 0 && heaps < 8193, "{heaps}");
+    assert!(heaps > 0 && heaps < 16385, "{heaps}");
     let resumed = run_in(d, &args("--resume"));
     assert_eq!(resumed.status, 0, "{}", resumed.stderr);
-    assert!(resumed.stderr.contains(&format!("resuming hex:0.1F at heap {heaps} of 8193")));
+    assert!(resumed.stderr.contains(&format!("resuming hex:0.1F at heap {heaps} of 16385")));
     let resumed = std::fs::read_to_string(d.join("v.csv")).unwrap();
-    let whole = ok_in(d, &["grundy", "--game", "hex:0.1F", "--max", "2^13"]);
+    let whole = ok_in(d, &["grundy", "--game", "hex:0.1F", "--max", "2^14"]);
     assert_eq!(resumed, whole);
 }
 
@@ -166,11 +167,11 @@ fn an_atlas_of_a_hex_code_interrupted_resumes_from_its_checkpoint_to_the_same_by
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let atlas = |out: &'static str| {
-        let budget = ["--budget", "2^13", "--quotient-heap", "6", "--checkpoint-every", "0.2s"];
+        let budget = ["--budget", "2^14", "--quotient-heap", "6", "--checkpoint-every", "0.2s"];
         [&["atlas", "-q", "--codes", "hex:0.1F", "--out", out][..], &budget].concat()
     };
     ok_in(d, &atlas("whole"));
-    let (status, stderr) = interrupted(d, &atlas("cut"), 800);
+    let (status, stderr) = interrupted(d, &atlas("cut"), "cut/state/hex:0.1F.checkpoint");
     assert_eq!(status, Some(130), "{stderr}");
     let checkpoint = std::fs::read_to_string(d.join("cut/state/hex:0.1F.checkpoint")).unwrap();
     assert!(checkpoint.starts_with("nimtab three-heap sequence checkpoint\n"));

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// 0.3F: remove 1 or 2 (taking the heap whole or not), or 1 leaving two or three heaps.
+/// 0.3F: remove 1 or 2 (taking the heap whole or not), or 2 leaving two or three heaps.
 pub(in crate::sequence) fn rule_0_3f() -> ThreeHeapRule {
     let pairs =
         HeapRule { vanish: vec![1, 2], shrink: vec![1, 2], split: vec![2], unequal_split: false };
