@@ -72,7 +72,7 @@ def test_atlas_rows_and_classes_written_back_are_the_cli_s_tables(cli_atlas):
     assert {c["standard_form"]: c["class"] for c in found.classes}["0.05"] == 5
     assert [e["code"] for e in found.entries] == [r["code"] for r in found.rows]
     assert found.entries[0]["settings"] == dict(budget=4096, dense_budget=4096, quotient_heap=20,
-                                                quotient_order=256, method=2)
+                                                quotient_order=256, method=3)
 
 
 def test_out_holds_the_cli_s_files_and_state_byte_for_byte(cli_atlas, tmp_path):
