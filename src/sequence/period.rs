@@ -36,10 +36,12 @@ use super::rule::HeapRule;
 mod arithmetic;
 mod arithmetic_proof;
 mod certificate;
+mod proof_gap;
 
 pub use arithmetic::{certify, least_arithmetic_period, ArithmeticPeriod, Verdict};
-pub use arithmetic_proof::{find_three_heap_period, prove_arithmetic, ArithmeticProof, ProofGap};
+pub use arithmetic_proof::{find_three_heap_period, prove_arithmetic, ArithmeticProof};
 pub use certificate::{Certificate, MoveShape};
+pub use proof_gap::ProofGap;
 
 /// A period proved to hold for every heap size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,6 +20,16 @@ fn rule(code: &str) -> Option<ThreeHeapRule> {
     (!split_three.is_empty()).then_some(ThreeHeapRule { pairs, split_three })
 }
 
+/// A fixed linear congruential sequence from `seed`: each call gives a number below `m`.
+fn numbers(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut state = seed;
+    move |m| {
+        state =
+            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % m
+    }
+}
+
 /// `G(n + p) = G(n) + s` for every `e <= n <= N - p` of `values = G(0..=N)`.
 fn holds(values: &[u32], found: &Periodicity) -> bool {
     let (e, p, s) = (found.preperiod as usize, found.period as usize, found.saltus);
@@ -75,12 +85,7 @@ fn every_arithmetic_two_digit_code_is_proved_and_holds_far_past_its_proof() {
 #[test]
 fn random_three_digit_codes_never_get_a_false_proof() {
     // A fixed linear congruential sequence of codes 0.D1D2D3 with D3 > 0.
-    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = |m: u64| {
-        state =
-            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) % m
-    };
+    let mut next = numbers(0x2545_F491_4F6C_DD1D);
     let digits: Vec<char> = "0123456789ABCDEF".chars().collect();
     let mut proofs = 0;
     for _ in 0..120 {
@@ -119,12 +124,7 @@ fn codes_whose_low_values_only_twins_reach_are_proved_and_hold_far_past_their_pr
 fn random_codes_with_splits_in_place_never_get_a_false_proof() {
     // Codes D0.D1D2 with D0 in 4, 8, C: the moves that leave two or three heaps of the
     // whole heap give pairs and twins of both parities.
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = |m: u64| {
-        state =
-            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) % m
-    };
+    let mut next = numbers(0x9E37_79B9_7F4A_7C15);
     let digits: Vec<char> = "0123456789ABCDEF".chars().collect();
     let mut proofs = 0;
     for _ in 0..120 {
